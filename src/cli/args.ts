@@ -1,0 +1,28 @@
+/**
+ * Reads a subcommand's flags with `node:util` `parseArgs`, turning its
+ * exceptions into {@link UsageError}s that name the flag and the command.
+ *
+ * @example
+ * ```ts
+ * const { values, positionals } = parseFlags("agents", ["--json"], { json: { type: "boolean" } });
+ * ```
+ *
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./errors.ts";
+
+export type FlagSpec = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parses `args` strictly; unknown flags and missing values are usage errors. */
+export function parseFlags<T extends FlagSpec>(command: string, args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const message = (err as Error).message.split("\n")[0]
+      .replace(/\. To specify a positional argument.*$/, "")
+      .replace(/^Unknown option/, "unknown flag")
+      .replace(/^Option/, "flag");
+    throw new UsageError(`${command}: ${message}`, `Run 'xcsh ${command} --help' for usage.`);
+  }
+}

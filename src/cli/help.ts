@@ -1,0 +1,35 @@
+/**
+ * The text of `xcsh --help` and of each subcommand's `--help`.
+ *
+ * @module
+ */
+
+export const MAIN_HELP = `xcsh — find coding-agent definitions and run them as subagents
+
+Usage:
+  xcsh agents [--all] [--json] [--cwd DIR]   list agents, where each came from, what shadows what
+  xcsh agents show NAME [--json]             one agent in full
+  xcsh agents check [PATH...]                validate agent files (exit 1 on errors)
+  xcsh commands [show NAME] [--json]         workflow commands
+  xcsh run AGENT [ASSIGNMENT...]             run a task (assignment from args or stdin)
+  xcsh mcp                                   MCP stdio server with a 'task' tool
+  xcsh doctor                                folders searched, which exist, plugins, models
+  xcsh --help | --version
+
+Agents are Markdown files with YAML frontmatter, found in .xcsh, .claude,
+.codex and .gemini folders (nearest project folder first, then the user's),
+Claude plugins, and the agents built into xcsh.
+
+Exit codes: 0 success, 1 a task or check failed, 2 usage or guard error.
+Run 'xcsh COMMAND --help' for a command's flags.
+`;
+
+export const AGENTS_HELP = `Usage:
+  xcsh agents [--all] [--json] [--cwd DIR]
+  xcsh agents show NAME [--json] [--cwd DIR]
+  xcsh agents check [PATH...] [--cwd DIR]
+
+  --all       also list agents hidden by a higher-precedence agent of the same name
+  --json      machine-readable output (documented in the README)
+  --cwd DIR   discover as if run from DIR (default: the current directory)
+`;

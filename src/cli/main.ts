@@ -1,0 +1,55 @@
+/**
+ * The command-line dispatcher: picks the subcommand, loads only the module it
+ * needs, and turns every error into one line on stderr plus an exit code.
+ *
+ * @module
+ */
+import process from "node:process";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { MAIN_HELP } from "./help.ts";
+import { buildTarget } from "../runtime.ts";
+import pkg from "../../package.json" with { type: "json" };
+
+type Command = (args: string[]) => Promise<number>;
+
+/** Subcommands, each loaded on first use so start-up stays small. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  agents: async () => (await import("./agents.ts")).agentsCommand,
+};
+
+/** Runs xcsh with `argv` (without the executable) and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+      if (first === undefined) {
+        process.stderr.write(MAIN_HELP);
+        return EXIT_USAGE;
+      }
+      process.stdout.write(MAIN_HELP);
+      return EXIT_OK;
+    }
+    if (first === "--version" || first === "-V" || first === "version") {
+      process.stdout.write(`xcsh ${pkg.version} (${buildTarget()})\n`);
+      return EXIT_OK;
+    }
+    const load = COMMANDS[first];
+    if (!load) {
+      const what = first.startsWith("-") ? `unknown flag '${first}'` : `unknown command '${first}'`;
+      throw new UsageError(what, "Run 'xcsh --help' for the list of commands.");
+    }
+    return await (await load())(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`xcsh: ${err.message}\n`);
+      if (err.hint) process.stderr.write(`${err.hint}\n`);
+      return EXIT_USAGE;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`xcsh: error: ${message}\n`);
+    if (process.env.XCSH_DEBUG && err instanceof Error && err.stack) {
+      process.stderr.write(err.stack + "\n");
+    }
+    return EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Splits a Markdown file into its YAML frontmatter and body.
+ *
+ * Decides what counts as frontmatter (a first line of exactly `---`, closed by
+ * the next line of exactly `---`), how strict YAML errors are (`fatal` throws,
+ * `warn` reports and falls back to a `key: value` line parser, `off` falls back
+ * silently) and the bounds that keep hostile input cheap: alias expansion and
+ * the size of the block.
+ *
+ * @example
+ * ```ts
+ * const fm = parseFrontmatter("---\nname: x\n---\nHello", { file: "x.md", level: "warn" });
+ * // fm.data = { name: "x" }, fm.body = "Hello"
+ * ```
+ *
+ * @module
+ */
+import { parse as parseYaml } from "yaml";
+import type { Diagnostic, ParseLevel } from "../task/types.ts";
+
+/** How the frontmatter block was read. */
+export type FrontmatterStatus = "ok" | "fallback" | "none" | "unterminated" | "invalid";
+
+export interface Frontmatter {
+  /** The parsed keys; empty when there is no usable block. */
+  data: Record<string, unknown>;
+  /** Everything after the closing `---` (or the whole text without a block). */
+  body: string;
+  status: FrontmatterStatus;
+  warnings: Diagnostic[];
+}
+
+export interface FrontmatterOptions {
+  /** Named in every message. */
+  file: string;
+  level: ParseLevel;
+}
+
+/** Thrown at level `fatal` (bundled agents), where bad frontmatter is a build bug. */
+export class FrontmatterError extends Error {
+  constructor(readonly file: string, readonly reason: string) {
+    super(`${file}: ${reason}`);
+    this.name = "FrontmatterError";
+  }
+}
+
+/** Frontmatter blocks past this size are refused rather than parsed. */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+/** YAML aliases a block may expand; a "billion laughs" block stops here. */
+export const MAX_YAML_ALIASES = 50;
+
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?$/;
+
+/** Normalises line endings and drops a UTF-8 byte-order mark. */
+export function normalizeText(text: string): string {
+  const noBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return noBom.includes("\r") ? noBom.replace(/\r\n?/g, "\n") : noBom;
+}
+
+/**
+ * Reads `key: value` lines the way a person means them when strict YAML
+ * disagrees (an unquoted description containing `: ` is the usual case).
+ * Indented lines, comments and lines without a key are ignored; values are
+ * trimmed strings with one pair of matching surrounding quotes removed.
+ */
+export function parseKeyValueLines(block: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of block.split("\n")) {
+    const m = KEY_LINE.exec(line);
+    if (!m) continue;
+    let value = (m[2] ?? "").trim();
+    if (
+      value.length >= 2 && (value[0] === '"' || value[0] === "'") &&
+      value[value.length - 1] === value[0]
+    ) {
+      value = value.slice(1, -1);
+    }
+    if (!(m[1] in out)) out[m[1]] = value;
+  }
+  return out;
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0].trim();
+}
+
+/**
+ * Parses the frontmatter of `text`. Never throws except at level `fatal`.
+ */
+export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontmatter {
+  const src = normalizeText(text);
+  const warnings: Diagnostic[] = [];
+  const problem = (status: FrontmatterStatus, reason: string, body: string): Frontmatter => {
+    if (opts.level === "fatal") throw new FrontmatterError(opts.file, reason);
+    if (opts.level === "warn") {
+      warnings.push({ level: "warning", file: opts.file, message: reason });
+    }
+    return { data: {}, body, status, warnings };
+  };
+
+  if (!(src === "---" || src.startsWith("---\n"))) {
+    return { data: {}, body: src, status: "none", warnings };
+  }
+  const start = src.indexOf("\n") + 1;
+  let end = -1;
+  let bodyStart = src.length;
+  if (start > 0) {
+    const close = /^---[ \t]*$/m;
+    const rest = src.slice(start);
+    const m = close.exec(rest);
+    if (m) {
+      end = start + m.index;
+      const after = end + m[0].length;
+      bodyStart = src[after] === "\n" ? after + 1 : after;
+    }
+  }
+  if (end < 0) {
+    return problem(
+      "unterminated",
+      "frontmatter is not closed: no line '---' after the opening one",
+      src,
+    );
+  }
+  const block = src.slice(start, end);
+  const body = src.slice(bodyStart);
+  if (block.length > MAX_FRONTMATTER_BYTES) {
+    return problem(
+      "invalid",
+      `frontmatter is ${block.length} bytes, over the ${MAX_FRONTMATTER_BYTES}-byte limit`,
+      body,
+    );
+  }
+
+  let data: unknown;
+  let yamlError: string | undefined;
+  try {
+    data = parseYaml(block, { maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true });
+  } catch (err) {
+    yamlError = firstLine(err instanceof Error ? err.message : String(err));
+  }
+  if (yamlError === undefined) {
+    if (data === null || data === undefined) return { data: {}, body, status: "ok", warnings };
+    if (typeof data === "object" && !Array.isArray(data)) {
+      return { data: data as Record<string, unknown>, body, status: "ok", warnings };
+    }
+    yamlError = "frontmatter is not a mapping of keys to values";
+  }
+  if (opts.level === "fatal") throw new FrontmatterError(opts.file, `invalid YAML: ${yamlError}`);
+  if (opts.level === "warn") {
+    warnings.push({
+      level: "warning",
+      file: opts.file,
+      message: `invalid YAML frontmatter (${yamlError}); read as plain 'key: value' lines`,
+    });
+  }
+  return { data: parseKeyValueLines(block), body, status: "fallback", warnings };
+}

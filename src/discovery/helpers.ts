@@ -1,0 +1,295 @@
+/**
+ * Turns frontmatter keys into the fields of an {@link AgentDefinition}.
+ *
+ * Decides every rule of an agent file: which keys are required, the shapes
+ * each optional key accepts (strings, CSV, arrays, numbers given as strings by
+ * the fallback parser), the aliases other ecosystems use for the same key, and
+ * which problems make the file invalid (an error) versus drop one field (a
+ * warning). Pure: no I/O.
+ *
+ * @example
+ * ```ts
+ * const r = parseAgentFields({ name: "scout", description: "Looks", tools: "Read, Grep" }, { file: "a.md" });
+ * // r.ok && r.value.tools → ["read", "grep", "submit_result"]
+ * ```
+ *
+ * @module
+ */
+import { type FrontmatterStatus, parseFrontmatter } from "./frontmatter.ts";
+import { normalizeToolNames } from "./tool-names.ts";
+import {
+  type AgentDefinition,
+  type AgentFamily,
+  type AgentSource,
+  type Diagnostic,
+  type Parsed,
+  type ParseLevel,
+  THINKING_LEVELS,
+  type ThinkingLevel,
+} from "../task/types.ts";
+
+/** The parsed fields of an agent, before its origin and prompt are attached. */
+export type AgentFields = Omit<
+  AgentDefinition,
+  "systemPrompt" | "source" | "filePath" | "family" | "plugin"
+>;
+
+/** Raised for an invalid agent file where the caller asked for exceptions. */
+export class AgentParsingError extends Error {
+  constructor(readonly file: string, readonly reason: string, readonly field?: string) {
+    super(`${file}: ${reason}`);
+    this.name = "AgentParsingError";
+  }
+}
+
+/** Agent names travel in CSV environment variables, so these are refused. */
+const BAD_NAME = /[\s,]/;
+
+/** Splits a comma-separated string into trimmed, non-empty parts. */
+export function splitCsv(value: string): string[] {
+  return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+type ListResult = { ok: true; list: string[] | undefined } | { ok: false; reason: string };
+
+/** Reads a CSV string or an array of strings; empty means absent. */
+function readList(value: unknown, key: string): ListResult {
+  if (value === undefined || value === null) return { ok: true, list: undefined };
+  let list: string[];
+  if (typeof value === "string") list = splitCsv(value);
+  else if (Array.isArray(value)) {
+    if (!value.every((v) => typeof v === "string")) {
+      return {
+        ok: false,
+        reason: `'${key}' must be a comma-separated string or a list of strings`,
+      };
+    }
+    list = value.map((v) => v.trim()).filter((v) => v !== "");
+  } else {
+    return {
+      ok: false,
+      reason: `'${key}' must be a comma-separated string or a list of strings, not ${
+        describe(value)
+      }`,
+    };
+  }
+  return { ok: true, list: list.length === 0 ? undefined : list };
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** The first of `keys` present in `fm`, with the key that held it. */
+function pick(fm: Record<string, unknown>, keys: readonly string[]): [string, unknown] | undefined {
+  for (const k of keys) if (fm[k] !== undefined && fm[k] !== null) return [k, fm[k]];
+  return undefined;
+}
+
+/** A positive number from a number or numeric string, else `undefined`. */
+function positiveNumber(value: unknown): number | undefined {
+  const n = typeof value === "number"
+    ? value
+    : typeof value === "string" && value.trim() !== ""
+    ? Number(value)
+    : NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/** Parses a thinking level name, case-insensitively. */
+export function parseThinkingLevel(value: unknown): ThinkingLevel | undefined {
+  if (typeof value !== "string") return undefined;
+  const lower = value.trim().toLowerCase();
+  return (THINKING_LEVELS as readonly string[]).includes(lower)
+    ? lower as ThinkingLevel
+    : undefined;
+}
+
+export interface FieldContext {
+  /** Named in every diagnostic. */
+  file: string;
+}
+
+/**
+ * Validates and normalises the frontmatter keys of one agent.
+ *
+ * Errors (the agent is invalid): missing or non-string `name`/`description`,
+ * a name with spaces or commas, `tools`/`spawns`/`model` of the wrong type,
+ * an `output` string that is not JSON. Warnings (the field is dropped): an
+ * unknown thinking level, a non-positive `maxTurns`/`timeout`, a `recursive`
+ * that is not a boolean.
+ */
+export function parseAgentFields(
+  fm: Record<string, unknown>,
+  ctx: FieldContext,
+): Parsed<AgentFields> {
+  const warnings: Diagnostic[] = [];
+  const fail = (field: string, message: string): Parsed<AgentFields> => ({
+    ok: false,
+    error: { level: "error", file: ctx.file, field, message },
+    warnings,
+  });
+  const warn = (field: string, message: string) =>
+    warnings.push({ level: "warning", file: ctx.file, field, message });
+
+  const requiredString = (key: "name" | "description"): string | Parsed<AgentFields> => {
+    const v = fm[key];
+    if (v === undefined || v === null) return fail(key, `missing required field '${key}'`);
+    if (typeof v !== "string" || v.trim() === "") {
+      return fail(key, `'${key}' must be a non-empty string, not ${describe(v)}`);
+    }
+    return v.trim();
+  };
+  const name = requiredString("name");
+  if (typeof name !== "string") return name;
+  if (BAD_NAME.test(name)) {
+    return fail("name", `'name' must not contain spaces or commas: "${name}"`);
+  }
+  const description = requiredString("description");
+  if (typeof description !== "string") return description;
+
+  const fields: AgentFields = { name, description };
+
+  const tools = readList(fm.tools, "tools");
+  if (!tools.ok) return fail("tools", tools.reason);
+  if (tools.list) {
+    const { tools: known, unknown } = normalizeToolNames(tools.list);
+    if (!known.includes("submit_result")) known.push("submit_result");
+    fields.tools = known;
+    if (unknown.length > 0) fields.unknownTools = unknown;
+  }
+
+  const spawns = readList(fm.spawns, "spawns");
+  if (!spawns.ok) return fail("spawns", spawns.reason);
+  if (spawns.list) fields.spawns = spawns.list.includes("*") ? "*" : dedupe(spawns.list);
+  else if (fields.tools?.includes("task")) fields.spawns = "*";
+
+  const model = readList(fm.model, "model");
+  if (!model.ok) return fail("model", model.reason);
+  if (model.list) fields.model = model.list;
+
+  const thinking = pick(fm, ["thinkingLevel", "thinking-level", "thinking_level", "thinking"]);
+  if (thinking) {
+    const level = parseThinkingLevel(thinking[1]);
+    if (level) fields.thinkingLevel = level;
+    else {
+      warn(
+        thinking[0],
+        `unknown thinking level ${JSON.stringify(thinking[1])} ignored; use one of ${
+          THINKING_LEVELS.join(", ")
+        }`,
+      );
+    }
+  }
+
+  if (fm.output !== undefined && fm.output !== null && fm.output !== "") {
+    if (typeof fm.output === "string") {
+      try {
+        fields.output = JSON.parse(fm.output);
+      } catch (err) {
+        return fail(
+          "output",
+          `'output' is a string but not valid JSON (${(err as Error).message})`,
+        );
+      }
+    } else if (typeof fm.output === "object") {
+      fields.output = fm.output;
+    } else {
+      return fail(
+        "output",
+        `'output' must be a schema object or a JSON string, not ${describe(fm.output)}`,
+      );
+    }
+  }
+
+  const turns = pick(fm, ["maxTurns", "max_turns", "max-turns"]);
+  if (turns) {
+    const n = positiveNumber(turns[1]);
+    if (n !== undefined && Number.isInteger(n)) fields.maxTurns = n;
+    else warn(turns[0], `'${turns[0]}' must be a positive integer; ignored`);
+  }
+
+  const minutes = pick(fm, ["timeout_mins", "timeout-mins"]);
+  const seconds = pick(fm, ["timeout"]);
+  if (seconds) {
+    const n = positiveNumber(seconds[1]);
+    if (n !== undefined) fields.timeout = n;
+    else warn("timeout", "'timeout' must be a positive number of seconds; ignored");
+  } else if (minutes) {
+    const n = positiveNumber(minutes[1]);
+    if (n !== undefined) fields.timeout = n * 60;
+    else warn(minutes[0], `'${minutes[0]}' must be a positive number of minutes; ignored`);
+  }
+
+  if (fm.recursive !== undefined && fm.recursive !== null) {
+    const r = fm.recursive;
+    if (typeof r === "boolean") fields.recursive = r;
+    else if (r === "true" || r === "false") fields.recursive = r === "true";
+    else warn("recursive", `'recursive' must be true or false, not ${describe(r)}; ignored`);
+  }
+
+  return { ok: true, value: fields, warnings };
+}
+
+function dedupe(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+export interface AgentOrigin {
+  file: string;
+  source: AgentSource;
+  family: AgentFamily;
+  plugin?: string;
+}
+
+/**
+ * Parses a whole Markdown agent file. At level `fatal` any problem throws an
+ * {@link AgentParsingError}; otherwise problems come back as values.
+ */
+export function parseAgent(
+  text: string,
+  origin: AgentOrigin,
+  level: ParseLevel,
+): Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus } {
+  const fm = parseFrontmatter(text, { file: origin.file, level });
+  if (fm.status === "none" || fm.status === "unterminated" || fm.status === "invalid") {
+    const reason = fm.status === "none"
+      ? "no frontmatter: an agent file must start with a '---' line, then name and description"
+      : fm.warnings[0]?.message ?? "unreadable frontmatter";
+    if (level === "fatal") throw new AgentParsingError(origin.file, reason);
+    return {
+      ok: false,
+      error: { level: "error", file: origin.file, message: reason },
+      warnings: fm.status === "none" ? fm.warnings : [],
+      frontmatter: fm.status,
+    };
+  }
+  const fields = parseAgentFields(fm.data, { file: origin.file });
+  const warnings = [...fm.warnings, ...fields.warnings];
+  if (!fields.ok) {
+    if (level === "fatal") {
+      throw new AgentParsingError(origin.file, fields.error.message, fields.error.field);
+    }
+    return { ok: false, error: fields.error, warnings, frontmatter: fm.status };
+  }
+  if (level === "fatal" && warnings.length > 0) {
+    throw new AgentParsingError(origin.file, warnings[0].message, warnings[0].field);
+  }
+  const agent: AgentDefinition = {
+    ...fields.value,
+    systemPrompt: fm.body.trim(),
+    source: origin.source,
+    filePath: origin.file,
+    family: origin.family,
+  };
+  if (origin.plugin) agent.plugin = origin.plugin;
+  return {
+    ok: true,
+    value: agent,
+    warnings: level === "off" ? [] : warnings,
+    frontmatter: fm.status,
+  };
+}

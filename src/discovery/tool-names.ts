@@ -1,0 +1,67 @@
+/**
+ * Which xcsh tool a tool name from any ecosystem means.
+ *
+ * Names are matched case-insensitively; Claude Code's and Gemini CLI's tool
+ * names (and a few Codex ones) map onto ours. A name that maps to nothing is
+ * "unknown": it grants nothing, and `xcsh agents check` reports it.
+ *
+ * @example
+ * ```ts
+ * normalizeToolNames(["Read", "Glob", "run_shell_command", "WebFetch"]);
+ * // { tools: ["read", "find", "bash"], unknown: ["WebFetch"] }
+ * ```
+ *
+ * @module
+ */
+import { TOOL_NAMES } from "../task/types.ts";
+
+const CANONICAL: ReadonlySet<string> = new Set(TOOL_NAMES);
+
+/** Lower-cased foreign name → canonical xcsh name. */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = {
+  // Claude Code
+  glob: "find",
+  multiedit: "edit",
+  agent: "task",
+  // Gemini CLI
+  read_file: "read",
+  read_many_files: "read",
+  grep_search: "grep",
+  search_file_content: "grep",
+  list_directory: "ls",
+  run_shell_command: "bash",
+  replace: "edit",
+  write_file: "write",
+  // Codex
+  shell: "bash",
+  apply_patch: "edit",
+};
+
+/** The canonical name for `name`, or `undefined` when it means no xcsh tool. */
+export function canonicalToolName(name: string): string | undefined {
+  const lower = name.trim().toLowerCase();
+  if (CANONICAL.has(lower)) return lower;
+  return TOOL_ALIASES[lower];
+}
+
+/**
+ * Maps a list of names to canonical tools, keeping first-seen order and
+ * dropping duplicates; names that mean nothing are returned in `unknown`.
+ */
+export function normalizeToolNames(
+  names: readonly string[],
+): { tools: string[]; unknown: string[] } {
+  const tools: string[] = [];
+  const unknown: string[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    if (name === "") continue;
+    const canonical = canonicalToolName(name);
+    if (canonical === undefined) {
+      if (!unknown.includes(name)) unknown.push(name);
+    } else if (!tools.includes(canonical)) {
+      tools.push(canonical);
+    }
+  }
+  return { tools, unknown };
+}

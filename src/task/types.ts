@@ -1,0 +1,84 @@
+/**
+ * The shared vocabulary of xcsh: what an agent definition is, where it came
+ * from, and the diagnostics that parsing and discovery produce. Every other
+ * module imports its types from here, so the data model is read in one place.
+ *
+ * @module
+ */
+
+/** Where an agent definition was found, in the seeds' three-way split. */
+export type AgentSource = "bundled" | "user" | "project";
+
+/** The ecosystem a definition belongs to (display only; precedence uses order). */
+export type AgentFamily = "xcsh" | "claude" | "codex" | "gemini" | "plugin" | "bundled";
+
+/** Reasoning effort levels, from none to the most the provider offers. */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type ThinkingLevel = typeof THINKING_LEVELS[number];
+
+/** The tools a child can be given, by their canonical (xcsh) names. */
+export const TOOL_NAMES = [
+  "read",
+  "grep",
+  "find",
+  "ls",
+  "bash",
+  "edit",
+  "write",
+  "submit_result",
+  "task",
+  "report_finding",
+] as const;
+export type ToolName = typeof TOOL_NAMES[number];
+
+/**
+ * A normalised agent definition, whichever file format it came from.
+ *
+ * `tools` absent means "all tools"; `spawns` absent means "may spawn nothing"
+ * (or, at the top level, whatever the spawn policy allows).
+ */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** The Markdown body (or Codex `developer_instructions`). */
+  systemPrompt: string;
+  /** Canonical tool names; `submit_result` is always present when set. */
+  tools?: string[];
+  /** `"*"` for any agent, or the list of agent names this one may spawn. */
+  spawns?: "*" | string[];
+  /** Ordered model patterns; the first that resolves wins. */
+  model?: string[];
+  thinkingLevel?: ThinkingLevel;
+  /** Output schema (JTD or JSON Schema), passed through opaquely. */
+  output?: unknown;
+  maxTurns?: number;
+  /** Seconds. */
+  timeout?: number;
+  /** When true the child may spawn an agent of its own name. */
+  recursive?: boolean;
+  source: AgentSource;
+  filePath?: string;
+  family: AgentFamily;
+  /** Claude plugin id (`name@marketplace`) for plugin agents. */
+  plugin?: string;
+  /** Tool names the file asked for that mean no xcsh tool (they grant nothing). */
+  unknownTools?: string[];
+}
+
+/** Parse strictness: `fatal` throws, `warn` reports and falls back, `off` is silent. */
+export type ParseLevel = "fatal" | "warn" | "off";
+
+/** A problem found in an input, with enough context for a user to act on it. */
+export interface Diagnostic {
+  level: "warning" | "error";
+  /** The file the problem is in, when there is one. */
+  file?: string;
+  /** The frontmatter key, config key or flag involved, when there is one. */
+  field?: string;
+  message: string;
+}
+
+/** Result of parsing: the value, or an error, plus any warnings on the way. */
+export type Parsed<T> =
+  | { ok: true; value: T; warnings: Diagnostic[] }
+  | { ok: false; error: Diagnostic; warnings: Diagnostic[] };

@@ -1,0 +1,89 @@
+/**
+ * Runs the built binary the way a user would: real process, real folders.
+ *
+ * `runXcsh` starts `dist/xcsh` with a clean environment (only what the test
+ * passes, plus PATH), an explicit HOME and cwd, optional stdin, and collects
+ * exit code, stdout and stderr. Tests must never depend on the developer's own
+ * HOME or environment.
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** The binary under test. */
+export const XCSH = join(ROOT, "dist", "xcsh");
+/** The fixture trees. */
+export const FIXTURES = join(ROOT, "fixtures");
+
+export interface RunOptions {
+  cwd?: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Kill the process after this many ms (a safety net; tests assert no times). */
+  killAfterMs?: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Fails clearly when the binary has not been built. */
+export function requireBinary(): string {
+  if (!existsSync(XCSH)) {
+    throw new Error(`${XCSH} does not exist: run 'npm run build' first (npm test does it for you)`);
+  }
+  return XCSH;
+}
+
+/** Runs `dist/xcsh ARGS` and resolves when it exits. */
+export function runXcsh(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const bin = requireBinary();
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  if (opts.home !== undefined) env.HOME = opts.home;
+  for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(bin, args, { cwd: opts.cwd ?? ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.killAfterMs ?? 60_000);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.stdin ?? "");
+  });
+}
+
+/** Runs and parses stdout as JSON, failing with stderr when it is not JSON. */
+export async function runXcshJson<T = unknown>(
+  args: string[],
+  opts: RunOptions = {},
+): Promise<{ result: RunResult; json: T }> {
+  const result = await runXcsh(args, opts);
+  try {
+    return { result, json: JSON.parse(result.stdout) as T };
+  } catch {
+    throw new Error(
+      `xcsh ${
+        args.join(" ")
+      } did not print JSON (exit ${result.code}).\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+    );
+  }
+}
