@@ -82,3 +82,113 @@ export interface Diagnostic {
 export type Parsed<T> =
   | { ok: true; value: T; warnings: Diagnostic[] }
   | { ok: false; error: Diagnostic; warnings: Diagnostic[] };
+
+/** Limits the parent hands a child. */
+export interface TaskLimits {
+  maxTurns: number;
+  timeoutMs: number;
+  /** Invalid `submit_result` calls tolerated before the task fails. */
+  submitRetries: number;
+}
+
+/**
+ * What the parent writes to a child's stdin (protocol version 1). The agent is
+ * the *effective* agent: plan mode and depth limits are already applied.
+ */
+export interface TaskEnvelope {
+  version: 1;
+  id: string;
+  agent: AgentDefinition;
+  assignment: string;
+  context?: string;
+  /** The output schema the result must satisfy, or null. */
+  outputSchema: unknown;
+  /** Resolved `provider/model`, or null to let the child resolve it. */
+  model: string | null;
+  thinkingLevel?: ThinkingLevel;
+  cwd: string;
+  planMode: boolean;
+  limits: TaskLimits;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+/** One JSON Lines event a child writes to stdout. */
+export type ChildEvent =
+  | { type: "start"; id: string; agent: string; model: string; depth: number }
+  | { type: "tool_start"; id: string; tool: string; args: unknown }
+  | { type: "tool_end"; id: string; tool: string; ok: boolean; summary: string }
+  | { type: "text"; id: string; delta: string }
+  | { type: "usage"; id: string; input: number; output: number }
+  | {
+    type: "result";
+    id: string;
+    status: "ok" | "error";
+    data?: unknown;
+    text?: string;
+    error?: string;
+  };
+
+/** One task of a `task` call (CLI `--task`, MCP, or the child's `task` tool). */
+export interface TaskItem {
+  id: string;
+  description?: string;
+  assignment: string;
+}
+
+/** A request to run one agent on one or more assignments. */
+export interface TaskRequest {
+  agent: string;
+  tasks: TaskItem[];
+  context?: string;
+  /** Call-level output schema (used when the agent has none). */
+  schema?: unknown;
+  planMode?: boolean;
+  /** `--model` override. */
+  model?: string;
+  /** Per-task timeout override, seconds. */
+  timeout?: number;
+}
+
+/** What became of one task. */
+export interface TaskResult {
+  id: string;
+  agent: string;
+  status: "ok" | "error" | "cancelled";
+  data?: unknown;
+  text?: string;
+  error?: string;
+  usage?: TokenUsage;
+  /** File holding the full output when the summary was cut. */
+  artifact?: string;
+  durationMs?: number;
+}
+
+/** `providers.<name>` in config. */
+export interface ProviderConfig {
+  type: "openai-compatible" | "anthropic" | "openai" | "google";
+  baseURL?: string;
+  apiKeyEnv?: string;
+}
+
+/** The merged configuration (defaults applied). */
+export interface XcshConfig {
+  task: {
+    maxRecursionDepth: number;
+    maxConcurrency: number;
+    /** Seconds. */
+    timeout: number;
+    disabledAgents: string[];
+    agentModelOverrides: Record<string, string>;
+  };
+  models: {
+    default?: string;
+    roles: Record<string, string>;
+    /** Remaps Claude's `sonnet`/`opus`/`haiku`. */
+    aliases: Record<string, string>;
+  };
+  providers: Record<string, ProviderConfig>;
+}
