@@ -1,0 +1,581 @@
+/**
+ * Scripted local model server for tests (design §1 "Tests", §6 "The child").
+ *
+ * What this module decides:
+ * - One HTTP server on 127.0.0.1 (port 0) speaks two wire formats:
+ *   `POST /v1/chat/completions` (OpenAI chat completions) and `POST /v1/messages`
+ *   (Anthropic Messages). Both providers' base URL is `${url}/v1`. `GET /v1/models`
+ *   lists a few fake model ids; any other path answers 404 JSON.
+ * - Answers come from a queue of scripted `Turn`s, one per model request. When the
+ *   queue is empty the optional `respond` callback is asked; when there is none the
+ *   server answers HTTP 500 "model server: no scripted turn left" so that a test
+ *   which makes more model calls than it scripted fails loudly.
+ * - Every model request is recorded (path, lower-cased headers, parsed JSON body,
+ *   format, stream flag) BEFORE it is answered, fault turns included. `GET /v1/models`
+ *   and unknown paths are not recorded and never consume a turn.
+ * - `stream: true` in the request body selects SSE. Text, reasoning and tool-call
+ *   arguments are each split across two deltas so clients must reassemble them.
+ * - Fault turns simulate provider failures: 500, 429 + retry-after, a stall that
+ *   never answers, a malformed SSE body, and a stream cut off mid-way.
+ *
+ * Only `node:` built-ins are used so the module runs the same under Bun and Deno.
+ */
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+/** A tool call the scripted model makes. `args` that is a string is sent verbatim
+ * as the arguments text (lets a test send broken JSON); anything else is
+ * JSON-encoded. `id` defaults to `call_<n>` (n counts up across the server). */
+export type ScriptedToolCall = { id?: string; name: string; args: unknown };
+
+/** One scripted model answer, or one simulated failure. */
+export type Turn =
+  | {
+    text?: string;
+    toolCalls?: ScriptedToolCall[];
+    reasoning?: string;
+    usage?: { input: number; output: number };
+    finish?: "stop" | "tool_calls" | "length";
+  }
+  | { fault: "500" } // HTTP 500 with a JSON error body
+  | { fault: "429"; retryAfter: number } // HTTP 429 with retry-after header (seconds)
+  | { fault: "stall" } // accept the request and never respond (until server close)
+  | { fault: "malformed-sse" } // 200 text/event-stream with garbage / broken JSON data lines
+  | { fault: "disconnect" }; // stream starts, sends a partial chunk, then destroys the socket
+
+/** One request as the server saw it. */
+export interface RecordedRequest {
+  /** URL path without the query string, e.g. `/v1/messages`. */
+  path: string;
+  /** Header names lower-cased; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Parsed JSON body, or the raw text when it was not valid JSON. */
+  // deno-lint-ignore no-explicit-any
+  body: any;
+  format: "openai" | "anthropic";
+  /** `body.stream === true`. */
+  stream: boolean;
+}
+
+export interface ModelServer {
+  /** e.g. `http://127.0.0.1:PORT`; both providers' base URL is `${url}/v1`. */
+  url: string;
+  /** Every model request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Replace the queue of turns. */
+  script(turns: Turn[]): void;
+  /** Append to the queue of turns. */
+  push(...turns: Turn[]): void;
+  /** Turns still queued. */
+  remaining(): number;
+  /** Stop listening and end every open connection, stalled ones included. */
+  close(): Promise<void>;
+}
+
+/** Options for {@link startModelServer}. */
+export interface ModelServerOptions {
+  /** Initial queue. */
+  turns?: Turn[];
+  /** Asked when the queue is empty. `index` is the 0-based number of the model
+   * request (its position in `requests`). A throw becomes an HTTP 500. */
+  respond?: (req: RecordedRequest, index: number) => Turn;
+}
+
+type Format = RecordedRequest["format"];
+type AnswerTurn = Exclude<Turn, { fault: string }>;
+
+const DEFAULT_USAGE = { input: 10, output: 5 };
+const MODEL_IDS = ["mock-small", "mock-large", "mock-reasoner"];
+
+/** Start a server. Resolves once it is listening. */
+export async function startModelServer(opts: ModelServerOptions = {}): Promise<ModelServer> {
+  let queue: Turn[] = [...(opts.turns ?? [])];
+  const requests: RecordedRequest[] = [];
+  // Open sockets and unfinished responses, so close() can end stalled requests and
+  // keep-alive connections instead of waiting for them forever.
+  const sockets = new Set<Socket>();
+  const openResponses = new Set<ServerResponse>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let toolCallCounter = 0;
+  let messageCounter = 0;
+  let closed = false;
+
+  const nextToolCallId = () => `call_${++toolCallCounter}`;
+
+  const server: Server = createServer((req, res) => {
+    openResponses.add(res);
+    res.on("close", () => openResponses.delete(res));
+    handle(req, res).catch((err) => {
+      // A bug in the server itself: answer if still possible, never crash the test run.
+      if (!res.headersSent) {
+        sendJson(res, 500, { error: { message: `model server: internal error: ${String(err)}` } });
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0];
+    const method = req.method ?? "GET";
+
+    if (method === "GET" && path === "/v1/models") {
+      sendJson(res, 200, {
+        object: "list",
+        data: MODEL_IDS.map((id) => ({ id, object: "model", created: 0, owned_by: "xcsh-tests" })),
+      });
+      return;
+    }
+
+    let format: Format | undefined;
+    if (method === "POST" && path === "/v1/chat/completions") format = "openai";
+    else if (method === "POST" && path === "/v1/messages") format = "anthropic";
+    if (!format) {
+      await readBody(req); // drain, so the connection stays usable
+      sendJson(res, 404, {
+        error: { message: `model server: no route for ${method} ${path}`, type: "not_found" },
+      });
+      return;
+    }
+
+    const raw = await readBody(req);
+    let body: unknown;
+    let parsed = true;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+      parsed = false;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    const stream = parsed && typeof body === "object" && body !== null &&
+      (body as { stream?: unknown }).stream === true;
+    const recorded: RecordedRequest = { path, headers, body, format, stream };
+    // Record first: a test inspecting `requests` after a fault must see the request.
+    requests.push(recorded);
+    const index = requests.length - 1;
+
+    if (!parsed) {
+      sendError(res, format, 400, "invalid_request_error", "model server: body is not valid JSON");
+      return;
+    }
+
+    let turn: Turn | undefined = queue.shift();
+    if (!turn && opts.respond) {
+      try {
+        turn = opts.respond(recorded, index);
+      } catch (err) {
+        sendError(res, format, 500, "api_error", `model server: respond() threw: ${String(err)}`);
+        return;
+      }
+    }
+    if (!turn) {
+      sendError(res, format, 500, "api_error", "model server: no scripted turn left");
+      return;
+    }
+
+    const model = typeof (body as { model?: unknown }).model === "string"
+      ? (body as { model: string }).model
+      : "mock-model";
+
+    if ("fault" in turn) {
+      runFault(turn, res, format, model);
+      return;
+    }
+    if (format === "openai") {
+      const includeUsage = (body as { stream_options?: { include_usage?: unknown } })
+        .stream_options?.include_usage === true;
+      if (stream) openAIStream(res, turn, model, includeUsage);
+      else openAIJson(res, turn, model);
+    } else {
+      if (stream) anthropicStream(res, turn, model);
+      else anthropicJson(res, turn, model);
+    }
+  }
+
+  // ---- faults -------------------------------------------------------------------
+
+  function runFault(
+    turn: Extract<Turn, { fault: string }>,
+    res: ServerResponse,
+    f: Format,
+    m: string,
+  ) {
+    switch (turn.fault) {
+      case "500":
+        sendError(res, f, 500, "api_error", "model server: scripted internal error");
+        return;
+      case "429":
+        sendError(res, f, 429, "rate_limit_error", "model server: scripted rate limit", {
+          "retry-after": String(turn.retryAfter),
+        });
+        return;
+      case "stall":
+        // Never answer. The response stays in `openResponses` until the client gives
+        // up (socket closes) or close() destroys it.
+        return;
+      case "malformed-sse": {
+        startSse(res);
+        if (f === "openai") {
+          res.write(`data: {"id":"chatcmpl-bad","object":"chat.completion.chunk","choices":[{\n\n`);
+          res.write("data: this is not json\n\n");
+          res.write('data: {"choices": [{"delta": {"content": "unterminated}]}\n\n');
+        } else {
+          res.write(`event: message_start\ndata: {"type":"message_start","message":{\n\n`);
+          res.write("event: content_block_delta\ndata: not json at all\n\n");
+          res.write('event: message_stop\ndata: {"type": "message_stop"\n\n');
+        }
+        res.end();
+        return;
+      }
+      case "disconnect": {
+        // One complete event, then half an event, then the socket goes away, so
+        // the client has already started reading a stream when it breaks.
+        startSse(res);
+        const first = f === "openai"
+          ? sse(undefined, openAIChunk(`chatcmpl-${++messageCounter}`, m, { role: "assistant" }))
+          : sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, m, 0));
+        const partial = f === "openai"
+          ? 'data: {"id":"chatcmpl-cut","object":"chat.completion.chunk","choices":[{"index":0,"del'
+          : 'event: content_block_delta\ndata: {"type":"content_block_delta","ind';
+        res.write(first);
+        res.write(partial, () => {
+          // Give the bytes a moment to reach the client before cutting the socket.
+          const t = setTimeout(() => {
+            timers.delete(t);
+            (res.socket ?? res).destroy();
+          }, 20);
+          timers.add(t);
+        });
+        return;
+      }
+    }
+  }
+
+  // ---- OpenAI chat completions -------------------------------------------------
+
+  function openAIFinish(turn: AnswerTurn): string {
+    return turn.finish ?? (turn.toolCalls?.length ? "tool_calls" : "stop");
+  }
+
+  function openAIUsage(turn: AnswerTurn) {
+    const u = turn.usage ?? DEFAULT_USAGE;
+    return {
+      prompt_tokens: u.input,
+      completion_tokens: u.output,
+      total_tokens: u.input + u.output,
+    };
+  }
+
+  function resolveCalls(turn: AnswerTurn) {
+    return (turn.toolCalls ?? []).map((c) => ({
+      id: c.id ?? nextToolCallId(),
+      name: c.name,
+      args: typeof c.args === "string" ? c.args : JSON.stringify(c.args ?? {}),
+    }));
+  }
+
+  function openAIJson(res: ServerResponse, turn: AnswerTurn, model: string) {
+    const calls = resolveCalls(turn);
+    // deno-lint-ignore no-explicit-any
+    const message: Record<string, any> = { role: "assistant", content: turn.text ?? null };
+    if (turn.reasoning !== undefined) message.reasoning_content = turn.reasoning;
+    if (calls.length) {
+      message.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.args },
+      }));
+    }
+    sendJson(res, 200, {
+      id: `chatcmpl-${++messageCounter}`,
+      object: "chat.completion",
+      created: nowSeconds(),
+      model,
+      choices: [{ index: 0, message, finish_reason: openAIFinish(turn), logprobs: null }],
+      usage: openAIUsage(turn),
+    });
+  }
+
+  function openAIStream(res: ServerResponse, turn: AnswerTurn, model: string, usage: boolean) {
+    const id = `chatcmpl-${++messageCounter}`;
+    const calls = resolveCalls(turn);
+    startSse(res);
+    const write = (delta: object, finish: string | null = null) =>
+      res.write(sse(undefined, openAIChunk(id, model, delta, finish)));
+
+    write({ role: "assistant", content: "" });
+    for (const part of halves(turn.reasoning)) write({ reasoning_content: part });
+    for (const part of halves(turn.text)) write({ content: part });
+    calls.forEach((c, index) => {
+      const [a, b] = splitInTwo(c.args);
+      // First fragment carries id, type and name; the second only the index.
+      write({
+        tool_calls: [{
+          index,
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: a },
+        }],
+      });
+      write({ tool_calls: [{ index, function: { arguments: b } }] });
+    });
+    write({}, openAIFinish(turn));
+    if (usage) {
+      res.write(sse(undefined, {
+        id,
+        object: "chat.completion.chunk",
+        created: nowSeconds(),
+        model,
+        choices: [],
+        usage: openAIUsage(turn),
+      }));
+    }
+    res.write("data: [DONE]\n\n");
+    res.end();
+  }
+
+  // ---- Anthropic Messages ------------------------------------------------------
+
+  function anthropicStop(turn: AnswerTurn): string {
+    if (turn.finish === "length") return "max_tokens";
+    if (turn.finish === "tool_calls") return "tool_use";
+    if (turn.finish === "stop") return "end_turn";
+    return turn.toolCalls?.length ? "tool_use" : "end_turn";
+  }
+
+  function anthropicInput(args: string): unknown {
+    try {
+      return JSON.parse(args);
+    } catch {
+      return args; // broken JSON on purpose: hand it over as-is
+    }
+  }
+
+  function anthropicJson(res: ServerResponse, turn: AnswerTurn, model: string) {
+    const u = turn.usage ?? DEFAULT_USAGE;
+    const content: object[] = [];
+    if (turn.reasoning !== undefined) {
+      content.push({ type: "thinking", thinking: turn.reasoning, signature: "mock-signature" });
+    }
+    if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
+    for (const c of resolveCalls(turn)) {
+      content.push({ type: "tool_use", id: c.id, name: c.name, input: anthropicInput(c.args) });
+    }
+    sendJson(res, 200, {
+      id: `msg_${++messageCounter}`,
+      type: "message",
+      role: "assistant",
+      model,
+      content,
+      stop_reason: anthropicStop(turn),
+      stop_sequence: null,
+      usage: { input_tokens: u.input, output_tokens: u.output },
+    });
+  }
+
+  function anthropicStream(res: ServerResponse, turn: AnswerTurn, model: string) {
+    const u = turn.usage ?? DEFAULT_USAGE;
+    const calls = resolveCalls(turn);
+    startSse(res);
+    const ev = (type: string, data: object) => res.write(sse(type, { type, ...data }));
+
+    res.write(
+      sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, model, u.input)),
+    );
+    ev("ping", {});
+    let index = 0;
+    if (turn.reasoning !== undefined) {
+      ev("content_block_start", { index, content_block: { type: "thinking", thinking: "" } });
+      for (const part of halves(turn.reasoning)) {
+        ev("content_block_delta", { index, delta: { type: "thinking_delta", thinking: part } });
+      }
+      ev("content_block_delta", {
+        index,
+        delta: { type: "signature_delta", signature: "mock-signature" },
+      });
+      ev("content_block_stop", { index });
+      index++;
+    }
+    if (turn.text !== undefined) {
+      ev("content_block_start", { index, content_block: { type: "text", text: "" } });
+      for (const part of halves(turn.text)) {
+        ev("content_block_delta", { index, delta: { type: "text_delta", text: part } });
+      }
+      ev("content_block_stop", { index });
+      index++;
+    }
+    for (const c of calls) {
+      ev("content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: c.id, name: c.name, input: {} },
+      });
+      for (const part of splitInTwo(c.args)) {
+        ev("content_block_delta", {
+          index,
+          delta: { type: "input_json_delta", partial_json: part },
+        });
+      }
+      ev("content_block_stop", { index });
+      index++;
+    }
+    ev("message_delta", {
+      delta: { stop_reason: anthropicStop(turn), stop_sequence: null },
+      usage: { input_tokens: u.input, output_tokens: u.output },
+    });
+    ev("message_stop", {});
+    res.end();
+  }
+
+  // ---- plumbing ----------------------------------------------------------------
+
+  function startSse(res: ServerResponse) {
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+    });
+    // Send the headers now so a client sees the stream begin before any event.
+    res.flushHeaders();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") {
+    throw new Error("model server: could not read the listening port");
+  }
+
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    script(turns: Turn[]) {
+      queue = [...turns];
+    },
+    push(...turns: Turn[]) {
+      queue.push(...turns);
+    },
+    remaining() {
+      return queue.length;
+    },
+    close() {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        // Stalled requests and idle keep-alive sockets would otherwise keep
+        // server.close() waiting forever. Destroy the sockets, not the responses:
+        // Bun's `res.destroy()` on a response whose headers were never sent
+        // answers "200, empty body" instead of cutting the connection.
+        for (const socket of sockets) socket.destroy();
+        for (const res of openResponses) (res.socket ?? res).destroy();
+        server.closeAllConnections?.();
+      });
+    },
+  };
+}
+
+// ---- helpers (pure) ------------------------------------------------------------
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...extra,
+  });
+  res.end(text);
+}
+
+/** An error body in the shape each provider uses, so SDK error parsing works. */
+function sendError(
+  res: ServerResponse,
+  format: Format,
+  status: number,
+  type: string,
+  message: string,
+  extra: Record<string, string> = {},
+) {
+  const body = format === "anthropic" ? { type: "error", error: { type, message } } : {
+    error: { message, type, param: null, code: status === 429 ? "rate_limit_exceeded" : null },
+  };
+  sendJson(res, status, body, extra);
+}
+
+/** One SSE event: `event: X\n` (Anthropic only) then `data: {...}\n\n`. */
+function sse(event: string | undefined, data: unknown): string {
+  return `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+}
+
+function openAIChunk(id: string, model: string, delta: object, finish: string | null = null) {
+  return {
+    id,
+    object: "chat.completion.chunk",
+    created: nowSeconds(),
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  };
+}
+
+function anthropicMessageStart(id: string, model: string, inputTokens: number) {
+  return {
+    type: "message_start",
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 0 },
+    },
+  };
+}
+
+/** Split at the middle; always two parts (the second may be empty for "" / 1 char). */
+function splitInTwo(s: string): [string, string] {
+  let mid = Math.ceil(s.length / 2);
+  // Never cut a surrogate pair in half: each fragment must be valid UTF-16.
+  const before = s.charCodeAt(mid - 1);
+  if (before >= 0xd800 && before <= 0xdbff) mid++;
+  return [s.slice(0, mid), s.slice(mid)];
+}
+
+/** Non-empty halves of an optional string: 0, 1 or 2 deltas. */
+function halves(s: string | undefined): string[] {
+  if (s === undefined || s === "") return [];
+  return splitInTwo(s).filter((p) => p !== "");
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
