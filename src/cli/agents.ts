@@ -1,15 +1,17 @@
 /**
  * `xcsh agents`: lists the agents a task could run, where each came from and
- * what it shadows; `agents show NAME` prints one in full.
+ * what shadows what; `agents show NAME` prints one in full; `agents check`
+ * lints agent files.
  *
  * @module
  */
 import process from "node:process";
 import { parseFlags } from "./args.ts";
+import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
 import { AGENTS_HELP } from "./help.ts";
-import { displayPath, formatTable, printJson } from "./output.ts";
-import { loadBundledAgents } from "../task/agents.ts";
+import { displayPath, formatTable, printJson, reportDiagnostics } from "./output.ts";
+import { discoverAgents, getAgent } from "../task/discovery.ts";
 import type { AgentDefinition } from "../task/types.ts";
 
 const FLAGS = {
@@ -19,32 +21,48 @@ const FLAGS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+const SUMMARY_ORDER = [
+  "name",
+  "description",
+  "source",
+  "family",
+  "plugin",
+  "filePath",
+  "tools",
+  "unknownTools",
+  "spawns",
+  "model",
+  "thinkingLevel",
+  "maxTurns",
+  "timeout",
+  "recursive",
+  "output",
+] as const;
+
 /** The listing fields of an agent, in a stable order, without its prompt. */
 export function agentSummary(a: AgentDefinition): Record<string, unknown> {
-  const { systemPrompt: _prompt, ...rest } = a;
-  const order = [
-    "name",
-    "description",
-    "source",
-    "family",
-    "plugin",
-    "filePath",
-    "tools",
-    "unknownTools",
-    "spawns",
-    "model",
-    "thinkingLevel",
-    "maxTurns",
-    "timeout",
-    "recursive",
-    "output",
-  ];
   const out: Record<string, unknown> = {};
-  for (const k of order) {
-    const v = (rest as Record<string, unknown>)[k];
+  for (const k of SUMMARY_ORDER) {
+    const v = a[k];
     if (v !== undefined) out[k] = v;
   }
   return out;
+}
+
+/** Who hides an agent, as printed by `agents --all`. */
+function shadowRef(a: AgentDefinition): Record<string, unknown> {
+  const ref: Record<string, unknown> = { name: a.name, source: a.source, family: a.family };
+  if (a.plugin) ref.plugin = a.plugin;
+  if (a.filePath) ref.filePath = a.filePath;
+  return ref;
+}
+
+function where(a: AgentDefinition): string {
+  return displayPath(a.filePath) || "(built in)";
+}
+
+function familyLabel(a: AgentDefinition): string {
+  return a.plugin ? `plugin ${a.plugin}` : a.family;
 }
 
 export async function agentsCommand(args: string[]): Promise<number> {
@@ -54,39 +72,104 @@ export async function agentsCommand(args: string[]): Promise<number> {
     return EXIT_OK;
   }
   const [sub, ...rest] = positionals;
-  const agents = await Promise.resolve(loadBundledAgents());
-  if (sub === undefined) {
-    if (values.json) {
-      printJson({ version: 1, agents: agents.map(agentSummary) });
-    } else {
-      process.stdout.write(formatTable(
-        ["NAME", "SOURCE", "FAMILY", "FILE"],
-        agents.map((a) => [a.name, a.source, a.family, displayPath(a.filePath) || "(built in)"]),
-      ));
-    }
-    return EXIT_OK;
+  if (sub === "check") {
+    const { checkCommand } = await import("./check.ts");
+    return checkCommand(rest, values.cwd, values.json === true);
   }
+  if (sub !== undefined && sub !== "show") {
+    throw new UsageError(
+      `agents: unknown subcommand '${sub}'`,
+      "Run 'xcsh agents --help' for usage.",
+    );
+  }
+  if (sub === "show" && rest.length !== 1) {
+    throw new UsageError(
+      "agents show: expected one agent NAME",
+      "Run 'xcsh agents --help' for usage.",
+    );
+  }
+  if (sub === undefined && rest.length > 0) {
+    throw new UsageError(
+      `agents: unexpected argument '${rest[0]}'`,
+      "Run 'xcsh agents --help' for usage.",
+    );
+  }
+  const found = await discoverAgents(discoveryEnv(values.cwd));
+  reportDiagnostics(found.warnings);
+
   if (sub === "show") {
-    if (rest.length !== 1) throw new UsageError("agents show: expected one agent NAME");
-    const agent = agents.find((a) => a.name === rest[0]);
+    const name = rest[0];
+    const agent = getAgent(found.agents, name);
     if (!agent) {
       process.stderr.write(
-        `xcsh: unknown agent "${rest[0]}". Available: ${agents.map((a) => a.name).join(", ")}\n`,
+        `xcsh: unknown agent "${name}". Available: ${found.agents.map((a) => a.name).join(", ")}\n`,
       );
       return EXIT_FAILURE;
     }
+    const hidden = found.shadowed.filter((s) => s.shadowedBy === agent).map((s) =>
+      shadowRef(s.agent)
+    );
     if (values.json) {
       printJson({
         version: 1,
         agent: { ...agentSummary(agent), systemPrompt: agent.systemPrompt },
+        shadows: hidden,
       });
-    } else {process.stdout.write(
-        JSON.stringify(agentSummary(agent), null, 2) + "\n\n" + agent.systemPrompt + "\n",
-      );}
+    } else {
+      const lines = [
+        `name:         ${agent.name}`,
+        `description:  ${agent.description}`,
+        `source:       ${agent.source} (${familyLabel(agent)})`,
+        `file:         ${where(agent)}`,
+        `tools:        ${agent.tools?.join(", ") ?? "all"}`,
+        ...(agent.unknownTools
+          ? [`unknown tools: ${agent.unknownTools.join(", ")} (ignored)`]
+          : []),
+        `spawns:       ${agent.spawns === "*" ? "*" : agent.spawns?.join(", ") ?? "none"}`,
+        `model:        ${agent.model?.join(", ") ?? "(parent's)"}`,
+        `thinking:     ${agent.thinkingLevel ?? "(default)"}`,
+        ...(agent.maxTurns ? [`max turns:    ${agent.maxTurns}`] : []),
+        ...(agent.timeout ? [`timeout:      ${agent.timeout} s`] : []),
+        ...(agent.recursive ? ["recursive:    yes"] : []),
+        `output:       ${
+          agent.output === undefined ? "(free text)" : JSON.stringify(agent.output)
+        }`,
+        ...hidden.map((h) =>
+          `shadows:      ${h.name} from ${displayPath(h.filePath as string) || "(built in)"}`
+        ),
+      ];
+      process.stdout.write(lines.join("\n") + "\n\n" + agent.systemPrompt + "\n");
+    }
     return EXIT_OK;
   }
-  throw new UsageError(
-    `agents: unknown subcommand '${sub}'`,
-    "Run 'xcsh agents --help' for usage.",
-  );
+
+  if (values.json) {
+    const doc: Record<string, unknown> = { version: 1, agents: found.agents.map(agentSummary) };
+    if (values.all) {
+      doc.shadowed = found.shadowed.map((s) => ({
+        ...agentSummary(s.agent),
+        shadowedBy: shadowRef(s.shadowedBy),
+      }));
+    }
+    printJson(doc);
+    return EXIT_OK;
+  }
+  const rows: string[][] = [];
+  for (const agent of found.agents) {
+    const row = [agent.name, agent.source, familyLabel(agent), where(agent)];
+    rows.push(values.all ? [...row, ""] : row);
+    if (!values.all) continue;
+    for (const s of found.shadowed.filter((x) => x.shadowedBy === agent)) {
+      rows.push([
+        s.agent.name,
+        s.agent.source,
+        familyLabel(s.agent),
+        where(s.agent),
+        `shadowed by ${where(agent)}`,
+      ]);
+    }
+  }
+  const header = ["NAME", "SOURCE", "FAMILY", "FILE", ...(values.all ? ["NOTE"] : [])];
+  process.stdout.write(formatTable(header, rows));
+  return EXIT_OK;
 }

@@ -15,6 +15,8 @@ type Command = (args: string[]) => Promise<number>;
 /** Subcommands, each loaded on first use so start-up stays small. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import("./agents.ts")).agentsCommand,
+  commands: async () => (await import("./commands.ts")).commandsCommand,
+  doctor: async () => (await import("./doctor.ts")).doctorCommand,
 };
 
 /** Runs xcsh with `argv` (without the executable) and returns the exit code. */

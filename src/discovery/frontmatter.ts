@@ -123,10 +123,15 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
   }
   const block = src.slice(start, end);
   const body = src.slice(bodyStart);
-  if (block.length > MAX_FRONTMATTER_BYTES) {
+  // UTF-16 length <= UTF-8 bytes <= 3 * UTF-16 length: encode only when it matters.
+  const blockBytes =
+    block.length > MAX_FRONTMATTER_BYTES || block.length * 3 <= MAX_FRONTMATTER_BYTES
+      ? block.length
+      : new TextEncoder().encode(block).length;
+  if (blockBytes > MAX_FRONTMATTER_BYTES) {
     return problem(
       "invalid",
-      `frontmatter is ${block.length} bytes, over the ${MAX_FRONTMATTER_BYTES}-byte limit`,
+      `frontmatter is over the ${MAX_FRONTMATTER_BYTES}-byte limit`,
       body,
     );
   }

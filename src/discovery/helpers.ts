@@ -15,7 +15,12 @@
  *
  * @module
  */
-import { type FrontmatterStatus, parseFrontmatter } from "./frontmatter.ts";
+import {
+  type Frontmatter,
+  FrontmatterError,
+  type FrontmatterStatus,
+  parseFrontmatter,
+} from "./frontmatter.ts";
 import { normalizeToolNames } from "./tool-names.ts";
 import {
   type AgentDefinition,
@@ -254,7 +259,14 @@ export function parseAgent(
   origin: AgentOrigin,
   level: ParseLevel,
 ): Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus } {
-  const fm = parseFrontmatter(text, { file: origin.file, level });
+  let fm: Frontmatter;
+  try {
+    fm = parseFrontmatter(text, { file: origin.file, level });
+  } catch (err) {
+    // Level `fatal`: keep the documented contract (AgentParsingError naming the file).
+    if (err instanceof FrontmatterError) throw new AgentParsingError(err.file, err.reason);
+    throw err;
+  }
   if (fm.status === "none" || fm.status === "unterminated" || fm.status === "invalid") {
     const reason = fm.status === "none"
       ? "no frontmatter: an agent file must start with a '---' line, then name and description"
@@ -273,7 +285,12 @@ export function parseAgent(
     if (level === "fatal") {
       throw new AgentParsingError(origin.file, fields.error.message, fields.error.field);
     }
-    return { ok: false, error: fields.error, warnings, frontmatter: fm.status };
+    return {
+      ok: false,
+      error: fields.error,
+      warnings: level === "off" ? [] : warnings,
+      frontmatter: fm.status,
+    };
   }
   if (level === "fatal" && warnings.length > 0) {
     throw new AgentParsingError(origin.file, warnings[0].message, warnings[0].field);

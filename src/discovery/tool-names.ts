@@ -41,7 +41,8 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
 export function canonicalToolName(name: string): string | undefined {
   const lower = name.trim().toLowerCase();
   if (CANONICAL.has(lower)) return lower;
-  return TOOL_ALIASES[lower];
+  // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
+  return Object.hasOwn(TOOL_ALIASES, lower) ? TOOL_ALIASES[lower] : undefined;
 }
 
 /**

@@ -44,7 +44,10 @@ export function classifyModelPattern(
   if (INHERIT.has(lower)) return { kind: "inherit" };
   const roleMatch = /^(?:pi|xcsh)\/([A-Za-z0-9_-]+)$/.exec(p);
   if (roleMatch) return { kind: "role", role: roleMatch[1] };
-  if (lower in aliases) return classifyModelPattern(aliases[lower], {});
-  if (lower in CLAUDE_MODEL_ROLES) return { kind: "role", role: CLAUDE_MODEL_ROLES[lower] };
+  // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
+  if (Object.hasOwn(aliases, lower)) return classifyModelPattern(aliases[lower], {});
+  if (Object.hasOwn(CLAUDE_MODEL_ROLES, lower)) {
+    return { kind: "role", role: CLAUDE_MODEL_ROLES[lower] };
+  }
   return { kind: "id", id: p };
 }

@@ -1,0 +1,128 @@
+/**
+ * `xcsh agents check [PATH...]`: lints the given files and folders, or every
+ * file discovery would read, and exits 1 when any error is found.
+ *
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import process from "node:process";
+import { discoveryEnv } from "./context.ts";
+import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
+import { formatDiagnostic, printJson } from "./output.ts";
+import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
+import { readDefinitionFolder, readSourceFile, type SourceFile } from "../discovery/read-files.ts";
+import { agentOrigins, parseAgentFile } from "../task/discovery.ts";
+import type { AgentFamily, Diagnostic } from "../task/types.ts";
+
+/** Guesses the family of a file from its path, for display and `.toml` handling. */
+function familyOf(path: string): AgentFamily {
+  const m = /\/\.(xcsh|claude|codex|gemini)\//.exec(path);
+  return (m?.[1] as AgentFamily | undefined) ?? (path.endsWith(".toml") ? "codex" : "xcsh");
+}
+
+async function outcomesOfFolder(
+  dir: string,
+  family: AgentFamily,
+  plugin?: string,
+): Promise<{ outcomes: FileOutcome[]; warnings: Diagnostic[] }> {
+  const folder = await readDefinitionFolder(dir, family === "codex" ? [".md", ".toml"] : [".md"]);
+  const outcomes = folder.files.map((f) => outcomeOf(f, family, plugin));
+  return { outcomes, warnings: folder.warnings };
+}
+
+function outcomeOf(file: SourceFile, family: AgentFamily, plugin?: string): FileOutcome {
+  const r = parseAgentFile(file, { family, source: "project", plugin });
+  return { path: file.path, agent: r.agent, warnings: r.warnings };
+}
+
+async function outcomesOfPaths(
+  paths: string[],
+): Promise<{ outcomes: FileOutcome[]; warnings: Diagnostic[] }> {
+  const outcomes: FileOutcome[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const p of paths) {
+    const path = resolve(p);
+    let isDir = false;
+    try {
+      isDir = (await stat(path)).isDirectory();
+    } catch (err) {
+      warnings.push({
+        level: "error",
+        file: p,
+        message: `cannot read: ${(err as Error).message.split(":")[0]}`,
+      });
+      continue;
+    }
+    if (isDir) {
+      const r = await outcomesOfFolder(path, familyOf(path + "/"));
+      outcomes.push(...r.outcomes);
+      warnings.push(...r.warnings);
+      continue;
+    }
+    const read = await readSourceFile(path);
+    if (typeof read === "string") {
+      warnings.push({ level: "error", file: path, message: `skipped: ${read}` });
+      continue;
+    }
+    if (!/\.(md|toml)$/.test(basename(path))) {
+      warnings.push({
+        level: "warning",
+        file: path,
+        message: "not a .md or .toml file; discovery would not read it",
+      });
+    }
+    outcomes.push(outcomeOf({ path, text: read.text }, familyOf(path)));
+  }
+  return { outcomes, warnings };
+}
+
+export async function checkCommand(
+  paths: string[],
+  cwdFlag: string | undefined,
+  json: boolean,
+): Promise<number> {
+  const env = discoveryEnv(cwdFlag);
+  let read: { outcomes: FileOutcome[]; warnings: Diagnostic[] };
+  if (paths.length > 0) {
+    read = await outcomesOfPaths(paths);
+  } else {
+    const { origins, plugins } = await agentOrigins(env);
+    const parts = await Promise.all(
+      origins.map((o) => outcomesOfFolder(o.path, o.family, o.plugin)),
+    );
+    read = {
+      outcomes: parts.flatMap((p) => p.outcomes),
+      warnings: [...plugins.warnings, ...parts.flatMap((p) => p.warnings)],
+    };
+  }
+  const report = lintAgentFiles(read.outcomes);
+  const folderProblems = read.warnings.map((w): Diagnostic => ({ ...w, level: "error" }));
+  const diagnostics = [...folderProblems, ...report.diagnostics];
+  const errors = report.errors + folderProblems.length;
+  const warnings = report.warnings;
+  if (json) {
+    printJson({
+      version: 1,
+      files: read.outcomes.map((o) => ({
+        path: o.path,
+        name: o.agent?.name ?? null,
+        ok: o.agent !== undefined,
+      })),
+      diagnostics,
+      errors,
+      warnings,
+    });
+  } else {
+    for (const d of diagnostics) {
+      process.stdout.write(formatDiagnostic(d).replace(/^xcsh: /, "") + "\n");
+    }
+    const n = read.outcomes.length;
+    process.stdout.write(
+      `checked ${n} file${n === 1 ? "" : "s"}: ${errors} error${
+        errors === 1 ? "" : "s"
+      }, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,
+    );
+  }
+  return errors > 0 ? EXIT_FAILURE : EXIT_OK;
+}

@@ -1,0 +1,123 @@
+/**
+ * `xcsh commands`: lists workflow commands; `commands show NAME [ARG...]`
+ * prints one, expanded with the given arguments.
+ *
+ * @module
+ */
+import process from "node:process";
+import { parseFlags } from "./args.ts";
+import { discoveryEnv } from "./context.ts";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
+import { displayPath, formatTable, printJson, reportDiagnostics } from "./output.ts";
+import {
+  discoverCommands,
+  expandCommand,
+  getCommand,
+  type WorkflowCommand,
+} from "../task/commands.ts";
+
+const HELP = `Usage:
+  xcsh commands [--all] [--json] [--cwd DIR]
+  xcsh commands show NAME [ARG...] [--json] [--cwd DIR]
+
+Workflow commands are Markdown prompt templates in .xcsh/commands,
+.claude/commands, .codex/commands, .gemini/commands and Claude plugins.
+'show' expands $ARGUMENTS, $@ and $1..$9 with the given arguments.
+`;
+
+const FLAGS = {
+  all: { type: "boolean" },
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function summary(c: WorkflowCommand): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    name: c.name,
+    description: c.description,
+    source: c.source,
+    family: c.family,
+  };
+  if (c.plugin) out.plugin = c.plugin;
+  if (c.filePath) out.filePath = c.filePath;
+  if (c.argumentHint) out.argumentHint = c.argumentHint;
+  return out;
+}
+
+export async function commandsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("commands", args, FLAGS);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const [sub, name, ...rest] = positionals;
+  if (sub !== undefined && sub !== "show") {
+    throw new UsageError(
+      `commands: unknown subcommand '${sub}'`,
+      "Run 'xcsh commands --help' for usage.",
+    );
+  }
+  if (sub === "show" && name === undefined) {
+    throw new UsageError(
+      "commands show: expected a command NAME",
+      "Run 'xcsh commands --help' for usage.",
+    );
+  }
+  const found = await discoverCommands(discoveryEnv(values.cwd));
+  reportDiagnostics(found.warnings);
+  if (sub === "show") {
+    const command = getCommand(found.commands, name);
+    if (!command) {
+      process.stderr.write(
+        `xcsh: unknown command "${name}". Available: ${
+          found.commands.map((c) => c.name).join(", ")
+        }\n`,
+      );
+      return EXIT_FAILURE;
+    }
+    const prompt = expandCommand(command.template, rest);
+    if (values.json) {
+      printJson({
+        version: 1,
+        command: { ...summary(command), template: command.template },
+        prompt,
+      });
+    } else process.stdout.write(prompt + "\n");
+    return EXIT_OK;
+  }
+  if (values.json) {
+    const doc: Record<string, unknown> = { version: 1, commands: found.commands.map(summary) };
+    if (values.all) {
+      doc.shadowed = found.shadowed.map((s) => ({
+        ...summary(s.agent),
+        shadowedBy: summary(s.shadowedBy),
+      }));
+    }
+    printJson(doc);
+    return EXIT_OK;
+  }
+  const where = (c: WorkflowCommand) => displayPath(c.filePath) || "(built in)";
+  const rows: string[][] = [];
+  for (const c of found.commands) {
+    rows.push([
+      c.name,
+      c.source,
+      c.plugin ? `plugin ${c.plugin}` : c.family,
+      where(c),
+      c.description,
+    ]);
+    if (!values.all) continue;
+    for (const s of found.shadowed.filter((x) => x.shadowedBy === c)) {
+      rows.push([
+        s.agent.name,
+        s.agent.source,
+        s.agent.family,
+        where(s.agent),
+        `(shadowed by ${where(c)})`,
+      ]);
+    }
+  }
+  process.stdout.write(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
+  return EXIT_OK;
+}

@@ -1,0 +1,135 @@
+/**
+ * Which config files apply to a directory, and the merged result.
+ *
+ * Reads `~/.xcsh/agent/config.yml` (the user's) and then the nearest
+ * `.xcsh/config.yml` walking up from `cwd` (the project's; nearer wins key by
+ * key). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
+ * simply absent; a file that cannot be read or parsed, or that has a key of
+ * the wrong type, is an error value naming the file and the key.
+ *
+ * @module
+ */
+import { readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
+import { BUILTIN_PROVIDERS } from "../model/providers.ts";
+import type { Diagnostic, XcshConfig } from "../task/types.ts";
+
+export type LoadedConfig =
+  | { ok: true; config: XcshConfig; files: string[]; warnings: Diagnostic[] }
+  | { ok: false; error: Diagnostic; files: string[]; warnings: Diagnostic[] };
+
+/** The user config file. */
+export function userConfigPath(home: string): string {
+  return join(home, ".xcsh", "agent", "config.yml");
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest `.xcsh/config.yml` at or above `cwd`, skipping `$HOME`'s own. */
+export async function findProjectConfig(cwd: string, home: string): Promise<string | undefined> {
+  const homeAbs = resolve(home);
+  let dir = resolve(cwd);
+  for (;;) {
+    if (dir !== homeAbs) {
+      const candidate = join(dir, ".xcsh", "config.yml");
+      if (await isFile(candidate)) return candidate;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Parses and validates one file's text. Pure apart from naming `file`. */
+export function parseConfigText(
+  text: string,
+  file: string,
+): { ok: true; value: PartialConfig; warnings: Diagnostic[] } | {
+  ok: false;
+  error: Diagnostic;
+  warnings: Diagnostic[];
+} {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { maxAliasCount: 100 });
+  } catch (err) {
+    const where = err instanceof YAMLParseError && err.linePos
+      ? ` (line ${err.linePos[0].line}, column ${err.linePos[0].col})`
+      : "";
+    const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    return {
+      ok: false,
+      error: { level: "error", file, message: `not valid YAML${where}: ${reason}` },
+      warnings: [],
+    };
+  }
+  return validateConfig(doc, file);
+}
+
+/**
+ * Loads and merges the config files that apply to `cwd`.
+ *
+ * @example
+ * ```ts
+ * const r = await loadConfig(process.cwd(), os.homedir());
+ * if (!r.ok) console.error(`${r.error.file}: ${r.error.message}`);
+ * else console.log(r.config.task.maxConcurrency, r.files);
+ * ```
+ */
+export async function loadConfig(cwd: string, home: string): Promise<LoadedConfig> {
+  const candidates = [userConfigPath(home)];
+  const project = await findProjectConfig(cwd, home);
+  if (project && project !== candidates[0]) candidates.push(project);
+
+  const files: string[] = [];
+  const parts: PartialConfig[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const file of candidates) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      const reason = err instanceof Error ? err.message : String(err);
+      return {
+        ok: false,
+        error: { level: "error", file, message: `cannot be read: ${reason}` },
+        files,
+        warnings,
+      };
+    }
+    files.push(file);
+    const r = parseConfigText(text, file);
+    warnings.push(...r.warnings);
+    if (!r.ok) return { ok: false, error: r.error, files, warnings };
+    parts.push(r.value);
+  }
+
+  const config = mergeConfigs(parts);
+  for (const [name, p] of Object.entries(config.providers)) {
+    if (p.type || Object.hasOwn(BUILTIN_PROVIDERS, name)) continue;
+    const file = [...files].reverse().find((_, i) => parts[files.length - 1 - i].providers?.[name]);
+    return {
+      ok: false,
+      error: {
+        level: "error",
+        file,
+        field: `providers.${name}.type`,
+        message:
+          `'providers.${name}.type' is required: one of openai-compatible, anthropic, openai, google`,
+      },
+      files,
+      warnings,
+    };
+  }
+  return { ok: true, config, files, warnings };
+}

@@ -1,0 +1,310 @@
+/**
+ * What a parsed config document means: which keys exist, the type each must
+ * have, and which problems are warnings (unknown keys, ignored) versus errors
+ * (a key of the wrong type makes the whole file unusable). Pure: the caller
+ * reads and parses the YAML, this module judges the value.
+ *
+ * The keys are those of the configuration section of the spec: `task.*`,
+ * `models.default`, `models.roles`, `models.aliases` and
+ * `providers.<name>.{type, baseURL, apiKeyEnv}`.
+ *
+ * @example
+ * ```ts
+ * validateConfig({ task: { maxConcurrency: 0 } }, "/home/me/.xcsh/agent/config.yml");
+ * // { ok: false, error: { level: "error", file: "…", field: "task.maxConcurrency",
+ * //   message: "'task.maxConcurrency' must be a positive integer, got 0" }, warnings: [] }
+ * ```
+ *
+ * @module
+ */
+import type { Diagnostic, ProviderConfig, XcshConfig } from "../task/types.ts";
+
+/** The provider wire types a config may name. */
+export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
+
+/** A config file's contribution: only the keys it set, already checked. */
+export interface PartialConfig {
+  task?: Partial<XcshConfig["task"]>;
+  models?: {
+    default?: string;
+    roles?: Record<string, string>;
+    aliases?: Record<string, string>;
+  };
+  providers?: Record<string, Partial<ProviderConfig>>;
+}
+
+export type ConfigCheck =
+  | { ok: true; value: PartialConfig; warnings: Diagnostic[] }
+  | { ok: false; error: Diagnostic; warnings: Diagnostic[] };
+
+/** The values used for keys no file sets. */
+export function defaultConfig(): XcshConfig {
+  return {
+    task: {
+      maxRecursionDepth: 2,
+      maxConcurrency: 8,
+      timeout: 600,
+      disabledAgents: [],
+      agentModelOverrides: {},
+    },
+    models: { roles: {}, aliases: {} },
+    providers: {},
+  };
+}
+
+/** Thrown inside this module only, turned into an error value at its edge. */
+class KeyError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
+  }
+  return String(value);
+}
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function fail(key: string, what: string, value: unknown): never {
+  throw new KeyError(key, `'${key}' must be ${what}, got ${describe(value)}`);
+}
+
+function mapping(value: unknown, key: string): Record<string, unknown> {
+  if (!isMapping(value)) fail(key, "a mapping", value);
+  return value;
+}
+
+function str(value: unknown, key: string): string {
+  if (typeof value !== "string" || value.trim() === "") fail(key, "a non-empty string", value);
+  return value.trim();
+}
+
+function int(value: unknown, key: string, min: number, what: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) fail(key, what, value);
+  return value;
+}
+
+function stringMap(value: unknown, key: string): Record<string, string> {
+  const m = mapping(value, key);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m)) out[k] = str(v, `${key}.${k}`);
+  return out;
+}
+
+function stringList(value: unknown, key: string): string[] {
+  if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    fail(key, "a list of strings", value);
+  }
+  return value.map((v) => v.trim()).filter(Boolean);
+}
+
+/** Warns once for each key of `m` not in `known`. */
+function unknownKeys(
+  m: Record<string, unknown>,
+  known: readonly string[],
+  prefix: string,
+  file: string,
+  warnings: Diagnostic[],
+): void {
+  for (const k of Object.keys(m)) {
+    if (known.includes(k)) continue;
+    const field = prefix ? `${prefix}.${k}` : k;
+    warnings.push({ level: "warning", file, field, message: `unknown key '${field}' (ignored)` });
+  }
+}
+
+function checkTask(
+  raw: Record<string, unknown>,
+  file: string,
+  warnings: Diagnostic[],
+): PartialConfig["task"] {
+  const out: NonNullable<PartialConfig["task"]> = {};
+  unknownKeys(
+    raw,
+    ["maxRecursionDepth", "maxConcurrency", "timeout", "disabledAgents", "agentModelOverrides"],
+    "task",
+    file,
+    warnings,
+  );
+  if (raw.maxRecursionDepth !== undefined) {
+    out.maxRecursionDepth = int(
+      raw.maxRecursionDepth,
+      "task.maxRecursionDepth",
+      -1,
+      "an integer ≥ 0, or -1 for unlimited",
+    );
+  }
+  if (raw.maxConcurrency !== undefined) {
+    out.maxConcurrency = int(raw.maxConcurrency, "task.maxConcurrency", 1, "a positive integer");
+  }
+  if (raw.timeout !== undefined) {
+    const t = raw.timeout;
+    if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) {
+      fail("task.timeout", "a positive number of seconds", t);
+    }
+    out.timeout = t;
+  }
+  if (raw.disabledAgents !== undefined) {
+    out.disabledAgents = stringList(raw.disabledAgents, "task.disabledAgents");
+  }
+  if (raw.agentModelOverrides !== undefined) {
+    out.agentModelOverrides = stringMap(raw.agentModelOverrides, "task.agentModelOverrides");
+  }
+  return out;
+}
+
+function checkModels(
+  raw: Record<string, unknown>,
+  file: string,
+  warnings: Diagnostic[],
+): PartialConfig["models"] {
+  const out: NonNullable<PartialConfig["models"]> = {};
+  unknownKeys(raw, ["default", "roles", "aliases"], "models", file, warnings);
+  if (raw.default !== undefined) out.default = str(raw.default, "models.default");
+  if (raw.roles !== undefined) out.roles = stringMap(raw.roles, "models.roles");
+  if (raw.aliases !== undefined) {
+    const aliases = stringMap(raw.aliases, "models.aliases");
+    out.aliases = Object.fromEntries(
+      Object.entries(aliases).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+  }
+  return out;
+}
+
+function checkProvider(
+  name: string,
+  value: unknown,
+  file: string,
+  warnings: Diagnostic[],
+): Partial<ProviderConfig> {
+  const key = `providers.${name}`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new KeyError(
+      key,
+      `provider name '${name}' may use only letters, digits, '.', '_' and '-'`,
+    );
+  }
+  const raw = mapping(value, key);
+  unknownKeys(raw, ["type", "baseURL", "apiKeyEnv"], key, file, warnings);
+  const out: Partial<ProviderConfig> = {};
+  if (raw.type !== undefined) {
+    const t = raw.type;
+    if (typeof t !== "string" || !(PROVIDER_TYPES as readonly string[]).includes(t)) {
+      fail(`${key}.type`, `one of ${PROVIDER_TYPES.join(", ")}`, t);
+    }
+    out.type = t as ProviderConfig["type"];
+  }
+  if (raw.baseURL !== undefined) {
+    const url = str(raw.baseURL, `${key}.baseURL`);
+    if (!/^https?:\/\/[^\s]+$/.test(url)) fail(`${key}.baseURL`, "an http(s) URL", raw.baseURL);
+    out.baseURL = url.replace(/\/+$/, "");
+  }
+  if (raw.apiKeyEnv !== undefined) {
+    const env = str(raw.apiKeyEnv, `${key}.apiKeyEnv`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(env)) {
+      fail(`${key}.apiKeyEnv`, "the name of an environment variable", raw.apiKeyEnv);
+    }
+    out.apiKeyEnv = env;
+  }
+  return out;
+}
+
+/**
+ * Checks one parsed config document. `file` names it in every diagnostic.
+ * An empty document (`null`) is a valid, empty config.
+ *
+ * @example
+ * ```ts
+ * const r = validateConfig({ models: { default: "ollama/qwen3" } }, "config.yml");
+ * // r.ok && r.value.models.default === "ollama/qwen3"
+ * ```
+ */
+export function validateConfig(doc: unknown, file: string): ConfigCheck {
+  const warnings: Diagnostic[] = [];
+  if (doc === null || doc === undefined) return { ok: true, value: {}, warnings };
+  try {
+    if (!isMapping(doc)) {
+      return {
+        ok: false,
+        error: {
+          level: "error",
+          file,
+          message: `the file must hold a mapping of keys (task, models, providers), got ${
+            describe(doc)
+          }`,
+        },
+        warnings,
+      };
+    }
+    unknownKeys(doc, ["task", "models", "providers"], "", file, warnings);
+    const value: PartialConfig = {};
+    if (doc.task !== undefined && doc.task !== null) {
+      value.task = checkTask(mapping(doc.task, "task"), file, warnings);
+    }
+    if (doc.models !== undefined && doc.models !== null) {
+      value.models = checkModels(mapping(doc.models, "models"), file, warnings);
+    }
+    if (doc.providers !== undefined && doc.providers !== null) {
+      const providers = mapping(doc.providers, "providers");
+      value.providers = {};
+      for (const [name, p] of Object.entries(providers)) {
+        value.providers[name] = checkProvider(name, p, file, warnings);
+      }
+    }
+    return { ok: true, value, warnings };
+  } catch (err) {
+    if (!(err instanceof KeyError)) throw err;
+    return {
+      ok: false,
+      error: { level: "error", file, field: err.field, message: err.message },
+      warnings,
+    };
+  }
+}
+
+/**
+ * Lays config files over the defaults, later files winning key by key
+ * (`providers.<name>` and the maps merge per entry). A provider may still
+ * lack a `type` here (a built-in name such as `openai` supplies its own); the
+ * loader reports the ones that do not.
+ *
+ * @example
+ * ```ts
+ * mergeConfigs([{ task: { maxConcurrency: 2 } }, { task: { timeout: 30 } }]).task;
+ * // { maxRecursionDepth: 2, maxConcurrency: 2, timeout: 30, disabledAgents: [], agentModelOverrides: {} }
+ * ```
+ */
+export function mergeConfigs(parts: readonly PartialConfig[]): XcshConfig {
+  const config = defaultConfig();
+  const providers: Record<string, Partial<ProviderConfig>> = {};
+  for (const p of parts) {
+    if (p.task) {
+      const { agentModelOverrides, ...rest } = p.task;
+      Object.assign(config.task, rest);
+      if (agentModelOverrides) {
+        Object.assign(config.task.agentModelOverrides, agentModelOverrides);
+      }
+    }
+    if (p.models) {
+      if (p.models.default !== undefined) config.models.default = p.models.default;
+      if (p.models.roles) Object.assign(config.models.roles, p.models.roles);
+      if (p.models.aliases) Object.assign(config.models.aliases, p.models.aliases);
+    }
+    for (const [name, prov] of Object.entries(p.providers ?? {})) {
+      providers[name] = { ...providers[name], ...prov };
+    }
+  }
+  for (const [name, prov] of Object.entries(providers)) {
+    config.providers[name] = prov as ProviderConfig;
+  }
+  return config;
+}

@@ -1,0 +1,51 @@
+/**
+ * Reads a Codex agent (`.codex/agents/*.toml`) into agent frontmatter keys.
+ *
+ * Decides the mapping: `developer_instructions` is the system prompt,
+ * `model_reasoning_effort` the thinking level (`none` → `off`), and
+ * `sandbox_mode = "read-only"` limits the agent to the read-only tools.
+ * Validation of the mapped keys is {@link parseAgentFields}'s job.
+ *
+ * @example
+ * ```ts
+ * codexToFields('name = "x"\ndescription = "d"\ndeveloper_instructions = "Be brief."', "x.toml");
+ * // { ok: true, fields: { name: "x", description: "d" }, body: "Be brief." }
+ * ```
+ *
+ * @module
+ */
+import { parse as parseToml } from "smol-toml";
+
+/** Tools a read-only Codex sandbox allows. */
+export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"] as const;
+
+export type CodexMapping =
+  | { ok: true; fields: Record<string, unknown>; body: string }
+  | { ok: false; reason: string };
+
+/** Maps TOML text to agent keys plus the prompt body. Never throws. */
+export function codexToFields(text: string): CodexMapping {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    const first = ((err as Error).message ?? String(err)).split("\n")[0];
+    return { ok: false, reason: `invalid TOML: ${first}` };
+  }
+  const fields: Record<string, unknown> = {
+    name: doc.name,
+    description: doc.description,
+  };
+  if (doc.model !== undefined) fields.model = doc.model;
+  if (doc.model_reasoning_effort !== undefined) {
+    fields.thinkingLevel = doc.model_reasoning_effort === "none"
+      ? "off"
+      : doc.model_reasoning_effort;
+  }
+  if (doc.sandbox_mode === "read-only") fields.tools = [...READ_ONLY_TOOLS];
+  const body = doc.developer_instructions;
+  if (body !== undefined && typeof body !== "string") {
+    return { ok: false, reason: "'developer_instructions' must be a string" };
+  }
+  return { ok: true, fields, body: body ?? "" };
+}

@@ -1,0 +1,129 @@
+/**
+ * Where each ecosystem keeps its config folders, and in which order they count.
+ *
+ * Decides the family priority (xcsh, claude, codex, gemini), each family's
+ * user folders (honouring `CLAUDE_CONFIG_DIR` and `CODEX_HOME`), and the
+ * project walk: from cwd up to the filesystem root, the first
+ * `<dir>/.<family>/<subpath>` that is a directory wins for its family.
+ * `$HOME` itself is never a project root — its config folders are the user's.
+ *
+ * @example
+ * ```ts
+ * userConfigDirs("agents", { home: "/home/ada", env: {} })
+ * // [{ family: "xcsh", path: "/home/ada/.xcsh/agent/agents" }, { family: "claude", … }, …]
+ * ```
+ *
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+
+/** Config families in priority order. */
+export const FAMILIES = ["xcsh", "claude", "codex", "gemini"] as const;
+export type ConfigFamily = typeof FAMILIES[number];
+
+/** What discovery needs to know about the process: no globals read below. */
+export interface DiscoveryEnv {
+  cwd: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** One folder discovery looks at. */
+export interface ConfigDir {
+  family: ConfigFamily;
+  scope: "project" | "user";
+  path: string;
+}
+
+/** `~/.claude`, or `$CLAUDE_CONFIG_DIR` when set. */
+export function claudeHome(home: string, env: DiscoveryEnv["env"]): string {
+  return env.CLAUDE_CONFIG_DIR ? resolve(home, env.CLAUDE_CONFIG_DIR) : join(home, ".claude");
+}
+
+/** `~/.codex`, or `$CODEX_HOME` when set. */
+export function codexHome(home: string, env: DiscoveryEnv["env"]): string {
+  return env.CODEX_HOME ? resolve(home, env.CODEX_HOME) : join(home, ".codex");
+}
+
+/** The user-level folders of `subpath` (e.g. `agents`), in priority order. */
+export function userConfigDirs(
+  subpath: string,
+  e: Pick<DiscoveryEnv, "home" | "env">,
+): ConfigDir[] {
+  const user = (family: ConfigFamily, path: string): ConfigDir => ({ family, scope: "user", path });
+  return [
+    user("xcsh", join(e.home, ".xcsh", "agent", subpath)),
+    user("claude", join(claudeHome(e.home, e.env), subpath)),
+    user("codex", join(codexHome(e.home, e.env), subpath)),
+    user("gemini", join(e.home, ".gemini", subpath)),
+    user("gemini", join(e.home, ".config", "gemini-cli", subpath)),
+  ];
+}
+
+/**
+ * The folders a project walk may look at, nearest first: cwd and each
+ * ancestor up to the root, except `home` itself.
+ */
+export function projectAncestors(cwd: string, home: string): string[] {
+  const out: string[] = [];
+  const homeAbs = home ? resolve(home) : "";
+  let dir = resolve(cwd);
+  for (;;) {
+    if (dir !== homeAbs) out.push(dir);
+    const parent = dirname(dir);
+    if (parent === dir) return out;
+    dir = parent;
+  }
+}
+
+/** The project-level candidate of `family` in folder `dir`. */
+export function projectDirOf(dir: string, family: ConfigFamily, subpath: string): string {
+  return join(dir, `.${family}`, subpath);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For each family, the nearest project folder of `subpath`, walking up from
+ * cwd. Families without one are absent from the result.
+ */
+export async function findAllNearestProjectConfigDirs(
+  subpath: string,
+  e: Pick<DiscoveryEnv, "cwd" | "home">,
+): Promise<ConfigDir[]> {
+  const ancestors = projectAncestors(e.cwd, e.home);
+  const found = await Promise.all(FAMILIES.map(async (family): Promise<ConfigDir | undefined> => {
+    const checks = await Promise.all(
+      ancestors.map((dir) => isDirectory(projectDirOf(dir, family, subpath))),
+    );
+    const i = checks.indexOf(true);
+    return i < 0
+      ? undefined
+      : { family, scope: "project", path: projectDirOf(ancestors[i], family, subpath) };
+  }));
+  return found.filter((d): d is ConfigDir => d !== undefined);
+}
+
+/**
+ * Every folder of `subpath` in precedence order: per family, its nearest
+ * project folder, then its user folder(s).
+ */
+export async function getConfigDirs(
+  subpath: string,
+  e: DiscoveryEnv,
+  opts: { project?: boolean; user?: boolean } = {},
+): Promise<ConfigDir[]> {
+  const project = opts.project === false ? [] : await findAllNearestProjectConfigDirs(subpath, e);
+  const user = opts.user === false || !e.home ? [] : userConfigDirs(subpath, e);
+  return FAMILIES.flatMap((family) => [
+    ...project.filter((d) => d.family === family),
+    ...user.filter((d) => d.family === family),
+  ]);
+}

@@ -1,0 +1,242 @@
+/**
+ * Which Claude Code plugins contribute agents and commands, and in what order.
+ *
+ * Decides how `installed_plugins.json` is read (version 1: one user-scope
+ * install per id; version 2: a list of installs per id, each with a scope),
+ * when an install counts (not `enabled: false`, not `false` in the merged
+ * `enabledPlugins` of the user's and the project's Claude settings, and for
+ * `project`/`local` scope only when its `projectPath` is cwd or an ancestor),
+ * and the order: project-scoped installs first, then user-scoped, each in
+ * file order. Bad files are warnings; discovery goes on.
+ *
+ * @module
+ */
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+import { claudeHome, type DiscoveryEnv, projectAncestors } from "./config-dirs.ts";
+import type { Diagnostic } from "../task/types.ts";
+
+export type PluginScope = "project" | "local" | "user" | "managed";
+
+/** One install listed in the registry, and the verdict on it. */
+export interface PluginInstall {
+  id: string;
+  scope: PluginScope;
+  installPath?: string;
+  projectPath?: string;
+  included: boolean;
+  /** Why it is in or out, for `xcsh doctor`. */
+  reason: string;
+}
+
+/** A plugin root that contributes its `agents/` and `commands/` folders. */
+export interface PluginRoot {
+  id: string;
+  scope: PluginScope;
+  path: string;
+}
+
+export interface PluginListing {
+  roots: PluginRoot[];
+  installs: PluginInstall[];
+  /** The files read: registry and settings, whether each exists. */
+  files: { path: string; exists: boolean }[];
+  warnings: Diagnostic[];
+}
+
+interface RawInstall {
+  id: string;
+  entry: Record<string, unknown>;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Flattens a parsed registry into installs in file order; a string result is
+ * the reason the shape is wrong.
+ */
+export function readRegistry(doc: unknown): RawInstall[] | string {
+  if (!isRecord(doc) || !isRecord(doc.plugins)) {
+    return "expected an object with a 'plugins' object (installed_plugins.json version 1 or 2)";
+  }
+  const out: RawInstall[] = [];
+  for (const [id, value] of Object.entries(doc.plugins)) {
+    const entries = Array.isArray(value) ? value : [value];
+    for (const entry of entries) {
+      if (isRecord(entry)) out.push({ id, entry });
+    }
+  }
+  return out;
+}
+
+const SCOPES: readonly string[] = ["project", "local", "user", "managed"];
+
+/**
+ * Judges each install. `enabled` is the merged `enabledPlugins` map;
+ * `ancestors` are cwd and its ancestors (absolute).
+ */
+export function judgeInstalls(
+  raw: readonly RawInstall[],
+  enabled: Readonly<Record<string, unknown>>,
+  ancestors: readonly string[],
+): PluginInstall[] {
+  const judged = raw.map(({ id, entry }): PluginInstall => {
+    const scope = (SCOPES.includes(entry.scope as string) ? entry.scope : "user") as PluginScope;
+    const installPath = typeof entry.installPath === "string" ? entry.installPath : undefined;
+    const projectPath = typeof entry.projectPath === "string" ? entry.projectPath : undefined;
+    const base = { id, scope, installPath, projectPath };
+    if (entry.enabled === false) {
+      return { ...base, included: false, reason: "disabled in installed_plugins.json" };
+    }
+    if (enabled[id] === false) {
+      return { ...base, included: false, reason: "disabled in enabledPlugins" };
+    }
+    if (scope === "project" || scope === "local") {
+      if (!projectPath) {
+        return { ...base, included: false, reason: `${scope} install without projectPath` };
+      }
+      if (!ancestors.includes(resolve(projectPath))) {
+        return {
+          ...base,
+          included: false,
+          reason: `installed for another project (${projectPath})`,
+        };
+      }
+    }
+    if (!installPath) return { ...base, included: false, reason: "installPath missing" };
+    if (!isAbsolute(installPath)) {
+      return { ...base, included: false, reason: `installPath is not absolute (${installPath})` };
+    }
+    return { ...base, included: true, reason: `${scope} install` };
+  });
+  const projectFirst = (i: PluginInstall) => (i.scope === "project" || i.scope === "local" ? 0 : 1);
+  return judged
+    .map((install, index) => ({ install, index }))
+    .sort((a, b) => projectFirst(a.install) - projectFirst(b.install) || a.index - b.index)
+    .map((x) => x.install);
+}
+
+type JsonRead = { exists: false } | { exists: true; value?: unknown; error?: string };
+
+async function readJson(path: string): Promise<JsonRead> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { exists: false };
+    return { exists: true, error: `cannot read (${(err as Error).message})` };
+  }
+  try {
+    return { exists: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { exists: true, error: `not valid JSON (${(err as Error).message})` };
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest project `.claude` folder (never `~/.claude`), if any. */
+async function nearestProjectClaudeDir(
+  e: Pick<DiscoveryEnv, "cwd" | "home">,
+): Promise<string | undefined> {
+  const candidates = projectAncestors(e.cwd, e.home).map((d) => join(d, ".claude"));
+  const checks = await Promise.all(candidates.map(isDirectory));
+  const i = checks.indexOf(true);
+  return i < 0 ? undefined : candidates[i];
+}
+
+/**
+ * Lists the Claude plugin roots that count for this cwd, with a verdict on
+ * every install for `xcsh doctor`.
+ */
+export async function listClaudePluginRoots(e: DiscoveryEnv): Promise<PluginListing> {
+  const warnings: Diagnostic[] = [];
+  const claude = claudeHome(e.home, e.env);
+  const registryPath = join(claude, "plugins", "installed_plugins.json");
+  const projectClaude = await nearestProjectClaudeDir(e);
+  const settingsPaths = [
+    join(claude, "settings.json"),
+    ...(projectClaude
+      ? [join(projectClaude, "settings.json"), join(projectClaude, "settings.local.json")]
+      : []),
+  ];
+  const [registry, ...settings] = await Promise.all([registryPath, ...settingsPaths].map(readJson));
+  const files = [registryPath, ...settingsPaths].map((path, i) => ({
+    path,
+    exists: [registry, ...settings][i].exists,
+  }));
+
+  const enabled: Record<string, unknown> = {};
+  settings.forEach((s, i) => {
+    if (!s.exists) return;
+    if (s.error) {
+      warnings.push({
+        level: "warning",
+        file: settingsPaths[i],
+        message: `${s.error}; its enabledPlugins are ignored`,
+      });
+      return;
+    }
+    const map = isRecord(s.value) ? s.value.enabledPlugins : undefined;
+    if (map === undefined) return;
+    if (!isRecord(map)) {
+      warnings.push({
+        level: "warning",
+        file: settingsPaths[i],
+        field: "enabledPlugins",
+        message: "'enabledPlugins' must be an object; ignored",
+      });
+      return;
+    }
+    Object.assign(enabled, map);
+  });
+
+  if (!registry.exists) return { roots: [], installs: [], files, warnings };
+  if (registry.error) {
+    warnings.push({
+      level: "warning",
+      file: registryPath,
+      message: `${registry.error}; no plugin agents loaded`,
+    });
+    return { roots: [], installs: [], files, warnings };
+  }
+  const raw = readRegistry(registry.value);
+  if (typeof raw === "string") {
+    warnings.push({
+      level: "warning",
+      file: registryPath,
+      message: `${raw}; no plugin agents loaded`,
+    });
+    return { roots: [], installs: [], files, warnings };
+  }
+  const installs = judgeInstalls(raw, enabled, projectAncestors(e.cwd, ""));
+  const exists = await Promise.all(
+    installs.map((i) => (i.included ? isDirectory(i.installPath!) : false)),
+  );
+  const roots: PluginRoot[] = [];
+  installs.forEach((install, i) => {
+    if (install.included && !exists[i]) {
+      install.included = false;
+      install.reason = `installPath does not exist (${install.installPath})`;
+    }
+    if (install.included) {
+      roots.push({ id: install.id, scope: install.scope, path: install.installPath! });
+    } else if (/^installPath/.test(install.reason)) {
+      warnings.push({
+        level: "warning",
+        file: registryPath,
+        message: `plugin ${install.id}: ${install.reason}; skipped`,
+      });
+    }
+  });
+  return { roots, installs, files, warnings };
+}

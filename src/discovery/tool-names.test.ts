@@ -1,0 +1,99 @@
+// Unit tests for tool-name normalisation: canonical names, the Claude, Gemini
+// and Codex alias maps, case, duplicates and unknown names.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { canonicalToolName, normalizeToolNames, TOOL_ALIASES } from "./tool-names.ts";
+import { TOOL_NAMES } from "../task/types.ts";
+
+describe("canonicalToolName", () => {
+  const rows: [input: string, expect: string | undefined][] = [
+    // Canonical names, any case
+    ...TOOL_NAMES.map((t): [string, string] => [t, t]),
+    ["READ", "read"],
+    [" grep ", "grep"],
+    // Claude Code
+    ["Read", "read"],
+    ["Grep", "grep"],
+    ["Glob", "find"],
+    ["LS", "ls"],
+    ["Bash", "bash"],
+    ["Edit", "edit"],
+    ["MultiEdit", "edit"],
+    ["Write", "write"],
+    ["Task", "task"],
+    ["Agent", "task"],
+    // Gemini CLI
+    ["read_file", "read"],
+    ["read_many_files", "read"],
+    ["grep_search", "grep"],
+    ["search_file_content", "grep"],
+    ["glob", "find"],
+    ["list_directory", "ls"],
+    ["run_shell_command", "bash"],
+    ["replace", "edit"],
+    ["write_file", "write"],
+    // Codex
+    ["shell", "bash"],
+    ["apply_patch", "edit"],
+    // Unknown
+    ["WebFetch", undefined],
+    ["mcp__github__create_issue", undefined],
+    ["", undefined],
+    ["constructor", undefined],
+    ["__proto__", undefined],
+    ["hasOwnProperty", undefined],
+  ];
+  for (const [input, expect] of rows) {
+    test(`${JSON.stringify(input)} → ${expect ?? "unknown"}`, () => {
+      assert.equal(canonicalToolName(input), expect);
+    });
+  }
+
+  test("every alias maps to a canonical tool", () => {
+    for (const [alias, target] of Object.entries(TOOL_ALIASES)) {
+      assert.ok((TOOL_NAMES as readonly string[]).includes(target), `${alias} → ${target}`);
+      assert.equal(alias, alias.toLowerCase(), "alias keys are lower-case");
+    }
+  });
+});
+
+describe("normalizeToolNames", () => {
+  const rows: {
+    name: string;
+    input: string[];
+    tools: string[];
+    unknown: string[];
+  }[] = [
+    { name: "empty", input: [], tools: [], unknown: [] },
+    {
+      name: "first-seen order, duplicates dropped (aliases included)",
+      input: ["Grep", "read", "grep_search", "Read", "Glob", "find"],
+      tools: ["grep", "read", "find"],
+      unknown: [],
+    },
+    {
+      name: "unknown names kept as written, deduplicated",
+      input: ["WebFetch", "read", "WebFetch", "NotebookEdit"],
+      tools: ["read"],
+      unknown: ["WebFetch", "NotebookEdit"],
+    },
+    {
+      name: "blank entries are skipped, names trimmed",
+      input: ["  ", " bash ", ""],
+      tools: ["bash"],
+      unknown: [],
+    },
+    {
+      name: "prototype keys grant nothing",
+      input: ["constructor", "__proto__"],
+      tools: [],
+      unknown: ["constructor", "__proto__"],
+    },
+  ];
+  for (const row of rows) {
+    test(row.name, () => {
+      assert.deepEqual(normalizeToolNames(row.input), { tools: row.tools, unknown: row.unknown });
+    });
+  }
+});

@@ -1,0 +1,80 @@
+/**
+ * What a `thinkingLevel` asks of each provider: the provider options the AI
+ * SDK forwards (Anthropic's thinking budget, OpenAI's reasoning effort,
+ * Gemini's thinking budget or level, `reasoning_effort` for OpenAI-compatible
+ * servers). No level, or `off` where a provider has no off switch, sends
+ * nothing, so models without reasoning are not sent options they reject. Pure.
+ *
+ * @example
+ * ```ts
+ * reasoningOptions("anthropic", "anthropic", "claude-sonnet-4-5", "high");
+ * // { anthropic: { thinking: { type: "enabled", budgetTokens: 16000 } } }
+ * reasoningOptions("openai-compatible", "ollama", "qwen3", "low");
+ * // { ollama: { reasoningEffort: "low" } }
+ * ```
+ *
+ * @module
+ */
+import type { ThinkingLevel } from "../task/types.ts";
+import type { ProviderType } from "./providers.ts";
+
+// deno-lint-ignore no-explicit-any
+export type ProviderOptions = Record<string, Record<string, any>>;
+
+/** Anthropic thinking budgets in tokens (the API's minimum is 1024). */
+export const ANTHROPIC_BUDGETS: Readonly<Record<Exclude<ThinkingLevel, "off">, number>> = {
+  minimal: 1024,
+  low: 4000,
+  medium: 8000,
+  high: 16000,
+  xhigh: 32000,
+};
+
+/** Gemini 2.x thinking budgets in tokens. */
+const GEMINI_BUDGETS: Readonly<Record<ThinkingLevel, number>> = {
+  off: 0,
+  minimal: 512,
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+  xhigh: 24576,
+};
+
+/** Output tokens to allow per model call (thinking budgets come on top). */
+export const MAX_OUTPUT_TOKENS = 16384;
+
+/**
+ * Provider options for one call. `providerName` keys the options of
+ * OpenAI-compatible providers (the SDK looks them up under that name).
+ */
+export function reasoningOptions(
+  type: ProviderType,
+  providerName: string,
+  modelId: string,
+  level: ThinkingLevel | undefined,
+): ProviderOptions {
+  if (level === undefined) return {};
+  switch (type) {
+    case "anthropic":
+      if (level === "off") return { anthropic: { thinking: { type: "disabled" } } };
+      return {
+        anthropic: { thinking: { type: "enabled", budgetTokens: ANTHROPIC_BUDGETS[level] } },
+      };
+    case "openai":
+      if (level === "off") return {};
+      return { openai: { reasoningEffort: level } };
+    case "google":
+      if (/gemini-(1|2)\./.test(modelId)) {
+        return {
+          google: {
+            thinkingConfig: { thinkingBudget: GEMINI_BUDGETS[level], includeThoughts: false },
+          },
+        };
+      }
+      if (level === "off") return {};
+      return { google: { thinkingConfig: { thinkingLevel: level, includeThoughts: false } } };
+    case "openai-compatible":
+      if (level === "off") return {};
+      return { [providerName]: { reasoningEffort: level } };
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Finds every agent a task could run, in precedence order.
+ *
+ * Decides the order of sources — per family (xcsh, claude, codex, gemini) its
+ * nearest project folder then its user folder(s); then Claude plugin roots
+ * (project-scoped before user-scoped); then the bundled agents — and reads
+ * them all concurrently while keeping that order. Each bad file becomes one
+ * warning naming it; nothing stops discovery.
+ *
+ * @example
+ * ```ts
+ * const found = await discoverAgents({ cwd: process.cwd(), home: os.homedir(), env: process.env });
+ * getAgent(found.agents, "explore");
+ * ```
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
+import { codexToFields } from "../discovery/codex.ts";
+import { parseAgent, parseAgentFields } from "../discovery/helpers.ts";
+import { mergeAgents, type ShadowedAgent } from "../discovery/merge.ts";
+import { listClaudePluginRoots, type PluginListing } from "../discovery/plugins.ts";
+import { readDefinitionFolder, type SourceFile } from "../discovery/read-files.ts";
+import { loadBundledAgents } from "./agents.ts";
+import type { AgentDefinition, AgentFamily, AgentSource, Diagnostic } from "./types.ts";
+
+export { getAgent } from "../discovery/merge.ts";
+export type { ShadowedAgent } from "../discovery/merge.ts";
+
+/** A folder discovery looked at, in precedence order. */
+export interface SearchedFolder {
+  family: AgentFamily;
+  scope: "project" | "user";
+  path: string;
+  exists: boolean;
+  plugin?: string;
+  /** How many valid definitions it gave. */
+  count: number;
+}
+
+export interface DiscoveryResult {
+  agents: AgentDefinition[];
+  shadowed: ShadowedAgent[];
+  warnings: Diagnostic[];
+  folders: SearchedFolder[];
+  plugins: PluginListing;
+}
+
+interface Origin {
+  family: AgentFamily;
+  source: AgentSource;
+  scope: "project" | "user";
+  path: string;
+  plugin?: string;
+}
+
+/** Joins one file's problems into a single warning line. */
+function oneWarningPerFile(diags: readonly Diagnostic[]): Diagnostic[] {
+  const byFile = new Map<string, Diagnostic[]>();
+  const out: Diagnostic[] = [];
+  for (const d of diags) {
+    const key = d.file ?? "";
+    if (!byFile.has(key)) byFile.set(key, []);
+    byFile.get(key)!.push(d);
+  }
+  for (const [file, list] of byFile) {
+    if (list.length === 1 || file === "") {
+      out.push(...list);
+      continue;
+    }
+    out.push({
+      level: list.some((d) => d.level === "error") ? "error" : "warning",
+      file,
+      message: list.map((d) =>
+        (d.field && !d.message.includes(`'${d.field}'`) ? `${d.field}: ` : "") + d.message
+      )
+        .join("; "),
+    });
+  }
+  return out;
+}
+
+/** Parses one file of a folder into an agent, or the reasons it was skipped. */
+export function parseAgentFile(file: SourceFile, origin: Omit<Origin, "path" | "scope">): {
+  agent?: AgentDefinition;
+  warnings: Diagnostic[];
+} {
+  const base = {
+    file: file.path,
+    source: origin.source,
+    family: origin.family,
+    plugin: origin.plugin,
+  };
+  if (file.path.endsWith(".toml")) {
+    const mapped = codexToFields(file.text);
+    if (!mapped.ok) {
+      return {
+        warnings: [{ level: "warning", file: file.path, message: `skipped: ${mapped.reason}` }],
+      };
+    }
+    const fields = parseAgentFields(mapped.fields, { file: file.path });
+    if (!fields.ok) {
+      return {
+        warnings: [...fields.warnings, {
+          ...fields.error,
+          level: "warning",
+          message: `skipped: ${fields.error.message}`,
+        }],
+      };
+    }
+    const agent: AgentDefinition = {
+      ...fields.value,
+      systemPrompt: mapped.body.trim(),
+      source: origin.source,
+      filePath: file.path,
+      family: origin.family,
+    };
+    return { agent, warnings: fields.warnings };
+  }
+  const parsed = parseAgent(file.text, base, "warn");
+  if (!parsed.ok) {
+    return {
+      warnings: [...parsed.warnings, {
+        ...parsed.error,
+        level: "warning",
+        message: `skipped: ${parsed.error.message}`,
+      }],
+    };
+  }
+  return { agent: parsed.value, warnings: parsed.warnings };
+}
+
+async function readOrigin(
+  origin: Origin,
+): Promise<{ agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean }> {
+  const extensions = origin.family === "codex" ? [".md", ".toml"] : [".md"];
+  const folder = await readDefinitionFolder(origin.path, extensions);
+  const agents: AgentDefinition[] = [];
+  const warnings = [...folder.warnings];
+  for (const file of folder.files) {
+    const r = parseAgentFile(file, origin);
+    if (r.agent) agents.push(r.agent);
+    warnings.push(...r.warnings);
+  }
+  return { agents, warnings, exists: folder.exists };
+}
+
+function dirOrigin(d: ConfigDir): Origin {
+  return { family: d.family, source: d.scope, scope: d.scope, path: d.path };
+}
+
+/** The agents folders in precedence order, plugin roots included. */
+export async function agentOrigins(
+  e: DiscoveryEnv,
+): Promise<{ origins: Origin[]; plugins: PluginListing }> {
+  const [dirs, plugins] = await Promise.all([getConfigDirs("agents", e), listClaudePluginRoots(e)]);
+  const origins: Origin[] = dirs.map(dirOrigin);
+  for (const root of plugins.roots) {
+    const scope = root.scope === "project" || root.scope === "local" ? "project" : "user";
+    origins.push({
+      family: "plugin",
+      source: scope,
+      scope,
+      path: join(root.path, "agents"),
+      plugin: root.id,
+    });
+  }
+  return { origins, plugins };
+}
+
+/**
+ * Discovers and merges every agent visible from `e.cwd`. Bundled agents come
+ * last, so any file-based agent of the same name shadows them.
+ */
+export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
+  const { origins, plugins } = await agentOrigins(e);
+  const reads = await Promise.all(origins.map(readOrigin));
+  const bundled = loadBundledAgents();
+  const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
+  const folders: SearchedFolder[] = origins.map((o, i) => ({
+    family: o.family,
+    scope: o.scope,
+    path: o.path,
+    exists: reads[i].exists,
+    ...(o.plugin ? { plugin: o.plugin } : {}),
+    count: reads[i].agents.length,
+  }));
+  const warnings = oneWarningPerFile([...plugins.warnings, ...reads.flatMap((r) => r.warnings)]);
+  return { agents, shadowed, warnings, folders, plugins };
+}
