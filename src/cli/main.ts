@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import("./agents.ts")).agentsCommand,
   commands: async () => (await import("./commands.ts")).commandsCommand,
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
+  run: async () => (await import("./run.ts")).runCommand,
 };
 
 /** Runs xcsh with `argv` (without the executable) and returns the exit code. */

@@ -1,0 +1,119 @@
+/**
+ * Shows task progress on stderr while `xcsh run` waits.
+ *
+ * Decides the two forms: on a terminal, one live line per task (state,
+ * current tool, elapsed time) redrawn in place, colours unless `NO_COLOR` is
+ * set; elsewhere, one plain line per milestone (start, tool, end), so logs
+ * stay readable. Stdout is never touched.
+ *
+ * @module
+ */
+import process from "node:process";
+import type { ChildEvent, TaskResult } from "../task/types.ts";
+
+interface Row {
+  id: string;
+  agent: string;
+  state: string;
+  started: number;
+  done?: TaskResult;
+}
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+}
+
+function short(value: unknown, max = 60): string {
+  const s = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  const one = s.replace(/\s+/g, " ");
+  return one.length > max ? one.slice(0, max - 1) + "…" : one;
+}
+
+/** Describes a tool call briefly: its name and its most telling argument. */
+export function toolLabel(tool: string, args: unknown): string {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const key = ["path", "pattern", "command", "agent", "query"].find((k) =>
+    typeof a[k] === "string"
+  );
+  return key ? `${tool} ${short(a[key], 50)}` : tool;
+}
+
+export class Progress {
+  private rows = new Map<string, Row>();
+  private timer?: ReturnType<typeof setInterval>;
+  private drawn = 0;
+  private frame = 0;
+  private readonly tty: boolean;
+  private readonly color: boolean;
+
+  constructor(private readonly out: NodeJS.WriteStream = process.stderr) {
+    this.tty = out.isTTY === true;
+    this.color = this.tty && !process.env.NO_COLOR;
+  }
+
+  add(id: string, agent: string): void {
+    this.rows.set(id, { id, agent, state: "starting", started: Date.now() });
+    if (this.tty && !this.timer) {
+      this.timer = setInterval(() => this.draw(), 120);
+      this.timer.unref?.();
+    }
+  }
+
+  event(id: string, e: ChildEvent): void {
+    const row = this.rows.get(id);
+    if (!row) return;
+    if (e.type === "start") {
+      row.state = `running (${e.model})`;
+      this.plain(`[${id}] ${row.agent} started on ${e.model}`);
+    } else if (e.type === "tool_start") {
+      row.state = toolLabel(e.tool, e.args);
+      this.plain(`[${id}] ${row.state}`);
+    } else if (e.type === "tool_end") {
+      row.state = "thinking";
+    }
+  }
+
+  finish(result: TaskResult): void {
+    const row = this.rows.get(result.id);
+    if (!row) return;
+    row.done = result;
+    const extra = result.status === "ok" ? "" : `: ${short(result.error ?? "", 100)}`;
+    this.plain(
+      `[${result.id}] ${result.status} after ${seconds(Date.now() - row.started)}${extra}`,
+    );
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.tty) this.draw();
+  }
+
+  private plain(line: string): void {
+    if (!this.tty) this.out.write(`xcsh: ${line}\n`);
+  }
+
+  private paint(code: string, text: string): string {
+    return this.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+
+  private draw(): void {
+    this.frame = (this.frame + 1) % FRAMES.length;
+    const lines = [...this.rows.values()].map((r) => {
+      const elapsed = seconds(r.done?.durationMs ?? Date.now() - r.started);
+      if (r.done) {
+        const mark = r.done.status === "ok" ? this.paint("32", "✓") : this.paint("31", "✗");
+        return `${mark} ${r.id} ${this.paint("2", r.agent)} ${r.done.status} ${elapsed}`;
+      }
+      return `${this.paint("36", FRAMES[this.frame])} ${r.id} ${
+        this.paint("2", r.agent)
+      } ${r.state} ${elapsed}`;
+    });
+    let s = this.drawn > 0 ? `\x1b[${this.drawn}A` : "";
+    for (const l of lines) s += `\r\x1b[2K${l}\n`;
+    this.drawn = lines.length;
+    this.out.write(s);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * `xcsh run AGENT [ASSIGNMENT...]`: runs one or more tasks and prints their
+ * results — text, or one JSON document with `--json`.
+ *
+ * Decides where the assignment comes from (arguments, or stdin when there
+ * are none), how `--task ID=ASSIGNMENT`, `--schema JSON|@file`, `--timeout`
+ * and `--dry-run` read, and the exit code: 0 when every task succeeded, 1
+ * when one failed or was cancelled, 2 for usage and guard errors.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { readFile } from "node:fs/promises";
+import process from "node:process";
+import { parseFlags } from "./args.ts";
+import { discoveryEnv } from "./context.ts";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { formatDiagnostic, printJson, reportDiagnostics } from "./output.ts";
+import { Progress } from "./progress.ts";
+import { loadConfig } from "../config/load.ts";
+import { runId } from "../task/artifacts.ts";
+import { readCallerState } from "../task/guards.ts";
+import { TaskTool } from "../task/tool.ts";
+import { selfCommand } from "../runtime.ts";
+import type { TaskItem, TaskRequest, TaskResult } from "../task/types.ts";
+
+export const RUN_HELP = `Usage:
+  xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)
+  xcsh run AGENT --task ID=ASSIGNMENT...  run several tasks in parallel
+
+Flags:
+  --task ID=ASSIGNMENT   one task (repeat for several; ids unique, ignoring case)
+  --context TEXT         shared background given to every task
+  --schema JSON|@FILE    output schema (JSON Schema or JTD) when the agent has none
+  --plan                 plan mode: read-only tools, no delegation
+  --model PROVIDER/MODEL model for this run (overrides config and agent)
+  --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
+  --cwd DIR              run as if started in DIR
+  --json                 print one JSON document with every task's outcome
+  --dry-run              resolve, guard and print the child envelopes; no model call
+
+Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
+`;
+
+const FLAGS = {
+  task: { type: "string", multiple: true },
+  context: { type: "string" },
+  schema: { type: "string" },
+  plan: { type: "boolean" },
+  model: { type: "string" },
+  timeout: { type: "string" },
+  cwd: { type: "string" },
+  json: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads `--schema`: inline JSON, or `@path` to a JSON file. */
+export async function readSchemaFlag(value: string): Promise<unknown> {
+  let text = value;
+  let where = "--schema";
+  if (value.startsWith("@")) {
+    where = `--schema ${value}`;
+    try {
+      text = await readFile(value.slice(1), "utf8");
+    } catch (err) {
+      throw new UsageError(
+        `${where}: cannot read the file (${
+          (err as NodeJS.ErrnoException).code ?? (err as Error).message
+        })`,
+      );
+    }
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${where}: not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new UsageError(`${where}: a schema must be a JSON object`);
+  }
+  return schema;
+}
+
+/** Splits `--task ID=ASSIGNMENT`. */
+export function parseTaskFlag(value: string): TaskItem {
+  const eq = value.indexOf("=");
+  if (eq <= 0) throw new UsageError(`--task: expected ID=ASSIGNMENT, got "${value}"`);
+  return { id: value.slice(0, eq).trim(), assignment: value.slice(eq + 1) };
+}
+
+function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new UsageError(`--timeout: expected a positive number of seconds, got "${value}"`);
+  }
+  return n;
+}
+
+function resultBody(r: TaskResult): string {
+  if (r.status === "ok") {
+    if (r.data !== undefined) return JSON.stringify(r.data, null, 2);
+    return r.text ?? "";
+  }
+  return "";
+}
+
+export async function runCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("run", args, FLAGS);
+  if (values.help) {
+    process.stdout.write(RUN_HELP);
+    return EXIT_OK;
+  }
+  const [agent, ...words] = positionals;
+  if (!agent) {
+    throw new UsageError("run: expected an AGENT name", "Run 'xcsh run --help' for usage.");
+  }
+  const taskFlags = values.task ?? [];
+  if (taskFlags.length > 0 && words.length > 0) {
+    throw new UsageError("run: give the assignment either as arguments or with --task, not both");
+  }
+  const timeout = parseTimeout(values.timeout);
+  const schema = values.schema !== undefined ? await readSchemaFlag(values.schema) : undefined;
+  const env = discoveryEnv(values.cwd);
+
+  const caller = readCallerState(process.env);
+  if (!caller.ok) throw new UsageError(caller.message);
+  const loaded = await loadConfig(env.cwd, env.home);
+  reportDiagnostics(loaded.warnings);
+  if (!loaded.ok) {
+    process.stderr.write(formatDiagnostic(loaded.error) + "\n");
+    return EXIT_USAGE;
+  }
+
+  let tasks: TaskItem[];
+  if (taskFlags.length > 0) tasks = taskFlags.map(parseTaskFlag);
+  else {
+    const assignment = words.length > 0 ? words.join(" ") : await readStdin();
+    if (assignment.trim() === "") {
+      throw new UsageError(
+        "run: no assignment: pass it as arguments, with --task ID=ASSIGNMENT, or on stdin",
+        "Run 'xcsh run --help' for usage.",
+      );
+    }
+    tasks = [{ id: `0-${agent}`, assignment }];
+  }
+  const request: TaskRequest = {
+    agent,
+    tasks,
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    ...(schema !== undefined ? { schema } : {}),
+    ...(values.plan ? { planMode: true } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
+  };
+
+  const progress = values["dry-run"] ? undefined : new Progress();
+  const tool = new TaskTool({
+    env,
+    config: loaded.config,
+    caller: caller.state,
+    runId: runId(),
+    onEvent: (id, e) => progress?.event(id, e),
+    onWarnings: reportDiagnostics,
+  });
+
+  if (values["dry-run"]) {
+    const prepared = await tool.prepare(request);
+    if (!prepared.ok) {
+      process.stderr.write(`xcsh: ${prepared.message}\n`);
+      return EXIT_USAGE;
+    }
+    const self = selfCommand();
+    const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
+    printJson({
+      version: 1,
+      command: [self.command, ...self.args, "__child"],
+      inheritedSecrets: Object.fromEntries(keys.map((k) => [k, "<redacted>"])),
+      tasks: prepared.tasks.map((t) => ({
+        env: t.childEnv,
+        timeoutMs: t.timeoutMs,
+        envelope: t.envelope,
+      })),
+    });
+    return EXIT_OK;
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  for (const t of tasks) progress?.add(t.id, agent);
+  let outcome;
+  try {
+    outcome = await tool.execute(request, controller.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  if (!outcome.ok) {
+    progress?.stop();
+    process.stderr.write(`xcsh: ${outcome.message}\n`);
+    return EXIT_USAGE;
+  }
+  for (const r of outcome.results) progress?.finish(r);
+  progress?.stop();
+
+  const results = outcome.results;
+  if (values.json) {
+    printJson({ version: 1, agent, results });
+  } else if (results.length === 1) {
+    const [r] = results;
+    const body = resultBody(r);
+    if (body) process.stdout.write(body.endsWith("\n") ? body : body + "\n");
+    if (r.status !== "ok") {
+      process.stderr.write(
+        `xcsh: task ${r.id} ${r.status === "cancelled" ? "was cancelled" : "failed"}: ${
+          r.error ?? "unknown error"
+        }\n`,
+      );
+    }
+  } else {
+    for (const r of results) {
+      process.stdout.write(`== ${r.id} (${r.agent}): ${r.status}\n`);
+      const body = r.status === "ok" ? resultBody(r) : `error: ${r.error ?? "unknown error"}`;
+      process.stdout.write(body.endsWith("\n") ? body : body + "\n");
+    }
+  }
+  for (const r of results) {
+    if (r.artifact) {
+      process.stderr.write(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
+    }
+  }
+  return results.every((r) => r.status === "ok") ? EXIT_OK : EXIT_FAILURE;
+}

@@ -1,0 +1,172 @@
+/**
+ * Runs one task in a child copy of xcsh and reports what became of it.
+ *
+ * Decides how a child is started (this executable re-executed as
+ * `xcsh __child` in its own process group, envelope on stdin), how its JSON
+ * Lines events are read, and how a run ends: the child's `result` event; a
+ * timeout or a cancellation (the whole process tree gets SIGTERM, then
+ * SIGKILL after a grace period); or a child that exits without a result,
+ * reported with the tail of its stderr.
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { killTree } from "./process-tree.ts";
+import { selfCommand } from "../runtime.ts";
+import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "./types.ts";
+
+/** How long a child has to exit after SIGTERM before it gets SIGKILL. */
+export const KILL_GRACE_MS = 3000;
+const STDERR_TAIL_BYTES = 8 * 1024;
+
+export interface ChildRun {
+  envelope: TaskEnvelope;
+  /** The complete environment of the child. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onEvent?: (event: ChildEvent) => void;
+  /** Called once the child process exists. */
+  onSpawn?: (pid: number) => void;
+}
+
+/** Reads one JSON Lines event; anything else is `undefined`. */
+export function parseEventLine(line: string): ChildEvent | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    const value = JSON.parse(trimmed);
+    return typeof value === "object" && value !== null && typeof value.type === "string"
+      ? value as ChildEvent
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trimEnd().split("\n").slice(-n).join("\n");
+}
+
+/** Starts the child, feeds it the envelope and waits for its outcome. */
+export function runChild(run: ChildRun): Promise<TaskResult> {
+  const started = Date.now();
+  const { envelope } = run;
+  const self = selfCommand();
+  return new Promise((resolve) => {
+    const usage: TokenUsage = { input: 0, output: 0 };
+    let sawUsage = false;
+    let textParts = "";
+    let final: Extract<ChildEvent, { type: "result" }> | undefined;
+    let stderr = "";
+    let ending: "timeout" | "cancelled" | undefined;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+
+    const finish = (result: Omit<TaskResult, "id" | "agent" | "durationMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      run.signal?.removeEventListener("abort", onAbort);
+      resolve({
+        id: envelope.id,
+        agent: envelope.agent.name,
+        ...result,
+        ...(sawUsage ? { usage } : {}),
+        durationMs: Date.now() - started,
+      });
+    };
+
+    const child = spawn(self.command, [...self.args, "__child"], {
+      cwd: envelope.cwd,
+      env: run.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+
+    const stop = (why: "timeout" | "cancelled") => {
+      if (ending || settled) return;
+      ending = why;
+      if (child.pid !== undefined) {
+        killTree(child.pid, "SIGTERM");
+        graceTimer = setTimeout(
+          () => child.pid !== undefined && killTree(child.pid, "SIGKILL"),
+          KILL_GRACE_MS,
+        );
+      }
+    };
+    const timer = setTimeout(() => stop("timeout"), run.timeoutMs);
+    const onAbort = () => stop("cancelled");
+    if (run.signal?.aborted) queueMicrotask(onAbort);
+    else run.signal?.addEventListener("abort", onAbort, { once: true });
+
+    if (child.pid !== undefined) run.onSpawn?.(child.pid);
+
+    let pending = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf("\n")) >= 0) {
+        const event = parseEventLine(pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+        if (!event) continue;
+        if (event.type === "usage") {
+          sawUsage = true;
+          usage.input += event.input ?? 0;
+          usage.output += event.output ?? 0;
+        } else if (event.type === "text") {
+          textParts += event.delta ?? "";
+        } else if (event.type === "result" && !final) {
+          final = event;
+        }
+        run.onEvent?.(event);
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(envelope) + "\n");
+
+    child.on("error", (err) => {
+      finish({ status: "error", error: `could not start the child process: ${err.message}` });
+    });
+    child.on("close", (code, signal) => {
+      const tail = pending.trim() ? parseEventLine(pending) : undefined;
+      if (tail?.type === "result" && !final) final = tail;
+      if (ending === "timeout") {
+        finish({
+          status: "error",
+          error: `timed out after ${
+            Math.round(run.timeoutMs / 1000)
+          } s; the task's processes were ended`,
+          ...(textParts ? { text: textParts } : {}),
+        });
+      } else if (ending === "cancelled") {
+        finish({
+          status: "cancelled",
+          error: "cancelled",
+          ...(textParts ? { text: textParts } : {}),
+        });
+      } else if (final) {
+        finish({
+          status: final.status === "ok" ? "ok" : "error",
+          ...(final.data !== undefined ? { data: final.data } : {}),
+          ...(final.text !== undefined
+            ? { text: final.text }
+            : textParts
+            ? { text: textParts }
+            : {}),
+          ...(final.error !== undefined ? { error: final.error } : {}),
+        });
+      } else {
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const detail = stderr.trim() ? `; its stderr ended with:\n${lastLines(stderr, 20)}` : "";
+        finish({ status: "error", error: `the child process ${how} without a result${detail}` });
+      }
+    });
+  });
+}

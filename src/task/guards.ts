@@ -1,0 +1,142 @@
+/**
+ * May this process start a child running agent X?
+ *
+ * Decides, in this order: the agent exists (exact name), it is not disabled
+ * by config, the spawn policy inherited in `XCSH_SPAWNS` allows it (unset at
+ * the top level = any; `""` = none; CSV = those names), `PI_BLOCKED_AGENT`
+ * does not name it (recursion prevention), and this process's depth
+ * (`XCSH_TASK_DEPTH`, unset = 0) is below `task.maxRecursionDepth` (`-1` =
+ * unlimited). Also decides the environment a child inherits. Pure.
+ *
+ * @example
+ * ```ts
+ * const caller = readCallerState({ XCSH_SPAWNS: "explore" });
+ * checkGuards("plan", agents, caller, { maxDepth: 2, disabled: [] });
+ * // { ok: false, kind: "spawn", message: "Cannot spawn 'plan'. Allowed: explore" }
+ * ```
+ *
+ * @module
+ */
+import type { AgentDefinition } from "./types.ts";
+
+/** What the environment says about the process asking to spawn. */
+export interface CallerState {
+  depth: number;
+  /** `"*"` = any agent; a list (possibly empty) = only those. */
+  spawns: "*" | string[];
+  /** The agent name `PI_BLOCKED_AGENT` forbids, if any. */
+  blocked?: string;
+}
+
+export type GuardKind = "unknown" | "disabled" | "spawn" | "blocked" | "depth" | "env";
+
+export type GuardResult =
+  | { ok: true; agent: AgentDefinition }
+  | { ok: false; kind: GuardKind; message: string };
+
+/** Reads the caller's limits from the environment; bad values are errors. */
+export function readCallerState(
+  env: Readonly<Record<string, string | undefined>>,
+): { ok: true; state: CallerState } | { ok: false; message: string } {
+  const rawDepth = env.XCSH_TASK_DEPTH;
+  let depth = 0;
+  if (rawDepth !== undefined && rawDepth !== "") {
+    if (!/^\d+$/.test(rawDepth.trim())) {
+      return { ok: false, message: `XCSH_TASK_DEPTH must be a whole number, not "${rawDepth}"` };
+    }
+    depth = Number(rawDepth.trim());
+  }
+  const rawSpawns = env.XCSH_SPAWNS;
+  let spawns: "*" | string[] = "*";
+  if (rawSpawns !== undefined) {
+    const list = rawSpawns.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    spawns = list.includes("*") ? "*" : list;
+  }
+  const blocked = env.PI_BLOCKED_AGENT?.trim() || undefined;
+  return { ok: true, state: { depth, spawns, ...(blocked ? { blocked } : {}) } };
+}
+
+export interface GuardLimits {
+  /** `task.maxRecursionDepth`; negative = unlimited. */
+  maxDepth: number;
+  /** `task.disabledAgents`. */
+  disabled: readonly string[];
+}
+
+/** The names a caller could run, for "Available:" lists. */
+export function availableNames(
+  agents: readonly AgentDefinition[],
+  limits: Pick<GuardLimits, "disabled">,
+): string[] {
+  return agents.map((a) => a.name).filter((n) => !limits.disabled.includes(n));
+}
+
+/** True when a process at `depth` may not start children. */
+export function depthExhausted(depth: number, maxDepth: number): boolean {
+  return maxDepth >= 0 && depth >= maxDepth;
+}
+
+/** Applies every guard, in order, to a request for agent `name`. */
+export function checkGuards(
+  name: string,
+  agents: readonly AgentDefinition[],
+  caller: CallerState,
+  limits: GuardLimits,
+): GuardResult {
+  const agent = agents.find((a) => a.name === name);
+  if (!agent) {
+    const names = availableNames(agents, limits);
+    return {
+      ok: false,
+      kind: "unknown",
+      message: `Unknown agent "${name}". Available: ${names.length ? names.join(", ") : "none"}`,
+    };
+  }
+  if (limits.disabled.includes(name)) {
+    return {
+      ok: false,
+      kind: "disabled",
+      message: `Agent "${name}" is disabled by task.disabledAgents in the xcsh config.`,
+    };
+  }
+  if (caller.spawns !== "*" && !caller.spawns.includes(name)) {
+    const allowed = caller.spawns.length ? caller.spawns.join(", ") : "none";
+    return { ok: false, kind: "spawn", message: `Cannot spawn '${name}'. Allowed: ${allowed}` };
+  }
+  if (caller.blocked === name) {
+    return {
+      ok: false,
+      kind: "blocked",
+      message:
+        `Cannot spawn '${name}' from inside '${name}': recursion prevention. An agent may only spawn itself when its definition says 'recursive: true'.`,
+    };
+  }
+  if (depthExhausted(caller.depth, limits.maxDepth)) {
+    return {
+      ok: false,
+      kind: "depth",
+      message:
+        `Cannot spawn '${name}': task depth limit reached (this task is at depth ${caller.depth}; task.maxRecursionDepth is ${limits.maxDepth}).`,
+    };
+  }
+  return { ok: true, agent };
+}
+
+/** The xcsh variables a child of `agent` starts with. */
+export function childEnvironment(
+  agent: AgentDefinition,
+  parentDepth: number,
+  maxDepth: number,
+): Record<"XCSH_TASK_DEPTH" | "XCSH_SPAWNS" | "PI_BLOCKED_AGENT", string> {
+  const depth = parentDepth + 1;
+  const spawns = depthExhausted(depth, maxDepth) || agent.spawns === undefined
+    ? ""
+    : agent.spawns === "*"
+    ? "*"
+    : agent.spawns.join(",");
+  return {
+    XCSH_TASK_DEPTH: String(depth),
+    XCSH_SPAWNS: spawns,
+    PI_BLOCKED_AGENT: agent.recursive ? "" : agent.name,
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * The task runner: `xcsh run`, the MCP `task` tool and a child's own `task`
+ * tool all call it.
+ *
+ * Decides the life of a task call: `create()` discovers agents once to build
+ * the description a model or client sees; `execute()` rediscovers (files may
+ * have changed), applies the guards before any other work, builds the
+ * effective agent, schema, model and environment of each child, runs the
+ * tasks in parallel up to `task.maxConcurrency`, and cuts long outputs with
+ * the full text saved as an artifact.
+ *
+ * @example
+ * ```ts
+ * const tool = await TaskTool.create({ env, config, caller, runId: runId() });
+ * const out = await tool.execute({ agent: "explore", tasks: [{ id: "a", assignment: "Find the CLI" }] });
+ * ```
+ *
+ * @module
+ */
+import process from "node:process";
+import { saveArtifact } from "./artifacts.ts";
+import { mapLimit } from "./concurrency.ts";
+import { discoverAgents } from "./discovery.ts";
+import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
+import { runChild } from "./executor.ts";
+import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
+import { truncateTail } from "./output-limit.ts";
+import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
+import { resolveModel } from "../model/resolve.ts";
+import type {
+  AgentDefinition,
+  ChildEvent,
+  Diagnostic,
+  TaskEnvelope,
+  TaskRequest,
+  TaskResult,
+  XcshConfig,
+} from "./types.ts";
+
+/** Turns a child may take unless its agent says otherwise. */
+export const DEFAULT_MAX_TURNS = 50;
+/** Invalid `submit_result` calls tolerated before a task fails. */
+export const DEFAULT_SUBMIT_RETRIES = 3;
+const MAX_ID_LENGTH = 64;
+
+export interface TaskToolOptions {
+  env: DiscoveryEnv;
+  config: XcshConfig;
+  caller: CallerState;
+  /** Names the artifacts folder of this run. */
+  runId: string;
+  /** The calling session's output schema, used when neither agent nor call has one. */
+  parentSchema?: unknown;
+  /** The calling session's model, inherited by agents that ask for it. */
+  parentModel?: string | null;
+  /** The calling session is in plan mode: every child is too. */
+  planMode?: boolean;
+  onEvent?: (taskId: string, event: ChildEvent) => void;
+  onWarnings?: (warnings: Diagnostic[]) => void;
+}
+
+/** A child ready to start. */
+export interface PreparedTask {
+  envelope: TaskEnvelope;
+  /** The xcsh variables the child gets (on top of the parent's environment). */
+  childEnv: Record<string, string>;
+  timeoutMs: number;
+}
+
+export type TaskOutcome =
+  | { ok: true; results: TaskResult[] }
+  | { ok: false; kind: GuardKind | "usage"; message: string };
+
+export type Prepared =
+  | { ok: true; tasks: PreparedTask[] }
+  | { ok: false; kind: GuardKind | "usage"; message: string };
+
+/** Checks the shape of a request: ids, assignments, timeout. */
+export function validateRequest(req: TaskRequest): string | undefined {
+  if (req.tasks.length === 0) return "no task given: provide at least one assignment";
+  const seen = new Map<string, string>();
+  for (const t of req.tasks) {
+    if (t.id.trim() === "") return "a task id is empty";
+    if (t.id.length > MAX_ID_LENGTH) {
+      return `task id "${t.id.slice(0, 20)}…" is longer than ${MAX_ID_LENGTH} characters`;
+    }
+    if (/[\r\n]/.test(t.id)) return `task id ${JSON.stringify(t.id)} contains a line break`;
+    const key = t.id.toLowerCase();
+    if (seen.has(key)) {
+      return `task ids must be unique (ignoring case): "${seen.get(key)}" and "${t.id}"`;
+    }
+    seen.set(key, t.id);
+    if (t.assignment.trim() === "") return `task "${t.id}" has an empty assignment`;
+  }
+  if (req.timeout !== undefined && !(req.timeout > 0)) {
+    return "timeout must be a positive number of seconds";
+  }
+  return undefined;
+}
+
+function describeAgent(a: AgentDefinition): string {
+  const tools = a.tools ? a.tools.filter((t) => t !== "submit_result").join(", ") : "all tools";
+  const schema = a.output !== undefined ? "; returns structured data" : "";
+  return `- ${a.name}: ${a.description} (tools: ${tools}${schema})`;
+}
+
+/** The task tool's description for a given agent list. */
+export function taskToolDescription(agents: readonly AgentDefinition[]): string {
+  return [
+    "Delegate work to a specialised agent that runs as a separate process with its own context.",
+    "Give each task a self-contained assignment: the agent sees only the assignment and the shared",
+    "context, not this conversation. Several tasks in one call run in parallel.",
+    "",
+    "Agents:",
+    ...agents.map(describeAgent),
+  ].join("\n");
+}
+
+export class TaskTool {
+  /**
+   * Use {@link TaskTool.create} when a description is needed; a tool built
+   * directly (as `xcsh run` does) skips the start-up discovery.
+   */
+  constructor(
+    private readonly opts: TaskToolOptions,
+    /** The agents discovered at creation (the description may be stale later). */
+    readonly agents: readonly AgentDefinition[] = [],
+  ) {}
+
+  /** Discovers agents once and builds the tool. */
+  static async create(opts: TaskToolOptions): Promise<TaskTool> {
+    const found = await discoverAgents(opts.env);
+    opts.onWarnings?.(found.warnings);
+    return new TaskTool(
+      opts,
+      found.agents.filter((a) => !opts.config.task.disabledAgents.includes(a.name)),
+    );
+  }
+
+  /** What a model or client is told about this tool. */
+  get description(): string {
+    return taskToolDescription(this.agents);
+  }
+
+  /** Rediscovers, guards and builds every child of `req`, without starting any. */
+  async prepare(req: TaskRequest): Promise<Prepared> {
+    const { config, caller, env } = this.opts;
+    const invalid = validateRequest(req);
+    if (invalid) return { ok: false, kind: "usage", message: invalid };
+    const found = await discoverAgents(env);
+    this.opts.onWarnings?.(found.warnings);
+    const maxDepth = config.task.maxRecursionDepth;
+    const guard = checkGuards(req.agent, found.agents, caller, {
+      maxDepth,
+      disabled: config.task.disabledAgents,
+    });
+    if (!guard.ok) return guard;
+
+    const planMode = req.planMode === true || this.opts.planMode === true;
+    const childDepth = caller.depth + 1;
+    const agent = effectiveAgent(guard.agent, { planMode, childDepth, maxDepth });
+    const outputSchema = resolveOutputSchema(
+      guard.agent.output,
+      req.schema,
+      this.opts.parentSchema,
+    );
+    const inherited = this.opts.parentModel ?? config.models.default;
+    const model = resolveModel({
+      agentName: agent.name,
+      agentModels: agent.model,
+      config: { ...config, models: { ...config.models, default: inherited ?? undefined } },
+      envelopeModel: req.model,
+      envModel: env.env.XCSH_MODEL,
+    });
+    const childEnv = childEnvironment(agent, caller.depth, maxDepth);
+    if (planMode) childEnv.XCSH_SPAWNS = "";
+    const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
+    const tasks = req.tasks.map((t): PreparedTask => ({
+      envelope: {
+        version: 1,
+        id: t.id,
+        agent,
+        assignment: t.assignment,
+        ...(req.context ? { context: req.context } : {}),
+        outputSchema,
+        model: model.ok ? model.value.id : null,
+        ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
+        cwd: env.cwd,
+        planMode,
+        limits: {
+          maxTurns: agent.maxTurns ?? DEFAULT_MAX_TURNS,
+          timeoutMs: Math.round(timeoutS * 1000),
+          submitRetries: DEFAULT_SUBMIT_RETRIES,
+        },
+      },
+      childEnv,
+      timeoutMs: Math.round(timeoutS * 1000),
+    }));
+    return { ok: true, tasks };
+  }
+
+  /** Runs every task of `req`; guard and usage problems come back before any child starts. */
+  async execute(req: TaskRequest, signal?: AbortSignal): Promise<TaskOutcome> {
+    const prepared = await this.prepare(req);
+    if (!prepared.ok) return prepared;
+    const { config, env } = this.opts;
+    const baseEnv: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env.env)) if (v !== undefined) baseEnv[k] = v;
+    const results = await mapLimit(prepared.tasks, config.task.maxConcurrency, async (task) => {
+      if (signal?.aborted) {
+        return {
+          id: task.envelope.id,
+          agent: task.envelope.agent.name,
+          status: "cancelled",
+          error: "cancelled",
+        } as TaskResult;
+      }
+      const result = await runChild({
+        envelope: task.envelope,
+        env: { ...baseEnv, ...task.childEnv },
+        timeoutMs: task.timeoutMs,
+        signal,
+        onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
+      });
+      return await this.cut(result);
+    });
+    return { ok: true, results };
+  }
+
+  /** Cuts an over-long text, saving the whole of it as an artifact. */
+  private async cut(result: TaskResult): Promise<TaskResult> {
+    if (result.text === undefined) return result;
+    const t = truncateTail(result.text);
+    if (!t.truncated) return result;
+    try {
+      const artifact = await saveArtifact(
+        this.opts.env.home,
+        this.opts.runId,
+        result.id,
+        result.text,
+      );
+      return { ...result, text: t.text, artifact };
+    } catch (err) {
+      process.stderr.write(
+        `xcsh: warning: could not save the full output of task ${result.id}: ${
+          (err as Error).message
+        }\n`,
+      );
+      return { ...result, text: t.text };
+    }
+  }
+}
