@@ -1,0 +1,57 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { effectiveAgent, PLAN_MODE_PREAMBLE, resolveOutputSchema } from "./effective.ts";
+import type { AgentDefinition } from "./types.ts";
+
+const designer: AgentDefinition = {
+  name: "designer",
+  description: "d",
+  systemPrompt: "Design things.",
+  spawns: ["explore"],
+  source: "bundled",
+  family: "bundled",
+};
+
+describe("effectiveAgent", () => {
+  test("plan mode: preamble, read-only tools, no spawns", () => {
+    const e = effectiveAgent(designer, { planMode: true, childDepth: 1, maxDepth: 2 });
+    assert.deepEqual(e.tools, ["read", "grep", "find", "ls", "submit_result"]);
+    assert.equal(e.spawns, undefined);
+    assert.ok(e.systemPrompt.startsWith(PLAN_MODE_PREAMBLE));
+    assert.ok(e.systemPrompt.endsWith("Design things."));
+    assert.equal(designer.spawns?.length, 1, "the original is not changed");
+  });
+  test("at the depth limit the task tool is removed, all-tools agents included", () => {
+    const e = effectiveAgent(designer, { planMode: false, childDepth: 2, maxDepth: 2 });
+    assert.ok(e.tools && !e.tools.includes("task") && e.tools.includes("edit"));
+    assert.equal(e.spawns, undefined);
+    const listed = effectiveAgent({ ...designer, tools: ["read", "task", "submit_result"] }, {
+      planMode: false,
+      childDepth: 5,
+      maxDepth: 2,
+    });
+    assert.deepEqual(listed.tools, ["read", "submit_result"]);
+  });
+  test("below the limit the agent is unchanged", () => {
+    assert.equal(
+      effectiveAgent(designer, { planMode: false, childDepth: 1, maxDepth: 2 }),
+      designer,
+    );
+  });
+});
+
+describe("resolveOutputSchema", () => {
+  const a = { type: "object" };
+  const c = { type: "string" };
+  const p = { type: "number" };
+  const cases: [string, unknown, unknown, unknown, unknown][] = [
+    ["agent wins", a, c, p, a],
+    ["then the call", undefined, c, p, c],
+    ["then the parent", undefined, undefined, p, p],
+    ["none: null", undefined, undefined, undefined, null],
+    ["null counts as absent", null, null, p, p],
+  ];
+  for (const [name, agent, call, parent, expected] of cases) {
+    test(name, () => assert.deepEqual(resolveOutputSchema(agent, call, parent), expected));
+  }
+});

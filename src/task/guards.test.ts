@@ -1,0 +1,126 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkGuards, childEnvironment, depthExhausted, readCallerState } from "./guards.ts";
+import type { AgentDefinition } from "./types.ts";
+
+const agent = (name: string, extra: Partial<AgentDefinition> = {}): AgentDefinition => ({
+  name,
+  description: `${name} agent`,
+  systemPrompt: "",
+  source: "bundled",
+  family: "bundled",
+  ...extra,
+});
+const AGENTS = [
+  agent("explore"),
+  agent("plan", { spawns: ["explore"] }),
+  agent("task", { spawns: "*" }),
+];
+const LIMITS = { maxDepth: 2, disabled: [] as string[] };
+
+describe("readCallerState", () => {
+  const cases: [string, Record<string, string>, unknown][] = [
+    ["top level: depth 0, any spawn", {}, { depth: 0, spawns: "*" }],
+    ["empty spawns deny all", { XCSH_SPAWNS: "" }, { depth: 0, spawns: [] }],
+    ["CSV spawns", { XCSH_SPAWNS: "explore, plan" }, { depth: 0, spawns: ["explore", "plan"] }],
+    ["star in CSV", { XCSH_SPAWNS: "explore,*" }, { depth: 0, spawns: "*" }],
+    ["depth and blocked", { XCSH_TASK_DEPTH: "1", PI_BLOCKED_AGENT: "plan" }, {
+      depth: 1,
+      spawns: "*",
+      blocked: "plan",
+    }],
+    ["empty blocked is none", { PI_BLOCKED_AGENT: "" }, { depth: 0, spawns: "*" }],
+  ];
+  for (const [name, env, expected] of cases) {
+    test(name, () => assert.deepEqual(readCallerState(env), { ok: true, state: expected }));
+  }
+  test("a depth that is not a whole number is an error naming the variable", () => {
+    const r = readCallerState({ XCSH_TASK_DEPTH: "two" });
+    assert.equal(r.ok, false);
+    assert.match(!r.ok ? r.message : "", /XCSH_TASK_DEPTH/);
+  });
+});
+
+describe("checkGuards", () => {
+  const top = { depth: 0, spawns: "*" as const };
+  test("unknown agent lists the available ones", () => {
+    assert.deepEqual(checkGuards("nope", AGENTS, top, LIMITS), {
+      ok: false,
+      kind: "unknown",
+      message: 'Unknown agent "nope". Available: explore, plan, task',
+    });
+  });
+  test("names match exactly", () => {
+    assert.equal(checkGuards("Explore", AGENTS, top, LIMITS).ok, false);
+  });
+  test("disabled agents are refused and not listed", () => {
+    const limits = { maxDepth: 2, disabled: ["plan"] };
+    const r = checkGuards("plan", AGENTS, top, limits);
+    assert.equal(!r.ok && r.kind, "disabled");
+    const u = checkGuards("zzz", AGENTS, top, limits);
+    assert.equal(!u.ok && u.message, 'Unknown agent "zzz". Available: explore, task');
+  });
+  test("spawn policy: CSV allows one name and refuses another", () => {
+    const caller = { depth: 1, spawns: ["explore"] };
+    assert.equal(checkGuards("explore", AGENTS, caller, LIMITS).ok, true);
+    const r = checkGuards("plan", AGENTS, caller, LIMITS);
+    assert.deepEqual(r, {
+      ok: false,
+      kind: "spawn",
+      message: "Cannot spawn 'plan'. Allowed: explore",
+    });
+  });
+  test("spawn policy: empty allows none", () => {
+    const r = checkGuards("explore", AGENTS, { depth: 1, spawns: [] }, LIMITS);
+    assert.equal(!r.ok && r.message, "Cannot spawn 'explore'. Allowed: none");
+  });
+  test("blocked agent: recursion prevention", () => {
+    const r = checkGuards("explore", AGENTS, { depth: 1, spawns: "*", blocked: "explore" }, LIMITS);
+    assert.equal(!r.ok && r.kind, "blocked");
+    assert.match(!r.ok ? r.message : "", /recursion prevention/);
+    assert.equal(
+      checkGuards("plan", AGENTS, { depth: 1, spawns: "*", blocked: "explore" }, LIMITS).ok,
+      true,
+    );
+  });
+  test("depth: refuses at the limit, allows below, -1 unlimited", () => {
+    assert.equal(checkGuards("explore", AGENTS, { depth: 1, spawns: "*" }, LIMITS).ok, true);
+    const r = checkGuards("explore", AGENTS, { depth: 2, spawns: "*" }, LIMITS);
+    assert.equal(!r.ok && r.kind, "depth");
+    assert.equal(
+      checkGuards("explore", AGENTS, { depth: 50, spawns: "*" }, { maxDepth: -1, disabled: [] }).ok,
+      true,
+    );
+  });
+  test("order: spawn policy is checked before recursion and depth", () => {
+    const r = checkGuards(
+      "plan",
+      AGENTS,
+      { depth: 9, spawns: ["explore"], blocked: "plan" },
+      LIMITS,
+    );
+    assert.equal(!r.ok && r.kind, "spawn");
+  });
+});
+
+describe("childEnvironment", () => {
+  test("depth + 1, the agent's spawns, blocked = its name", () => {
+    assert.deepEqual(childEnvironment(AGENTS[1], 0, 2), {
+      XCSH_TASK_DEPTH: "1",
+      XCSH_SPAWNS: "explore",
+      PI_BLOCKED_AGENT: "plan",
+    });
+  });
+  test("no spawns at the depth limit", () => {
+    assert.equal(childEnvironment(AGENTS[2], 1, 2).XCSH_SPAWNS, "");
+    assert.equal(childEnvironment(AGENTS[2], 0, 2).XCSH_SPAWNS, "*");
+    assert.equal(childEnvironment(AGENTS[2], 7, -1).XCSH_SPAWNS, "*");
+  });
+  test("recursive agents are not blocked", () => {
+    assert.equal(childEnvironment(agent("loop", { recursive: true }), 0, 2).PI_BLOCKED_AGENT, "");
+  });
+  test("depthExhausted", () => {
+    assert.deepEqual([0, 1, 2, 3].map((d) => depthExhausted(d, 2)), [false, false, true, true]);
+    assert.equal(depthExhausted(0, 0), true);
+  });
+});

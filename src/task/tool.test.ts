@@ -1,0 +1,50 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { taskToolDescription, validateRequest } from "./tool.ts";
+import { parseEventLine } from "./executor.ts";
+import { loadBundledAgents } from "./agents.ts";
+
+describe("validateRequest", () => {
+  const t = (id: string, assignment = "do it") => ({ id, assignment });
+  const cases: [string, Parameters<typeof validateRequest>[0], RegExp | undefined][] = [
+    ["one task", { agent: "x", tasks: [t("a")] }, undefined],
+    ["no tasks", { agent: "x", tasks: [] }, /no task/],
+    ["empty id", { agent: "x", tasks: [t(" ")] }, /id is empty/],
+    [
+      "duplicate ids ignoring case",
+      { agent: "x", tasks: [t("Auth"), t("auth")] },
+      /unique.*"Auth" and "auth"/,
+    ],
+    ["empty assignment", { agent: "x", tasks: [t("a", "  ")] }, /"a" has an empty assignment/],
+    ["long id", { agent: "x", tasks: [t("x".repeat(65))] }, /longer than 64/],
+    ["bad timeout", { agent: "x", tasks: [t("a")], timeout: 0 }, /timeout/],
+  ];
+  for (const [name, req, expected] of cases) {
+    test(name, () => {
+      const r = validateRequest(req);
+      if (expected) assert.match(r ?? "", expected);
+      else assert.equal(r, undefined);
+    });
+  }
+});
+
+test("the description names every agent with its tools", () => {
+  const d = taskToolDescription(loadBundledAgents());
+  for (const name of ["explore", "plan", "designer", "reviewer", "task", "quick_task"]) {
+    assert.match(d, new RegExp(`^- ${name}: `, "m"));
+  }
+  assert.match(d, /- explore: .*tools: read, grep, find, ls, bash; returns structured data/);
+});
+
+describe("parseEventLine", () => {
+  test("reads events", () => {
+    assert.deepEqual(parseEventLine('{"type":"text","id":"a","delta":"hi"}'), {
+      type: "text",
+      id: "a",
+      delta: "hi",
+    });
+  });
+  for (const line of ["", "hello", "{not json", "[1,2]", '{"no":"type"}', "42"]) {
+    test(`ignores ${JSON.stringify(line)}`, () => assert.equal(parseEventLine(line), undefined));
+  }
+});
