@@ -27,12 +27,14 @@ function run(command: string, args: string[], count: (out: string) => [number, n
     child.stdout.on("data", (c: Buffer) => tee(c, process.stdout));
     child.stderr.on("data", (c: Buffer) => tee(c, process.stderr));
     child.on("close", (code) => {
-      const [passed, failed] = count(out.replace(/\x1b\[[0-9;]*m/g, ""));
+      const [passed, failed] = count(out.replace(ANSI, ""));
       resolve({ code: code ?? 1, passed, failed });
     });
   });
 }
 
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
 const num = (re: RegExp, s: string) => Number(re.exec(s)?.[1] ?? 0);
 
 const bun = await run(process.execPath, ["test", "--timeout", "120000", ...files], (s) => [

@@ -8,7 +8,7 @@
 import process from "node:process";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
-import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
+import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { AGENTS_HELP } from "./help.ts";
 import { displayPath, formatTable, printJson, reportDiagnostics } from "./output.ts";
 import { discoverAgents, getAgent } from "../task/discovery.ts";
@@ -104,7 +104,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
       process.stderr.write(
         `xcsh: unknown agent "${name}". Available: ${found.agents.map((a) => a.name).join(", ")}\n`,
       );
-      return EXIT_FAILURE;
+      return EXIT_USAGE;
     }
     const hidden = found.shadowed.filter((s) => s.shadowedBy === agent).map((s) =>
       shadowRef(s.agent)

@@ -7,7 +7,7 @@
 import process from "node:process";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
-import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
+import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { displayPath, formatTable, printJson, reportDiagnostics } from "./output.ts";
 import {
   discoverCommands,
@@ -74,7 +74,7 @@ export async function commandsCommand(args: string[]): Promise<number> {
           found.commands.map((c) => c.name).join(", ")
         }\n`,
       );
-      return EXIT_FAILURE;
+      return EXIT_USAGE;
     }
     const prompt = expandCommand(command.template, rest);
     if (values.json) {

@@ -81,7 +81,7 @@ export function parseKeyValueLines(block: string): Record<string, string> {
 }
 
 function firstLine(message: string): string {
-  return message.split("\n")[0].trim();
+  return message.split("\n")[0].trim().replace(/:$/, "");
 }
 
 /**
@@ -105,7 +105,7 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
   let end = -1;
   let bodyStart = src.length;
   if (start > 0) {
-    const close = /^---[ \t]*$/m;
+    const close = /^---$/m;
     const rest = src.slice(start);
     const m = close.exec(rest);
     if (m) {

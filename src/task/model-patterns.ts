@@ -42,7 +42,7 @@ export function classifyModelPattern(
   const p = pattern.trim();
   const lower = p.toLowerCase();
   if (INHERIT.has(lower)) return { kind: "inherit" };
-  const roleMatch = /^(?:pi|xcsh)\/([A-Za-z0-9_-]+)$/.exec(p);
+  const roleMatch = /^(?:pi|xcsh)\/([A-Za-z0-9_-]+)$/i.exec(p);
   if (roleMatch) return { kind: "role", role: roleMatch[1] };
   // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
   if (Object.hasOwn(aliases, lower)) return classifyModelPattern(aliases[lower], {});

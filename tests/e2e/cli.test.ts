@@ -157,7 +157,7 @@ describe("usage errors: one line naming the problem, a hint, no stack trace", ()
       // the list of available agents is the hint, on the same line.
       name: "agents show of an unknown agent",
       args: ["agents", "show", "nope"],
-      code: 1,
+      code: 2,
       error:
         /^xcsh: unknown agent "nope"\. Available: explore, plan, designer, reviewer, task, quick_task$/,
     },
