@@ -1,0 +1,32 @@
+/**
+ * `xcsh mcp`: starts the MCP stdio server (see `src/mcp/server.ts`).
+ *
+ * @module
+ */
+import process from "node:process";
+import { parseFlags } from "./args.ts";
+import { discoveryEnv } from "./context.ts";
+import { EXIT_OK } from "./errors.ts";
+
+const HELP = `Usage: xcsh mcp [--cwd DIR]
+
+Serves MCP over stdio with two tools: 'task' (run an agent on one or more
+assignments) and 'agents' (list the agents available now). Stdout carries
+JSON-RPC only; logs go to stderr. Register it with, e.g.:
+
+  claude mcp add xcsh -- xcsh mcp
+`;
+
+export async function mcpCommand(args: string[]): Promise<number> {
+  const { values } = parseFlags("mcp", args, {
+    cwd: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const env = discoveryEnv(values.cwd);
+  const { serveMcp } = await import("../mcp/server.ts");
+  return await serveMcp(env);
+}

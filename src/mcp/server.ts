@@ -1,0 +1,180 @@
+/**
+ * `xcsh mcp`: the agents, served over MCP on stdio.
+ *
+ * Decides the tools — `task` (run one agent on one or more assignments, with
+ * the same runner, guards and messages as `xcsh run`) and `agents` (the list
+ * discovered right now) — what a call returns (text plus
+ * `structuredContent`), progress notifications when the client sent a
+ * progress token, and cancellation (a cancelled request ends its children's
+ * process trees). Stdout carries JSON-RPC only; every log goes to stderr.
+ *
+ * @module
+ */
+import process from "node:process";
+import { Server } from "@modelcontextprotocol/sdk/server";
+// The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { readTaskInput, TASK_INPUT_SCHEMA } from "./task-input.ts";
+import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
+import { loadConfig } from "../config/load.ts";
+import { runId } from "../task/artifacts.ts";
+import { discoverAgents } from "../task/discovery.ts";
+import { type CallerState, readCallerState } from "../task/guards.ts";
+import { TaskTool } from "../task/tool.ts";
+import type { ChildEvent, Diagnostic, TaskResult } from "../task/types.ts";
+import { formatDiagnostic } from "../cli/output.ts";
+import { toolLabel } from "../cli/progress.ts";
+import pkg from "../../package.json" with { type: "json" };
+
+type ToolResult = {
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const AGENTS_TOOL = {
+  name: "agents",
+  description:
+    "List the agents the task tool can run right now (rediscovered on every call), with their descriptions, tools and where each is defined.",
+  inputSchema: { type: "object", properties: {} },
+  annotations: { readOnlyHint: true },
+};
+
+function logWarnings(warnings: readonly Diagnostic[]): void {
+  for (const w of warnings) process.stderr.write(formatDiagnostic(w) + "\n");
+}
+
+function errorResult(message: string): ToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** The text a client's model reads for one task's outcome. */
+export function resultText(r: TaskResult): string {
+  const head = `## ${r.id} (${r.agent}): ${r.status}`;
+  if (r.status !== "ok") return `${head}\n${r.error ?? "unknown error"}`;
+  const body = r.data !== undefined ? JSON.stringify(r.data, null, 2) : r.text ?? "";
+  const note = r.artifact ? `\n(output cut; full text in ${r.artifact})` : "";
+  return `${head}\n${body}${note}`;
+}
+
+/** Builds the server; `serve()` connects it to stdio. */
+export async function createMcpServer(env: DiscoveryEnv, caller: CallerState): Promise<Server> {
+  const startConfig = await loadConfig(env.cwd, env.home);
+  logWarnings(startConfig.warnings);
+  if (!startConfig.ok) {
+    throw new Error(formatDiagnostic(startConfig.error).replace(/^xcsh: error: /, ""));
+  }
+  const described = await TaskTool.create({
+    env,
+    config: startConfig.config,
+    caller,
+    runId: runId(),
+    onWarnings: logWarnings,
+  });
+
+  const server = new Server(
+    { name: "xcsh", version: pkg.version },
+    { capabilities: { tools: {} } },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      {
+        name: "task",
+        description: described.description,
+        inputSchema: TASK_INPUT_SCHEMA,
+        outputSchema: {
+          type: "object",
+          properties: { results: { type: "array", items: { type: "object" } } },
+          required: ["results"],
+        },
+      },
+      AGENTS_TOOL,
+    ],
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (name === "agents") {
+      const found = await discoverAgents(env);
+      logWarnings(found.warnings);
+      const agents = found.agents.map((a) => ({
+        name: a.name,
+        description: a.description,
+        source: a.source,
+        family: a.family,
+        ...(a.plugin ? { plugin: a.plugin } : {}),
+        ...(a.filePath ? { filePath: a.filePath } : {}),
+        tools: a.tools ?? "all",
+        ...(a.output !== undefined ? { output: a.output } : {}),
+      }));
+      return {
+        content: [{
+          type: "text",
+          text: agents.map((a) => `- ${a.name}: ${a.description}`).join("\n"),
+        }],
+        structuredContent: { agents },
+      };
+    }
+    if (name !== "task") return errorResult(`Unknown tool "${name}". Tools: task, agents`);
+    const req = readTaskInput(args ?? {});
+    if (typeof req === "string") return errorResult(`Invalid arguments: ${req}`);
+
+    const loaded = await loadConfig(env.cwd, env.home);
+    logWarnings(loaded.warnings);
+    if (!loaded.ok) return errorResult(formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
+
+    const token = extra._meta?.progressToken;
+    let progress = 0;
+    const onEvent = (id: string, e: ChildEvent) => {
+      if (token === undefined) return;
+      let message: string | undefined;
+      if (e.type === "start") message = `[${id}] started on ${e.model}`;
+      else if (e.type === "tool_start") message = `[${id}] ${toolLabel(e.tool, e.args)}`;
+      else if (e.type === "result") message = `[${id}] ${e.status}`;
+      if (!message) return;
+      progress++;
+      extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, message },
+      }).catch(() => {});
+    };
+    const tool = new TaskTool({
+      env,
+      config: loaded.config,
+      caller,
+      runId: runId(),
+      onEvent,
+      onWarnings: logWarnings,
+    });
+    const outcome = await tool.execute(req, extra.signal);
+    if (!outcome.ok) return errorResult(outcome.message);
+    const results = outcome.results;
+    return {
+      content: [{ type: "text", text: results.map(resultText).join("\n\n") }],
+      structuredContent: { results },
+      ...(results.every((r) => r.status !== "ok") ? { isError: true } : {}),
+    };
+  });
+  return server;
+}
+
+/** Runs the MCP server on stdin/stdout until the client disconnects. */
+export async function serveMcp(env: DiscoveryEnv): Promise<number> {
+  const caller = readCallerState(process.env);
+  if (!caller.ok) throw new Error(caller.message);
+  const server = await createMcpServer(env, caller.state);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.on("end", () => resolve());
+  });
+  await server.connect(transport);
+  process.stderr.write(`xcsh mcp: serving ${pkg.version} on stdio\n`);
+  await closed;
+  await server.close().catch(() => {});
+  return 0;
+}

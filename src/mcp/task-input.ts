@@ -1,0 +1,73 @@
+/**
+ * The MCP `task` tool's input: its JSON Schema, and the check that turns a
+ * client's arguments into a {@link TaskRequest} or a message naming the bad
+ * field. Pure.
+ *
+ * @module
+ */
+import type { TaskRequest } from "../task/types.ts";
+
+/** JSON Schema of the `task` tool's arguments. */
+export const TASK_INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    agent: { type: "string", description: "Name of the agent to run (see the list above)." },
+    context: {
+      type: "string",
+      description: "Background shared by every task: goals, constraints, what is already known.",
+    },
+    schema: {
+      type: "object",
+      description: "Output schema (JSON Schema or JTD) for agents that have none of their own.",
+    },
+    tasks: {
+      type: "array",
+      minItems: 1,
+      description: "One or more tasks for the agent; they run in parallel.",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string", description: "Short unique id, e.g. 'auth-flow'." },
+          description: { type: "string", description: "A few words shown in progress." },
+          assignment: { type: "string", description: "The complete, self-contained instructions." },
+        },
+        required: ["id", "assignment"],
+      },
+    },
+  },
+  required: ["agent", "tasks"],
+} as const;
+
+/** Validates tool arguments; a string result names what is wrong. */
+export function readTaskInput(args: unknown): TaskRequest | string {
+  if (typeof args !== "object" || args === null) return "arguments must be an object";
+  const a = args as Record<string, unknown>;
+  if (typeof a.agent !== "string" || a.agent.trim() === "") {
+    return "'agent' must be a non-empty string";
+  }
+  if (a.context !== undefined && typeof a.context !== "string") return "'context' must be a string";
+  if (
+    a.schema !== undefined &&
+    (typeof a.schema !== "object" || a.schema === null || Array.isArray(a.schema))
+  ) {
+    return "'schema' must be an object";
+  }
+  if (!Array.isArray(a.tasks) || a.tasks.length === 0) return "'tasks' must be a non-empty array";
+  const tasks: TaskRequest["tasks"] = [];
+  for (const [i, t] of a.tasks.entries()) {
+    if (typeof t !== "object" || t === null) return `'tasks[${i}]' must be an object`;
+    const { id, description, assignment } = t as Record<string, unknown>;
+    if (typeof id !== "string") return `'tasks[${i}].id' must be a string`;
+    if (typeof assignment !== "string") return `'tasks[${i}].assignment' must be a string`;
+    if (description !== undefined && typeof description !== "string") {
+      return `'tasks[${i}].description' must be a string`;
+    }
+    tasks.push({ id, assignment, ...(description ? { description } : {}) });
+  }
+  return {
+    agent: a.agent,
+    tasks,
+    ...(a.context !== undefined ? { context: a.context as string } : {}),
+    ...(a.schema !== undefined ? { schema: a.schema } : {}),
+  };
+}
