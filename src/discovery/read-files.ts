@@ -69,6 +69,11 @@ function reasonOf(err: unknown): string {
 export async function readSourceFile(path: string): Promise<string | { text: string }> {
   let handle: fs.FileHandle | undefined;
   try {
+    // Look before opening: opening a FIFO (or a socket, or a device) for
+    // reading can block forever, and bad input must never stop discovery.
+    const before = await fs.stat(path);
+    if (before.isDirectory()) return "is a folder, not a file";
+    if (!before.isFile()) return "is not a regular file";
     handle = await fs.open(path, "r");
     const info = await handle.stat();
     if (info.isDirectory()) return "is a folder, not a file";
@@ -93,8 +98,33 @@ export async function readSourceFile(path: string): Promise<string | { text: str
 }
 
 /**
+ * Files open at once across all folder reads. Discovery reads every folder
+ * concurrently; without a bound, a folder of a few thousand agents exceeds a
+ * low descriptor limit (macOS defaults to 256) and files are skipped with
+ * EMFILE, depending on timing.
+ */
+export const MAX_CONCURRENT_READS = 64;
+let activeReads = 0;
+const waitingReads: (() => void)[] = [];
+
+/** Runs `fn` once fewer than {@link MAX_CONCURRENT_READS} reads are in flight. */
+async function withReadSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (activeReads < MAX_CONCURRENT_READS) activeReads++;
+  else await new Promise<void>((resolve) => waitingReads.push(resolve));
+  try {
+    return await fn();
+  } finally {
+    // Hand the slot to the next waiter, or give it back.
+    const next = waitingReads.shift();
+    if (next) next();
+    else activeReads--;
+  }
+}
+
+/**
  * Lists and reads the files of `dir` whose names end with one of
- * `extensions`, in byte order of the name. Reads files concurrently.
+ * `extensions`, in byte order of the name. Reads files concurrently, at most
+ * {@link MAX_CONCURRENT_READS} at a time.
  */
 export async function readDefinitionFolder(
   dir: string,
@@ -119,7 +149,7 @@ export async function readDefinitionFolder(
   const results = await Promise.all(chosen.map(async (entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return { path, outcome: "is a folder, not a file" as const };
-    return { path, outcome: await readSourceFile(path) };
+    return { path, outcome: await withReadSlot(() => readSourceFile(path)) };
   }));
   const files: SourceFile[] = [];
   for (const { path, outcome } of results) {

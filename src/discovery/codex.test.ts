@@ -1,0 +1,87 @@
+// Unit tests for the Codex TOML mapping (design §2): developer_instructions →
+// system prompt, model_reasoning_effort → thinking level (`none` → `off`),
+// sandbox_mode "read-only" → the read-only tool set; invalid TOML is a
+// reason, never an exception. The mapped keys then go through
+// parseAgentFields like any frontmatter (checked here end to end too).
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { codexToFields, READ_ONLY_TOOLS } from "./codex.ts";
+import { parseAgentFields } from "./helpers.ts";
+
+function fieldsOf(text: string): { fields: Record<string, unknown>; body: string } {
+  const r = codexToFields(text);
+  assert.ok(r.ok, r.ok ? "" : r.reason);
+  return { fields: r.fields, body: r.body };
+}
+
+describe("codexToFields", () => {
+  test("full mapping", () => {
+    const r = fieldsOf(`
+name = "reviewer-x"
+description = "Reviews"
+model = "gpt-5-codex"
+model_reasoning_effort = "high"
+sandbox_mode = "read-only"
+developer_instructions = """
+Review carefully.
+"""
+`);
+    assert.deepEqual(r.fields, {
+      name: "reviewer-x",
+      description: "Reviews",
+      model: "gpt-5-codex",
+      thinkingLevel: "high",
+      tools: [...READ_ONLY_TOOLS],
+    });
+    assert.equal(r.body, "Review carefully.\n");
+    assert.deepEqual([...READ_ONLY_TOOLS], ["read", "grep", "find", "ls"]);
+  });
+
+  test("effort none → off; other efforts pass through for validation", () => {
+    for (const [effort, level] of [["none", "off"], ["minimal", "minimal"], ["xhigh", "xhigh"]]) {
+      const r = fieldsOf(`name = "a"\ndescription = "d"\nmodel_reasoning_effort = "${effort}"`);
+      assert.equal(r.fields.thinkingLevel, level, effort);
+    }
+    const odd = fieldsOf(`name = "a"\ndescription = "d"\nmodel_reasoning_effort = "extreme"`);
+    assert.equal(odd.fields.thinkingLevel, "extreme");
+    const parsed = parseAgentFields(odd.fields, { file: "a.toml" });
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.thinkingLevel, undefined, "dropped by parseAgentFields");
+    assert.deepEqual(parsed.warnings.map((w) => w.field), ["thinkingLevel"]);
+  });
+
+  test("other sandbox modes keep all tools; absent keys stay absent", () => {
+    for (const mode of ["workspace-write", "danger-full-access"]) {
+      const r = fieldsOf(`name = "a"\ndescription = "d"\nsandbox_mode = "${mode}"`);
+      assert.deepEqual(r.fields, { name: "a", description: "d" }, mode);
+    }
+    assert.equal(fieldsOf(`name = "a"\ndescription = "d"`).body, "");
+  });
+
+  test("read-only agents get submit_result appended by parseAgentFields", () => {
+    const r = fieldsOf(`name = "a"\ndescription = "d"\nsandbox_mode = "read-only"`);
+    const parsed = parseAgentFields(r.fields, { file: "a.toml" });
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value.tools, ["read", "grep", "find", "ls", "submit_result"]);
+  });
+
+  test("missing name is left for parseAgentFields to reject", () => {
+    const r = fieldsOf(`description = "d"`);
+    const parsed = parseAgentFields(r.fields, { file: "a.toml" });
+    assert.ok(!parsed.ok);
+    assert.equal(parsed.error.field, "name");
+  });
+
+  test("invalid TOML: a one-line reason", () => {
+    const r = codexToFields(`name = "a\ndescription = "d"`);
+    assert.ok(!r.ok);
+    assert.match(r.reason, /^invalid TOML: /);
+    assert.ok(!r.reason.includes("\n"), r.reason);
+  });
+
+  test("developer_instructions of the wrong type is a reason", () => {
+    const r = codexToFields(`name = "a"\ndescription = "d"\ndeveloper_instructions = 3`);
+    assert.deepEqual(r, { ok: false, reason: "'developer_instructions' must be a string" });
+  });
+});

@@ -1,0 +1,207 @@
+// Unit tests for reading one definition folder (design §4): byte order of
+// file names (compareBytes, including characters outside the BMP), the
+// extension filter, and every skip rule — folder named x.md, dangling
+// symlink, symlink loop, over 1 MiB, not UTF-8, unreadable, FIFO — each a
+// single warning naming the file, never an exception.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import fc from "fast-check";
+import {
+  compareBytes,
+  MAX_AGENT_FILE_BYTES,
+  readDefinitionFolder,
+  readSourceFile,
+} from "./read-files.ts";
+
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+
+/** The reference order: UTF-8 bytes, as `ls` sorts in the C locale. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+describe("compareBytes", () => {
+  test("ASCII: upper case before lower case, '.' before digits and '-'", () => {
+    const names = ["p-claude.md", "Task.md", "task.md", "a10.md", "a1.md", "a-b.md", "_x.md"];
+    assert.deepEqual([...names].sort(compareBytes), [
+      "Task.md",
+      "_x.md",
+      "a-b.md",
+      "a1.md",
+      "a10.md",
+      "p-claude.md",
+      "task.md",
+    ]);
+  });
+
+  test("a character outside the BMP sorts after every BMP character (UTF-16 order disagrees)", () => {
+    const emoji = "\u{1F600}.md"; // UTF-16 starts with 0xD83D; UTF-8 with 0xF0
+    const halfwidth = "\uFF61.md"; // U+FF61: above the surrogates in UTF-16, below U+1F600
+    assert.ok(emoji < halfwidth, "plain < compares UTF-16 units");
+    assert.ok(compareBytes(halfwidth, emoji) < 0);
+    assert.ok(compareBytes(emoji, halfwidth) > 0);
+    // Two non-BMP characters with the same high surrogate differ in the low one.
+    assert.ok(compareBytes("\u{1F600}", "\u{1F601}") < 0);
+    assert.ok(compareBytes("\u{10000}", "\u{FFFF}") > 0);
+  });
+
+  test("a prefix sorts first; equal strings compare 0", () => {
+    assert.ok(compareBytes("abc", "abcd") < 0);
+    assert.ok(compareBytes("abcd", "abc") > 0);
+    assert.equal(compareBytes("\u{1F600}x", "\u{1F600}x"), 0);
+  });
+
+  test("agrees in sign with Buffer.compare of the UTF-8 bytes, for any strings", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }), (a, b) => {
+        assert.equal(Math.sign(compareBytes(a, b)), Math.sign(byBytes(a, b)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("readDefinitionFolder", () => {
+  let root: string;
+  let dir: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), "xcsh-read-files-"));
+    dir = join(root, "agents");
+    mkdirSync(dir);
+    const write = (name: string, text: string | Buffer) => writeFileSync(join(dir, name), text);
+    write("b.md", "B");
+    write("Task.md", "Task");
+    write("task.md", "task");
+    write("\u{1F600}.md", "emoji");
+    write("\uFF61.md", "halfwidth");
+    write("z.toml", "toml");
+    write("notes.txt", "ignored");
+    write("README", "ignored");
+    write("exact.md", "x".repeat(MAX_AGENT_FILE_BYTES));
+    write("over.md", "x".repeat(MAX_AGENT_FILE_BYTES + 1));
+    write("latin1.md", Buffer.from("caf\u00e9", "latin1"));
+    write("bom.md", "\uFEFFwith a byte-order mark");
+    mkdirSync(join(dir, "folder.md"));
+    writeFileSync(join(dir, "folder.md", "inner.md"), "never read");
+    symlinkSync("b.md", join(dir, "link.md"));
+    symlinkSync("missing.md", join(dir, "dangling.md"));
+    symlinkSync("loop2.md", join(dir, "loop1.md"));
+    symlinkSync("loop1.md", join(dir, "loop2.md"));
+    symlinkSync("folder.md", join(dir, "dirlink.md"));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test("reads the chosen extensions in byte order, skipping each bad entry with one warning", async () => {
+    const read = await readDefinitionFolder(dir, [".md"]);
+    assert.equal(read.exists, true);
+    assert.deepEqual(read.files.map((f) => f.path.slice(dir.length + 1)), [
+      "Task.md",
+      "b.md",
+      "bom.md",
+      "exact.md",
+      "link.md",
+      "task.md",
+      "\uFF61.md",
+      "\u{1F600}.md",
+    ]);
+    assert.equal(read.files.find((f) => f.path.endsWith("link.md"))!.text, "B");
+    assert.equal(read.files.find((f) => f.path.endsWith("Task.md"))!.text, "Task");
+    assert.deepEqual(
+      read.warnings.map((w) => [w.level, w.file!.slice(dir.length + 1), w.message]),
+      [
+        ["warning", "dangling.md", "skipped: dangling symlink (its target does not exist)"],
+        ["warning", "dirlink.md", "skipped: is a folder, not a file"],
+        ["warning", "folder.md", "skipped: is a folder, not a file"],
+        ["warning", "latin1.md", "skipped: file is not valid UTF-8 text"],
+        ["warning", "loop1.md", "skipped: symlink loop"],
+        ["warning", "loop2.md", "skipped: symlink loop"],
+        ["warning", "over.md", "skipped: file is 1.0 MiB, over the 1 MiB limit"],
+      ],
+    );
+  });
+
+  test("codex folders add .toml files into the same byte order", async () => {
+    const read = await readDefinitionFolder(dir, [".md", ".toml"]);
+    const names = read.files.map((f) => f.path.slice(dir.length + 1));
+    assert.deepEqual(names.slice(-3), ["z.toml", "\uFF61.md", "\u{1F600}.md"]);
+    assert.ok(!names.includes("notes.txt") && !names.includes("README"));
+  });
+
+  test("a missing folder is empty and silent", async () => {
+    const read = await readDefinitionFolder(join(root, "nope"), [".md"]);
+    assert.deepEqual(read, { files: [], warnings: [], exists: false });
+  });
+
+  test("a path that is a file is empty, with one warning naming it", async () => {
+    const read = await readDefinitionFolder(join(dir, "b.md"), [".md"]);
+    assert.deepEqual(read.files, []);
+    assert.equal(read.exists, false);
+    assert.deepEqual(read.warnings, [{
+      level: "warning",
+      file: join(dir, "b.md"),
+      message: "is a file, not a folder; nothing read from it",
+    }]);
+  });
+
+  test("a FIFO named x.md is skipped instead of blocking discovery", async () => {
+    const fifoDir = join(root, "fifo");
+    mkdirSync(fifoDir);
+    writeFileSync(join(fifoDir, "a.md"), "A");
+    const made = spawnSync("mkfifo", [join(fifoDir, "pipe.md")]);
+    assert.equal(made.status, 0, "mkfifo failed");
+    symlinkSync("pipe.md", join(fifoDir, "to-pipe.md"));
+    const read = await readDefinitionFolder(fifoDir, [".md"]);
+    assert.deepEqual(read.files.map((f) => f.text), ["A"]);
+    assert.deepEqual(read.warnings.map((w) => w.message), [
+      "skipped: is not a regular file",
+      "skipped: is not a regular file",
+    ]);
+  });
+
+  test("unreadable file and folder: one warning each (needs a non-root user)", async (t) => {
+    if (isRoot) {
+      t.skip("root reads through permission bits; tests/e2e/discovery-bad covers this as nobody");
+      return;
+    }
+    const locked = join(root, "locked");
+    mkdirSync(locked);
+    writeFileSync(join(locked, "secret.md"), "x");
+    chmodSync(join(locked, "secret.md"), 0o000);
+    const read = await readDefinitionFolder(locked, [".md"]);
+    assert.deepEqual(read.warnings.map((w) => w.message), ["skipped: permission denied"]);
+    chmodSync(locked, 0o000);
+    try {
+      const folder = await readDefinitionFolder(locked, [".md"]);
+      assert.equal(folder.exists, true);
+      assert.deepEqual(folder.warnings.map((w) => w.message), [
+        "cannot read folder (permission denied)",
+      ]);
+    } finally {
+      chmodSync(locked, 0o755);
+    }
+  });
+
+  test("the same folder read three times at once: every file, always in byte order", async () => {
+    const many = join(root, "many");
+    mkdirSync(many);
+    const names = Array.from({ length: 600 }, (_, i) => `m${(i * 37) % 600}.md`);
+    for (const n of names) writeFileSync(join(many, n), n);
+    const reads = await Promise.all([1, 2, 3].map(() => readDefinitionFolder(many, [".md"])));
+    for (const read of reads) {
+      assert.deepEqual(read.warnings, []);
+      assert.deepEqual(read.files.map((f) => f.text), [...names].sort(byBytes));
+    }
+  });
+});
+
+describe("readSourceFile", () => {
+  test("a missing file gives a reason, not an exception", async () => {
+    const r = await readSourceFile(join(tmpdir(), "xcsh-definitely-missing", "x.md"));
+    assert.equal(typeof r, "string");
+  });
+});
