@@ -13,6 +13,10 @@ import { EXIT_OK } from "./errors.ts";
 import { displayPath, formatDiagnostic, printJson } from "./output.ts";
 import { discoverAgents } from "../task/discovery.ts";
 import { loadBundledAgents } from "../task/agents.ts";
+import { loadConfig, userConfigPath } from "../config/load.ts";
+import { BUILTIN_PROVIDERS, knownProviders, resolveProvider } from "../model/providers.ts";
+import { resolvePattern } from "../model/resolve.ts";
+import type { XcshConfig } from "../task/types.ts";
 import { buildTarget } from "../runtime.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -29,7 +33,16 @@ export async function doctorCommand(args: string[]): Promise<number> {
     return EXIT_OK;
   }
   const env = discoveryEnv(values.cwd);
-  const found = await discoverAgents(env);
+  const [found, loaded] = await Promise.all([discoverAgents(env), loadConfig(env.cwd, env.home)]);
+  const config = loaded.ok ? loaded.config : undefined;
+  const models = config ? modelReport(config, env.env) : [];
+  const providers = config ? providerReport(config, env.env) : [];
+  const configInfo = {
+    user: userConfigPath(env.home),
+    files: loaded.files,
+    ...(loaded.ok ? {} : { error: loaded.error }),
+    warnings: loaded.warnings,
+  };
   if (values.json) {
     printJson({
       version: 1,
@@ -38,6 +51,9 @@ export async function doctorCommand(args: string[]): Promise<number> {
       home: env.home,
       folders: found.folders,
       plugins: { files: found.plugins.files, installs: found.plugins.installs },
+      config: configInfo,
+      models,
+      providers,
       agents: found.agents.length,
       shadowed: found.shadowed.length,
       warnings: found.warnings,
@@ -71,6 +87,23 @@ export async function doctorCommand(args: string[]): Promise<number> {
   for (const i of found.plugins.installs) {
     out.push(`  ${i.included ? "in " : "out"}  ${i.id} [${i.scope}] ${i.reason}`);
   }
+  out.push("", "Config files (later ones override earlier):");
+  if (loaded.files.length === 0) {
+    out.push(`  (none; the user file would be ${displayPath(configInfo.user)})`);
+  }
+  for (const f of loaded.files) out.push(`  ${displayPath(f)}`);
+  if (!loaded.ok) out.push("  " + formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
+  for (const w of loaded.warnings) out.push("  " + formatDiagnostic(w).replace(/^xcsh: /, ""));
+  out.push("", "Models:");
+  for (const m of models) {
+    out.push(
+      `  ${m.name.padEnd(16)} ${m.value ?? "(not set)"}${m.problem ? `  ! ${m.problem}` : ""}`,
+    );
+  }
+  out.push("", "Providers:");
+  for (const p of providers) {
+    out.push(`  ${p.name.padEnd(16)} ${p.type.padEnd(18)} ${p.baseURL.padEnd(44)} ${p.key}`);
+  }
   out.push("", `Agents: ${found.agents.length} available, ${found.shadowed.length} shadowed`);
   if (found.warnings.length > 0) {
     out.push("", "Warnings:");
@@ -78,4 +111,41 @@ export async function doctorCommand(args: string[]): Promise<number> {
   }
   process.stdout.write(out.join("\n") + "\n");
   return EXIT_OK;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Each model setting and whether it resolves. */
+function modelReport(config: XcshConfig, env: Env) {
+  const rows: { name: string; value?: string; problem?: string }[] = [];
+  const add = (name: string, value: string | undefined) => {
+    if (value === undefined) return rows.push({ name });
+    const r = resolvePattern(value, config);
+    rows.push({ name, value, ...(r.ok ? {} : { problem: r.reason }) });
+  };
+  add("XCSH_MODEL", env.XCSH_MODEL || undefined);
+  add("models.default", config.models.default);
+  for (const role of ["smol", "slow", "plan", ...Object.keys(config.models.roles)]) {
+    if (!rows.some((r) => r.name === `roles.${role}`)) {
+      add(`roles.${role}`, config.models.roles[role]);
+    }
+  }
+  return rows.filter((r) => r.value !== undefined || r.name !== "XCSH_MODEL");
+}
+
+/** Each provider, its endpoint, and whether its key is set (never the key). */
+function providerReport(config: XcshConfig, env: Env) {
+  return knownProviders(config).map((name) => {
+    const r = resolveProvider(name, config, env);
+    if (!r.ok) {
+      return { name, type: config.providers[name]?.type ?? "?", baseURL: "", key: r.error };
+    }
+    const p = r.value;
+    return {
+      name,
+      type: p.type,
+      baseURL: p.baseURL,
+      key: p.keyEnv ? `key from ${p.keyEnv}` : "no key needed",
+    };
+  });
 }
