@@ -138,7 +138,15 @@ function providerReport(config: XcshConfig, env: Env) {
   return knownProviders(config).map((name) => {
     const r = resolveProvider(name, config, env);
     if (!r.ok) {
-      return { name, type: config.providers[name]?.type ?? "?", baseURL: "", key: r.error };
+      const b = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
+      const keys = b?.keyEnv.join(" or ") ?? config.providers[name]?.apiKeyEnv ??
+        "its key variable";
+      return {
+        name,
+        type: b?.type ?? config.providers[name]?.type ?? "?",
+        baseURL: config.providers[name]?.baseURL ?? b?.baseURL ?? "",
+        key: `not usable: set ${keys}`,
+      };
     }
     const p = r.value;
     return {
