@@ -15,8 +15,11 @@ type Command = (args: string[]) => Promise<number>;
 /** Subcommands, each loaded on first use so start-up stays small. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import("./agents.ts")).agentsCommand,
+  // Hidden: the child side of the parent–child protocol.
+  __child: async () => (await import("../child/command.ts")).childCommand,
   commands: async () => (await import("./commands.ts")).commandsCommand,
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
+  mcp: async () => (await import("./mcp.ts")).mcpCommand,
   run: async () => (await import("./run.ts")).runCommand,
 };
 

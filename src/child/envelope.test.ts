@@ -1,0 +1,73 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { DEFAULT_LIMITS, parseEnvelope } from "./envelope.ts";
+
+const good = {
+  version: 1,
+  id: "0-explore",
+  agent: {
+    name: "explore",
+    description: "Scout",
+    systemPrompt: "Look.",
+    tools: ["read"],
+    model: ["xcsh/smol"],
+  },
+  assignment: "Find main",
+  cwd: "/tmp",
+};
+
+function withField(path: string, value: unknown): string {
+  const doc = structuredClone(good) as Record<string, unknown>;
+  const keys = path.split(".");
+  let o = doc as Record<string, unknown>;
+  for (const k of keys.slice(0, -1)) o = o[k] as Record<string, unknown>;
+  if (value === undefined) delete o[keys[keys.length - 1]];
+  else o[keys[keys.length - 1]] = value;
+  return JSON.stringify(doc);
+}
+
+describe("parseEnvelope", () => {
+  test("fills in defaults", () => {
+    const r = parseEnvelope(JSON.stringify(good));
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.limits, DEFAULT_LIMITS);
+    assert.equal(r.value.model, null);
+    assert.equal(r.value.outputSchema, null);
+    assert.equal(r.value.planMode, false);
+    assert.deepEqual(r.value.agent.tools, ["read"]);
+  });
+
+  const bad: [string, unknown, RegExp][] = [
+    ["version", 2, /'version' must be 1/],
+    ["id", "", /'id' must be a non-empty string/],
+    ["agent", "explore", /'agent' must be an object/],
+    ["agent.name", 3, /'agent\.name'/],
+    ["agent.systemPrompt", undefined, /'agent\.systemPrompt' must be a string/],
+    ["agent.tools", "read", /'agent\.tools' must be a list of strings/],
+    ["agent.thinkingLevel", "max", /'agent\.thinkingLevel' must be one of off, minimal/],
+    ["assignment", undefined, /'assignment'/],
+    ["cwd", "relative/dir", /'cwd' must be an absolute path/],
+    ["model", 5, /'model' must be a non-empty string or null/],
+    ["planMode", "yes", /'planMode' must be true or false/],
+    ["thinkingLevel", "huge", /'thinkingLevel'/],
+    ["limits", { timeoutMs: 1.5 }, /'limits\.timeoutMs' must be a positive integer/],
+    ["limits", { submitRetries: -1 }, /'limits\.submitRetries' must be an integer ≥ 0/],
+  ];
+  for (const [field, value, message] of bad) {
+    test(`a bad ${field} is named`, () => {
+      const r = parseEnvelope(withField(field, value));
+      assert.ok(!r.ok);
+      assert.match(r.error, /^invalid envelope: /);
+      assert.match(r.error, message);
+      assert.equal(r.id, field === "id" ? "" : "0-explore");
+    });
+  }
+
+  test("text that is not a JSON object", () => {
+    assert.match(
+      (parseEnvelope("[1]") as { error: string }).error,
+      /'\(root\)' must be a JSON object/,
+    );
+    assert.match((parseEnvelope("{") as { error: string }).error, /not valid JSON/);
+  });
+});

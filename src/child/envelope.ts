@@ -1,0 +1,179 @@
+/**
+ * Whether the text on a child's stdin is a usable task envelope (protocol
+ * version 1), and the envelope with defaults applied.
+ *
+ * Required: `version` (1), `id`, `agent` (`name`, `description`,
+ * `systemPrompt`), `assignment`, `cwd` (absolute). Optional, with defaults:
+ * `context`, `outputSchema` (null), `model` (null: the child resolves it),
+ * `thinkingLevel`, `planMode` (false), `limits` (`maxTurns` 50, `timeoutMs`
+ * 600 000, `submitRetries` 3). Every problem names the field. Pure.
+ *
+ * @example
+ * ```ts
+ * parseEnvelope('{"version":1}');
+ * // { ok: false, id: "", error: "invalid envelope: 'id' must be a non-empty string" }
+ * ```
+ *
+ * @module
+ */
+import { isAbsolute } from "node:path";
+import {
+  type AgentDefinition,
+  type TaskEnvelope,
+  type TaskLimits,
+  THINKING_LEVELS,
+  type ThinkingLevel,
+} from "../task/types.ts";
+
+export const ENVELOPE_VERSION = 1;
+
+export const DEFAULT_LIMITS: Readonly<TaskLimits> = {
+  maxTurns: 50,
+  timeoutMs: 600_000,
+  submitRetries: 3,
+};
+
+export type EnvelopeResult =
+  | { ok: true; value: TaskEnvelope }
+  | { ok: false; id: string; error: string };
+
+class FieldError extends Error {}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function bad(field: string, what: string): never {
+  throw new FieldError(`'${field}' ${what}`);
+}
+
+function reqString(o: Record<string, unknown>, key: string, field = key): string {
+  const v = o[key];
+  if (typeof v !== "string" || v.trim() === "") bad(field, "must be a non-empty string");
+  return v;
+}
+
+function optString(o: Record<string, unknown>, key: string, field = key): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") bad(field, "must be a string");
+  return v;
+}
+
+function optStringList(
+  o: Record<string, unknown>,
+  key: string,
+  field: string,
+): string[] | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {
+    bad(field, "must be a list of strings");
+  }
+  return v;
+}
+
+function optLevel(v: unknown, field: string): ThinkingLevel | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string" || !(THINKING_LEVELS as readonly string[]).includes(v)) {
+    bad(field, `must be one of ${THINKING_LEVELS.join(", ")}`);
+  }
+  return v as ThinkingLevel;
+}
+
+function posInt(v: unknown, field: string, min: number): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+    bad(field, min === 0 ? "must be an integer ≥ 0" : "must be a positive integer");
+  }
+  return v;
+}
+
+function parseAgent(v: unknown): AgentDefinition {
+  if (!isObject(v)) bad("agent", "must be an object (the effective agent definition)");
+  const agent: AgentDefinition = {
+    ...(v as unknown as AgentDefinition),
+    name: reqString(v, "name", "agent.name"),
+    description: reqString(v, "description", "agent.description"),
+    systemPrompt: typeof v.systemPrompt === "string"
+      ? v.systemPrompt
+      : bad("agent.systemPrompt", "must be a string"),
+    source: (v.source as AgentDefinition["source"]) ?? "bundled",
+    family: (v.family as AgentDefinition["family"]) ?? "xcsh",
+  };
+  agent.tools = optStringList(v, "tools", "agent.tools");
+  agent.model = optStringList(v, "model", "agent.model");
+  agent.thinkingLevel = optLevel(v.thinkingLevel, "agent.thinkingLevel");
+  return agent;
+}
+
+function parseLimits(v: unknown): TaskLimits {
+  if (v === undefined || v === null) return { ...DEFAULT_LIMITS };
+  if (!isObject(v)) bad("limits", "must be an object");
+  return {
+    maxTurns: v.maxTurns === undefined
+      ? DEFAULT_LIMITS.maxTurns
+      : posInt(v.maxTurns, "limits.maxTurns", 1),
+    timeoutMs: v.timeoutMs === undefined
+      ? DEFAULT_LIMITS.timeoutMs
+      : posInt(v.timeoutMs, "limits.timeoutMs", 1),
+    submitRetries: v.submitRetries === undefined
+      ? DEFAULT_LIMITS.submitRetries
+      : posInt(v.submitRetries, "limits.submitRetries", 0),
+  };
+}
+
+/** Parses and checks an envelope from its JSON text. */
+export function parseEnvelope(text: string): EnvelopeResult {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const what = text.trim() === "" ? "stdin was empty" : `not valid JSON (${reason})`;
+    return { ok: false, id: "", error: `invalid envelope: ${what}` };
+  }
+  const id = isObject(doc) && typeof doc.id === "string" ? doc.id : "";
+  try {
+    if (!isObject(doc)) bad("(root)", "must be a JSON object");
+    if (doc.version !== ENVELOPE_VERSION) {
+      bad(
+        "version",
+        `must be ${ENVELOPE_VERSION} (this xcsh speaks envelope version ${ENVELOPE_VERSION}), got ${
+          JSON.stringify(doc.version) ?? "nothing"
+        }`,
+      );
+    }
+    reqString(doc, "id");
+    const agent = parseAgent(doc.agent);
+    if (typeof doc.assignment !== "string" || doc.assignment.trim() === "") {
+      bad("assignment", "must be a non-empty string");
+    }
+    const cwd = reqString(doc, "cwd");
+    if (!isAbsolute(cwd)) bad("cwd", "must be an absolute path");
+    const model = doc.model === undefined || doc.model === null
+      ? null
+      : typeof doc.model === "string" && doc.model.trim() !== ""
+      ? doc.model.trim()
+      : bad("model", "must be a non-empty string or null");
+    if (doc.planMode !== undefined && typeof doc.planMode !== "boolean") {
+      bad("planMode", "must be true or false");
+    }
+    const envelope: TaskEnvelope = {
+      version: 1,
+      id,
+      agent,
+      assignment: doc.assignment,
+      context: optString(doc, "context"),
+      outputSchema: doc.outputSchema ?? null,
+      model,
+      thinkingLevel: optLevel(doc.thinkingLevel, "thinkingLevel"),
+      cwd,
+      planMode: doc.planMode === true,
+      limits: parseLimits(doc.limits),
+    };
+    return { ok: true, value: envelope };
+  } catch (err) {
+    if (!(err instanceof FieldError)) throw err;
+    return { ok: false, id, error: `invalid envelope: ${err.message}` };
+  }
+}

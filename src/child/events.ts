@@ -1,0 +1,61 @@
+/**
+ * How a child reports: one JSON object per line on stdout (the protocol's
+ * events), every string scrubbed of secret values first, and exactly one
+ * `result` per run (later ones are dropped). Human-readable text never goes
+ * here; it goes to stderr.
+ *
+ * @example
+ * ```ts
+ * const emit = createEmitter((line) => process.stdout.write(line), ["sk-secret"]);
+ * emit({ type: "text", id: "0", delta: "key is sk-secret" }); // writes {"type":"text",…,"delta":"key is [redacted]"}
+ * ```
+ *
+ * @module
+ */
+import type { ChildEvent } from "../task/types.ts";
+
+/** Replaces every occurrence of each secret (8+ characters) with `[redacted]`. Pure. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length >= 8 && out.includes(s)) out = out.split(s).join("[redacted]");
+  }
+  return out;
+}
+
+/** Deeply redacts the strings of a JSON-like value. Pure. */
+export function redactValue<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === "string") return redact(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets)) as T;
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, redactValue(v, secrets)]),
+    ) as T;
+  }
+  return value;
+}
+
+export type Emit = (event: ChildEvent) => void;
+
+/** An emitter writing redacted JSON Lines through `write`. */
+export function createEmitter(
+  write: (line: string) => void,
+  secrets: readonly string[] = [],
+): Emit & { resultSent: () => boolean; setSecrets: (s: readonly string[]) => void } {
+  let sent = false;
+  let known = [...secrets];
+  const emit = (event: ChildEvent) => {
+    if (event.type === "result") {
+      if (sent) return;
+      sent = true;
+    }
+    write(JSON.stringify(redactValue(event, known)) + "\n");
+  };
+  return Object.assign(emit, {
+    resultSent: () => sent,
+    setSecrets: (s: readonly string[]) => {
+      known = [...s];
+    },
+  });
+}

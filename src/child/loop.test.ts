@@ -1,0 +1,161 @@
+// The loop's ending rules, with a scripted stand-in for the model.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { ModelMessage } from "ai";
+import { sandbox } from "../../tests/support/tool-context.ts";
+import { compileOutputSchema } from "../schema/output-schema.ts";
+import { TOOLS } from "../tools/registry.ts";
+import type { ChildEvent } from "../task/types.ts";
+import { type LoopOptions, MAX_REMINDERS, runLoop } from "./loop.ts";
+import type { ToolCall, TurnOutput } from "./turn.ts";
+
+type Scripted = { text?: string; calls?: [string, unknown][] };
+
+const sb = sandbox({ "a.txt": "hello\n" });
+after(() => sb.remove());
+
+function setup(script: Scripted[], extra: Partial<LoopOptions> = {}) {
+  const seen: ModelMessage[][] = [];
+  const events: ChildEvent[] = [];
+  let n = 0;
+  const opts: LoopOptions = {
+    id: "t",
+    assignment: "do it",
+    tools: new Map([["read", TOOLS.read], ["report_finding", TOOLS.report_finding]]),
+    limits: { maxTurns: 10, timeoutMs: 1000, submitRetries: 1 },
+    ctx: { ...sb.ctx, findings: [] },
+    emit: (e) => events.push(e),
+    callModel: (messages) => {
+      seen.push(structuredClone(messages));
+      const s = script[n++];
+      if (!s) throw new Error("no more scripted turns");
+      const calls: ToolCall[] = (s.calls ?? []).map(([name, input], i) => ({
+        id: `c${n}-${i}`,
+        name,
+        input,
+      }));
+      const out: TurnOutput = {
+        messages: [{ role: "assistant", content: s.text ?? "" }],
+        toolCalls: calls,
+        text: s.text ?? "",
+        usage: { input: 1, output: 1 },
+        finishReason: calls.length ? "tool-calls" : "stop",
+      };
+      return Promise.resolve(out);
+    },
+    ...extra,
+  };
+  return { opts, seen, events, calls: () => n };
+}
+
+const schema = compileOutputSchema({
+  type: "object",
+  required: ["n"],
+  properties: { n: { type: "integer" } },
+});
+assert.ok(schema.ok);
+const validator = schema.value;
+
+describe("runLoop", () => {
+  test("no schema: the final text is the result", async () => {
+    const { opts, events, seen } = setup([{ calls: [["read", { path: "a.txt" }]] }, {
+      text: " It says hello. ",
+    }]);
+    assert.deepEqual(await runLoop(opts), { status: "ok", text: "It says hello." });
+    assert.deepEqual(events.map((e) => e.type), ["tool_start", "tool_end"]);
+    // The tool's output went back to the model.
+    assert.match(JSON.stringify(seen[1]), /1\\thello/);
+  });
+
+  test("no schema: findings become the data", async () => {
+    const { opts } = setup([
+      { calls: [["report_finding", { title: "T", body: "B" }]] },
+      { text: "Done." },
+    ]);
+    assert.deepEqual(await runLoop(opts), {
+      status: "ok",
+      text: "Done.",
+      data: { findings: [{ title: "T", body: "B" }] },
+    });
+  });
+
+  test("a valid submission ends the loop at once, skipping later calls", async () => {
+    const { opts, calls, events } = setup([
+      {
+        text: "Here.",
+        calls: [["submit_result", { result: { data: { n: 1 } } }], ["read", { path: "a.txt" }]],
+      },
+    ], { validator });
+    assert.deepEqual(await runLoop(opts), { status: "ok", data: { n: 1 }, text: "Here." });
+    assert.equal(calls(), 1);
+    assert.equal(events.filter((e) => e.type === "tool_start").length, 1);
+  });
+
+  test("submitRetries invalid submissions are answered; the next one fails", async () => {
+    const bad: Scripted = { calls: [["submit_result", { result: { data: { n: "x" } } }]] };
+    const { opts, calls, seen } = setup([bad, bad, bad], { validator });
+    const r = await runLoop(opts);
+    assert.equal(r.status, "error");
+    assert.equal(
+      r.error,
+      "submit_result was rejected 2 times; last errors: data/n: must be integer",
+    );
+    assert.equal(calls(), 2);
+    assert.match(JSON.stringify(seen[1]), /1 attempt left/);
+  });
+
+  test("a model that stops without submitting is reminded, then fails", async () => {
+    const script = Array.from({ length: MAX_REMINDERS + 2 }, (_, i) => ({ text: `stop ${i}` }));
+    const { opts, calls, seen } = setup(script, { validator });
+    const r = await runLoop(opts);
+    assert.deepEqual(r, {
+      status: "error",
+      error: `the model stopped without calling submit_result (reminded ${MAX_REMINDERS} times)`,
+      text: `stop ${MAX_REMINDERS}`,
+    });
+    assert.equal(calls(), MAX_REMINDERS + 1);
+    const last = seen[MAX_REMINDERS].at(-1);
+    assert.equal(last?.role, "user");
+    assert.match(String(last?.content), /1 reminder left/);
+  });
+
+  test("a reminded model that then submits succeeds", async () => {
+    const { opts } = setup([{ text: "done" }, {
+      calls: [["submit_result", { result: { data: { n: 5 } } }]],
+    }], { validator });
+    assert.deepEqual(await runLoop(opts), { status: "ok", data: { n: 5 }, text: "done" });
+  });
+
+  test("unknown tools and bad arguments are answered, not run", async () => {
+    const { opts, events, seen } = setup([
+      { calls: [["bash", { command: "touch x" }], ["read", { nope: 1 }]] },
+      { text: "ok" },
+    ]);
+    await runLoop(opts);
+    const ends = events.filter((e) => e.type === "tool_end");
+    assert.deepEqual(ends.map((e) => e.type === "tool_end" && e.ok), [false, false]);
+    const sent = JSON.stringify(seen[1]);
+    assert.match(sent, /unknown tool 'bash'. Available tools: read, report_finding, submit_result/);
+    assert.match(sent, /invalid arguments for read/);
+  });
+
+  test("maxTurns bounds the loop", async () => {
+    const turn: Scripted = { calls: [["read", { path: "a.txt" }]] };
+    const { opts, calls } = setup([turn, turn, turn], {
+      limits: { maxTurns: 2, timeoutMs: 1, submitRetries: 1 },
+    });
+    const r = await runLoop(opts);
+    assert.equal(r.error, "reached the turn limit (2 model calls) without a result");
+    assert.equal(calls(), 2);
+  });
+
+  test("the agent may give up", async () => {
+    const { opts } = setup([{ calls: [["submit_result", { result: { error: "impossible" } }]] }], {
+      validator,
+    });
+    assert.deepEqual(await runLoop(opts), {
+      status: "error",
+      error: "the agent gave up: impossible",
+    });
+  });
+});

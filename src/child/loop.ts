@@ -1,0 +1,187 @@
+/**
+ * The agent loop: what happens between the assignment and the result.
+ *
+ * Each turn the model sees the conversation and either calls tools (run in
+ * order, results sent back) or stops. Decides how a run ends:
+ * - a valid `submit_result` → ok with its data (the loop stops at once);
+ * - `submit_result` with `{error}` → error with the agent's reason;
+ * - too many invalid submissions → error listing the last validation errors;
+ * - a stop without tool calls: with no schema, ok with the final text (and
+ *   any reported findings as data); with a schema, a reminder, and after
+ *   {@link MAX_REMINDERS} of them an error;
+ * - `maxTurns` model calls without an ending → error.
+ * Model access is injected, so the rules are tested without a network.
+ *
+ * @module
+ */
+import type { ModelMessage } from "ai";
+import type { OutputValidator } from "../schema/output-schema.ts";
+import { callTool } from "../tools/registry.ts";
+import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
+import type { ToolContext, ToolSpec } from "../tools/types.ts";
+import type { TaskLimits } from "../task/types.ts";
+import type { Emit } from "./events.ts";
+import { reminderMessage } from "./prompt.ts";
+import type { ToolCall, TurnOutput } from "./turn.ts";
+
+/** Reminders sent to a model that stops without submitting while a schema is set. */
+export const MAX_REMINDERS = 2;
+
+/** How a run ended. */
+export interface LoopOutcome {
+  status: "ok" | "error";
+  data?: unknown;
+  text?: string;
+  error?: string;
+}
+
+export interface LoopOptions {
+  id: string;
+  assignment: string;
+  /** The tools to run, by name (without `submit_result`). */
+  tools: ReadonlyMap<string, ToolSpec>;
+  /** Present when the result must satisfy an output schema. */
+  validator?: OutputValidator;
+  limits: TaskLimits;
+  /** One model turn over the conversation so far (retries included). */
+  callModel: (messages: ModelMessage[]) => Promise<TurnOutput>;
+  ctx: ToolContext;
+  emit: Emit;
+}
+
+type ToolResultPart = {
+  type: "tool-result";
+  toolCallId: string;
+  toolName: string;
+  output: { type: "text"; value: string } | { type: "error-text"; value: string };
+};
+
+function reply(call: ToolCall, ok: boolean, value: string): ToolResultPart {
+  return {
+    type: "tool-result",
+    toolCallId: call.id,
+    toolName: call.name,
+    output: { type: ok ? "text" : "error-text", value },
+  };
+}
+
+/** Runs the loop to its end. Throws only when the signal aborts or the model call fails. */
+export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
+  const messages: ModelMessage[] = [{ role: "user", content: o.assignment }];
+  const offered = [...o.tools.keys(), SUBMIT_RESULT];
+  let invalid = 0;
+  let reminders = 0;
+  let lastText = "";
+
+  for (let turn = 1;; turn++) {
+    if (turn > o.limits.maxTurns) {
+      return {
+        status: "error",
+        error: `reached the turn limit (${o.limits.maxTurns} model calls) without a result`,
+        ...(lastText ? { text: lastText } : {}),
+      };
+    }
+    const out = await o.callModel(messages);
+    messages.push(...out.messages);
+    if (out.text.trim() !== "") lastText = out.text.trim();
+
+    if (out.toolCalls.length === 0) {
+      if (!o.validator) {
+        const findings = o.ctx.findings;
+        return {
+          status: "ok",
+          text: out.text.trim(),
+          ...(findings.length > 0 ? { data: { findings } } : {}),
+        };
+      }
+      if (reminders >= MAX_REMINDERS) {
+        return {
+          status: "error",
+          error: `the model stopped without calling submit_result (reminded ${reminders} ` +
+            `time${reminders === 1 ? "" : "s"})`,
+          ...(lastText ? { text: lastText } : {}),
+        };
+      }
+      reminders++;
+      messages.push({ role: "user", content: reminderMessage(MAX_REMINDERS - reminders + 1) });
+      continue;
+    }
+
+    const results: ToolResultPart[] = [];
+    for (const call of out.toolCalls) {
+      o.emit({ type: "tool_start", id: o.id, tool: call.name, args: call.input });
+      if (call.name === SUBMIT_RESULT) {
+        const verdict = evaluateSubmission(
+          call.input,
+          o.validator,
+          invalid,
+          o.limits.submitRetries,
+        );
+        switch (verdict.kind) {
+          case "accepted":
+            o.emit({ type: "tool_end", id: o.id, tool: call.name, ok: true, summary: "accepted" });
+            return { status: "ok", data: verdict.data, ...(lastText ? { text: lastText } : {}) };
+          case "agent-error":
+            o.emit({
+              type: "tool_end",
+              id: o.id,
+              tool: call.name,
+              ok: true,
+              summary: "gave up",
+            });
+            return {
+              status: "error",
+              error: `the agent gave up: ${verdict.error}`,
+              ...(lastText ? { text: lastText } : {}),
+            };
+          case "exhausted":
+            o.emit({
+              type: "tool_end",
+              id: o.id,
+              tool: call.name,
+              ok: false,
+              summary: `rejected: ${verdict.errors.length} error(s)`,
+            });
+            return {
+              status: "error",
+              error: `submit_result was rejected ${invalid + 1} time${
+                invalid === 0 ? "" : "s"
+              }; last errors: ${verdict.errors.join("; ")}`,
+              ...(lastText ? { text: lastText } : {}),
+            };
+          case "rejected":
+            invalid++;
+            o.emit({
+              type: "tool_end",
+              id: o.id,
+              tool: call.name,
+              ok: false,
+              summary: `rejected: ${verdict.errors.length} error(s)`,
+            });
+            results.push(reply(call, false, verdict.reply));
+            continue;
+        }
+      }
+      const spec = o.tools.get(call.name);
+      if (!spec || call.invalid) {
+        const why = !spec
+          ? `unknown tool '${call.name}'. Available tools: ${offered.join(", ")}`
+          : `invalid call of ${call.name}: ${call.invalid}`;
+        o.emit({ type: "tool_end", id: o.id, tool: call.name, ok: false, summary: why });
+        results.push(reply(call, false, `Error: ${why}`));
+        continue;
+      }
+      const outcome = await callTool(spec, call.input, o.ctx);
+      if (o.ctx.signal.aborted) throw o.ctx.signal.reason;
+      o.emit({
+        type: "tool_end",
+        id: o.id,
+        tool: call.name,
+        ok: outcome.ok,
+        summary: outcome.summary,
+      });
+      results.push(reply(call, outcome.ok, outcome.output));
+    }
+    messages.push({ role: "tool", content: results });
+  }
+}

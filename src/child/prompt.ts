@@ -1,0 +1,71 @@
+/**
+ * What the model is told: the agent's own prompt, the caller's context, and
+ * how to finish (the `submit_result` contract and the output schema when
+ * there is one, or a plain final answer when there is none). Also the
+ * reminder sent when a model stops without submitting. Pure.
+ *
+ * @example
+ * ```ts
+ * buildSystemPrompt({ agentPrompt: "You are a scout.", schema: undefined, planMode: false });
+ * // "You are a scout.\n\n## Finishing\n\nWhen you are done, …"
+ * ```
+ *
+ * @module
+ */
+import { kindName, type SchemaKind } from "../schema/output-schema.ts";
+
+export interface PromptInputs {
+  agentPrompt: string;
+  context?: string;
+  /** The output schema and its dialect, when the result must satisfy one. */
+  schema?: { kind: SchemaKind; value: unknown };
+  planMode: boolean;
+  /** The working directory, so the model knows where relative paths start. */
+  cwd?: string;
+}
+
+/** The system prompt for one child run. */
+export function buildSystemPrompt(p: PromptInputs): string {
+  const parts = [p.agentPrompt.trim()];
+  if (p.context && p.context.trim() !== "") {
+    parts.push(`## Context from the caller\n\n${p.context.trim()}`);
+  }
+  if (p.cwd) {
+    parts.push(
+      `## Environment\n\nWorking directory: ${p.cwd}. Relative paths in tool calls start there.`,
+    );
+  }
+  if (p.planMode) {
+    parts.push(
+      "## Plan mode\n\nThis is a read-only run: inspect and report, change nothing. Only " +
+        "read-only tools are available.",
+    );
+  }
+  if (p.schema) {
+    parts.push(
+      "## Finishing\n\nWhen you are done, call the `submit_result` tool with " +
+        '`{"result": {"data": <your result>}}`. The data must satisfy this ' +
+        `${kindName(p.schema.kind)}:\n\n\`\`\`json\n${JSON.stringify(p.schema.value, null, 2)}\n` +
+        "```\n\nIf the submission is rejected you get the validation errors back; fix them and " +
+        "submit again. If the task cannot be done, call `submit_result` with " +
+        '`{"result": {"error": "<why>"}}`. Ending your turn without calling `submit_result` ' +
+        "does not finish the task.",
+    );
+  } else {
+    parts.push(
+      "## Finishing\n\nWhen you are done, reply with your final answer as plain text (no tool " +
+        "call); that text is the result. Alternatively call `submit_result` with " +
+        '`{"result": {"data": <structured result>}}`, or with `{"result": {"error": "<why>"}}` ' +
+        "if the task cannot be done.",
+    );
+  }
+  return parts.join("\n\n");
+}
+
+/** The reminder sent when a model with a schema stops without submitting. */
+export function reminderMessage(remindersLeft: number): string {
+  return "You ended your turn without calling `submit_result`, so the task is not finished. " +
+    'Call `submit_result` now with `{"result": {"data": ...}}` matching the output schema, ' +
+    'or `{"result": {"error": "..."}}` if it cannot be done. ' +
+    `(${remindersLeft} reminder${remindersLeft === 1 ? "" : "s"} left before the task fails.)`;
+}

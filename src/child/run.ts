@@ -1,0 +1,274 @@
+/**
+ * One child run from envelope text to exit code: validate the envelope, load
+ * config, pick the model and provider, compile the output schema, choose the
+ * tools, run the loop, and report exactly one `result` event. Every failure
+ * becomes an error result whose message says what to fix. Stops cleanly on
+ * the envelope's timeout or when `abort` is called (signals): model call and
+ * commands are cancelled first.
+ *
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import type { LanguageModel } from "ai";
+import { loadConfig } from "../config/load.ts";
+import { createLanguageModel } from "../model/create.ts";
+import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
+import { resolveModel } from "../model/resolve.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
+import { reasoningOptions } from "../model/thinking.ts";
+import { compileOutputSchema, type OutputValidator } from "../schema/output-schema.ts";
+import { killAllCommandGroups } from "../tools/bash.ts";
+import { selectToolNames, TOOLS } from "../tools/registry.ts";
+import {
+  SUBMIT_RESULT,
+  submitResultDescription,
+  submitResultSchema,
+} from "../tools/submit-result.ts";
+import { unavailableTaskRunner } from "../tools/task.ts";
+import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
+import type { ChildEvent } from "../task/types.ts";
+import { parseEnvelope } from "./envelope.ts";
+import { createEmitter, redact } from "./events.ts";
+import { type LoopOutcome, runLoop } from "./loop.ts";
+import { buildSystemPrompt } from "./prompt.ts";
+import { callModelWithRetries, ModelCallError, streamTurn, type ToolDefinition } from "./turn.ts";
+
+/** Default wait for the next byte of a model response before retrying. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+export interface ChildDeps {
+  env: Record<string, string | undefined>;
+  home: string;
+  /** Receives each JSON line (stdout). */
+  writeEvent: (line: string) => void;
+  /** Receives human-readable lines (stderr). */
+  log: (line: string) => void;
+  runTask?: TaskRunner;
+  /** Aborting it ends the run (signals); the reason becomes the error. */
+  abort?: AbortSignal;
+  /** Builds the model (tests may substitute one). */
+  createModel?: (provider: ResolvedProvider, model: string) => LanguageModel;
+}
+
+/** Why a run was stopped from outside the loop. */
+export class StopReason extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StopReason";
+  }
+}
+
+function numberEnv(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+function displayFile(file: string | undefined, home: string): string {
+  if (!file) return "config";
+  return home && home !== "/" && file.startsWith(home + "/") ? "~" + file.slice(home.length) : file;
+}
+
+/** The environment commands get: the child's, without provider keys. */
+function commandEnv(
+  env: Record<string, string | undefined>,
+  keyVars: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && !keyVars.includes(k)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Runs one child from its stdin text and returns the exit code (0 only
+ * when the result is ok).
+ *
+ * @example
+ * ```ts
+ * const code = await runChild(JSON.stringify(envelope), {
+ *   env: process.env, home: os.homedir(),
+ *   writeEvent: (l) => process.stdout.write(l), log: (l) => process.stderr.write(l + "\n"),
+ * });
+ * ```
+ */
+export async function runChild(input: string, deps: ChildDeps): Promise<number> {
+  const { env } = deps;
+  let secrets: string[] = [];
+  const emit = createEmitter(deps.writeEvent);
+  const log = (line: string) => deps.log(redact(line, secrets));
+  const parsed = parseEnvelope(input);
+  if (!parsed.ok) {
+    emit({ type: "result", id: parsed.id, status: "error", error: parsed.error });
+    return 1;
+  }
+  const envelope = parsed.value;
+  const id = envelope.id;
+  const fail = (error: string, extra: Partial<ChildEvent> = {}): number => {
+    emit({ type: "result", id, status: "error", error, ...extra } as ChildEvent);
+    return 1;
+  };
+
+  const loaded = await loadConfig(envelope.cwd, deps.home);
+  for (const w of loaded.warnings) {
+    log(`xcsh: warning: ${displayFile(w.file, deps.home)}: ${w.message}`);
+  }
+  if (!loaded.ok) {
+    return fail(`${displayFile(loaded.error.file, deps.home)}: ${loaded.error.message}`);
+  }
+  const config = loaded.config;
+  const keyVars = keyVariables(config);
+  secrets = keyVars.map((k) => env[k]).filter((v): v is string =>
+    typeof v === "string" && v.length >= 8
+  );
+  emit.setSecrets(secrets);
+
+  const cwdStat = await stat(envelope.cwd).catch(() => undefined);
+  if (!cwdStat?.isDirectory()) return fail(`working directory ${envelope.cwd} does not exist`);
+
+  const choice = resolveModel({
+    agentName: envelope.agent.name,
+    agentModels: envelope.agent.model,
+    config,
+    envelopeModel: envelope.model,
+    envModel: env.XCSH_MODEL,
+  });
+  if (!choice.ok) return fail(choice.error);
+  const provider = resolveProvider(choice.value.provider, config, env);
+  if (!provider.ok) return fail(provider.error);
+
+  const schemaSource = envelope.outputSchema ?? envelope.agent.output ?? null;
+  let validator: OutputValidator | undefined;
+  if (schemaSource !== null && schemaSource !== undefined) {
+    const compiled = compileOutputSchema(schemaSource);
+    if (!compiled.ok) return fail(compiled.error);
+    validator = compiled.value;
+  }
+
+  const toolNames = selectToolNames(envelope.agent.tools, {
+    planMode: envelope.planMode,
+    spawns: env.XCSH_SPAWNS,
+  });
+  const tools = new Map<string, ToolSpec>();
+  for (const name of toolNames) {
+    if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
+  }
+  const definitions: ToolDefinition[] = [
+    ...[...tools.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    })),
+    { name: SUBMIT_RESULT, description: submitResultDescription, inputSchema: submitResultSchema },
+  ];
+
+  let model: LanguageModel;
+  try {
+    model = (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model);
+  } catch (err) {
+    return fail(`cannot set up ${choice.value.id}: ${err instanceof Error ? err.message : err}`);
+  }
+  const depth = Math.max(0, Math.trunc(numberEnv(env.XCSH_TASK_DEPTH, 0)));
+  emit({ type: "start", id, agent: envelope.agent.name, model: choice.value.id, depth });
+
+  const controller = new AbortController();
+  const timeoutS = envelope.limits.timeoutMs / 1000;
+  const timer = setTimeout(
+    () => controller.abort(new StopReason(`timed out after ${timeoutS} s`)),
+    envelope.limits.timeoutMs,
+  );
+  const onOuterAbort = () => {
+    controller.abort(
+      deps.abort?.reason instanceof Error ? deps.abort.reason : new StopReason("interrupted"),
+    );
+  };
+  if (deps.abort?.aborted) onOuterAbort();
+  deps.abort?.addEventListener("abort", onOuterAbort, { once: true });
+  controller.signal.addEventListener("abort", () => killAllCommandGroups(), { once: true });
+
+  const policy: RetryPolicy = {
+    ...DEFAULT_RETRY_POLICY,
+    baseDelayMs: numberEnv(env.XCSH_RETRY_BASE_MS, DEFAULT_RETRY_POLICY.baseDelayMs),
+  };
+  const idleTimeoutMs = numberEnv(env.XCSH_MODEL_IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS);
+  const system = buildSystemPrompt({
+    agentPrompt: envelope.agent.systemPrompt,
+    context: envelope.context,
+    schema: validator ? { kind: validator.kind, value: validator.schema } : undefined,
+    planMode: envelope.planMode,
+    cwd: envelope.cwd,
+  });
+  const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
+  const providerOptions = reasoningOptions(
+    provider.value.type,
+    provider.value.name,
+    choice.value.model,
+    level,
+  );
+  const target = { model: choice.value.id, baseURL: provider.value.baseURL };
+  const findings: Finding[] = [];
+
+  let outcome: LoopOutcome;
+  try {
+    outcome = await runLoop({
+      id,
+      assignment: envelope.assignment,
+      tools,
+      validator,
+      limits: envelope.limits,
+      ctx: {
+        cwd: envelope.cwd,
+        signal: controller.signal,
+        env: commandEnv(env, keyVars),
+        findings,
+        runTask: deps.runTask ?? unavailableTaskRunner,
+      },
+      emit,
+      callModel: async (messages) => {
+        const out = await callModelWithRetries(
+          () =>
+            streamTurn({
+              model,
+              system,
+              messages,
+              tools: definitions,
+              providerOptions,
+              signal: controller.signal,
+              idleTimeoutMs,
+              onText: (delta) => emit({ type: "text", id, delta }),
+            }),
+          {
+            policy,
+            signal: controller.signal,
+            target,
+            onRetry: (attempt, delayMs, reason) =>
+              log(
+                `xcsh: ${target.model}: ${reason}; retry ${attempt}/${policy.maxRetries} in ${
+                  (delayMs / 1000).toFixed(1)
+                } s`,
+              ),
+          },
+        );
+        emit({ type: "usage", id, input: out.usage.input, output: out.usage.output });
+        return out;
+      },
+    });
+  } catch (err) {
+    const reason = controller.signal.aborted ? controller.signal.reason : err;
+    let message: string;
+    if (reason instanceof StopReason || reason instanceof ModelCallError) message = reason.message;
+    else message = `internal error: ${reason instanceof Error ? reason.message : String(reason)}`;
+    if (reason instanceof StopReason && reason.message.startsWith("timed out")) {
+      message += ` (limits.timeoutMs ${envelope.limits.timeoutMs}; model ${target.model} at ` +
+        `${target.baseURL})`;
+    }
+    outcome = { status: "error", error: message };
+  } finally {
+    clearTimeout(timer);
+    deps.abort?.removeEventListener("abort", onOuterAbort);
+    killAllCommandGroups();
+  }
+  emit({ type: "result", id, ...outcome });
+  return outcome.status === "ok" ? 0 : 1;
+}

@@ -1,0 +1,120 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { defaultConfig, mergeConfigs, validateConfig } from "./validate.ts";
+
+const FILE = "/home/u/.xcsh/agent/config.yml";
+
+describe("validateConfig", () => {
+  test("an empty document is an empty config", () => {
+    assert.deepEqual(validateConfig(null, FILE), { ok: true, value: {}, warnings: [] });
+  });
+
+  test("accepts every documented key", () => {
+    const r = validateConfig({
+      task: {
+        maxRecursionDepth: -1,
+        maxConcurrency: 4,
+        timeout: 90.5,
+        disabledAgents: ["designer"],
+        agentModelOverrides: { explore: "ollama/qwen3" },
+      },
+      models: {
+        default: "anthropic/claude",
+        roles: { smol: "ollama/q" },
+        aliases: { Opus: "x/y" },
+      },
+      providers: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1/" } },
+    }, FILE);
+    assert.ok(r.ok);
+    assert.deepEqual(r.warnings, []);
+    assert.equal(r.value.task?.maxRecursionDepth, -1);
+    assert.deepEqual(r.value.models?.aliases, { opus: "x/y" });
+    assert.equal(r.value.providers?.local.baseURL, "http://127.0.0.1:8080/v1");
+  });
+
+  test("unknown keys are warnings naming the key", () => {
+    const r = validateConfig({ task: { maxConcurency: 3 }, colour: "red" }, FILE);
+    assert.ok(r.ok);
+    assert.deepEqual(r.warnings.map((w) => [w.file, w.field, w.level]), [
+      [FILE, "colour", "warning"],
+      [FILE, "task.maxConcurency", "warning"],
+    ]);
+  });
+
+  const bad: [string, unknown, string, RegExp][] = [
+    [
+      "zero concurrency",
+      { task: { maxConcurrency: 0 } },
+      "task.maxConcurrency",
+      /positive integer, got 0/,
+    ],
+    ["a string depth", { task: { maxRecursionDepth: "2" } }, "task.maxRecursionDepth", /got "2"/],
+    ["a negative timeout", { task: { timeout: -1 } }, "task.timeout", /positive number/],
+    ["a bad provider type", { providers: { p: { type: "grpc" } } }, "providers.p.type", /one of/],
+    [
+      "a bad base URL",
+      { providers: { p: { baseURL: "localhost" } } },
+      "providers.p.baseURL",
+      /URL/,
+    ],
+    [
+      "a role that is a list",
+      { models: { roles: { smol: ["a"] } } },
+      "models.roles.smol",
+      /string/,
+    ],
+    ["task as a list", { task: [1] }, "task", /mapping, got a list/],
+    [
+      "a bad key variable",
+      { providers: { p: { apiKeyEnv: "MY KEY" } } },
+      "providers.p.apiKeyEnv",
+      /variable/,
+    ],
+  ];
+  for (const [what, doc, field, message] of bad) {
+    test(`${what} is an error naming file and key`, () => {
+      const r = validateConfig(doc, FILE);
+      assert.ok(!r.ok);
+      assert.equal(r.error.file, FILE);
+      assert.equal(r.error.field, field);
+      assert.match(r.error.message, new RegExp(`^'${field.replace(/\./g, "\\.")}' `));
+      assert.match(r.error.message, message);
+    });
+  }
+
+  test("a document that is not a mapping is an error", () => {
+    const r = validateConfig("just text", FILE);
+    assert.ok(!r.ok);
+    assert.match(r.error.message, /mapping/);
+  });
+});
+
+describe("mergeConfigs", () => {
+  test("no files give the defaults", () => {
+    assert.deepEqual(mergeConfigs([]), defaultConfig());
+    assert.equal(defaultConfig().task.maxRecursionDepth, 2);
+    assert.equal(defaultConfig().task.maxConcurrency, 8);
+    assert.equal(defaultConfig().task.timeout, 600);
+  });
+
+  test("later files override key by key", () => {
+    const c = mergeConfigs([
+      {
+        task: { maxConcurrency: 2, agentModelOverrides: { a: "x/1", b: "x/2" } },
+        models: { default: "x/d", roles: { smol: "x/s", slow: "x/l" } },
+        providers: { p: { type: "openai-compatible", baseURL: "http://a/v1" } },
+      },
+      {
+        task: { timeout: 30, agentModelOverrides: { b: "y/2" } },
+        models: { roles: { smol: "y/s" } },
+        providers: { p: { baseURL: "http://b/v1" } },
+      },
+    ]);
+    assert.equal(c.task.maxConcurrency, 2);
+    assert.equal(c.task.timeout, 30);
+    assert.deepEqual(c.task.agentModelOverrides, { a: "x/1", b: "y/2" });
+    assert.equal(c.models.default, "x/d");
+    assert.deepEqual(c.models.roles, { smol: "y/s", slow: "x/l" });
+    assert.deepEqual(c.providers.p, { type: "openai-compatible", baseURL: "http://b/v1" });
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Which tools a child offers its model, and the checked way to call one.
+ *
+ * The agent's `tools` list (absent: all tools) minus `task` when the child may
+ * spawn nothing (`XCSH_SPAWNS` set to `""`), minus `edit`, `write`, `bash` and
+ * `task` in plan mode; `submit_result` is always offered. Names that mean no
+ * tool are dropped. Arguments are validated against the tool's schema before
+ * it runs, so a tool only ever sees well-formed input.
+ *
+ * @example
+ * ```ts
+ * selectToolNames(["read", "bash", "submit_result"], { planMode: true, spawns: undefined });
+ * // ["read", "submit_result"]
+ * ```
+ *
+ * @module
+ */
+import AjvImport from "ajv";
+import { TOOL_NAMES } from "../task/types.ts";
+import { bashTool } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { findTool } from "./find.ts";
+import { grepTool } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { readTool } from "./read.ts";
+import { reportFindingTool } from "./report-finding.ts";
+import { SUBMIT_RESULT } from "./submit-result.ts";
+import { taskTool } from "./task.ts";
+import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
+import { formatAjvErrors } from "../schema/output-schema.ts";
+import { writeTool } from "./write.ts";
+
+/** Every tool except `submit_result` (which the child loop handles itself). */
+export const TOOLS: Readonly<Record<string, ToolSpec>> = {
+  read: readTool,
+  grep: grepTool,
+  find: findTool,
+  ls: lsTool,
+  bash: bashTool,
+  edit: editTool,
+  write: writeTool,
+  task: taskTool,
+  report_finding: reportFindingTool,
+};
+
+/** Tools a plan-mode child never gets. */
+export const PLAN_MODE_DENIED: readonly string[] = ["edit", "write", "bash", "task"];
+
+/**
+ * The tool names to offer, in canonical order. `spawns` is the value of
+ * `XCSH_SPAWNS` (undefined when unset).
+ */
+export function selectToolNames(
+  agentTools: readonly string[] | undefined,
+  opts: { planMode: boolean; spawns: string | undefined },
+): string[] {
+  const wanted = new Set(agentTools && agentTools.length > 0 ? agentTools : TOOL_NAMES);
+  wanted.add(SUBMIT_RESULT);
+  return TOOL_NAMES.filter((name) => {
+    if (!wanted.has(name)) return false;
+    if (name === "task" && opts.spawns !== undefined && opts.spawns.trim() === "") return false;
+    if (opts.planMode && PLAN_MODE_DENIED.includes(name)) return false;
+    return true;
+  });
+}
+
+// deno-lint-ignore no-explicit-any
+const Ajv: any = typeof AjvImport === "function" ? AjvImport : (AjvImport as any).default;
+const ajv = new Ajv({ allErrors: true, strict: false });
+// deno-lint-ignore no-explicit-any
+const compiled = new Map<string, any>();
+
+/** Validates `args` against the tool's schema, then runs it. Never throws. */
+export async function callTool(
+  spec: ToolSpec,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<ToolOutcome> {
+  let validate = compiled.get(spec.name);
+  if (!validate) {
+    validate = ajv.compile(spec.inputSchema);
+    compiled.set(spec.name, validate);
+  }
+  if (!validate(args)) {
+    const errors = formatAjvErrors(validate.errors).map((e) => `- ${e}`).join("\n");
+    return toolError(`invalid arguments for ${spec.name}:\n${errors}`);
+  }
+  try {
+    return await spec.run(args, ctx);
+  } catch (err) {
+    return toolError(`${spec.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The `submit_result` tool and the rules for judging a submission.
+ *
+ * `{result: {data}}` finishes the task with `data` when it satisfies the
+ * output schema (or there is none); `{result: {error}}` finishes it as failed
+ * with the agent's own reason. An invalid submission is answered with the
+ * validation errors; after `submitRetries` invalid submissions have been
+ * answered, the next invalid one fails the task with its errors (so the model
+ * gets `submitRetries + 1` attempts). A bare `{data}` or `{error}` without the
+ * `result` wrapper is accepted as if wrapped. Pure, apart from the schema's
+ * own validator.
+ *
+ * @module
+ */
+import type { OutputValidator } from "../schema/output-schema.ts";
+import type { JsonSchemaObject } from "./types.ts";
+
+export const SUBMIT_RESULT = "submit_result";
+
+export const submitResultSchema: JsonSchemaObject = {
+  type: "object",
+  properties: {
+    result: {
+      type: "object",
+      description: "Exactly one of `data` (the finished result) or `error` (why the task " +
+        "cannot be done).",
+      properties: {
+        data: { description: "The result. Must match the output schema when one is given." },
+        error: { type: "string", description: "Why the task could not be completed." },
+      },
+    },
+  },
+  required: ["result"],
+};
+
+export const submitResultDescription = "Finish the task: submit the final result as " +
+  '{"result": {"data": …}}, or give up with {"result": {"error": "why"}}. When the ' +
+  "data does not match the output schema you get the errors back and may submit again.";
+
+export type SubmitVerdict =
+  | { kind: "accepted"; data: unknown }
+  | { kind: "agent-error"; error: string }
+  /** Invalid; `reply` goes back to the model, which may try again. */
+  | { kind: "rejected"; errors: string[]; reply: string }
+  /** Invalid and out of attempts: the task fails with `errors`. */
+  | { kind: "exhausted"; errors: string[] };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The `{data} | {error}` part of a submission, or why there is none. */
+function unwrap(args: unknown): { data?: unknown; error?: unknown; problem?: string } {
+  if (!isObject(args)) return { problem: 'arguments must be an object: {"result": {...}}' };
+  const inner = isObject(args.result)
+    ? args.result
+    : ("data" in args || "error" in args)
+    ? args
+    : undefined;
+  if (!inner) {
+    return { problem: 'missing \'result\': call submit_result with {"result": {"data": ...}}' };
+  }
+  const hasData = "data" in inner && inner.data !== undefined;
+  const hasError = "error" in inner && inner.error !== undefined && inner.error !== null;
+  if (hasData && hasError) return { problem: "give exactly one of result.data or result.error" };
+  if (!hasData && !hasError) return { problem: "result must contain data or error" };
+  return hasData ? { data: inner.data } : { error: inner.error };
+}
+
+/**
+ * Judges one submission. `invalidSoFar` counts earlier invalid submissions.
+ *
+ * @example
+ * ```ts
+ * evaluateSubmission({ result: { data: 1 } }, undefined, 0, 3); // { kind: "accepted", data: 1 }
+ * evaluateSubmission({ result: {} }, undefined, 3, 3);          // { kind: "exhausted", errors: [...] }
+ * ```
+ */
+export function evaluateSubmission(
+  args: unknown,
+  validator: OutputValidator | undefined,
+  invalidSoFar: number,
+  submitRetries: number,
+): SubmitVerdict {
+  const u = unwrap(args);
+  let errors: string[];
+  if (u.problem) {
+    errors = [u.problem];
+  } else if (u.error !== undefined) {
+    if (typeof u.error === "string" && u.error.trim() !== "") {
+      return { kind: "agent-error", error: u.error.trim() };
+    }
+    errors = ["result.error must be a non-empty string"];
+  } else {
+    if (!validator) return { kind: "accepted", data: u.data };
+    const v = validator.validate(u.data);
+    if (v.ok) return { kind: "accepted", data: u.data };
+    errors = v.errors.map((e) => `data${e.startsWith("(root)") ? e.slice(6) : e}`);
+  }
+  if (invalidSoFar >= submitRetries) return { kind: "exhausted", errors };
+  const left = submitRetries - invalidSoFar;
+  const reply = "The submission was rejected:\n" + errors.map((e) => `- ${e}`).join("\n") +
+    `\nFix these and call submit_result again (${left} attempt${left === 1 ? "" : "s"} left).`;
+  return { kind: "rejected", errors, reply };
+}

@@ -1,0 +1,101 @@
+/**
+ * The `task` tool: delegates assignments to another agent through the
+ * parent-side task runner (same guards, depth + 1). The runner is injected
+ * ({@link TaskRunner}); without one the tool answers that delegation is
+ * unavailable. Results go back to the model as JSON, one entry per task.
+ *
+ * @module
+ */
+import type { TaskRequest, TaskResult } from "../task/types.ts";
+import { type TaskRunner, toolError, type ToolSpec } from "./types.ts";
+
+export type { TaskRunner } from "./types.ts";
+
+/** The runner used until a real one is injected: every task fails, saying why. */
+export const unavailableTaskRunner: TaskRunner = (req) =>
+  Promise.resolve(req.tasks.map((t): TaskResult => ({
+    id: t.id,
+    agent: req.agent,
+    status: "error",
+    error: "task delegation is unavailable in this build of xcsh",
+  })));
+
+export interface TaskArgs {
+  agent: string;
+  context?: string;
+  tasks: { id: string; description?: string; assignment: string }[];
+}
+
+/** What the model sees of one result (no artifacts paths or timings). Pure. */
+export function describeResults(results: readonly TaskResult[]): string {
+  return JSON.stringify(
+    results.map((r) => ({
+      id: r.id,
+      agent: r.agent,
+      status: r.status,
+      ...(r.data !== undefined ? { data: r.data } : {}),
+      ...(r.text ? { text: r.text } : {}),
+      ...(r.error ? { error: r.error } : {}),
+    })),
+    null,
+    2,
+  );
+}
+
+export const taskTool: ToolSpec = {
+  name: "task",
+  description: "Delegate work to another agent. Each entry of `tasks` runs as a separate " +
+    "sub-agent (in parallel) with its own assignment; `context` is shared background. " +
+    "Returns each task's status and result.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      agent: { type: "string", minLength: 1, description: "Name of the agent to run." },
+      context: { type: "string", description: "Background shared by every task." },
+      tasks: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          properties: {
+            id: { type: "string", minLength: 1, description: "Short unique id." },
+            description: { type: "string", description: "A few words for progress display." },
+            assignment: { type: "string", minLength: 1, description: "What to do, in full." },
+          },
+          required: ["id", "assignment"],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ["agent", "tasks"],
+    additionalProperties: false,
+  },
+  async run(args: TaskArgs, ctx) {
+    const ids = new Set<string>();
+    for (const t of args.tasks) {
+      if (ids.has(t.id)) return toolError(`task id '${t.id}' is used twice`);
+      ids.add(t.id);
+    }
+    const req: TaskRequest = {
+      agent: args.agent,
+      tasks: args.tasks.map((t) => ({
+        id: t.id,
+        description: t.description,
+        assignment: t.assignment,
+      })),
+      ...(args.context ? { context: args.context } : {}),
+    };
+    let results: TaskResult[];
+    try {
+      results = await ctx.runTask(req, ctx.signal);
+    } catch (err) {
+      return toolError(err instanceof Error ? err.message : String(err));
+    }
+    const failed = results.filter((r) => r.status !== "ok").length;
+    return {
+      ok: failed === 0,
+      output: describeResults(results),
+      summary: `${args.agent}: ${results.length - failed}/${results.length} ok`,
+    };
+  },
+};

@@ -1,0 +1,72 @@
+/**
+ * The contract every child tool implements: a name, a description and a JSON
+ * Schema for its arguments (sent to the model), and a `run` that never throws
+ * for a user-level problem but answers `{ ok: false, output }` so the model
+ * can read what went wrong and try again.
+ *
+ * @module
+ */
+import type { TaskRequest, TaskResult } from "../task/types.ts";
+
+/** A JSON Schema object describing a tool's arguments. */
+export type JsonSchemaObject = Record<string, unknown> & { type: "object" };
+
+/** One finding recorded by `report_finding`. */
+export interface Finding {
+  title: string;
+  body: string;
+  priority?: number;
+  confidence?: number;
+  file_path?: string;
+  line_start?: number;
+  line_end?: number;
+}
+
+/**
+ * Runs sub-tasks for the `task` tool. The parent-side runner implements it;
+ * the signal aborts every task it started.
+ *
+ * @example
+ * ```ts
+ * const runner: TaskRunner = async (req) =>
+ *   req.tasks.map((t) => ({ id: t.id, agent: req.agent, status: "ok", text: "done" }));
+ * ```
+ */
+export type TaskRunner = (req: TaskRequest, signal: AbortSignal) => Promise<TaskResult[]>;
+
+/** What a tool may use while it runs. */
+export interface ToolContext {
+  /** The envelope's working directory; relative paths start here. */
+  cwd: string;
+  /** Aborted on timeout, signal or task end. */
+  signal: AbortSignal;
+  /** Environment for commands (provider keys already removed). */
+  env: Record<string, string>;
+  /** Findings reported so far (`report_finding` appends). */
+  findings: Finding[];
+  /** Runs delegated tasks (`task` tool). */
+  runTask: TaskRunner;
+}
+
+/** What a tool call produced. */
+export interface ToolOutcome {
+  ok: boolean;
+  /** Sent back to the model. */
+  output: string;
+  /** One short line for the `tool_end` event. */
+  summary: string;
+}
+
+/** A tool a child can offer the model. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  // deno-lint-ignore no-explicit-any
+  run(args: any, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** A failed outcome whose summary is its message. */
+export function toolError(message: string): ToolOutcome {
+  return { ok: false, output: `Error: ${message}`, summary: message.split("\n")[0].slice(0, 200) };
+}

@@ -1,0 +1,648 @@
+// End-to-end tests of `xcsh __child` through the built binary against the
+// scripted local model server, for both wire formats: Anthropic Messages
+// (`anthropic/…` with ANTHROPIC_BASE_URL) and OpenAI chat completions (a
+// custom openai-compatible provider from config.yml in a temporary HOME).
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
+import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
+
+const SECRET = "sk-test-very-secret-key-0123456789";
+
+// deno-lint-ignore no-explicit-any
+type Event = Record<string, any>;
+
+/** A wire format and how to point the child at the server with it. */
+interface Format {
+  name: "anthropic" | "openai";
+  /** The `provider/model` the envelope names. */
+  model: string;
+  /** The `provider/model` the config's `smol` role names. */
+  smol: string;
+  /** config.yml text for HOME (needs the server URL). */
+  config: (url: string) => string;
+  env: (url: string) => Record<string, string>;
+  /** Tool names offered in a recorded request. */
+  toolNames: (body: Event) => string[];
+  /** Text of the system prompt in a recorded request. */
+  system: (body: Event) => string;
+}
+
+const FORMATS: Format[] = [
+  {
+    name: "anthropic",
+    model: "anthropic/claude-test",
+    smol: "anthropic/claude-smol",
+    config: () => "models:\n  roles:\n    smol: anthropic/claude-smol\n",
+    env: (url) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: SECRET }),
+    toolNames: (b) => (b.tools ?? []).map((t: Event) => t.name),
+    system: (b) => (b.system ?? []).map((s: Event) => s.text).join("\n"),
+  },
+  {
+    name: "openai",
+    model: "local/mock-large",
+    smol: "local/mock-small",
+    config: (url) =>
+      `providers:\n  local: { type: openai-compatible, baseURL: "${url}/v1", apiKeyEnv: LOCAL_KEY }\n` +
+      "models:\n  roles:\n    smol: local/mock-small\n",
+    env: () => ({ LOCAL_KEY: SECRET }),
+    toolNames: (b) => (b.tools ?? []).map((t: Event) => t.function.name),
+    system: (b) =>
+      (b.messages ?? []).filter((m: Event) => m.role === "system")
+        .map((m: Event) => m.content).join("\n"),
+  },
+];
+
+const EXPLORE_DATA = {
+  query: "Where is the greeting printed?",
+  files: [{ path: "hello.txt", line_start: 1, line_end: 2, description: "the greeting" }],
+  code: [{ path: "hello.txt", line_start: 1, line_end: 1, language: "text", content: "hello" }],
+  architecture: "A single text file.",
+  start_here: { path: "hello.txt", reason: "it is the only file" },
+};
+
+let scratch = "";
+let explore: Event;
+
+before(async () => {
+  requireBinary();
+  scratch = mkdtempSync(join(tmpdir(), "xcsh-child-"));
+  const r = await runXcsh(["agents", "show", "explore", "--json"], { home: join(scratch, "none") });
+  assert.equal(r.code, 0, r.stderr);
+  explore = JSON.parse(r.stdout).agent;
+  assert.equal(explore.name, "explore");
+});
+
+after(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+let counter = 0;
+
+/** A fresh HOME and working folder (with one file). */
+function dirs(config: string): { home: string; cwd: string } {
+  const base = join(scratch, String(++counter));
+  const home = join(base, "home");
+  const cwd = join(base, "work");
+  mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(home, ".xcsh", "agent", "config.yml"), config);
+  writeFileSync(join(cwd, "hello.txt"), "hello\nworld\n");
+  return { home, cwd };
+}
+
+function envelope(cwd: string, extra: Event = {}): Event {
+  return {
+    version: 1,
+    id: "0-test",
+    agent: { name: "tester", description: "Test agent", systemPrompt: "You are a test agent." },
+    assignment: "Read hello.txt and say what it contains.",
+    outputSchema: null,
+    model: null,
+    cwd,
+    planMode: false,
+    limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 },
+    ...extra,
+  };
+}
+
+function events(r: RunResult): Event[] {
+  const lines = r.stdout.split("\n").filter((l) => l !== "");
+  return lines.map((l) => {
+    try {
+      return JSON.parse(l);
+    } catch {
+      assert.fail(`stdout line is not JSON: ${l}\nstderr: ${r.stderr}`);
+    }
+  });
+}
+
+function resultOf(r: RunResult): Event {
+  const all = events(r);
+  const results = all.filter((e) => e.type === "result");
+  assert.equal(results.length, 1, `exactly one result event expected:\n${r.stdout}\n${r.stderr}`);
+  assert.equal(all[all.length - 1].type, "result", "the result is the last event");
+  assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), "the key leaked");
+  return results[0];
+}
+
+interface ChildRun {
+  r: RunResult;
+  result: Event;
+  server: ModelServer;
+}
+
+/** Runs one child against a fresh server scripted with `turns`. */
+async function runChild(
+  f: Format,
+  turns: Turn[],
+  env: (f: Format, url: string, cwd: string) => { envelope: Event; env?: Record<string, string> },
+): Promise<ChildRun> {
+  const server = await startModelServer({ turns });
+  try {
+    const { home, cwd } = dirs(f.config(server.url));
+    const spec = env(f, server.url, cwd);
+    const r = await runXcsh(["__child"], {
+      cwd,
+      home,
+      env: { XCSH_RETRY_BASE_MS: "5", ...f.env(server.url), ...spec.env },
+      stdin: JSON.stringify(spec.envelope),
+    });
+    return { r, result: resultOf(r), server };
+  } finally {
+    await server.close();
+  }
+}
+
+for (const f of FORMATS) {
+  describe(`xcsh __child (${f.name} wire format)`, () => {
+    test("a tool call, then a final answer", async () => {
+      const { r, result, server } = await runChild(
+        f,
+        [
+          { text: "Reading.", toolCalls: [{ name: "read", args: { path: "hello.txt" } }] },
+          { text: "It says hello world.", usage: { input: 20, output: 7 } },
+        ],
+        (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }) }),
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(
+        { status: result.status, text: result.text, id: result.id },
+        { status: "ok", text: "It says hello world.", id: "0-test" },
+      );
+      const evs = events(r);
+      assert.deepEqual(evs[0], {
+        type: "start",
+        id: "0-test",
+        agent: "tester",
+        model: f.model,
+        depth: 0,
+      });
+      const types = evs.map((e) => e.type);
+      assert.ok(types.indexOf("tool_start") < types.indexOf("tool_end"));
+      assert.deepEqual(evs.find((e) => e.type === "tool_start")?.args, { path: "hello.txt" });
+      assert.equal(evs.find((e) => e.type === "tool_end")?.ok, true);
+      assert.ok(evs.some((e) => e.type === "text"));
+      assert.ok(evs.some((e) => e.type === "usage" && e.input === 20 && e.output === 7));
+      assert.equal(server.requests.length, 2);
+      // The second request carries the file's lines back to the model.
+      assert.match(JSON.stringify(server.requests[1].body), /1\\thello\\n2\\tworld/);
+      assert.match(f.system(server.requests[0].body), /You are a test agent\./);
+    });
+
+    test("explore's schema is satisfied on the first try", async () => {
+      const { r, result, server } = await runChild(
+        f,
+        [{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }],
+        (_f, _url, cwd) => ({
+          envelope: envelope(cwd, {
+            agent: explore,
+            outputSchema: explore.output,
+            assignment: "Where is the greeting?",
+          }),
+        }),
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(result.status, "ok");
+      assert.deepEqual(result.data, EXPLORE_DATA);
+      assert.equal(server.requests.length, 1);
+      const body = server.requests[0].body;
+      // The smol role picked the model; the request offers explore's tools only.
+      assert.equal(body.model, f.smol.split("/")[1]);
+      assert.deepEqual(f.toolNames(body).sort(), [
+        "bash",
+        "find",
+        "grep",
+        "ls",
+        "read",
+        "submit_result",
+      ]);
+      assert.match(f.system(body), /submit_result/);
+      assert.match(f.system(body), /start_here/);
+      // thinkingLevel minimal reaches the provider.
+      if (f.name === "anthropic") {
+        assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 1024 });
+      } else assert.equal(body.reasoning_effort, "minimal");
+    });
+
+    test("an invalid submission is corrected on retry", async () => {
+      const { r, result, server } = await runChild(
+        f,
+        [
+          {
+            toolCalls: [{
+              name: "submit_result",
+              args: { result: { data: { query: "q", files: "none" } } },
+            }],
+          },
+          { toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] },
+        ],
+        (_f, _url, cwd) => ({
+          envelope: envelope(cwd, { agent: explore, outputSchema: explore.output }),
+        }),
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(result.data, EXPLORE_DATA);
+      assert.equal(server.requests.length, 2);
+      const sent = JSON.stringify(server.requests[1].body);
+      assert.match(sent, /must have required property 'code'/);
+      assert.match(sent, /data\/files: must be array/);
+      const ends = events(r).filter((e) => e.type === "tool_end");
+      assert.deepEqual(ends.map((e) => e.ok), [false, true]);
+    });
+
+    test("invalid submissions until the limit fail the task with the errors", async () => {
+      const bad = { name: "submit_result", args: { result: { data: { query: 1 } } } };
+      const { r, result, server } = await runChild(
+        f,
+        [{ toolCalls: [bad] }, { toolCalls: [bad] }, { text: "never reached" }],
+        (_f, _url, cwd) => ({
+          envelope: envelope(cwd, {
+            agent: explore,
+            outputSchema: explore.output,
+            limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 1 },
+          }),
+        }),
+      );
+      assert.equal(r.code, 1);
+      assert.equal(result.status, "error");
+      assert.match(result.error, /rejected 2 times/);
+      assert.match(result.error, /data\/query: must be string/);
+      assert.match(result.error, /must have required property 'files'/);
+      assert.equal(server.requests.length, 2);
+      assert.equal(result.data, undefined);
+    });
+
+    test("a model that never submits is reminded, then the task fails", async () => {
+      const { r, result, server } = await runChild(
+        f,
+        [{ text: "Done, I think." }, { text: "Still done." }, { text: "Really done." }, {
+          text: "unused",
+        }],
+        (_f, _url, cwd) => ({
+          envelope: envelope(cwd, { agent: explore, outputSchema: explore.output }),
+        }),
+      );
+      assert.equal(r.code, 1);
+      assert.equal(result.status, "error");
+      assert.match(result.error, /without calling submit_result \(reminded 2 times\)/);
+      assert.equal(result.text, "Really done.");
+      assert.equal(server.requests.length, 3);
+      assert.match(JSON.stringify(server.requests[1].body), /without calling `submit_result`/);
+    });
+
+    test("plan mode offers no write tools, and a call to one is refused", async () => {
+      const { r, result, server } = await runChild(
+        f,
+        [
+          { toolCalls: [{ name: "write", args: { path: "new.txt", content: "x" } }] },
+          { text: "I could not write." },
+        ],
+        (_f, _url, cwd) => ({
+          envelope: envelope(cwd, { model: f.model, planMode: true }),
+          env: { XCSH_SPAWNS: "*" },
+        }),
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(result.status, "ok");
+      const offered = f.toolNames(server.requests[0].body);
+      for (const denied of ["edit", "write", "bash", "task"]) {
+        assert.ok(!offered.includes(denied), `${denied} offered in plan mode: ${offered}`);
+      }
+      assert.ok(offered.includes("read") && offered.includes("submit_result"));
+      const end = events(r).find((e) => e.type === "tool_end");
+      assert.equal(end?.ok, false);
+      assert.match(end?.summary, /unknown tool 'write'/);
+    });
+
+    test("no spawn rights (XCSH_SPAWNS empty) removes the task tool", async () => {
+      const { r, server } = await runChild(
+        f,
+        [{ text: "ok" }],
+        (f, _url, cwd) => ({
+          envelope: envelope(cwd, { model: f.model }),
+          env: { XCSH_SPAWNS: "" },
+        }),
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const offered = f.toolNames(server.requests[0].body);
+      assert.ok(!offered.includes("task"));
+      assert.ok(offered.includes("bash") && offered.includes("edit"));
+    });
+
+    const recoverable: [string, Turn][] = [
+      ["HTTP 500", { fault: "500" }],
+      ["HTTP 429 with retry-after", { fault: "429", retryAfter: 0 }],
+      ["malformed SSE", { fault: "malformed-sse" }],
+      ["a stream cut off mid-way", { fault: "disconnect" }],
+      ["a stalled request", { fault: "stall" }],
+    ];
+    for (const [what, fault] of recoverable) {
+      test(`${what} is retried`, async () => {
+        const { r, result, server } = await runChild(
+          f,
+          [fault, { text: "Recovered." }],
+          (f, _url, cwd) => ({
+            envelope: envelope(cwd, { model: f.model }),
+            env: { XCSH_MODEL_IDLE_TIMEOUT_MS: "500" },
+          }),
+        );
+        assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+        assert.equal(result.text, "Recovered.");
+        assert.equal(server.requests.length, 2);
+        assert.match(r.stderr, /retry 1\/3/);
+      });
+    }
+
+    test("persistent 5xx ends in an error naming provider, model and base URL", async () => {
+      let url = "";
+      const { r, result, server } = await runChild(
+        f,
+        [{ fault: "500" }, { fault: "500" }, { fault: "500" }, { fault: "500" }, { text: "no" }],
+        (f, u, cwd) => {
+          url = u;
+          return { envelope: envelope(cwd, { model: f.model }) };
+        },
+      );
+      assert.equal(r.code, 1);
+      assert.equal(server.requests.length, 4);
+      assert.ok(result.error.includes(`${f.model} at ${url}/v1`), result.error);
+      assert.match(result.error, /HTTP 500/);
+      assert.match(result.error, /gave up after 4 attempts/);
+    });
+
+    test("a stall past the envelope's timeout is a named timeout error", async () => {
+      const { r, result } = await runChild(
+        f,
+        [{ fault: "stall" }],
+        (f, _url, cwd) => ({
+          envelope: envelope(cwd, {
+            model: f.model,
+            limits: { maxTurns: 5, timeoutMs: 700, submitRetries: 3 },
+          }),
+        }),
+      );
+      assert.equal(r.code, 1);
+      assert.match(result.error, /timed out after 0\.7 s/);
+      assert.ok(result.error.includes(f.model));
+    });
+
+    test("a missing API key is a one-line error naming the variable", async () => {
+      const server = await startModelServer({ turns: [{ text: "unused" }] });
+      try {
+        const { home, cwd } = dirs(f.config(server.url));
+        const env = f.env(server.url);
+        const variable = f.name === "anthropic" ? "ANTHROPIC_API_KEY" : "LOCAL_KEY";
+        delete env[variable];
+        const r = await runXcsh(["__child"], {
+          cwd,
+          home,
+          env,
+          stdin: JSON.stringify(envelope(cwd, { model: f.model })),
+        });
+        const result = resultOf(r);
+        assert.equal(r.code, 1);
+        assert.match(result.error, new RegExp(`^${variable}`));
+        assert.ok(!result.error.includes("\n"));
+        assert.equal(server.requests.length, 0);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
+
+describe("xcsh __child (either format)", () => {
+  test("OPENAI_BASE_URL points the built-in openai provider elsewhere", async () => {
+    const server = await startModelServer({
+      turns: [{ toolCalls: [{ name: "submit_result", args: { result: { data: { n: 1 } } } }] }],
+    });
+    try {
+      const { home, cwd } = dirs("");
+      const r = await runXcsh(["__child"], {
+        cwd,
+        home,
+        env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: SECRET },
+        stdin: JSON.stringify(envelope(cwd, { model: "openai/mock-small", thinkingLevel: "high" })),
+      });
+      const result = resultOf(r);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(result.data, { n: 1 });
+      assert.equal(server.requests[0].path, "/v1/chat/completions");
+      assert.equal(server.requests[0].body.reasoning_effort, "high");
+      assert.equal(server.requests[0].headers.authorization, `Bearer ${SECRET}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("JTD output schemas are validated as JTD", async () => {
+    const jtd = { properties: { count: { type: "int32" } } };
+    const { r, result, server } = await runChild(
+      FORMATS[0],
+      [
+        { toolCalls: [{ name: "submit_result", args: { result: { data: { count: 1.5 } } } }] },
+        { toolCalls: [{ name: "submit_result", args: { result: { data: { count: 2 } } } }] },
+      ],
+      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model, outputSchema: jtd }) }),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(result.data, { count: 2 });
+    assert.match(FORMATS[0].system(server.requests[0].body), /JTD schema/);
+  });
+
+  test("an agent that gives up through submit_result fails with its reason", async () => {
+    const { r, result } = await runChild(
+      FORMATS[1],
+      [{ toolCalls: [{ name: "submit_result", args: { result: { error: "no such code" } } }] }],
+      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }) }),
+    );
+    assert.equal(r.code, 1);
+    assert.equal(result.error, "the agent gave up: no such code");
+  });
+
+  test("maxTurns bounds the loop", async () => {
+    const call = { toolCalls: [{ name: "ls", args: {} }] };
+    const { r, result, server } = await runChild(
+      FORMATS[1],
+      [call, call, call],
+      (f, _url, cwd) => ({
+        envelope: envelope(cwd, {
+          model: f.model,
+          limits: { maxTurns: 2, timeoutMs: 30_000, submitRetries: 3 },
+        }),
+      }),
+    );
+    assert.equal(r.code, 1);
+    assert.match(result.error, /turn limit \(2 model calls\)/);
+    assert.equal(server.requests.length, 2);
+  });
+
+  test("an unknown provider is an error listing the known ones", async () => {
+    const { r, result, server } = await runChild(
+      FORMATS[1],
+      [{ text: "unused" }],
+      (_f, _url, cwd) => ({ envelope: envelope(cwd, { model: "nosuch/model-x" }) }),
+    );
+    assert.equal(r.code, 1);
+    assert.match(result.error, /unknown provider 'nosuch'/);
+    assert.match(result.error, /anthropic, google, local, ollama, openai/);
+    assert.equal(server.requests.length, 0);
+  });
+
+  test("XCSH_MODEL and the depth variable are honoured", async () => {
+    const { r, server } = await runChild(
+      FORMATS[1],
+      [{ text: "hi" }],
+      (_f, _url, cwd) => ({
+        envelope: envelope(cwd),
+        env: { XCSH_MODEL: "local/from-env", XCSH_TASK_DEPTH: "2" },
+      }),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests[0].body.model, "from-env");
+    assert.deepEqual(events(r)[0].depth, 2);
+  });
+
+  test("a bad config file is an error naming the file and the key", async () => {
+    const { r, result, server } = await runChild(
+      {
+        ...FORMATS[1],
+        config: (url) => FORMATS[1].config(url) + "task:\n  maxConcurrency: 0\n",
+      },
+      [{ text: "unused" }],
+      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }) }),
+    );
+    assert.equal(r.code, 1);
+    assert.equal(
+      result.error,
+      "~/.xcsh/agent/config.yml: 'task.maxConcurrency' must be a positive integer, got 0",
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
+  const badEnvelopes: [string, string, RegExp][] = [
+    ["not JSON", "{nope", /^invalid envelope: not valid JSON/],
+    ["empty stdin", "", /^invalid envelope: stdin was empty/],
+    ["a wrong version", JSON.stringify({ version: 2, id: "x" }), /'version' must be 1/],
+    [
+      "a missing assignment",
+      JSON.stringify({
+        version: 1,
+        id: "x",
+        agent: { name: "a", description: "d", systemPrompt: "" },
+        cwd: "/",
+      }),
+      /'assignment' must be a non-empty string/,
+    ],
+    [
+      "a bad limit",
+      JSON.stringify({
+        version: 1,
+        id: "x",
+        agent: { name: "a", description: "d", systemPrompt: "" },
+        assignment: "go",
+        cwd: "/",
+        limits: { maxTurns: 0 },
+      }),
+      /'limits\.maxTurns' must be a positive integer/,
+    ],
+  ];
+  for (const [what, stdin, expected] of badEnvelopes) {
+    test(`an envelope with ${what} gets exactly one error result`, async () => {
+      const r = await runXcsh(["__child"], { home: join(scratch, "none"), stdin });
+      const all = events(r);
+      assert.equal(all.length, 1, r.stdout);
+      assert.equal(all[0].type, "result");
+      assert.equal(all[0].status, "error");
+      assert.match(all[0].error, expected);
+      assert.equal(r.code, 1);
+    });
+  }
+
+  test("SIGTERM cancels the model call and the commands and reports an error", async () => {
+    const server = await startModelServer({
+      turns: [
+        { toolCalls: [{ name: "bash", args: { command: "sleep 31.25 & echo started; wait" } }] },
+        { text: "unused" },
+      ],
+    });
+    try {
+      const { home, cwd } = dirs(FORMATS[1].config(server.url));
+      const child = spawn(requireBinary(), ["__child"], {
+        cwd,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LOCAL_KEY: SECRET },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      const toolStarted = new Promise<void>((resolve) => {
+        child.stdout.setEncoding("utf8").on("data", (d: string) => {
+          stdout += d;
+          if (stdout.includes('"tool_start"')) resolve();
+        });
+      });
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      const closed = new Promise<number | null>((resolve) =>
+        child.on("close", (code) => resolve(code))
+      );
+      child.stdin.end(JSON.stringify(envelope(cwd, { model: FORMATS[1].model })));
+      await toolStarted;
+      // process.kill, not child.kill: Deno's child.kill reports the signal as the
+      // way the child ended even when the child handles it and exits.
+      process.kill(child.pid!, "SIGTERM");
+      const code = await closed;
+      const r: RunResult = { code, signal: null, stdout, stderr };
+      const result = resultOf(r);
+      assert.equal(code, 1);
+      assert.match(result.error, /interrupted by SIGTERM/);
+      assert.equal(server.requests.length, 1);
+      // The command's process group went with it: no `sleep 31.25` is left.
+      if (existsSync("/proc/self/cmdline")) {
+        const left = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("31.25");
+          } catch {
+            return false;
+          }
+        });
+        assert.deepEqual(left, []);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("the write tool changes files relative to cwd", async () => {
+    let dir = "";
+    const { r } = await runChild(
+      FORMATS[0],
+      [
+        { toolCalls: [{ name: "write", args: { path: "out/new.txt", content: "made\n" } }] },
+        { text: "written" },
+      ],
+      (f, _url, cwd) => {
+        dir = cwd;
+        return { envelope: envelope(cwd, { model: f.model }) };
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(existsSync(join(dir, "out", "new.txt")));
+  });
+});
