@@ -9,8 +9,10 @@
  */
 import process from "node:process";
 import { homedir } from "node:os";
-import { runChild, StopReason } from "./run.ts";
-import { unavailableTaskRunner } from "../tools/task.ts";
+import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
+import { runId } from "../task/artifacts.ts";
+import { readCallerState } from "../task/guards.ts";
+import { TaskTool } from "../task/tool.ts";
 import type { TaskRunner } from "../tools/types.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
@@ -28,9 +30,29 @@ function readStdin(): Promise<string> {
   });
 }
 
-/** The task runner for the `task` tool; the parent-side runner plugs in here. */
-function taskRunner(): TaskRunner {
-  return unavailableTaskRunner;
+/**
+ * The `task` tool's runner: the same parent-side runner as `xcsh run`, with
+ * this child as the caller (its depth, spawn rights and blocked agent come
+ * from its own environment) and its model and schema as the parent's.
+ * Guard refusals reach the model as the tool's error.
+ */
+function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
+  return async (req, signal) => {
+    const caller = readCallerState(process.env);
+    if (!caller.ok) throw new Error(caller.message);
+    const tool = new TaskTool({
+      env: { cwd: ctx.envelope.cwd, home: process.env.HOME ?? homedir(), env: process.env },
+      config: ctx.config,
+      caller: caller.state,
+      runId: runId(),
+      parentSchema: ctx.envelope.outputSchema ?? undefined,
+      parentModel: ctx.model,
+      planMode: ctx.envelope.planMode,
+    });
+    const outcome = await tool.execute(req, signal);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return outcome.results;
+  };
 }
 
 /** Entry point for `xcsh __child`. */
@@ -57,7 +79,7 @@ export async function childCommand(_args: string[]): Promise<number> {
       home: process.env.HOME ?? homedir(),
       writeEvent: (line) => process.stdout.write(line),
       log: (line) => process.stderr.write(line + "\n"),
-      runTask: taskRunner(),
+      taskRunnerFor,
       abort: abort.signal,
     });
     finished = true;

@@ -26,7 +26,7 @@ import {
 } from "../tools/submit-result.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
 import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
-import type { ChildEvent } from "../task/types.ts";
+import type { ChildEvent, TaskEnvelope, XcshConfig } from "../task/types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
@@ -44,10 +44,23 @@ export interface ChildDeps {
   /** Receives human-readable lines (stderr). */
   log: (line: string) => void;
   runTask?: TaskRunner;
+  /**
+   * Builds the runner for the `task` tool once the envelope, config and model
+   * are known (the parent-side task runner needs all three). Wins over `runTask`.
+   */
+  taskRunnerFor?: (ctx: TaskRunnerContext) => TaskRunner;
   /** Aborting it ends the run (signals); the reason becomes the error. */
   abort?: AbortSignal;
   /** Builds the model (tests may substitute one). */
   createModel?: (provider: ResolvedProvider, model: string) => LanguageModel;
+}
+
+/** What the `task` tool's runner is built from. */
+export interface TaskRunnerContext {
+  envelope: TaskEnvelope;
+  config: XcshConfig;
+  /** The model this child runs (`provider/model`): what its children inherit. */
+  model: string;
 }
 
 /** Why a run was stopped from outside the loop. */
@@ -222,7 +235,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
         signal: controller.signal,
         env: commandEnv(env, keyVars),
         findings,
-        runTask: deps.runTask ?? unavailableTaskRunner,
+        runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
+          deps.runTask ?? unavailableTaskRunner,
       },
       emit,
       callModel: async (messages) => {

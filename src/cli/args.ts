@@ -19,7 +19,16 @@ export function parseFlags<T extends FlagSpec>(command: string, args: string[], 
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    const message = (err as Error).message.split("\n")[0]
+    const full = (err as Error).message;
+    const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(full);
+    if (ambiguous) {
+      const flag = ambiguous[1].split(" ")[0];
+      throw new UsageError(
+        `${command}: flag '${flag}' is missing its value (to give a value starting with '-', write ${flag}=VALUE)`,
+        `Run 'xcsh ${command} --help' for usage.`,
+      );
+    }
+    const message = full.split("\n")[0]
       .replace(/\. To specify a positional argument.*$/, "")
       .replace(/^Unknown option/, "unknown flag")
       .replace(/^Option/, "flag");

@@ -37,6 +37,8 @@ export type Turn =
     reasoning?: string;
     usage?: { input: number; output: number };
     finish?: "stop" | "tool_calls" | "length";
+    /** Wait this long before answering (a slow model). */
+    delayMs?: number;
   }
   | { fault: "500" } // HTTP 500 with a JSON error body
   | { fault: "429"; retryAfter: number } // HTTP 429 with retry-after header (seconds)
@@ -69,6 +71,8 @@ export interface ModelServer {
   push(...turns: Turn[]): void;
   /** Turns still queued. */
   remaining(): number;
+  /** The most model requests that were being answered at the same time. */
+  peakInFlight(): number;
   /** Stop listening and end every open connection, stalled ones included. */
   close(): Promise<void>;
 }
@@ -98,6 +102,8 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   const openResponses = new Set<ServerResponse>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let toolCallCounter = 0;
+  let inFlight = 0;
+  let peak = 0;
   let messageCounter = 0;
   let closed = false;
 
@@ -159,6 +165,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const stream = parsed && typeof body === "object" && body !== null &&
       (body as { stream?: unknown }).stream === true;
     const recorded: RecordedRequest = { path, headers, body, format, stream };
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    res.on("close", () => inFlight--);
     // Record first: a test inspecting `requests` after a fault must see the request.
     requests.push(recorded);
     const index = requests.length - 1;
@@ -189,6 +198,16 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     if ("fault" in turn) {
       runFault(turn, res, format, model);
       return;
+    }
+    if (turn.delayMs) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, turn.delayMs);
+        timers.add(t);
+      });
+      if (res.destroyed) return;
     }
     if (format === "openai") {
       const includeUsage = (body as { stream_options?: { include_usage?: unknown } })
@@ -469,6 +488,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     },
     remaining() {
       return queue.length;
+    },
+    peakInFlight() {
+      return peak;
     },
     close() {
       if (closed) return Promise.resolve();

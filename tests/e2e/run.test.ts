@@ -1,0 +1,536 @@
+// End-to-end tests of `xcsh run` (the parent side): guards, the real
+// self-re-execution chain, plan mode, schema precedence, parallelism,
+// timeouts, cancellation and crashes — through the built binary, against the
+// scripted local model server (OpenAI wire format).
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
+import {
+  agentMd,
+  assignmentOf,
+  isAfterTool,
+  localConfig,
+  makeWorld,
+  offeredTools,
+  processesIn,
+  systemPrompt,
+  toolResults,
+  waitForNoProcessesIn,
+  type World,
+} from "../support/world.ts";
+
+const EXPLORE_DATA = {
+  query: "Where is the CLI?",
+  files: [{ path: "README.md", line_start: 1, line_end: 1, description: "the title" }],
+  code: [{
+    path: "README.md",
+    line_start: 1,
+    line_end: 1,
+    language: "markdown",
+    content: "# demo project",
+  }],
+  architecture: "One README.",
+  start_here: { path: "README.md", reason: "it is the only file" },
+};
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "";
+  }
+}
+
+let server: ModelServer;
+let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
+const worlds: World[] = [];
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer({ respond: (req, i) => respond(req, i) });
+});
+after(async () => {
+  await server.close();
+  for (const w of worlds) w.cleanup();
+});
+
+function world(agents: Record<string, string> = {}, extraConfig = ""): World {
+  const w = makeWorld(localConfig(server.url, extraConfig), agents);
+  worlds.push(w);
+  return w;
+}
+
+/** Resets the server for one test: a fresh queue, requests and responder. */
+function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
+  server.script(turns);
+  server.requests.length = 0;
+  respond = fallback ?? (() => ({ text: "unexpected request" }));
+}
+
+describe("guards refuse before any child starts", () => {
+  const cases: {
+    name: string;
+    args: string[];
+    env?: Record<string, string>;
+    config?: string;
+    message: RegExp;
+  }[] = [
+    {
+      name: "unknown agent",
+      args: ["run", "nope", "do it"],
+      message: /^xcsh: Unknown agent "nope"\. Available: (\S+, )+quick_task$/m,
+    },
+    {
+      name: "spawn policy (CSV)",
+      args: ["run", "plan", "do it"],
+      env: { XCSH_SPAWNS: "explore,reviewer" },
+      message: /^xcsh: Cannot spawn 'plan'\. Allowed: explore, reviewer$/m,
+    },
+    {
+      name: "spawn policy (empty)",
+      args: ["run", "explore", "do it"],
+      env: { XCSH_SPAWNS: "" },
+      message: /^xcsh: Cannot spawn 'explore'\. Allowed: none$/m,
+    },
+    {
+      name: "recursion prevention",
+      args: ["run", "explore", "do it"],
+      env: { PI_BLOCKED_AGENT: "explore", XCSH_TASK_DEPTH: "1" },
+      message: /^xcsh: Cannot spawn 'explore' from inside 'explore': recursion prevention/m,
+    },
+    {
+      name: "depth limit",
+      args: ["run", "explore", "do it"],
+      env: { XCSH_TASK_DEPTH: "2" },
+      message:
+        /^xcsh: Cannot spawn 'explore': task depth limit reached \(this task is at depth 2; task\.maxRecursionDepth is 2\)\.$/m,
+    },
+    {
+      name: "depth limit from config",
+      args: ["run", "explore", "do it"],
+      env: { XCSH_TASK_DEPTH: "1" },
+      config: "task: { maxRecursionDepth: 1 }\n",
+      message: /task depth limit reached \(this task is at depth 1; task\.maxRecursionDepth is 1\)/,
+    },
+    {
+      name: "disabled agent",
+      args: ["run", "designer", "do it"],
+      config: "task: { disabledAgents: [designer] }\n",
+      message: /^xcsh: Agent "designer" is disabled by task\.disabledAgents/m,
+    },
+    {
+      name: "bad XCSH_TASK_DEPTH",
+      args: ["run", "explore", "do it"],
+      env: { XCSH_TASK_DEPTH: "deep" },
+      message: /XCSH_TASK_DEPTH must be a whole number/,
+    },
+    {
+      name: "duplicate task ids",
+      args: ["run", "explore", "--task", "A=one", "--task", "a=two"],
+      message: /task ids must be unique \(ignoring case\): "A" and "a"/,
+    },
+    {
+      name: "no assignment",
+      args: ["run", "explore"],
+      message: /no assignment/,
+    },
+    {
+      name: "bad --schema",
+      args: ["run", "task", "--schema", "{oops", "do it"],
+      message: /--schema: not valid JSON/,
+    },
+    {
+      name: "bad --timeout",
+      args: ["run", "task", "--timeout=-3", "do it"],
+      message: /--timeout: expected a positive number of seconds, got "-3"/,
+    },
+    {
+      name: "a flag missing its value",
+      args: ["run", "task", "--timeout", "-3", "do it"],
+      message:
+        /flag '--timeout' is missing its value \(to give a value starting with '-', write --timeout=VALUE\)/,
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const w = world({}, c.config ?? "");
+      script([]);
+      const r = await runXcsh(c.args, { cwd: w.cwd, home: w.home, env: c.env });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, c.message);
+      assert.doesNotMatch(r.stderr, /^\s+at /m, "no stack trace");
+      assert.equal(r.stdout, "");
+      assert.equal(server.requests.length, 0, "no child reached the model");
+    });
+  }
+});
+
+describe("running tasks", () => {
+  test("xcsh run explore prints the schema-valid result", async () => {
+    const w = world();
+    script([{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }]);
+    const r = await runXcsh(["run", "explore", "Where is the CLI?"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), EXPLORE_DATA);
+    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests[0].body.model, "mock-small", "explore runs on the smol role");
+    assert.equal(assignmentOf(server.requests[0]), "Where is the CLI?");
+  });
+
+  test("the assignment can come from stdin, and --json prints every outcome", async () => {
+    const w = world();
+    script([{ text: "all done" }]);
+    const r = await runXcsh(["run", "task", "--json"], {
+      cwd: w.cwd,
+      home: w.home,
+      stdin: "tidy up\n",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.version, 1);
+    assert.equal(doc.results.length, 1);
+    assert.equal(doc.results[0].id, "0-task");
+    assert.equal(doc.results[0].status, "ok");
+    assert.equal(doc.results[0].text, "all done");
+    assert.deepEqual(doc.results[0].usage, { input: 10, output: 5 });
+    assert.equal(assignmentOf(server.requests[0]), "tidy up\n");
+  });
+
+  test("a failed task exits 1 and says why", async () => {
+    const w = world({
+      strict: agentMd("strict", 'output: \'{"type":"object","required":["n"]}\'\n'),
+    });
+    script([{ text: "no" }, { text: "still no" }, { text: "never" }]);
+    const r = await runXcsh(["run", "strict", "give n"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /task 0-strict failed: the model stopped without calling submit_result/);
+  });
+
+  test("plan mode: the child is offered no write tools although the agent has them", async () => {
+    const w = world();
+    script([{ text: "1. do this\n2. then that" }]);
+    const r = await runXcsh(["run", "designer", "--plan", "Restyle the header"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "1. do this\n2. then that\n");
+    assert.deepEqual(offeredTools(server.requests[0]).sort(), [
+      "find",
+      "grep",
+      "ls",
+      "read",
+      "submit_result",
+    ]);
+    assert.match(systemPrompt(server.requests[0]), /plan mode/i);
+  });
+
+  test("without plan mode the same agent is offered its tools", async () => {
+    const w = world();
+    script([{ text: "done" }]);
+    const r = await runXcsh(["run", "designer", "Restyle the header"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const tools = offeredTools(server.requests[0]);
+    for (const t of ["edit", "write", "bash", "task"]) assert.ok(tools.includes(t), `${t} offered`);
+  });
+});
+
+describe("schema precedence: agent, then call, then parent", () => {
+  const callSchema = {
+    type: "object",
+    properties: { verdict: { type: "string" } },
+    required: ["verdict"],
+  };
+
+  test("the agent's own schema wins over --schema", async () => {
+    const w = world();
+    const r = await runXcsh(
+      ["run", "explore", "--schema", JSON.stringify(callSchema), "--dry-run", "x"],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const env = JSON.parse(r.stdout).tasks[0].envelope;
+    assert.ok(env.outputSchema.properties.start_here, "explore's schema");
+  });
+
+  test("--schema applies to an agent without one, from a file too", async () => {
+    const w = world();
+    const inline = await runXcsh([
+      "run",
+      "task",
+      "--schema",
+      JSON.stringify(callSchema),
+      "--dry-run",
+      "x",
+    ], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.deepEqual(JSON.parse(inline.stdout).tasks[0].envelope.outputSchema, callSchema);
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(`${w.cwd}/schema.json`, JSON.stringify(callSchema));
+    const fromFile = await runXcsh(["run", "task", "--schema", "@schema.json", "--dry-run", "x"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.deepEqual(JSON.parse(fromFile.stdout).tasks[0].envelope.outputSchema, callSchema);
+    const none = await runXcsh(["run", "task", "--dry-run", "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(JSON.parse(none.stdout).tasks[0].envelope.outputSchema, null);
+  });
+
+  test("a child's own schema is inherited by the agent it delegates to", async () => {
+    const w = world({
+      boss: agentMd(
+        "boss",
+        'tools: task, read\nspawns: helper\noutput: \'{"type":"object","properties":{"zebra_count":{"type":"integer"}},"required":["zebra_count"]}\'\n',
+      ),
+      helper: agentMd("helper", "tools: read\n"),
+    });
+    script([], (req) => {
+      if (offeredTools(req).includes("task")) {
+        return isAfterTool(req)
+          ? {
+            toolCalls: [{ name: "submit_result", args: { result: { data: { zebra_count: 3 } } } }],
+          }
+          : {
+            toolCalls: [{
+              name: "task",
+              args: { agent: "helper", tasks: [{ id: "h", assignment: "count" }] },
+            }],
+          };
+      }
+      return {
+        toolCalls: [{ name: "submit_result", args: { result: { data: { zebra_count: 3 } } } }],
+      };
+    });
+    const r = await runXcsh(["run", "boss", "count zebras"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { zebra_count: 3 });
+    const helperReq = server.requests.find((q) => !offeredTools(q).includes("task"));
+    assert.ok(helperReq, "the helper was started");
+    assert.match(systemPrompt(helperReq), /zebra_count/, "the helper got the boss's schema");
+  });
+});
+
+describe("delegation through the real re-exec chain", () => {
+  test("a recursive agent delegates to itself until the depth limit; the deepest child has no task tool", async () => {
+    const w = world({ deep: agentMd("deep", "tools: task, read\nrecursive: true\n") });
+    script([], (req) => {
+      const tools = offeredTools(req);
+      if (!tools.includes("task")) return { text: `leaf at "${assignmentOf(req)}"` };
+      if (isAfterTool(req)) return { text: `middle got: ${toolResults(req)}` };
+      return {
+        toolCalls: [{
+          name: "task",
+          args: { agent: "deep", tasks: [{ id: "down", assignment: "go deeper" }] },
+        }],
+      };
+    });
+    const r = await runXcsh(["run", "deep", "start"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^middle got: /);
+    assert.match(r.stdout, /leaf at \\"go deeper\\"/);
+    assert.equal(server.requests.length, 3);
+    assert.ok(offeredTools(server.requests[0]).includes("task"), "depth 1 may delegate");
+    assert.ok(
+      !offeredTools(server.requests[1]).includes("task"),
+      "depth 2 is offered no task tool",
+    );
+    assert.equal(assignmentOf(server.requests[1]), "go deeper");
+  });
+
+  test("a non-recursive agent cannot spawn itself", async () => {
+    const w = world({ solo: agentMd("solo", "tools: task, read\n") });
+    script(
+      [],
+      (req) =>
+        isAfterTool(req) ? { text: `refused: ${toolResults(req)}` } : {
+          toolCalls: [{
+            name: "task",
+            args: { agent: "solo", tasks: [{ id: "again", assignment: "x" }] },
+          }],
+        },
+    );
+    const r = await runXcsh(["run", "solo", "start"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Cannot spawn 'solo' from inside 'solo': recursion prevention/);
+    assert.equal(server.requests.length, 2, "no grandchild was started");
+  });
+
+  test("a spawns list allows one agent and refuses another", async () => {
+    const w = world({
+      boss: agentMd("boss", "tools: task, read\nspawns: worker\n"),
+      worker: agentMd("worker", "tools: read\n"),
+      other: agentMd("other", "tools: read\n"),
+    });
+    script([], (req) => {
+      if (!offeredTools(req).includes("task")) {
+        return { text: `worker says hi to ${assignmentOf(req)}` };
+      }
+      const results = toolResults(req);
+      if (results === "") {
+        return {
+          toolCalls: [{
+            name: "task",
+            args: { agent: "other", tasks: [{ id: "o", assignment: "x" }] },
+          }],
+        };
+      }
+      if (!results.includes("worker says")) {
+        return {
+          toolCalls: [{
+            name: "task",
+            args: { agent: "worker", tasks: [{ id: "w", assignment: "bob" }] },
+          }],
+        };
+      }
+      return { text: `transcript: ${results}` };
+    });
+    const r = await runXcsh(["run", "boss", "start"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Cannot spawn 'other'\. Allowed: worker/);
+    assert.match(r.stdout, /worker says hi to bob/);
+    assert.equal(
+      server.requests.filter((q) => !offeredTools(q).includes("task")).length,
+      1,
+      "one worker ran",
+    );
+  });
+});
+
+describe("parallel tasks", () => {
+  test("8 tasks at concurrency 2: never more than 2 at once, results in order", async () => {
+    const w = world({}, "task: { maxConcurrency: 2 }\n");
+    script([], (req) => ({ text: `done ${assignmentOf(req)}`, delayMs: 300 }));
+    const args = ["run", "quick_task", "--json"];
+    for (let i = 1; i <= 8; i++) args.push("--task", `t${i}=job ${i}`);
+    const r = await runXcsh(args, { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(doc.results.map((x: { id: string }) => x.id), [
+      "t1",
+      "t2",
+      "t3",
+      "t4",
+      "t5",
+      "t6",
+      "t7",
+      "t8",
+    ]);
+    assert.deepEqual(
+      doc.results.map((x: { text: string }) => x.text),
+      [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `done job ${i}`),
+    );
+    assert.equal(server.requests.length, 8);
+    assert.equal(server.peakInFlight(), 2, "two ran together, never three");
+  });
+
+  test("text output names each task", async () => {
+    const w = world();
+    script([], (req) => ({ text: `did ${assignmentOf(req)}` }));
+    const r = await runXcsh(["run", "quick_task", "--task", "a=alpha", "--task", "b=beta"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "== a (quick_task): ok\ndid alpha\n== b (quick_task): ok\ndid beta\n");
+  });
+});
+
+describe("limits, cancellation and crashes leave no process behind", () => {
+  test("a timeout ends a stalled child and its grandchild", async () => {
+    const w = world({ deep: agentMd("deep", "tools: task, read\nrecursive: true\n") });
+    script(
+      [],
+      (req) =>
+        offeredTools(req).includes("task")
+          ? {
+            toolCalls: [{
+              name: "task",
+              args: { agent: "deep", tasks: [{ id: "stuck", assignment: "hang" }] },
+            }],
+          }
+          : { fault: "stall" },
+    );
+    const r = await runXcsh(["run", "deep", "--timeout", "3", "start"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /timed out after 3 s/);
+    assert.equal(server.requests.length, 2, "the grandchild was running");
+    assert.deepEqual(await waitForNoProcessesIn(w.root), [], "no process left in the project");
+  });
+
+  test("SIGINT to xcsh run ends every descendant and reports the task as cancelled", async () => {
+    const w = world({ deep: agentMd("deep", "tools: task, read\nrecursive: true\n") });
+    script(
+      [],
+      (req) =>
+        offeredTools(req).includes("task")
+          ? {
+            toolCalls: [{
+              name: "task",
+              args: { agent: "deep", tasks: [{ id: "stuck", assignment: "hang" }] },
+            }],
+          }
+          : { fault: "stall" },
+    );
+    const child = spawn(XCSH, ["run", "deep", "--json", "start"], {
+      cwd: w.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.resume();
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => resolve(code))
+    );
+    const until = Date.now() + 20_000;
+    while (server.requests.length < 2 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(server.requests.length, 2, "the grandchild reached the model");
+    assert.ok(processesIn(w.root).length >= 2, "child and grandchild are alive");
+    // process.kill, not child.kill: Deno's child_process then reports the
+    // signal it sent instead of the exit code the process chose.
+    process.kill(child.pid!, "SIGINT");
+    const code = await exited;
+    assert.equal(code, 1);
+    assert.equal(JSON.parse(stdout).results[0].status, "cancelled");
+    assert.deepEqual(await waitForNoProcessesIn(w.root), [], "no process left in the project");
+  });
+
+  test("a child that dies without a result is reported with the tail of its stderr", async () => {
+    const w = world({}, "unknownTopLevelKey: 1\n");
+    script([], () => ({ fault: "stall" }));
+    const run = runXcsh(["run", "quick_task", "wait"], { cwd: w.cwd, home: w.home });
+    const until = Date.now() + 20_000;
+    while (server.requests.length < 1 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const victims = processesIn(w.root).filter((pid) => cmdline(pid).includes("__child"));
+    assert.equal(victims.length, 1, "one child is running");
+    process.kill(victims[0], "SIGKILL");
+    const r = await run;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /the child process was killed by SIGKILL without a result/);
+    assert.match(r.stderr, /its stderr ended with:\n.*unknownTopLevelKey/);
+  });
+});
