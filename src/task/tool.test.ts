@@ -48,3 +48,40 @@ describe("parseEventLine", () => {
     test(`ignores ${JSON.stringify(line)}`, () => assert.equal(parseEventLine(line), undefined));
   }
 });
+
+describe("TaskTool", () => {
+  test("an agent file added after create() is runnable though absent from the description", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { TaskTool } = await import("./tool.ts");
+    const { defaultConfig } = await import("../config/validate.ts");
+    const root = mkdtempSync(join(tmpdir(), "xcsh-tool-"));
+    try {
+      const cwd = join(root, "project");
+      const home = join(root, "home");
+      mkdirSync(join(cwd, ".xcsh", "agents"), { recursive: true });
+      mkdirSync(home);
+      const tool = await TaskTool.create({
+        env: { cwd, home, env: {} },
+        config: defaultConfig(),
+        caller: { depth: 0, spawns: "*" },
+        runId: "test",
+      });
+      assert.doesNotMatch(tool.description, /latecomer/);
+      writeFileSync(
+        join(cwd, ".xcsh", "agents", "latecomer.md"),
+        "---\nname: latecomer\ndescription: Arrived late\n---\nHello.\n",
+      );
+      const prepared = await tool.prepare({
+        agent: "latecomer",
+        tasks: [{ id: "a", assignment: "hi" }],
+      });
+      assert.ok(prepared.ok, prepared.ok ? "" : prepared.message);
+      assert.equal(prepared.ok && prepared.tasks[0].envelope.agent.name, "latecomer");
+      assert.doesNotMatch(tool.description, /latecomer/, "the description is not rebuilt");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -7,7 +7,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
@@ -44,6 +44,22 @@ const EXPLORE_DATA = {
   architecture: "One README.",
   start_here: { path: "README.md", reason: "it is the only file" },
 };
+
+/** Runs a command without blocking this process (the model server lives here). */
+function runTool(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
 
 function cmdline(pid: number): string {
   try {
@@ -247,6 +263,69 @@ describe("running tasks", () => {
     assert.equal(r.code, 0, r.stderr);
     const tools = offeredTools(server.requests[0]);
     for (const t of ["edit", "write", "bash", "task"]) assert.ok(tools.includes(t), `${t} offered`);
+  });
+});
+
+describe("output and progress", () => {
+  test("an output over 5 000 lines is cut to its tail, the full text saved as an artifact", async () => {
+    const w = world();
+    const long = Array.from({ length: 6000 }, (_, i) => `line ${i + 1}`).join("\n");
+    script([{ text: long }]);
+    const r = await runXcsh(["run", "quick_task", "--json", "say a lot"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const res = JSON.parse(r.stdout).results[0];
+    const lines = res.text.split("\n");
+    assert.match(lines[0], /1000 lines cut/);
+    assert.equal(lines.length, 5001);
+    assert.equal(lines.at(-1), "line 6000");
+    assert.ok(res.artifact.startsWith(`${w.home}/.xcsh/agent/artifacts/`), res.artifact);
+    assert.equal(readFileSync(res.artifact, "utf8"), long);
+    assert.match(r.stderr, /output was cut; full text in /);
+  });
+
+  test("progress: plain lines on stderr when it is not a terminal", async () => {
+    const w = world();
+    script([
+      { toolCalls: [{ name: "read", args: { path: "README.md" } }] },
+      { text: "read it" },
+    ]);
+    const r = await runXcsh(["run", "quick_task", "look"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "read it\n");
+    assert.match(r.stderr, /^xcsh: \[0-quick_task\] quick_task started on local\/mock-small$/m);
+    assert.match(r.stderr, /^xcsh: \[0-quick_task\] read README\.md$/m);
+    assert.match(r.stderr, /^xcsh: \[0-quick_task\] ok after [\d.]+s$/m);
+    assert.doesNotMatch(r.stderr, /\x1b\[/, "no escape codes");
+  });
+
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  test("progress: a live display on a terminal, colours only without NO_COLOR", {
+    skip: hasScript ? false : "needs script(1) from util-linux to give xcsh a terminal",
+  }, async () => {
+    const w = world();
+    const cmd = `${XCSH} run quick_task look >${w.root}/out.txt`;
+    for (const noColor of [false, true]) {
+      script([{ text: "looked", delayMs: 400 }]);
+      const env: Record<string, string> = {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: w.home,
+      };
+      if (noColor) env.NO_COLOR = "1";
+      const r = await runTool("script", ["-qefc", cmd, "/dev/null"], w.cwd, env);
+      assert.equal(r.code, 0, r.out);
+      assert.equal(
+        readFileSync(`${w.root}/out.txt`, "utf8"),
+        "looked\n",
+        "stdout holds only the result",
+      );
+      assert.match(r.out, /\x1b\[2K/, "lines are redrawn in place");
+      assert.match(r.out, /0-quick_task/);
+      if (noColor) assert.doesNotMatch(r.out, /\x1b\[3\dm/, "no colours with NO_COLOR");
+      else assert.match(r.out, /\x1b\[32m✓/, "a green tick when it succeeds");
+    }
   });
 });
 
