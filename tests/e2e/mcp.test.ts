@@ -1,0 +1,287 @@
+// End-to-end tests of `xcsh mcp` through the built binary, driven by the MCP
+// SDK's own stdio client, with children running against the local model
+// server. Also a raw session that checks stdout carries JSON-RPC only.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
+import {
+  agentMd,
+  localConfig,
+  makeWorld,
+  processesIn,
+  waitForNoProcessesIn,
+  type World,
+} from "../support/world.ts";
+
+const EXPLORE_DATA = {
+  query: "Where is the title?",
+  files: [{ path: "README.md", line_start: 1, line_end: 1, description: "the title" }],
+  code: [{
+    path: "README.md",
+    line_start: 1,
+    line_end: 1,
+    language: "markdown",
+    content: "# demo project",
+  }],
+  architecture: "One README.",
+  start_here: { path: "README.md", reason: "it is the only file" },
+};
+
+let server: ModelServer;
+let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
+let w: World;
+let client: Client;
+let transport: StdioClientTransport;
+let serverStderr = "";
+
+function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
+  server.script(turns);
+  server.requests.length = 0;
+  respond = fallback ?? (() => ({ text: "unexpected request" }));
+}
+
+function childPids(dir: string): number[] {
+  return processesIn(dir).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__child");
+    } catch {
+      return false;
+    }
+  });
+}
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer({ respond: (req, i) => respond(req, i) });
+  w = makeWorld(localConfig(server.url));
+  transport = new StdioClientTransport({
+    command: XCSH,
+    args: ["mcp"],
+    cwd: w.cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d: Buffer) => (serverStderr += d.toString("utf8")));
+  client = new Client({ name: "xcsh-tests", version: "1.0.0" });
+  await client.connect(transport);
+});
+
+after(async () => {
+  await client?.close();
+  await server.close();
+  w?.cleanup();
+});
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+describe("xcsh mcp", () => {
+  test("initialize names the server", () => {
+    assert.equal(client.getServerVersion()?.name, "xcsh");
+  });
+
+  test("tools/list offers task (describing the bundled agents) and agents", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ["task", "agents"]);
+    const task = tools[0];
+    for (const name of ["explore", "plan", "designer", "reviewer", "task", "quick_task"]) {
+      assert.match(task.description ?? "", new RegExp(`^- ${name}: `, "m"));
+    }
+    assert.deepEqual(task.inputSchema.required, ["agent", "tasks"]);
+  });
+
+  test("tools/call runs explore and returns the same data as xcsh run", async () => {
+    script([{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: { agent: "explore", tasks: [{ id: "title", assignment: "Where is the title?" }] },
+    });
+    assert.notEqual(r.isError, true, JSON.stringify(r));
+    const result = r.structuredContent.results[0];
+    assert.equal(result.id, "title");
+    assert.equal(result.status, "ok");
+    assert.deepEqual(result.data, EXPLORE_DATA);
+    assert.match(r.content[0].text, /^## title \(explore\): ok\n/);
+
+    script([{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }]);
+    const cli = await runXcsh(["run", "explore", "--json", "Where is the title?"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(JSON.parse(cli.stdout).results[0].data, result.data);
+  });
+
+  test("progress notifications while a task runs", async () => {
+    script([
+      { toolCalls: [{ name: "read", args: { path: "README.md" } }] },
+      { text: "it is a demo" },
+    ]);
+    const messages: string[] = [];
+    const r: Any = await client.callTool(
+      {
+        name: "task",
+        arguments: { agent: "quick_task", tasks: [{ id: "q", assignment: "read it" }] },
+      },
+      undefined,
+      { onprogress: (p) => messages.push(p.message ?? "") },
+    );
+    assert.equal(r.structuredContent.results[0].text, "it is a demo");
+    assert.ok(messages.includes("[q] read README.md"), messages.join(" | "));
+    assert.ok(messages.includes("[q] ok"), messages.join(" | "));
+  });
+
+  test("an unknown agent is a tool error with the runner's message, not a protocol error", async () => {
+    script([]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: { agent: "nope", tasks: [{ id: "a", assignment: "x" }] },
+    });
+    assert.equal(r.isError, true);
+    assert.match(
+      r.content[0].text,
+      /^Unknown agent "nope"\. Available: explore, plan, designer, reviewer, task, quick_task$/,
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
+  test("bad arguments are a tool error naming the field", async () => {
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: { agent: "explore", tasks: [{ id: "a" }] },
+    });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /'tasks\[0\]\.assignment' must be a string/);
+  });
+
+  test("an agent file added after start-up is listed by agents and callable", async () => {
+    w.addAgent("latecomer", agentMd("latecomer", "tools: read\n"));
+    const listed: Any = await client.callTool({ name: "agents", arguments: {} });
+    assert.ok(listed.structuredContent.agents.some((a: Any) => a.name === "latecomer"));
+    const { tools } = await client.listTools();
+    assert.doesNotMatch(
+      tools[0].description ?? "",
+      /latecomer/,
+      "the description was built at start-up",
+    );
+    script([{ text: "late but here" }]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: { agent: "latecomer", tasks: [{ id: "l", assignment: "hello" }] },
+    });
+    assert.equal(r.structuredContent.results[0].text, "late but here");
+  });
+
+  test("a cancelled call ends its children", async () => {
+    script([], () => ({ fault: "stall" }));
+    const controller = new AbortController();
+    const call = client.callTool(
+      {
+        name: "task",
+        arguments: {
+          agent: "quick_task",
+          tasks: [{ id: "a", assignment: "x" }, { id: "b", assignment: "y" }],
+        },
+      },
+      undefined,
+      { signal: controller.signal },
+    ).then(() => "resolved", (err) => `rejected: ${err}`);
+    const until = Date.now() + 20_000;
+    while (server.requests.length < 2 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(childPids(w.root).length, 2, "both children are running");
+    controller.abort();
+    assert.match(await call, /^rejected: .*abort/i);
+    const until2 = Date.now() + 10_000;
+    while (childPids(w.root).length > 0 && Date.now() < until2) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(childPids(w.root), [], "no child left");
+  });
+
+  test("logs go to stderr", () => {
+    assert.match(serverStderr, /xcsh mcp: serving/);
+  });
+});
+
+test("a whole raw session writes nothing but JSON-RPC on stdout", async () => {
+  const world = makeWorld(localConfig(server.url), { broken: "---\nname: [oops\n---\nbody\n" });
+  try {
+    script([{ text: "fine" }]);
+    const proc = spawn(XCSH, ["mcp"], {
+      cwd: world.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    proc.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    proc.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const send = (msg: unknown) => proc.stdin.write(JSON.stringify(msg) + "\n");
+    const waitFor = async (id: number) => {
+      const until = Date.now() + 20_000;
+      while (!stdout.includes(`"id":${id}`) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    await waitFor(1);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await waitFor(2);
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: {
+        name: "task",
+        arguments: { agent: "quick_task", tasks: [{ id: "a", assignment: "x" }] },
+      },
+    });
+    await waitFor(3);
+    send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "agents", arguments: {} },
+    });
+    await waitFor(4);
+    proc.stdin.end();
+    const code = await new Promise((resolve) => proc.on("close", resolve));
+    assert.equal(code, 0);
+    const lines = stdout.split("\n").filter((l) => l !== "");
+    assert.equal(lines.length, 4);
+    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
+    assert.match(stderr, /broken\.md/, "the bad agent file was reported on stderr");
+    assert.equal(JSON.parse(lines[2]).result.structuredContent.results[0].text, "fine");
+  } finally {
+    world.cleanup();
+  }
+  assert.deepEqual(await waitForNoProcessesIn(world.root, 2000), []);
+});
