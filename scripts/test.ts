@@ -16,7 +16,11 @@ interface Outcome {
   failed: number;
 }
 
-function run(command: string, args: string[], count: (out: string) => [number, number]): Promise<Outcome> {
+function run(
+  command: string,
+  args: string[],
+  count: (out: string) => [number, number],
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

@@ -17,5 +17,5 @@ test("mapLimit keeps order and never exceeds the limit", async () => {
 });
 
 test("mapLimit on an empty list", async () => {
-  assert.deepEqual(await mapLimit([], 4, async (x) => x), []);
+  assert.deepEqual(await mapLimit([], 4, (x) => Promise.resolve(x)), []);
 });
