@@ -47,6 +47,8 @@ export interface ModelInputs {
   envelopeModel?: string | null;
   /** `XCSH_MODEL`. */
   envModel?: string;
+  /** How errors name `envelopeModel` (the parent calls it `--model`). */
+  envelopeLabel?: string;
 }
 
 type PatternResult = { ok: true; id: string } | { ok: false; reason: string };
@@ -99,7 +101,7 @@ function choice(id: string, source: ModelSource): ModelResult {
 export function resolveModel(inputs: ModelInputs): ModelResult {
   const { config } = inputs;
   const explicit: [string | null | undefined, ModelSource, string][] = [
-    [inputs.envelopeModel, "envelope", "the envelope's model"],
+    [inputs.envelopeModel, "envelope", inputs.envelopeLabel ?? "the envelope's model"],
     [inputs.envModel, "XCSH_MODEL", "XCSH_MODEL"],
     [
       Object.hasOwn(config.task.agentModelOverrides, inputs.agentName)

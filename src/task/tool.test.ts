@@ -64,7 +64,7 @@ describe("TaskTool", () => {
       mkdirSync(home);
       const tool = await TaskTool.create({
         env: { cwd, home, env: {} },
-        config: defaultConfig(),
+        config: { ...defaultConfig(), models: { default: "ollama/qwen3", roles: {}, aliases: {} } },
         caller: { depth: 0, spawns: "*" },
         runId: "test",
       });

@@ -170,8 +170,12 @@ export class TaskTool {
       agentModels: agent.model,
       config: { ...config, models: { ...config.models, default: inherited ?? undefined } },
       envelopeModel: req.model,
+      envelopeLabel: "--model",
       envModel: env.env.XCSH_MODEL,
     });
+    // Refuse here rather than start a child that cannot run: an explicit
+    // --model that names nothing must never fall back to another model.
+    if (!model.ok) return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     const childEnv = childEnvironment(agent, caller.depth, maxDepth);
     if (planMode) childEnv.XCSH_SPAWNS = "";
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
@@ -183,7 +187,7 @@ export class TaskTool {
         assignment: t.assignment,
         ...(req.context ? { context: req.context } : {}),
         outputSchema,
-        model: model.ok ? model.value.id : null,
+        model: model.value.id,
         ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
         cwd: env.cwd,
         planMode,

@@ -150,6 +150,18 @@ describe("guards refuse before any child starts", () => {
       message: /^xcsh: Agent "designer" is disabled by task\.disabledAgents/m,
     },
     {
+      name: "--model naming an unknown provider never falls back",
+      args: ["run", "task", "--model", "bogus/x", "do it"],
+      message:
+        /^xcsh: Cannot run 'task': --model: unknown provider 'bogus' in 'bogus\/x'\. Known providers: anthropic, google, local, ollama, openai$/m,
+    },
+    {
+      name: "XCSH_MODEL naming an unknown provider",
+      args: ["run", "task", "do it"],
+      env: { XCSH_MODEL: "nowhere/m" },
+      message: /XCSH_MODEL: unknown provider 'nowhere'/,
+    },
+    {
       name: "bad XCSH_TASK_DEPTH",
       args: ["run", "explore", "do it"],
       env: { XCSH_TASK_DEPTH: "deep" },
@@ -194,6 +206,19 @@ describe("guards refuse before any child starts", () => {
       assert.equal(server.requests.length, 0, "no child reached the model");
     });
   }
+});
+
+test("no model configured: a clear error before any child starts", async () => {
+  const w = makeWorld("task: { maxConcurrency: 2 }\n");
+  worlds.push(w);
+  script([]);
+  const r = await runXcsh(["run", "task", "do it"], { cwd: w.cwd, home: w.home });
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /no model to run agent 'task'.*set models\.default in ~\/\.xcsh\/agent\/config\.yml, or XCSH_MODEL, or pass --model/,
+  );
+  assert.equal(server.requests.length, 0);
 });
 
 describe("running tasks", () => {
