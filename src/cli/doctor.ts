@@ -70,7 +70,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
   out.push("Agent folders, in precedence order:");
   for (const f of found.folders) {
     const label = f.plugin ? `plugin ${f.plugin}` : `${f.family} ${f.scope}`;
-    const state = f.exists ? `${f.count} agent${f.count === 1 ? "" : "s"}` : "missing";
+    const state = f.problem ??
+      (f.exists ? `${f.count} agent${f.count === 1 ? "" : "s"}` : "missing");
     out.push(`  ${label.padEnd(24)} ${displayPath(f.path).padEnd(50)} ${state}`);
   }
   out.push(

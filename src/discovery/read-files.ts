@@ -27,6 +27,8 @@ export interface FolderRead {
   warnings: Diagnostic[];
   /** False when the folder does not exist (or is not a folder). */
   exists: boolean;
+  /** Why a folder that is there gave nothing: `not a folder`, `unreadable (…)`. */
+  problem?: string;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -137,11 +139,13 @@ export async function readDefinitionFolder(
   } catch (err) {
     const code = errCode(err);
     if (code === "ENOENT") return { files: [], warnings, exists: false };
-    const message = code === "ENOTDIR"
+    const notDir = code === "ENOTDIR";
+    const message = notDir
       ? "is a file, not a folder; nothing read from it"
       : `cannot read folder (${reasonOf(err)})`;
     warnings.push({ level: "warning", file: dir, message });
-    return { files: [], warnings, exists: code !== "ENOTDIR" };
+    const problem = notDir ? "not a folder" : `unreadable (${reasonOf(err)})`;
+    return { files: [], warnings, exists: !notDir, problem };
   }
   const chosen = entries
     .filter((e) => extensions.some((ext) => e.name.endsWith(ext)))

@@ -34,6 +34,8 @@ export interface SearchedFolder {
   scope: "project" | "user";
   path: string;
   exists: boolean;
+  /** Set when the path is there but gave nothing: `not a folder`, `unreadable (…)`. */
+  problem?: string;
   plugin?: string;
   /** How many valid definitions it gave. */
   count: number;
@@ -133,7 +135,9 @@ export function parseAgentFile(file: SourceFile, origin: Omit<Origin, "path" | "
 
 async function readOrigin(
   origin: Origin,
-): Promise<{ agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean }> {
+): Promise<
+  { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
+> {
   const extensions = origin.family === "codex" ? [".md", ".toml"] : [".md"];
   const folder = await readDefinitionFolder(origin.path, extensions);
   const agents: AgentDefinition[] = [];
@@ -143,7 +147,12 @@ async function readOrigin(
     if (r.agent) agents.push(r.agent);
     warnings.push(...r.warnings);
   }
-  return { agents, warnings, exists: folder.exists };
+  return {
+    agents,
+    warnings,
+    exists: folder.exists,
+    ...(folder.problem ? { problem: folder.problem } : {}),
+  };
 }
 
 function dirOrigin(d: ConfigDir): Origin {
@@ -183,6 +192,7 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
     scope: o.scope,
     path: o.path,
     exists: reads[i].exists,
+    ...(reads[i].problem ? { problem: reads[i].problem } : {}),
     ...(o.plugin ? { plugin: o.plugin } : {}),
     count: reads[i].agents.length,
   }));

@@ -268,21 +268,30 @@ describe("discovery on fixtures/bad", () => {
     assert.equal(r.code, 0, r.stderr);
     assertNoStackTrace(r);
     const json = JSON.parse(r.stdout) as {
-      folders: { family: string; scope: string; path: string; exists: boolean; count: number }[];
+      folders: {
+        family: string;
+        scope: string;
+        path: string;
+        exists: boolean;
+        count: number;
+        problem?: string;
+      }[];
       plugins: { installs: { id: string; included: boolean; reason: string }[] };
       warnings: Diag[];
     };
     assert.deepEqual(
       json.folders.map((f) =>
-        `${f.family} ${f.scope} ${rel(fx.root, f.path)} ${f.exists ? f.count : "missing"}`
+        `${f.family} ${f.scope} ${rel(fx.root, f.path)} ${
+          f.problem ?? (f.exists ? f.count : "missing")
+        }`
       ),
       [
         "xcsh project home/proj/.xcsh/agents 1",
-        "xcsh user home/.xcsh/agent/agents missing",
+        "xcsh user home/.xcsh/agent/agents not a folder",
         // six valid definitions: dup-b.md parses too (and is shadowed by dup-a.md)
         "claude user home/.claude/agents 6",
         "codex user home/.codex/agents 1",
-        "gemini user home/.gemini/agents 0",
+        "gemini user home/.gemini/agents unreadable (permission denied)",
         "gemini user home/.config/gemini-cli/agents missing",
         "plugin user home/.claude/plugins/cache/good-plug/agents 1",
       ],
