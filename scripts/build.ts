@@ -29,6 +29,10 @@ function build(target: string, outfile: string, cross: boolean): void {
     "--compile",
     "--minify",
     "--bytecode",
+    // ESM with splitting keeps the code only some commands need (the child's
+    // model loop, the MCP server) out of every start-up.
+    "--format=esm",
+    "--splitting",
     ...(cross ? [`--target=${target}`] : []),
     "--define",
     `XCSH_TARGET=${JSON.stringify(target)}`,
