@@ -6,12 +6,11 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { requireBinary, ROOT, type RunResult, runXcsh } from "../support/cli.ts";
+import { requireBinary, ROOT, runCommand, type RunResult, runXcsh } from "../support/cli.ts";
 
 /** A stack trace line as V8/JSC print them. */
 const STACK_LINE = /^\s{4}at /m;
@@ -23,23 +22,7 @@ function assertNoStackTrace(r: RunResult): void {
 
 /** Runs dist/xcsh with exactly `env` (no PATH, nothing inherited), like `env -i`. */
 function runBare(args: string[], env: Record<string, string>, cwd = ROOT): Promise<RunResult> {
-  const bin = requireBinary();
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr });
-    });
-  });
+  return runCommand(requireBinary(), args, { cwd, env });
 }
 
 // An empty working folder (no project agents) and an empty HOME, so that no

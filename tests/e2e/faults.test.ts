@@ -8,14 +8,13 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import process from "node:process";
 import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
 import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
 import {
+  childPids,
   localConfig,
   makeWorld,
-  processesIn,
   waitForNoProcessesIn,
   type World,
 } from "../support/world.ts";
@@ -137,13 +136,7 @@ async function stalledRun(w: World, args: string[]) {
     await new Promise((r) => setTimeout(r, 25));
   }
   assert.equal(server.requests.length, 1, "the child reached the model");
-  const child = processesIn(w.root).find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__child");
-    } catch {
-      return false;
-    }
-  });
+  const [child] = childPids(w.root);
   assert.ok(child, "the child process is alive");
   return { pid: proc.pid!, child, done, out: () => ({ stdout, stderr }) };
 }

@@ -7,7 +7,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import process from "node:process";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
@@ -22,26 +21,13 @@ import {
 } from "../support/model-server.ts";
 import {
   agentMd,
+  childPids,
+  EXPLORE_SAMPLE,
   localConfig,
   makeWorld,
-  processesIn,
   waitForNoProcessesIn,
   type World,
 } from "../support/world.ts";
-
-const EXPLORE_DATA = {
-  query: "Where is the title?",
-  files: [{ path: "README.md", line_start: 1, line_end: 1, description: "the title" }],
-  code: [{
-    path: "README.md",
-    line_start: 1,
-    line_end: 1,
-    language: "markdown",
-    content: "# demo project",
-  }],
-  architecture: "One README.",
-  start_here: { path: "README.md", reason: "it is the only file" },
-};
 
 let server: ModelServer;
 let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
@@ -54,16 +40,6 @@ function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) 
   server.script(turns);
   server.requests.length = 0;
   respond = fallback ?? (() => ({ text: "unexpected request" }));
-}
-
-function childPids(dir: string): number[] {
-  return processesIn(dir).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__child");
-    } catch {
-      return false;
-    }
-  });
 }
 
 before(async () => {
@@ -107,7 +83,9 @@ describe("xcsh mcp", () => {
   });
 
   test("tools/call runs explore and returns the same data as xcsh run", async () => {
-    script([{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }]);
+    script([{
+      toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_SAMPLE } } }],
+    }]);
     const r: Any = await client.callTool({
       name: "task",
       arguments: { agent: "explore", tasks: [{ id: "title", assignment: "Where is the title?" }] },
@@ -116,10 +94,12 @@ describe("xcsh mcp", () => {
     const result = r.structuredContent.results[0];
     assert.equal(result.id, "title");
     assert.equal(result.status, "ok");
-    assert.deepEqual(result.data, EXPLORE_DATA);
+    assert.deepEqual(result.data, EXPLORE_SAMPLE);
     assert.match(r.content[0].text, /^## title \(explore\): ok\n/);
 
-    script([{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }]);
+    script([{
+      toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_SAMPLE } } }],
+    }]);
     const cli = await runXcsh(["run", "explore", "--json", "Where is the title?"], {
       cwd: w.cwd,
       home: w.home,

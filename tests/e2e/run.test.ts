@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import process from "node:process";
-import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
+import { requireBinary, runCommand, runXcsh, XCSH } from "../support/cli.ts";
 import {
   type ModelServer,
   type RecordedRequest,
@@ -20,6 +20,9 @@ import {
 import {
   agentMd,
   assignmentOf,
+  childPids,
+  delegateThenStall,
+  EXPLORE_SAMPLE,
   isAfterTool,
   localConfig,
   makeWorld,
@@ -31,46 +34,8 @@ import {
   type World,
 } from "../support/world.ts";
 
-const EXPLORE_DATA = {
-  query: "Where is the CLI?",
-  files: [{ path: "README.md", line_start: 1, line_end: 1, description: "the title" }],
-  code: [{
-    path: "README.md",
-    line_start: 1,
-    line_end: 1,
-    language: "markdown",
-    content: "# demo project",
-  }],
-  architecture: "One README.",
-  start_here: { path: "README.md", reason: "it is the only file" },
-};
-
-/** Runs a command without blocking this process (the model server lives here). */
-function runTool(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
-    child.on("close", (code) => resolve({ code, out }));
-  });
-}
-
 /** The escape character that starts terminal control sequences. */
 const ESC = String.fromCharCode(27);
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-  } catch {
-    return "";
-  }
-}
 
 let server: ModelServer;
 let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
@@ -224,10 +189,12 @@ test("no model configured: a clear error before any child starts", async () => {
 describe("running tasks", () => {
   test("xcsh run explore prints the schema-valid result", async () => {
     const w = world();
-    script([{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }]);
+    script([{
+      toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_SAMPLE } } }],
+    }]);
     const r = await runXcsh(["run", "explore", "Where is the CLI?"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), EXPLORE_DATA);
+    assert.deepEqual(JSON.parse(r.stdout), EXPLORE_SAMPLE);
     assert.equal(server.requests.length, 1);
     assert.equal(server.requests[0].body.model, "mock-small", "explore runs on the smol role");
     assert.equal(assignmentOf(server.requests[0]), "Where is the CLI?");
@@ -342,18 +309,19 @@ describe("output and progress", () => {
         HOME: w.home,
       };
       if (noColor) env.NO_COLOR = "1";
-      const r = await runTool("script", ["-qefc", cmd, "/dev/null"], w.cwd, env);
-      assert.equal(r.code, 0, r.out);
+      const r = await runCommand("script", ["-qefc", cmd, "/dev/null"], { cwd: w.cwd, env });
+      const out = r.stdout + r.stderr;
+      assert.equal(r.code, 0, out);
       assert.equal(
         readFileSync(`${w.root}/out.txt`, "utf8"),
         "looked\n",
         "stdout holds only the result",
       );
-      assert.ok(r.out.includes(`${ESC}[2K`), "lines are redrawn in place");
-      assert.match(r.out, /0-quick_task/);
+      assert.ok(out.includes(`${ESC}[2K`), "lines are redrawn in place");
+      assert.match(out, /0-quick_task/);
       const colour = new RegExp(`${ESC}\\[3\\dm`);
-      if (noColor) assert.doesNotMatch(r.out, colour, "no colours with NO_COLOR");
-      else assert.ok(r.out.includes(`${ESC}[32m✓`), "a green tick when it succeeds");
+      if (noColor) assert.doesNotMatch(out, colour, "no colours with NO_COLOR");
+      else assert.ok(out.includes(`${ESC}[32m✓`), "a green tick when it succeeds");
     }
   });
 });
@@ -563,18 +531,7 @@ describe("parallel tasks", () => {
 describe("limits, cancellation and crashes leave no process behind", () => {
   test("a timeout ends a stalled child and its grandchild", async () => {
     const w = world({ deep: agentMd("deep", "tools: task, read\nrecursive: true\n") });
-    script(
-      [],
-      (req) =>
-        offeredTools(req).includes("task")
-          ? {
-            toolCalls: [{
-              name: "task",
-              args: { agent: "deep", tasks: [{ id: "stuck", assignment: "hang" }] },
-            }],
-          }
-          : { fault: "stall" },
-    );
+    script([], delegateThenStall("deep"));
     const r = await runXcsh(["run", "deep", "--timeout", "3", "start"], {
       cwd: w.cwd,
       home: w.home,
@@ -587,18 +544,7 @@ describe("limits, cancellation and crashes leave no process behind", () => {
 
   test("SIGINT to xcsh run ends every descendant and reports the task as cancelled", async () => {
     const w = world({ deep: agentMd("deep", "tools: task, read\nrecursive: true\n") });
-    script(
-      [],
-      (req) =>
-        offeredTools(req).includes("task")
-          ? {
-            toolCalls: [{
-              name: "task",
-              args: { agent: "deep", tasks: [{ id: "stuck", assignment: "hang" }] },
-            }],
-          }
-          : { fault: "stall" },
-    );
+    script([], delegateThenStall("deep"));
     const child = spawn(XCSH, ["run", "deep", "--json", "start"], {
       cwd: w.cwd,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
@@ -633,7 +579,7 @@ describe("limits, cancellation and crashes leave no process behind", () => {
     while (server.requests.length < 1 && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    const victims = processesIn(w.root).filter((pid) => cmdline(pid).includes("__child"));
+    const victims = childPids(w.root);
     assert.equal(victims.length, 1, "one child is running");
     process.kill(victims[0], "SIGKILL");
     const r = await run;

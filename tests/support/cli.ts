@@ -45,14 +45,22 @@ export function requireBinary(): string {
   return XCSH;
 }
 
-/** Runs `dist/xcsh ARGS` and resolves when it exits. */
-export function runXcsh(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const bin = requireBinary();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
-  if (opts.home !== undefined) env.HOME = opts.home;
-  for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
+/**
+ * Runs any command with exactly the environment given, feeds it `stdin`, and
+ * resolves when it exits. Never blocks the test process (a model server may
+ * live in it).
+ */
+export function runCommand(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env: Record<string, string>; stdin?: string; killAfterMs?: number },
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(bin, args, { cwd: opts.cwd ?? ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: opts.cwd ?? ROOT,
+      env: opts.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -69,6 +77,22 @@ export function runXcsh(args: string[], opts: RunOptions = {}): Promise<RunResul
     child.stdin.on("error", () => {});
     child.stdin.end(opts.stdin ?? "");
   });
+}
+
+/** The clean environment of a test run: PATH, HOME when given, and `extra`. */
+export function cleanEnv(
+  home: string | undefined,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  if (home !== undefined) env.HOME = home;
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Runs `dist/xcsh ARGS` and resolves when it exits. */
+export function runXcsh(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return runCommand(requireBinary(), args, { ...opts, env: cleanEnv(opts.home, opts.env) });
 }
 
 /** Runs and parses stdout as JSON, failing with stderr when it is not JSON. */

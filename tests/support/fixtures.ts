@@ -16,7 +16,6 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { spawn } from "node:child_process";
 import {
   chmodSync,
   lstatSync,
@@ -32,7 +31,14 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
-import { FIXTURES, requireBinary, type RunOptions, type RunResult } from "./cli.ts";
+import {
+  cleanEnv,
+  FIXTURES,
+  requireBinary,
+  runCommand,
+  type RunOptions,
+  type RunResult,
+} from "./cli.ts";
 
 /** The placeholder for the materialized root in fixture JSON files. */
 export const ROOT_PLACEHOLDER = "@ROOT@";
@@ -202,29 +208,8 @@ export function runXcshVia(
   args: string[],
   opts: RunOptions = {},
 ): Promise<RunResult> {
-  const bin = requireBinary();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
-  if (opts.home !== undefined) env.HOME = opts.home;
-  for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
-  const [cmd, ...argv] = [...wrapper, bin, ...args];
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, argv, { cwd: opts.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.killAfterMs ?? 60_000);
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr });
-    });
-    child.stdin.on("error", () => {});
-    child.stdin.end(opts.stdin ?? "");
-  });
+  const [cmd, ...argv] = [...wrapper, requireBinary(), ...args];
+  return runCommand(cmd, argv, { ...opts, env: cleanEnv(opts.home, opts.env) });
 }
 
 /** The wrapper that drops root to `nobody` (uid/gid 65534), or none when not root. */

@@ -6,10 +6,18 @@
  *
  * @module
  */
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RecordedRequest } from "./model-server.ts";
+import type { RecordedRequest, Turn } from "./model-server.ts";
 
 export interface World {
   root: string;
@@ -112,4 +120,46 @@ export async function waitForNoProcessesIn(dir: string, maxMs = 10_000): Promise
     left = processesIn(dir);
   }
   return left;
+}
+
+/** Pids of live `xcsh __child` processes working inside `dir`. */
+export function childPids(dir: string): number[] {
+  return processesIn(dir).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__child");
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Data that satisfies the bundled explore agent's output schema. */
+export const EXPLORE_SAMPLE = {
+  query: "Where is the title?",
+  files: [{ path: "README.md", line_start: 1, line_end: 1, description: "the title" }],
+  code: [{
+    path: "README.md",
+    line_start: 1,
+    line_end: 1,
+    language: "markdown",
+    content: "# demo project",
+  }],
+  architecture: "One README.",
+  start_here: { path: "README.md", reason: "it is the only file" },
+};
+
+/**
+ * A responder for a chain: a child offered the `task` tool delegates to
+ * `agent`; the grandchild (offered none) stalls forever.
+ */
+export function delegateThenStall(agent: string): (req: RecordedRequest) => Turn {
+  return (req) =>
+    offeredTools(req).includes("task")
+      ? {
+        toolCalls: [{
+          name: "task",
+          args: { agent, tasks: [{ id: "stuck", assignment: "hang" }] },
+        }],
+      }
+      : { fault: "stall" };
 }
