@@ -175,7 +175,9 @@ export class TaskTool {
     });
     // Refuse here rather than start a child that cannot run: an explicit
     // --model that names nothing must never fall back to another model.
-    if (!model.ok) return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
+    if (!model.ok) {
+      return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
+    }
     const childEnv = childEnvironment(agent, caller.depth, maxDepth);
     if (planMode) childEnv.XCSH_SPAWNS = "";
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
