@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** Config families in priority order. */
@@ -82,9 +82,14 @@ export function projectDirOf(dir: string, family: ConfigFamily, subpath: string)
   return join(dir, `.${family}`, subpath);
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+/**
+ * True when `path` is a folder (following symlinks). Synchronous on purpose:
+ * a `stat` takes microseconds, while a promise round trip through the I/O
+ * pool costs ten times that, and the project walk makes over a hundred.
+ */
+export function isDirectory(path: string): boolean {
   try {
-    return (await stat(path)).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -94,20 +99,17 @@ async function isDirectory(path: string): Promise<boolean> {
  * For each family, the nearest project folder of `subpath`, walking up from
  * cwd. Families without one are absent from the result.
  */
-export async function findAllNearestProjectConfigDirs(
+export function findAllNearestProjectConfigDirs(
   subpath: string,
   e: Pick<DiscoveryEnv, "cwd" | "home">,
-): Promise<ConfigDir[]> {
+): ConfigDir[] {
   const ancestors = projectAncestors(e.cwd, e.home);
-  const found = await Promise.all(FAMILIES.map(async (family): Promise<ConfigDir | undefined> => {
-    const checks = await Promise.all(
-      ancestors.map((dir) => isDirectory(projectDirOf(dir, family, subpath))),
-    );
-    const i = checks.indexOf(true);
+  const found = FAMILIES.map((family): ConfigDir | undefined => {
+    const i = ancestors.findIndex((dir) => isDirectory(projectDirOf(dir, family, subpath)));
     return i < 0
       ? undefined
       : { family, scope: "project", path: projectDirOf(ancestors[i], family, subpath) };
-  }));
+  });
   return found.filter((d): d is ConfigDir => d !== undefined);
 }
 
@@ -120,7 +122,7 @@ export async function getConfigDirs(
   e: DiscoveryEnv,
   opts: { project?: boolean; user?: boolean } = {},
 ): Promise<ConfigDir[]> {
-  const project = opts.project === false ? [] : await findAllNearestProjectConfigDirs(subpath, e);
+  const project = opts.project === false ? [] : findAllNearestProjectConfigDirs(subpath, e);
   const user = opts.user === false || !e.home ? [] : userConfigDirs(subpath, e);
   return FAMILIES.flatMap((family) => [
     ...project.filter((d) => d.family === family),

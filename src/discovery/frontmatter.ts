@@ -237,6 +237,7 @@ const BLOCK_HEADER = /^[>|]-?$/;
  */
 function blockScalarLines(lines: string[], i: number, header: string): Maybe<[string, number]> {
   const content: string[] = [];
+  const literal = header[0] === "|";
   let indent = -1;
   for (; i < lines.length; i++) {
     const l = lines[i];
@@ -245,11 +246,14 @@ function blockScalarLines(lines: string[], i: number, header: string): Maybe<[st
     if (n === 0) break;
     if (n === l.length || l.charCodeAt(l.length - 1) === 32) return NO;
     if (indent < 0) indent = n;
-    else if (n !== indent) return NO;
-    content.push(l.slice(n));
+    // A literal block keeps deeper indentation as content (pretty JSON, say);
+    // a folded one treats it specially: leave that to yaml.
+    else if (literal ? n < indent : n !== indent) return NO;
+    content.push(l.slice(indent));
   }
-  if (content.length === 0 || i >= lines.length) return NO;
-  const text = content.join(header[0] === ">" ? " " : "\n");
+  if (content.length === 0) return NO;
+  const text = content.join(literal ? "\n" : " ");
+  // Clip (no indicator) keeps one final line break, strip (`-`) none.
   return [header.length === 1 ? text + "\n" : text, i];
 }
 

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { claudeHome, type DiscoveryEnv, projectAncestors } from "./config-dirs.ts";
+import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
 import type { Diagnostic } from "../task/types.ts";
 
 export type PluginScope = "project" | "local" | "user" | "managed";
@@ -136,21 +136,10 @@ async function readJson(path: string): Promise<JsonRead> {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** The nearest project `.claude` folder (never `~/.claude`), if any. */
-async function nearestProjectClaudeDir(
-  e: Pick<DiscoveryEnv, "cwd" | "home">,
-): Promise<string | undefined> {
+function nearestProjectClaudeDir(e: Pick<DiscoveryEnv, "cwd" | "home">): string | undefined {
   const candidates = projectAncestors(e.cwd, e.home).map((d) => join(d, ".claude"));
-  const checks = await Promise.all(candidates.map(isDirectory));
-  const i = checks.indexOf(true);
+  const i = candidates.findIndex(isDirectory);
   return i < 0 ? undefined : candidates[i];
 }
 
@@ -162,7 +151,7 @@ export async function listClaudePluginRoots(e: DiscoveryEnv): Promise<PluginList
   const warnings: Diagnostic[] = [];
   const claude = claudeHome(e.home, e.env);
   const registryPath = join(claude, "plugins", "installed_plugins.json");
-  const projectClaude = await nearestProjectClaudeDir(e);
+  const projectClaude = nearestProjectClaudeDir(e);
   const settingsPaths = [
     join(claude, "settings.json"),
     ...(projectClaude
@@ -219,9 +208,7 @@ export async function listClaudePluginRoots(e: DiscoveryEnv): Promise<PluginList
     return { roots: [], installs: [], files, warnings };
   }
   const installs = judgeInstalls(raw, enabled, projectAncestors(e.cwd, ""));
-  const exists = await Promise.all(
-    installs.map((i) => (i.included ? isDirectory(i.installPath!) : false)),
-  );
+  const exists = installs.map((i) => (i.included ? isDirectory(i.installPath!) : false));
   const roots: PluginRoot[] = [];
   installs.forEach((install, i) => {
     if (install.included && !exists[i]) {

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import { type Dirent, promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../task/types.ts";
@@ -67,66 +68,73 @@ function reasonOf(err: unknown): string {
   }
 }
 
-/** Reads one file with the size and encoding rules; a string result is the skip reason. */
-export async function readSourceFile(path: string): Promise<string | { text: string }> {
-  let handle: fs.FileHandle | undefined;
+function tooLarge(size: number): string {
+  return `file is ${(size / 1024 / 1024).toFixed(1)} MiB, over the 1 MiB limit`;
+}
+
+/**
+ * Reads one file with the size and encoding rules; a string result is the
+ * skip reason. `regular` says the folder listing already showed a regular
+ * file (not a symlink): then it is read at once and measured after, which
+ * saves a `stat` per file on the hot path. Anything else is looked at first:
+ * opening a FIFO, socket or device for reading can block forever, and bad
+ * input must never stop discovery.
+ */
+export async function readSourceFile(
+  path: string,
+  regular = false,
+): Promise<string | { text: string }> {
   try {
-    // Look before opening: opening a FIFO (or a socket, or a device) for
-    // reading can block forever, and bad input must never stop discovery.
-    const before = await fs.stat(path);
-    if (before.isDirectory()) return "is a folder, not a file";
-    if (!before.isFile()) return "is not a regular file";
-    handle = await fs.open(path, "r");
-    const info = await handle.stat();
-    if (info.isDirectory()) return "is a folder, not a file";
-    if (!info.isFile()) return "is not a regular file";
-    if (info.size > MAX_AGENT_FILE_BYTES) {
-      return `file is ${(info.size / 1024 / 1024).toFixed(1)} MiB, over the 1 MiB limit`;
+    if (!regular) {
+      const info = await fs.stat(path);
+      if (info.isDirectory()) return "is a folder, not a file";
+      if (!info.isFile()) return "is not a regular file";
+      if (info.size > MAX_AGENT_FILE_BYTES) return tooLarge(info.size);
     }
-    const bytes = await handle.readFile();
-    if (bytes.length > MAX_AGENT_FILE_BYTES) {
-      return "file grew over the 1 MiB limit while being read";
-    }
+    // Decoding in the runtime is the fast path; a replacement character in
+    // the result means either a real U+FFFD or bytes that are not UTF-8, and
+    // only then are the bytes checked strictly.
+    const text = await fs.readFile(path, "utf8");
+    const size = text.length * 3 <= MAX_AGENT_FILE_BYTES ? 0 : Buffer.byteLength(text, "utf8");
+    if (size > MAX_AGENT_FILE_BYTES) return tooLarge(size);
+    if (!text.includes("\uFFFD")) return { text };
+    const bytes = await fs.readFile(path);
+    if (bytes.length > MAX_AGENT_FILE_BYTES) return tooLarge(bytes.length);
     try {
       return { text: utf8.decode(bytes) };
     } catch {
       return "file is not valid UTF-8 text";
     }
   } catch (err) {
-    return reasonOf(err);
-  } finally {
-    await handle?.close().catch(() => {});
+    const code = errCode(err);
+    return code === "EMFILE" || code === "ENFILE" ? DESCRIPTOR_SHORTAGE : reasonOf(err);
   }
 }
 
 /**
- * Files open at once across all folder reads. Discovery reads every folder
- * concurrently; without a bound, a folder of a few thousand agents exceeds a
- * low descriptor limit (macOS defaults to 256) and files are skipped with
- * EMFILE, depending on timing.
+ * The skip reason for "too many files open right now": not the file's fault.
+ * Discovery reads every folder at once, and under a low descriptor limit
+ * (macOS defaults to 256) some opens fail with EMFILE depending on timing;
+ * those files are read again, one at a time, so the result never depends on
+ * timing. This costs nothing when descriptors are plenty, unlike a limiter.
  */
-export const MAX_CONCURRENT_READS = 64;
-let activeReads = 0;
-const waitingReads: (() => void)[] = [];
+export const DESCRIPTOR_SHORTAGE = "too many files open (EMFILE)";
 
-/** Runs `fn` once fewer than {@link MAX_CONCURRENT_READS} reads are in flight. */
-async function withReadSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (activeReads < MAX_CONCURRENT_READS) activeReads++;
-  else await new Promise<void>((resolve) => waitingReads.push(resolve));
-  try {
-    return await fn();
-  } finally {
-    // Hand the slot to the next waiter, or give it back.
-    const next = waitingReads.shift();
-    if (next) next();
-    else activeReads--;
+/** Reads again, one at a time, the files that met a descriptor shortage. */
+async function retryShortages(
+  results: { path: string; regular: boolean; outcome: string | { text: string } }[],
+): Promise<void> {
+  for (const r of results) {
+    for (let attempt = 0; r.outcome === DESCRIPTOR_SHORTAGE && attempt < 50; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      r.outcome = await readSourceFile(r.path, r.regular);
+    }
   }
 }
 
 /**
  * Lists and reads the files of `dir` whose names end with one of
- * `extensions`, in byte order of the name. Reads files concurrently, at most
- * {@link MAX_CONCURRENT_READS} at a time.
+ * `extensions`, in byte order of the name. Reads files concurrently.
  */
 export async function readDefinitionFolder(
   dir: string,
@@ -152,9 +160,11 @@ export async function readDefinitionFolder(
     .sort((a, b) => compareBytes(a.name, b.name));
   const results = await Promise.all(chosen.map(async (entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return { path, outcome: "is a folder, not a file" as const };
-    return { path, outcome: await withReadSlot(() => readSourceFile(path)) };
+    const regular = entry.isFile();
+    if (entry.isDirectory()) return { path, regular, outcome: "is a folder, not a file" };
+    return { path, regular, outcome: await readSourceFile(path, regular) };
   }));
+  await retryShortages(results);
   const files: SourceFile[] = [];
   for (const { path, outcome } of results) {
     if (typeof outcome === "string") {

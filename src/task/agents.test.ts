@@ -361,3 +361,14 @@ describe("parseBundledAgents (level fatal)", () => {
     ]);
   });
 });
+
+test("bundled frontmatter stays on the fast path (no full YAML parse at start-up)", async () => {
+  const { parseSimpleYaml } = await import("../discovery/frontmatter.ts");
+  const { EMBEDDED_AGENT_DEFS } = await import("./agents.ts");
+  for (const def of EMBEDDED_AGENT_DEFS) {
+    if (!("markdown" in def)) continue;
+    const block = def.markdown.split("\n---\n")[0].slice("---\n".length);
+    const r = parseSimpleYaml(block);
+    assert.ok(r?.ok, `${def.file} needs the full YAML parser`);
+  }
+});

@@ -83,11 +83,31 @@ function oneWarningPerFile(diags: readonly Diagnostic[]): Diagnostic[] {
   return out;
 }
 
-/** Parses one file of a folder into an agent, or the reasons it was skipped. */
-export function parseAgentFile(file: SourceFile, origin: Omit<Origin, "path" | "scope">): {
-  agent?: AgentDefinition;
-  warnings: Diagnostic[];
-} {
+type FileOrigin = Omit<Origin, "path" | "scope">;
+type FileParse = { agent?: AgentDefinition; warnings: Diagnostic[] };
+
+/**
+ * Parses of files already seen in this process, by path and origin. A long-
+ * lived process (the MCP server, a child delegating again) rediscovers on
+ * every call; an unchanged file is then not parsed again. Entries are
+ * replaced when a file's text changes, so the cache holds one entry per file.
+ */
+const parseCache = new Map<string, { text: string; result: FileParse }>();
+
+/**
+ * Parses one file of a folder into an agent, or the reasons it was skipped.
+ * The result is shared between calls for unchanged files: do not mutate it.
+ */
+export function parseAgentFile(file: SourceFile, origin: FileOrigin): FileParse {
+  const key = `${file.path}\0${origin.source}\0${origin.family}\0${origin.plugin ?? ""}`;
+  const cached = parseCache.get(key);
+  if (cached && cached.text === file.text) return cached.result;
+  const result = parseAgentFileUncached(file, origin);
+  parseCache.set(key, { text: file.text, result });
+  return result;
+}
+
+function parseAgentFileUncached(file: SourceFile, origin: FileOrigin): FileParse {
   const base = {
     file: file.path,
     source: origin.source,

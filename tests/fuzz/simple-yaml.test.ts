@@ -429,7 +429,7 @@ describe("parseSimpleYaml table", () => {
     ["description: |-\n  literal\n  text\nname: x\n", true],
     ["description: >\n  folded\n\n  text\n", false],
     ["description: >\n  folded\n    more\n", false],
-    ["description: >\n  no line break after", false],
+    ["description: >\n  no line break after", true],
     ["description: >+\n  keep\n", false],
     ["description: Use this agent when: the user asks\n", true],
     ["name: a\ndescription: one: two: three\ntools: [a]\n", true],
