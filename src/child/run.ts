@@ -52,7 +52,10 @@ export interface ChildDeps {
   /** Aborting it ends the run (signals); the reason becomes the error. */
   abort?: AbortSignal;
   /** Builds the model (tests may substitute one). */
-  createModel?: (provider: ResolvedProvider, model: string) => LanguageModel;
+  createModel?: (
+    provider: ResolvedProvider,
+    model: string,
+  ) => LanguageModel | Promise<LanguageModel>;
 }
 
 /** What the `task` tool's runner is built from. */
@@ -178,7 +181,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
 
   let model: LanguageModel;
   try {
-    model = (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model);
+    model = await (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model);
   } catch (err) {
     return fail(`cannot set up ${choice.value.id}: ${err instanceof Error ? err.message : err}`);
   }
