@@ -367,3 +367,34 @@ test("Frontmatter result shape is stable", () => {
   const fm: Frontmatter = parseFrontmatter("---\nname: x\n---\nb", { file: FILE, level: "warn" });
   assert.deepEqual(Object.keys(fm).sort(), ["body", "data", "status", "warnings"]);
 });
+
+describe("bounds before the full YAML parser", () => {
+  const fence = (block: string) => `---\n${block}\n---\nbody\n`;
+  test("too many lines: refused, named, with the body kept", () => {
+    // A comment line keeps the block off the fast path, as a hostile file would.
+    const block = "# many keys\n" + Array.from({ length: 2500 }, (_, i) => `k${i}: v`).join("\n");
+    const fm = parseFrontmatter(fence(block), { file: "many.md", level: "warn" });
+    assert.equal(fm.status, "invalid");
+    assert.match(fm.warnings[0].message, /frontmatter has 2501 lines, over the 2000-line limit/);
+    assert.equal(fm.warnings[0].file, "many.md");
+    assert.equal(fm.body, "body\n");
+  });
+  test("deep nesting: refused with a message that does not depend on the runtime", () => {
+    const block = "a: " + "[".repeat(5000) + "]".repeat(5000);
+    const fm = parseFrontmatter(fence(block), { file: "deep.md", level: "warn" });
+    assert.equal(fm.status, "invalid");
+    assert.match(fm.warnings[0].message, /nests more than 64 levels of brackets/);
+    assert.throws(
+      () => parseFrontmatter(fence(block), { file: "deep.md", level: "fatal" }),
+      /deep\.md: frontmatter nests more than 64 levels/,
+    );
+  });
+  test("moderate nesting still parses", () => {
+    const fm = parseFrontmatter(fence("a: [[[1]]]\nb: {c: {d: 2}}"), {
+      file: "ok.md",
+      level: "warn",
+    });
+    assert.equal(fm.status, "ok");
+    assert.deepEqual(fm.data, { a: [[[1]]], b: { c: { d: 2 } } });
+  });
+});

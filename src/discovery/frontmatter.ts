@@ -47,6 +47,30 @@ export class FrontmatterError extends Error {
 
 /** Frontmatter blocks past this size are refused rather than parsed. */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+/** Lines a block may have before the full YAML parser is asked (it slows down quadratically). */
+export const MAX_FRONTMATTER_LINES = 2000;
+/** `[`/`{` nesting a block may have before the full YAML parser is asked. */
+export const MAX_FRONTMATTER_NESTING = 64;
+
+function countLines(block: string): number {
+  let n = block.endsWith("\n") ? 0 : 1;
+  for (let i = block.indexOf("\n"); i >= 0; i = block.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** The deepest `[`/`{` nesting in `block`, counting brackets inside strings too (a bound, not a parse). */
+function bracketDepth(block: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < block.length; i++) {
+    const c = block.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > max) max = depth;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return max;
+}
+
 /** YAML aliases a block may expand; a "billion laughs" block stops here. */
 export const MAX_YAML_ALIASES = 50;
 
@@ -454,6 +478,24 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
   let data: unknown = simple?.ok ? simple.data : undefined;
   let yamlError: string | undefined = simple?.ok === false ? simple.error : undefined;
   if (simple === undefined) {
+    // Bounds that keep the full parser cheap on hostile blocks: its duplicate-
+    // key check grows with the square of the keys, and deep nesting exhausts
+    // the stack (with a message that depends on the runtime).
+    const lines = countLines(block);
+    if (lines > MAX_FRONTMATTER_LINES) {
+      return problem(
+        "invalid",
+        `frontmatter has ${lines} lines, over the ${MAX_FRONTMATTER_LINES}-line limit`,
+        body,
+      );
+    }
+    if (bracketDepth(block) > MAX_FRONTMATTER_NESTING) {
+      return problem(
+        "invalid",
+        `frontmatter nests more than ${MAX_FRONTMATTER_NESTING} levels of brackets`,
+        body,
+      );
+    }
     try {
       data = parseYaml(block, { maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true });
     } catch (err) {
