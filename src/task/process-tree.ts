@@ -2,13 +2,14 @@
  * Ends a process and everything it started, leaving no orphans.
  *
  * Children run in their own process groups, and tools inside them start
- * groups of their own, so signalling one group is not enough. On Linux the
- * whole tree is collected from `/proc` (parent links) before any signal is
- * sent, then every member and every group it leads is signalled. Elsewhere
- * the process's group is signalled.
+ * groups of their own, so signalling one group is not enough. The whole tree
+ * is collected first (from `/proc` on Linux, from `ps` on other Unix systems),
+ * then every member and every group it leads is signalled. On Windows,
+ * `taskkill /T` ends the tree.
  *
  * @module
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 
@@ -24,18 +25,29 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-/** Every descendant of `root`, parents before children (Linux; else empty). */
-export function listDescendants(root: number): number[] {
-  let pids: number[];
+/** Every process with its parent: from `/proc`, else from `ps`, else nothing. */
+function parentLinks(): [number, number][] {
   try {
-    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+    const pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+    const links: [number, number][] = [];
+    for (const pid of pids) {
+      const ppid = parentOf(pid);
+      if (ppid !== undefined) links.push([pid, ppid]);
+    }
+    if (links.length > 0) return links;
   } catch {
-    return [];
+    // no /proc: ask ps
   }
+  const ps = spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" });
+  if (ps.status !== 0 || typeof ps.stdout !== "string") return [];
+  return ps.stdout.split("\n").map((l) => l.trim().split(/\s+/).map(Number))
+    .filter((p) => p.length === 2 && p.every(Number.isInteger)) as [number, number][];
+}
+
+/** Every descendant of `root`, parents before children. */
+export function listDescendants(root: number): number[] {
   const children = new Map<number, number[]>();
-  for (const pid of pids) {
-    const ppid = parentOf(pid);
-    if (ppid === undefined) continue;
+  for (const [pid, ppid] of parentLinks()) {
     if (!children.has(ppid)) children.set(ppid, []);
     children.get(ppid)!.push(pid);
   }
@@ -59,6 +71,12 @@ function trySignal(pid: number, signal: NodeJS.Signals): void {
 
 /** Sends `signal` to `pid`, its process group and all its descendants. */
 export function killTree(pid: number, signal: NodeJS.Signals): void {
+  if (process.platform === "win32") {
+    // No signals or process groups: taskkill ends the tree (forcefully for SIGKILL).
+    const force = signal === "SIGKILL" ? ["/F"] : [];
+    spawnSync("taskkill", ["/PID", String(pid), "/T", ...force], { stdio: "ignore" });
+    return;
+  }
   const members = [pid, ...listDescendants(pid)];
   for (const p of members) {
     trySignal(-p, signal);
