@@ -126,9 +126,9 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
     ]);
   });
 
-  test("getConfigDirs: per family, project then user folder(s)", async () => {
+  test("getConfigDirs: per family, project then user folder(s)", () => {
     const cwd = join(root, "home/repo");
-    const dirs = await getConfigDirs("agents", { cwd, home, env: {} });
+    const dirs = getConfigDirs("agents", { cwd, home, env: {} });
     assert.deepEqual(dirs.map((d) => `${d.family} ${d.scope} ${d.path.slice(root.length)}`), [
       "xcsh user /home/.xcsh/agent/agents",
       "claude project /home/repo/.claude/agents",
@@ -141,16 +141,16 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
     ]);
   });
 
-  test("getConfigDirs options: project only, user only, no home", async () => {
+  test("getConfigDirs options: project only, user only, no home", () => {
     const cwd = join(root, "home/repo");
     const e = { cwd, home, env: {} };
-    const project = await getConfigDirs("agents", e, { user: false });
+    const project = getConfigDirs("agents", e, { user: false });
     assert.ok(project.every((d) => d.scope === "project"));
     assert.equal(project.length, 3);
-    const user = await getConfigDirs("agents", e, { project: false });
+    const user = getConfigDirs("agents", e, { project: false });
     assert.ok(user.every((d) => d.scope === "user"));
     assert.equal(user.length, 5);
-    const homeless = await getConfigDirs("agents", { cwd, home: "", env: {} });
+    const homeless = getConfigDirs("agents", { cwd, home: "", env: {} });
     assert.ok(homeless.every((d) => d.scope === "project"));
   });
 });

@@ -117,11 +117,11 @@ export function findAllNearestProjectConfigDirs(
  * Every folder of `subpath` in precedence order: per family, its nearest
  * project folder, then its user folder(s).
  */
-export async function getConfigDirs(
+export function getConfigDirs(
   subpath: string,
   e: DiscoveryEnv,
   opts: { project?: boolean; user?: boolean } = {},
-): Promise<ConfigDir[]> {
+): ConfigDir[] {
   const project = opts.project === false ? [] : findAllNearestProjectConfigDirs(subpath, e);
   const user = opts.user === false || !e.home ? [] : userConfigDirs(subpath, e);
   return FAMILIES.flatMap((family) => [

@@ -96,10 +96,8 @@ export function loadBundledCommands(): readonly WorkflowCommand[] {
 
 /** Discovers workflow commands in precedence order; first name wins. */
 export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscovery> {
-  const [dirs, plugins] = await Promise.all([
-    getConfigDirs("commands", e),
-    listClaudePluginRoots(e),
-  ]);
+  const dirs = getConfigDirs("commands", e);
+  const plugins = await listClaudePluginRoots(e);
   const origins = [
     ...dirs.map((d) => ({
       path: d.path,

@@ -183,7 +183,8 @@ function dirOrigin(d: ConfigDir): Origin {
 export async function agentOrigins(
   e: DiscoveryEnv,
 ): Promise<{ origins: Origin[]; plugins: PluginListing }> {
-  const [dirs, plugins] = await Promise.all([getConfigDirs("agents", e), listClaudePluginRoots(e)]);
+  const dirs = getConfigDirs("agents", e);
+  const plugins = await listClaudePluginRoots(e);
   const origins: Origin[] = dirs.map(dirOrigin);
   for (const root of plugins.roots) {
     const scope = root.scope === "project" || root.scope === "local" ? "project" : "user";
