@@ -5,7 +5,7 @@
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling]
  *
- * With no argument every section runs. The targets come from issue 7; the run
+ * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
  * clock medians; on a shared machine expect noise and read ratios, not
  * absolute milliseconds.

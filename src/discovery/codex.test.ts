@@ -1,4 +1,4 @@
-// Unit tests for the Codex TOML mapping (design §2): developer_instructions →
+// Unit tests for the Codex TOML mapping: developer_instructions →
 // system prompt, model_reasoning_effort → thinking level (`none` → `off`),
 // sandbox_mode "read-only" → the read-only tool set; invalid TOML is a
 // reason, never an exception. The mapped keys then go through

@@ -1,4 +1,4 @@
-// Unit tests for the config-folder rules of design §4: family priority, the
+// Unit tests for the config-folder rules: family priority, the
 // user folders (CLAUDE_CONFIG_DIR, CODEX_HOME), the project walk that never
 // treats $HOME as a project root, and the nearest-folder search on a real
 // temporary tree.

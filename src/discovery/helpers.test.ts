@@ -1,4 +1,4 @@
-// Unit tests for parseAgentFields (every frontmatter rule of design §2) and
+// Unit tests for parseAgentFields (every frontmatter rule) and
 // parseAgent (whole Markdown files at the three levels).
 
 import { describe, test } from "node:test";

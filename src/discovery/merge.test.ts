@@ -1,4 +1,4 @@
-// Unit tests for the merge rule (design §4): first wins on the exact,
+// Unit tests for the merge rule: first wins on the exact,
 // case-sensitive name; losers are kept with their winner; order is the
 // order of first appearance; getAgent is an exact lookup.
 

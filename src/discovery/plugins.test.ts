@@ -1,4 +1,4 @@
-// Unit tests for Claude plugin discovery (design §4, step 2): reading
+// Unit tests for Claude plugin discovery: reading
 // installed_plugins.json versions 1 and 2 (and refusing other shapes), the
 // verdict on each install (enabled flags, merged enabledPlugins, projectPath
 // against cwd and its ancestors, installPath), the order (project-scoped

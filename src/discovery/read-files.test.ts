@@ -1,4 +1,4 @@
-// Unit tests for reading one definition folder (design §4): byte order of
+// Unit tests for reading one definition folder: byte order of
 // file names (compareBytes, including characters outside the BMP), the
 // extension filter, and every skip rule — folder named x.md, dangling
 // symlink, symlink loop, over 1 MiB, not UTF-8, unreadable, FIFO — each a

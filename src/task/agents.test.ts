@@ -1,4 +1,4 @@
-// Unit tests for the bundled agents: the set and order of design §3, their
+// Unit tests for the bundled agents: the set and order the README lists, their
 // tools, spawns, models, thinking levels and output schemas, the cache, and
 // the fatal parsing of malformed embedded definitions.
 
@@ -92,7 +92,7 @@ function bundled(name: string): AgentDefinition {
 describe("loadBundledAgents", () => {
   afterEach(() => clearBundledAgentsCache());
 
-  test("returns the six agents of design §3 in order", () => {
+  test("returns the six bundled agents in order", () => {
     assert.deepEqual(
       loadBundledAgents().map((a) => a.name),
       ["explore", "plan", "designer", "reviewer", "task", "quick_task"],
@@ -265,7 +265,7 @@ describe("bundled output schemas compile with Ajv", () => {
     });
   }
 
-  test("the schemas require the fields of design §3", () => {
+  test("the schemas require every documented field", () => {
     const explore = bundled("explore").output as { required: string[] };
     assert.deepEqual(
       [...explore.required].sort(),

@@ -1,4 +1,4 @@
-// Unit tests for workflow commands (design §4): parsing a command file, the
+// Unit tests for workflow commands: parsing a command file, the
 // bundled `init`, exact lookup, argument expansion ($ARGUMENTS, $@, $1..$9,
 // appended when there is no placeholder), and discovery on a real temporary
 // tree (first wins, a file-defined `init` shadows the bundled one).

@@ -6,7 +6,7 @@
  * @module
  */
 
-/** Where an agent definition was found, in the seeds' three-way split. */
+/** Where an agent definition was found, project, user or built in. */
 export type AgentSource = "bundled" | "user" | "project";
 
 /** The ecosystem a definition belongs to (display only; precedence uses order). */

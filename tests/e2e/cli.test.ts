@@ -175,7 +175,7 @@ interface AgentJson {
   systemPrompt?: string;
 }
 
-/** What design §3 says each bundled agent lists (undefined = absent). */
+/** What each bundled agent lists, as documented (undefined = absent). */
 const BUNDLED: Record<string, Pick<AgentJson, "tools" | "spawns" | "model" | "thinkingLevel">> = {
   explore: {
     tools: ["read", "grep", "find", "ls", "bash", "submit_result"],

@@ -1,5 +1,4 @@
-// End-to-end tests of discovery on bad input (issue 3, "Bad input that must
-// have tests"): fixtures/bad plus what is made at test time (a file over
+// End-to-end tests of discovery on bad input: fixtures/bad plus what is made at test time (a file over
 // 1 MiB, a non-UTF-8 file, an unreadable file and folder, a FIFO, more
 // dangling symlinks and loops). Discovery goes on, names each bad file in
 // exactly one warning line on stderr, prints no stack trace and exits 0;

@@ -1,4 +1,4 @@
-// End-to-end test of discovery at scale (issue 3, "Done when"): a cwd 30
+// End-to-end test of discovery at scale: a cwd 30
 // levels deep with 2 000 agent files, generated at test time, is listed
 // completely and in order — nearest folder per family, byte order of file
 // names, first wins — also under a tight file-descriptor limit (256, the

@@ -1,4 +1,4 @@
-// End-to-end tests of agent and command discovery (issue 3, design §4 and §8)
+// End-to-end tests of agent and command discovery
 // through the built binary, on the committed fixture trees materialized in a
 // temp folder (tests/support/fixtures.ts):
 //

@@ -1,4 +1,4 @@
-// Fuzzes agent parsing and discovery (issue 7, item 2).
+// Fuzzes agent parsing and discovery .
 //
 // Parser: 10 000 generated and mutated agent files — random bytes, random text
 // between fences, realistic agents with truncations, insertions, CRLF/CR, BOM,

@@ -1,5 +1,5 @@
 /**
- * Scripted local model server for tests (design §1 "Tests", §6 "The child").
+ * Scripted local model server for tests.
  *
  * What this module decides:
  * - One HTTP server on 127.0.0.1 (port 0) speaks two wire formats:
