@@ -18,15 +18,32 @@ import type { TaskRunner } from "../tools/types.ts";
 /** Longest wait for a cancelled run to report before the process exits anyway. */
 const SIGNAL_GRACE_MS = 3000;
 
-function readStdin(): Promise<string> {
+/**
+ * The envelope from stdin. A parent xcsh keeps the pipe open after the first
+ * line (`XCSH_PARENT_PIPE=1`) so that its end means the parent is gone: then
+ * `onParentGone` runs. Anyone else may simply pipe the envelope and close.
+ */
+function readEnvelope(watchParent: boolean, onParentGone: () => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on(
-      "data",
-      (c: Buffer | string) => chunks.push(typeof c === "string" ? Buffer.from(c) : c),
-    );
-    process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    process.stdin.on("error", reject);
+    let text = "";
+    let done = false;
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => {
+      if (done) return;
+      text += chunk;
+      const nl = watchParent ? text.indexOf("\n") : -1;
+      if (nl >= 0) {
+        done = true;
+        resolve(text.slice(0, nl));
+      }
+    });
+    process.stdin.on("end", () => {
+      if (!done) {
+        done = true;
+        resolve(text);
+      } else if (watchParent) onParentGone();
+    });
+    process.stdin.on("error", (err) => (done ? onParentGone() : reject(err)));
   });
 }
 
@@ -61,8 +78,12 @@ export async function childCommand(_args: string[]): Promise<number> {
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const abort = new AbortController();
   let finished = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    abort.abort(new StopReason(`interrupted by ${signal}`));
+  const onSignal = (why: string) => {
+    abort.abort(
+      new StopReason(
+        why === "parent exit" ? "the parent process went away" : `interrupted by ${why}`,
+      ),
+    );
     const t = setTimeout(() => {
       if (!finished) process.exit(1);
     }, SIGNAL_GRACE_MS);
@@ -70,10 +91,15 @@ export async function childCommand(_args: string[]): Promise<number> {
   };
   const onTerm = () => onSignal("SIGTERM");
   const onInt = () => onSignal("SIGINT");
+  const onHup = () => onSignal("SIGHUP");
   process.on("SIGTERM", onTerm);
   process.on("SIGINT", onInt);
+  process.on("SIGHUP", onHup);
   try {
-    const input = process.stdin.isTTY ? "" : await readStdin();
+    const watchParent = process.env.XCSH_PARENT_PIPE === "1";
+    const input = process.stdin.isTTY
+      ? ""
+      : await readEnvelope(watchParent, () => onSignal("parent exit"));
     const code = await runChild(input, {
       env: process.env,
       home: process.env.HOME ?? homedir(),
@@ -83,6 +109,8 @@ export async function childCommand(_args: string[]): Promise<number> {
       abort: abort.signal,
     });
     finished = true;
+    // Stop watching the parent's pipe, so nothing keeps this process alive.
+    process.stdin.destroy();
     // Anything still open (a keep-alive socket, a straggling timer) must not
     // keep the process alive once the result is out.
     const t = setTimeout(() => process.exit(code), 1000);
@@ -91,5 +119,6 @@ export async function childCommand(_args: string[]): Promise<number> {
   } finally {
     process.off("SIGTERM", onTerm);
     process.off("SIGINT", onInt);
+    process.off("SIGHUP", onHup);
   }
 }

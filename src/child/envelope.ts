@@ -17,6 +17,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
+import { DEFAULT_LIMITS, timerMs } from "../task/limits.ts";
 import {
   type AgentDefinition,
   type TaskEnvelope,
@@ -27,11 +28,7 @@ import {
 
 export const ENVELOPE_VERSION = 1;
 
-export const DEFAULT_LIMITS: Readonly<TaskLimits> = {
-  maxTurns: 50,
-  timeoutMs: 600_000,
-  submitRetries: 3,
-};
+export { DEFAULT_LIMITS };
 
 export type EnvelopeResult =
   | { ok: true; value: TaskEnvelope }
@@ -115,7 +112,7 @@ function parseLimits(v: unknown): TaskLimits {
       : posInt(v.maxTurns, "limits.maxTurns", 1),
     timeoutMs: v.timeoutMs === undefined
       ? DEFAULT_LIMITS.timeoutMs
-      : posInt(v.timeoutMs, "limits.timeoutMs", 1),
+      : timerMs(posInt(v.timeoutMs, "limits.timeoutMs", 1)),
     submitRetries: v.submitRetries === undefined
       ? DEFAULT_LIMITS.submitRetries
       : posInt(v.submitRetries, "limits.submitRetries", 0),

@@ -11,10 +11,17 @@ describe("events", () => {
     emit({ type: "text", id: "1", delta: "key sk-abcdefgh123!" });
     emit({ type: "result", id: "1", status: "ok", data: { k: ["sk-abcdefgh123"] } });
     emit({ type: "result", id: "1", status: "error", error: "second" });
-    assert.deepEqual(lines, [
-      '{"type":"text","id":"1","delta":"key [redacted]!"}\n',
-      '{"type":"result","id":"1","status":"ok","data":{"k":["[redacted]"]}}\n',
+    // Text may be split where a secret could still begin; joined, it is redacted.
+    const events = lines.map((l) => JSON.parse(l));
+    assert.ok(lines.every((l) => l.endsWith("}\n") && !l.slice(0, -1).includes("\n")));
+    assert.equal(
+      events.filter((e) => e.type === "text").map((e) => e.delta).join(""),
+      "key [redacted]!",
+    );
+    assert.deepEqual(events.filter((e) => e.type === "result"), [
+      { type: "result", id: "1", status: "ok", data: { k: ["[redacted]"] } },
     ]);
+    assert.equal(events.at(-1).type, "result");
     assert.ok(emit.resultSent());
   });
 
@@ -50,5 +57,37 @@ describe("prompt", () => {
   test("the reminder counts down", () => {
     assert.match(reminderMessage(1), /1 reminder left/);
     assert.match(reminderMessage(2), /2 reminders left/);
+  });
+});
+
+describe("secrets split across streamed text", () => {
+  const SECRET = "sk-secret-123456";
+  const run = (deltas: string[]) => {
+    const lines: string[] = [];
+    const emit = createEmitter((l) => lines.push(l), [SECRET]);
+    for (const d of deltas) emit({ type: "text", id: "t", delta: d });
+    emit({ type: "result", id: "t", status: "ok", text: deltas.join("") });
+    return lines.map((l) => JSON.parse(l));
+  };
+  const cases: [string, string[]][] = [
+    ["in one delta", [`key ${SECRET} end`]],
+    ["split in two", ["key sk-secr", "et-123456 end"]],
+    ["one character at a time", [...`key ${SECRET} end`]],
+    ["at the very end", ["key sk-secret-", "123456"]],
+  ];
+  for (const [name, deltas] of cases) {
+    test(name, () => {
+      const events = run(deltas);
+      const streamed = events.filter((e) => e.type === "text").map((e) => e.delta).join("");
+      assert.equal(streamed, deltas.join("").replace(SECRET, "[redacted]"));
+      for (const e of events) assert.ok(!JSON.stringify(e).includes("123456"), JSON.stringify(e));
+      assert.equal(events.at(-1).type, "result");
+    });
+  }
+  test("text that is not a secret is not held back beyond the longest secret", () => {
+    const lines: string[] = [];
+    const emit = createEmitter((l) => lines.push(l), [SECRET]);
+    emit({ type: "text", id: "t", delta: "x".repeat(40) });
+    assert.equal(JSON.parse(lines[0]).delta, "x".repeat(40 - (SECRET.length - 1)));
   });
 });

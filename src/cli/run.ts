@@ -200,6 +200,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const onSignal = () => controller.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   for (const t of tasks) progress?.add(t.id, agent);
   let outcome;
   try {
@@ -207,6 +208,7 @@ export async function runCommand(args: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
   }
   if (!outcome.ok) {
     progress?.stop();

@@ -60,7 +60,12 @@ export function resultText(r: TaskResult): string {
   return `${head}\n${body}${note}`;
 }
 
-/** Builds the server; `serve()` connects it to stdio. */
+/** Ends every running task call: aborted when the server shuts down. */
+const shutdown = new AbortController();
+/** Task calls still running, so shutdown can wait for their children to end. */
+const running = new Set<Promise<unknown>>();
+
+/** Builds the server; `serveMcp()` connects it to stdio. */
 export async function createMcpServer(env: DiscoveryEnv, caller: CallerState): Promise<Server> {
   const startConfig = await loadConfig(env.cwd, env.home);
   logWarnings(startConfig.warnings);
@@ -150,7 +155,9 @@ export async function createMcpServer(env: DiscoveryEnv, caller: CallerState): P
       onEvent,
       onWarnings: logWarnings,
     });
-    const outcome = await tool.execute(req, extra.signal);
+    const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown.signal]));
+    running.add(call);
+    const outcome = await call.finally(() => running.delete(call));
     if (!outcome.ok) return errorResult(outcome.message);
     const results = outcome.results;
     return {
@@ -168,13 +175,23 @@ export async function serveMcp(env: DiscoveryEnv): Promise<number> {
   if (!caller.ok) throw new Error(caller.message);
   const server = await createMcpServer(env, caller.state);
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.on("end", () => resolve());
+  // The client going away or a signal ends the server; running tasks are
+  // cancelled and their children's trees ended before the process exits.
+  const closed = new Promise<string>((resolve) => {
+    transport.onclose = () => resolve("client closed the connection");
+    process.stdin.on("end", () => resolve("client closed stdin"));
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      process.on(signal, () => resolve(signal));
+    }
   });
   await server.connect(transport);
   process.stderr.write(`xcsh mcp: serving ${pkg.version} on stdio\n`);
-  await closed;
+  const why = await closed;
+  if (running.size > 0) {
+    process.stderr.write(`xcsh mcp: ${why}; cancelling ${running.size} running task call(s)\n`);
+  }
+  shutdown.abort();
+  await Promise.allSettled([...running]);
   await server.close().catch(() => {});
   return 0;
 }

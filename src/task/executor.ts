@@ -68,6 +68,7 @@ export function runChild(run: ChildRun): Promise<TaskResult> {
       settled = true;
       clearTimeout(timer);
       clearTimeout(graceTimer);
+      child.stdin.end();
       run.signal?.removeEventListener("abort", onAbort);
       resolve({
         id: envelope.id,
@@ -80,7 +81,9 @@ export function runChild(run: ChildRun): Promise<TaskResult> {
 
     const child = spawn(self.command, [...self.args, "__child"], {
       cwd: envelope.cwd,
-      env: run.env,
+      // The pipe stays open after the envelope: its end tells the child that
+      // this process is gone, however it died, and the child then stops.
+      env: { ...run.env, XCSH_PARENT_PIPE: "1" },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
@@ -129,7 +132,7 @@ export function runChild(run: ChildRun): Promise<TaskResult> {
       stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
     });
     child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(envelope) + "\n");
+    child.stdin.write(JSON.stringify(envelope) + "\n");
 
     child.on("error", (err) => {
       finish({ status: "error", error: `could not start the child process: ${err.message}` });

@@ -24,6 +24,7 @@ import { discoverAgents } from "./discovery.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runChild } from "./executor.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
+import { DEFAULT_LIMITS, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
@@ -37,10 +38,6 @@ import type {
   XcshConfig,
 } from "./types.ts";
 
-/** Turns a child may take unless its agent says otherwise. */
-export const DEFAULT_MAX_TURNS = 50;
-/** Invalid `submit_result` calls tolerated before a task fails. */
-export const DEFAULT_SUBMIT_RETRIES = 3;
 const MAX_ID_LENGTH = 64;
 
 export interface TaskToolOptions {
@@ -194,13 +191,13 @@ export class TaskTool {
         cwd: env.cwd,
         planMode,
         limits: {
-          maxTurns: agent.maxTurns ?? DEFAULT_MAX_TURNS,
-          timeoutMs: Math.round(timeoutS * 1000),
-          submitRetries: DEFAULT_SUBMIT_RETRIES,
+          maxTurns: agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+          timeoutMs: timerMs(timeoutS * 1000),
+          submitRetries: DEFAULT_LIMITS.submitRetries,
         },
       },
       childEnv,
-      timeoutMs: Math.round(timeoutS * 1000),
+      timeoutMs: timerMs(timeoutS * 1000),
     }));
     return { ok: true, tasks };
   }

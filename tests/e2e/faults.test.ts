@@ -155,6 +155,16 @@ describe("process faults", () => {
     });
   }
 
+  for (const signal of ["SIGKILL", "SIGHUP"] as const) {
+    test(`${signal} to xcsh run: its children notice and end`, async () => {
+      const w = world();
+      const run = await stalledRun(w, ["run", "quick_task", "wait"]);
+      process.kill(run.pid, signal);
+      await run.done;
+      assert.deepEqual(await waitForNoProcessesIn(w.root), [], "no orphan left");
+    });
+  }
+
   test("child crash: reported as failed, with how it died", async () => {
     const w = world();
     const run = await stalledRun(w, ["run", "quick_task", "wait"]);

@@ -265,3 +265,52 @@ test("a whole raw session writes nothing but JSON-RPC on stdout", async () => {
   }
   assert.deepEqual(await waitForNoProcessesIn(world.root, 2000), []);
 });
+
+for (const how of ["SIGTERM", "SIGHUP", "stdin closed"] as const) {
+  test(`server ended (${how}) while a task runs: its children end too`, async () => {
+    const world = makeWorld(localConfig(server.url));
+    try {
+      script([], () => ({ fault: "stall" }));
+      const proc = spawn(XCSH, ["mcp"], {
+        cwd: world.cwd,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      proc.stdout.resume();
+      proc.stderr.resume();
+      const exited = new Promise((resolve) => proc.on("close", resolve));
+      const send = (msg: unknown) => proc.stdin.write(JSON.stringify(msg) + "\n");
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "task",
+          arguments: { agent: "quick_task", tasks: [{ id: "a", assignment: "x" }] },
+        },
+      });
+      const until = Date.now() + 20_000;
+      while (childPids(world.root).length === 0 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(childPids(world.root).length, 1, "the child is running");
+      if (how === "stdin closed") proc.stdin.end();
+      else process.kill(proc.pid!, how);
+      await exited;
+      assert.deepEqual(await waitForNoProcessesIn(world.root), [], "nothing left running");
+    } finally {
+      world.cleanup();
+    }
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * The default limits of a task, and the largest time limit a timer can hold.
+ *
+ * Decides what a task gets when nothing says otherwise (50 model calls, 600 s,
+ * 3 invalid submissions) and how a time limit becomes a timer: timers hold at
+ * most 2³¹−1 ms (about 24.8 days), and a larger value would fire at once, so
+ * longer limits are capped there — in practice, no limit. Pure.
+ *
+ * @example
+ * ```ts
+ * timerMs(99_999_999 * 1000); // 2147483647
+ * ```
+ *
+ * @module
+ */
+import type { TaskLimits } from "./types.ts";
+
+/** Limits used when neither the agent, the call nor the config sets one. */
+export const DEFAULT_LIMITS: Readonly<TaskLimits> = {
+  maxTurns: 50,
+  timeoutMs: 600_000,
+  submitRetries: 3,
+};
+
+/** The longest delay `setTimeout` honours. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A time limit in milliseconds as a timer can hold it: at least 1, at most {@link MAX_TIMER_MS}. */
+export function timerMs(ms: number): number {
+  if (!Number.isFinite(ms)) return MAX_TIMER_MS;
+  return Math.min(Math.max(1, Math.round(ms)), MAX_TIMER_MS);
+}
