@@ -77,6 +77,21 @@ async function outcomesOfPaths(
   return { outcomes, warnings };
 }
 
+/** An `output` no child could validate against is an error (loads the validator only when needed). */
+async function checkOutputSchemas(outcomes: readonly FileOutcome[]): Promise<Diagnostic[]> {
+  const withSchema = outcomes.filter((o) => o.agent?.output !== undefined);
+  if (withSchema.length === 0) return [];
+  const { compileOutputSchema } = await import("../schema/output-schema.ts");
+  const out: Diagnostic[] = [];
+  for (const o of withSchema) {
+    const compiled = compileOutputSchema(o.agent!.output);
+    if (!compiled.ok) {
+      out.push({ level: "error", file: o.path, field: "output", message: compiled.error });
+    }
+  }
+  return out;
+}
+
 export async function checkCommand(
   paths: string[],
   cwdFlag: string | undefined,
@@ -98,8 +113,9 @@ export async function checkCommand(
   }
   const report = lintAgentFiles(read.outcomes);
   const folderProblems = read.warnings.map((w): Diagnostic => ({ ...w, level: "error" }));
-  const diagnostics = [...folderProblems, ...report.diagnostics];
-  const errors = report.errors + folderProblems.length;
+  const schemaProblems = await checkOutputSchemas(read.outcomes);
+  const diagnostics = [...folderProblems, ...report.diagnostics, ...schemaProblems];
+  const errors = report.errors + folderProblems.length + schemaProblems.length;
   const warnings = report.warnings;
   if (json) {
     printJson({

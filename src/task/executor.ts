@@ -11,7 +11,7 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { killTree } from "./process-tree.ts";
+import { killPids, killTree } from "./process-tree.ts";
 import { selfCommand } from "../runtime.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "./types.ts";
 
@@ -88,15 +88,18 @@ export function runChild(run: ChildRun): Promise<TaskResult> {
       detached: true,
     });
 
+    // Everything signalled when stopping: the escalation must reach them even
+    // after the child is gone and they have been re-parented.
+    let signalled: number[] = [];
     const stop = (why: "timeout" | "cancelled") => {
       if (ending || settled) return;
       ending = why;
       if (child.pid !== undefined) {
-        killTree(child.pid, "SIGTERM");
-        graceTimer = setTimeout(
-          () => child.pid !== undefined && killTree(child.pid, "SIGKILL"),
-          KILL_GRACE_MS,
-        );
+        signalled = killTree(child.pid, "SIGTERM");
+        graceTimer = setTimeout(() => {
+          if (child.pid !== undefined) killTree(child.pid, "SIGKILL");
+          killPids(signalled, "SIGKILL");
+        }, KILL_GRACE_MS);
       }
     };
     const timer = setTimeout(() => stop("timeout"), run.timeoutMs);
@@ -138,6 +141,9 @@ export function runChild(run: ChildRun): Promise<TaskResult> {
       finish({ status: "error", error: `could not start the child process: ${err.message}` });
     });
     child.on("close", (code, signal) => {
+      // The child has had its chance to end its own tree; whatever of it
+      // still runs ignored SIGTERM.
+      if (ending && signalled.length > 1) killPids(signalled.slice(1), "SIGKILL");
       const tail = pending.trim() ? parseEventLine(pending) : undefined;
       if (tail?.type === "result" && !final) final = tail;
       if (ending === "timeout") {

@@ -69,16 +69,26 @@ function trySignal(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Sends `signal` to `pid`, its process group and all its descendants. */
-export function killTree(pid: number, signal: NodeJS.Signals): void {
+/**
+ * Sends `signal` to `pid`, its process group and all its descendants, and
+ * returns every pid it signalled (so a later escalation can reach them even
+ * after `pid` itself is gone and they have been re-parented).
+ */
+export function killTree(pid: number, signal: NodeJS.Signals): number[] {
   if (process.platform === "win32") {
     // No signals or process groups: taskkill ends the tree (forcefully for SIGKILL).
     const force = signal === "SIGKILL" ? ["/F"] : [];
     spawnSync("taskkill", ["/PID", String(pid), "/T", ...force], { stdio: "ignore" });
-    return;
+    return [pid];
   }
   const members = [pid, ...listDescendants(pid)];
-  for (const p of members) {
+  killPids(members, signal);
+  return members;
+}
+
+/** Sends `signal` to each pid and the group it may lead; gone ones are skipped. */
+export function killPids(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const p of pids) {
     trySignal(-p, signal);
     trySignal(p, signal);
   }

@@ -161,6 +161,24 @@ export class TaskTool {
       req.schema,
       this.opts.parentSchema,
     );
+    if (outputSchema !== null) {
+      // A schema no child could use is the caller's mistake: say so before
+      // starting any. The validator is loaded only when there is a schema.
+      const { compileOutputSchema } = await import("../schema/output-schema.ts");
+      const compiled = compileOutputSchema(outputSchema);
+      if (!compiled.ok) {
+        const from = outputSchema === guard.agent.output
+          ? `agent '${guard.agent.name}' output`
+          : outputSchema === req.schema
+          ? "the call's schema"
+          : "the calling session's schema";
+        return {
+          ok: false,
+          kind: "usage",
+          message: `Invalid output schema (${from}): ${compiled.error}`,
+        };
+      }
+    }
     const inherited = this.opts.parentModel ?? config.models.default;
     const model = resolveModel({
       agentName: agent.name,

@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -277,4 +277,26 @@ describe("agents --json in a clean environment", () => {
     assert.match(agent.systemPrompt ?? "", /submit_result/);
     assert.equal(typeof agent.output, "object");
   });
+});
+
+test("agents check: an output schema no validator accepts is an error naming the file and field", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "xcsh-check-"));
+  try {
+    const file = join(dir, "bad-schema.md");
+    writeFileSync(file, "---\nname: s\ndescription: d\noutput: {type: nope}\n---\nBody\n");
+    const good = join(dir, "good-schema.md");
+    writeFileSync(good, "---\nname: g\ndescription: d\noutput: {type: object}\n---\nBody\n");
+    const r = await runXcsh(["agents", "check", file, good], { home: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^error: ${file.replace(/[.]/g, "\\.")}: output: output schema is not a valid JSON Schema`,
+        "m",
+      ),
+    );
+    assert.match(r.stdout, /^checked 2 files: 1 error, 0 warnings$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -153,6 +153,11 @@ describe("guards refuse before any child starts", () => {
       message: /--timeout: expected a positive number of seconds, got "-3"/,
     },
     {
+      name: "an output schema no child could use",
+      args: ["run", "task", "--schema", '{"type":"nope"}', "do it"],
+      message: /^xcsh: Invalid output schema \(the call's schema\): /m,
+    },
+    {
       name: "a flag missing its value",
       args: ["run", "task", "--timeout", "-3", "do it"],
       message:
