@@ -103,7 +103,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   }
   out.push("", "Providers:");
   for (const p of providers) {
-    out.push(`  ${p.name.padEnd(16)} ${p.type.padEnd(18)} ${p.baseURL.padEnd(44)} ${p.key}`);
+    out.push(`  ${p.name.padEnd(16)} ${p.type.padEnd(18)} ${p.baseURL.padEnd(44)} ${p.status}`);
   }
   out.push("", `Agents: ${found.agents.length} available, ${found.shadowed.length} shadowed`);
   if (found.warnings.length > 0) {
@@ -140,13 +140,11 @@ function providerReport(config: XcshConfig, env: Env) {
     const r = resolveProvider(name, config, env);
     if (!r.ok) {
       const b = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
-      const keys = b?.keyEnv.join(" or ") ?? config.providers[name]?.apiKeyEnv ??
-        "its key variable";
       return {
         name,
-        type: b?.type ?? config.providers[name]?.type ?? "?",
+        type: config.providers[name]?.type ?? b?.type ?? "?",
         baseURL: config.providers[name]?.baseURL ?? b?.baseURL ?? "",
-        key: `not usable: set ${keys}`,
+        status: `not usable: ${r.error}`,
       };
     }
     const p = r.value;
@@ -154,7 +152,7 @@ function providerReport(config: XcshConfig, env: Env) {
       name,
       type: p.type,
       baseURL: p.baseURL,
-      key: p.keyEnv ? `key from ${p.keyEnv}` : "no key needed",
+      status: p.keyEnv ? `key from ${p.keyEnv}` : "no key needed",
     };
   });
 }

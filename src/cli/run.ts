@@ -175,12 +175,12 @@ export async function runCommand(args: string[]): Promise<number> {
     onWarnings: reportDiagnostics,
   });
 
+  const prepared = await tool.prepare(request);
+  if (!prepared.ok) {
+    process.stderr.write(`xcsh: ${prepared.message}\n`);
+    return EXIT_USAGE;
+  }
   if (values["dry-run"]) {
-    const prepared = await tool.prepare(request);
-    if (!prepared.ok) {
-      process.stderr.write(`xcsh: ${prepared.message}\n`);
-      return EXIT_USAGE;
-    }
     const self = selfCommand();
     const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
     printJson({
@@ -198,27 +198,18 @@ export async function runCommand(args: string[]): Promise<number> {
 
   const controller = new AbortController();
   const onSignal = () => controller.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const s of signals) process.on(s, onSignal);
   for (const t of tasks) progress?.add(t.id, agent);
-  let outcome;
+  let results: TaskResult[];
   try {
-    outcome = await tool.execute(request, controller.signal);
+    results = await tool.start(prepared.tasks, controller.signal);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.off("SIGHUP", onSignal);
+    for (const s of signals) process.off(s, onSignal);
   }
-  if (!outcome.ok) {
-    progress?.stop();
-    process.stderr.write(`xcsh: ${outcome.message}\n`);
-    return EXIT_USAGE;
-  }
-  for (const r of outcome.results) progress?.finish(r);
+  for (const r of results) progress?.finish(r);
   progress?.stop();
 
-  const results = outcome.results;
   if (values.json) {
     printJson({ version: 1, agent, results });
   } else if (results.length === 1) {

@@ -224,10 +224,15 @@ export class TaskTool {
   async execute(req: TaskRequest, signal?: AbortSignal): Promise<TaskOutcome> {
     const prepared = await this.prepare(req);
     if (!prepared.ok) return prepared;
+    return { ok: true, results: await this.start(prepared.tasks, signal) };
+  }
+
+  /** Runs prepared tasks, at most `task.maxConcurrency` at once, results in order. */
+  async start(tasks: readonly PreparedTask[], signal?: AbortSignal): Promise<TaskResult[]> {
     const { config, env } = this.opts;
     const baseEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(env.env)) if (v !== undefined) baseEnv[k] = v;
-    const results = await mapLimit(prepared.tasks, config.task.maxConcurrency, async (task) => {
+    return await mapLimit(tasks, config.task.maxConcurrency, async (task) => {
       if (signal?.aborted) {
         return {
           id: task.envelope.id,
@@ -245,7 +250,6 @@ export class TaskTool {
       });
       return await this.cut(result);
     });
-    return { ok: true, results };
   }
 
   /** Cuts an over-long text, saving the whole of it as an artifact. */

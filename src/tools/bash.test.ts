@@ -1,8 +1,9 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import process from "node:process";
 import { sandbox } from "../../tests/support/tool-context.ts";
-import { bashTool, capOutput } from "./bash.ts";
+import { BASH_HEAD_BYTES, BASH_TAIL_BYTES, bashTool, capOutput, OutputCollector } from "./bash.ts";
 
 /** Pids whose command line contains `marker` (Linux /proc; empty elsewhere). */
 function processesWith(marker: string): string[] {
@@ -20,6 +21,23 @@ function processesWith(marker: string): string[] {
     }
   });
 }
+
+/** True while `pid` exists and is not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true; // no /proc: trust kill(pid, 0)
+  }
+}
+
+const hasSetsid = ["/usr/bin/setsid", "/bin/setsid", "/usr/local/bin/setsid"].some(existsSync);
 
 describe("bash", () => {
   const sb = sandbox({ "f.txt": "content\n" });
@@ -47,6 +65,25 @@ describe("bash", () => {
     assert.deepEqual(processesWith("41.75"), []);
   });
 
+  test("a timeout also kills a process started under setsid", {
+    skip: hasSetsid ? false : "no setsid",
+    timeout: 20_000,
+  }, async () => {
+    const r = await bashTool.run(
+      { command: "setsid sleep 300 >/dev/null 2>&1 & echo $!; sleep 100", timeout: 1 },
+      sb.ctx,
+    );
+    assert.equal(r.ok, false);
+    assert.equal(r.summary, "timed out after 1 s");
+    const pid = Number(r.output.split("\n")[0]);
+    assert.ok(Number.isInteger(pid) && pid > 0, `a pid was printed: ${r.output}`);
+    const until = Date.now() + 5000;
+    while (alive(pid) && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+    const survived = alive(pid);
+    if (survived) process.kill(pid, "SIGKILL"); // leave nothing behind when failing
+    assert.equal(survived, false, `the setsid'd process ${pid} is gone`);
+  });
+
   test("background processes left behind are ended with the command", async () => {
     const r = await bashTool.run({ command: "(sleep 42.25 &) ; echo done" }, sb.ctx);
     assert.ok(r.ok);
@@ -67,6 +104,50 @@ describe("bash", () => {
   test("the environment is the one given (no provider keys)", async () => {
     const r = await bashTool.run({ command: 'echo "[$ANTHROPIC_API_KEY]"' }, sb.ctx);
     assert.match(r.output, /^\[\]\n/);
+  });
+
+  test("multi-byte characters split across output chunks stay whole", async () => {
+    // 2-byte then 3-byte characters, written in three parts with pauses in
+    // between so that each part arrives as its own chunk: byte 3001 is in the
+    // middle of an "é", byte 7001 in the middle of a "€".
+    const text = "é".repeat(3000) + "€".repeat(3000);
+    sb.put({ "utf8.txt": text });
+    const command = "head -c 3001 utf8.txt; sleep 0.2; head -c 7001 utf8.txt | tail -c +3002; " +
+      "sleep 0.2; tail -c +7002 utf8.txt";
+    const r = await bashTool.run({ command }, sb.ctx);
+    assert.ok(r.ok);
+    assert.ok(!r.output.includes("\uFFFD"), "no replacement character");
+    assert.equal(r.output, `${text}\n[exit code 0]`);
+  });
+
+  test("the cut notice counts every character removed, over repeated caps", async () => {
+    // 1 000 000 characters: the collector trims several times while it runs.
+    const total = 1_000_000;
+    const r = await bashTool.run({ command: `yes abcdefghi | head -c ${total}` }, sb.ctx);
+    assert.ok(r.ok);
+    const cut = total - BASH_HEAD_BYTES - BASH_TAIL_BYTES;
+    const m = r.output.match(/\n\[… (\d+) characters cut …\]\n/);
+    assert.ok(m, "a cut notice");
+    assert.equal(Number(m[1]), cut);
+    assert.equal(r.output.indexOf(m[0]), BASH_HEAD_BYTES);
+    // The tail's last newline is trimmed before the exit code line.
+    assert.equal(
+      r.output.length,
+      BASH_HEAD_BYTES + m[0].length + BASH_TAIL_BYTES - 1 +
+        "\n[exit code 0]".length,
+    );
+  });
+
+  test("the collector keeps a running total of what it cut", () => {
+    const c = new OutputCollector(4, 6);
+    let all = "";
+    for (let i = 0; i < 1000; i++) {
+      const chunk = String(i % 10).repeat(7);
+      c.push(chunk);
+      all += chunk;
+    }
+    assert.equal(c.text(), capOutput(all, 4, 6));
+    assert.equal(c.text(), `0000\n[… ${7000 - 10} characters cut …]\n999999`);
   });
 
   test("long output keeps head and tail", () => {

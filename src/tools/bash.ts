@@ -3,16 +3,18 @@
  *
  * Decides how commands run and end: `bash -c` (or `sh -c` where there is no
  * bash), no stdin, stdout and stderr merged, each command in its own process
- * group so that a timeout, an abort or the end of the command kills
- * everything it started (no orphans); the timeout (default 120 s, at most
- * 600 s) and the output cap (the first 8 KiB and the last 40 KiB are kept).
+ * group; a timeout or an abort kills the command's whole process tree (every
+ * descendant and every group it leads, so `setsid` does not escape), and the
+ * end of the command kills what is left in its group; the timeout (default
+ * 120 s, at most 600 s) and the output cap (the first 8 KiB and the last
+ * 40 KiB are kept, with a count of the characters cut in between).
  * The environment is the child's minus provider API keys.
  *
  * @module
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import process from "node:process";
+import { killTree } from "../task/process-tree.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -20,18 +22,57 @@ export const BASH_MAX_TIMEOUT_S = 600;
 export const BASH_HEAD_BYTES = 8 * 1024;
 export const BASH_TAIL_BYTES = 40 * 1024;
 
-/** Process groups of commands still running (for the child's signal handler). */
-const liveGroups = new Set<number>();
+/** Shell pids of commands still running (for the child's signal handler). */
+const liveCommands = new Set<number>();
 
-/** Kills every command's process group still running. */
+/**
+ * Kills every command still running, with everything it started (its
+ * process group, its descendants and their groups, so `setsid` does not
+ * escape).
+ */
 export function killAllCommandGroups(): void {
-  for (const pid of liveGroups) killGroup(pid);
+  for (const pid of liveCommands) killTree(pid, "SIGKILL");
 }
 
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch { /* already gone */ }
+/**
+ * Collects a command's output as it streams in, in bounded memory: the first
+ * `head` characters, the last `tail` characters and a running count of the
+ * characters dropped in between.
+ */
+export class OutputCollector {
+  readonly head: number;
+  readonly tail: number;
+  #head = "";
+  #tail = "";
+  #cut = 0;
+  constructor(head = BASH_HEAD_BYTES, tail = BASH_TAIL_BYTES) {
+    this.head = head;
+    this.tail = tail;
+  }
+
+  push(chunk: string): void {
+    if (this.#head.length < this.head) {
+      const room = this.head - this.#head.length;
+      this.#head += chunk.slice(0, room);
+      chunk = chunk.slice(room);
+    }
+    this.#tail += chunk;
+    // Trim only now and then, so that a long run of small chunks stays linear.
+    if (this.#tail.length > 4 * this.tail) this.#trim();
+  }
+
+  #trim(): void {
+    if (this.#tail.length <= this.tail) return;
+    this.#cut += this.#tail.length - this.tail;
+    this.#tail = this.#tail.slice(this.#tail.length - this.tail);
+  }
+
+  /** The head, a note of how many characters were cut (if any), and the tail. */
+  text(): string {
+    this.#trim();
+    if (this.#cut === 0) return this.#head + this.#tail;
+    return `${this.#head}\n[… ${this.#cut} characters cut …]\n${this.#tail}`;
+  }
 }
 
 /**
@@ -43,9 +84,9 @@ function killGroup(pid: number): void {
  * ```
  */
 export function capOutput(text: string, head = BASH_HEAD_BYTES, tail = BASH_TAIL_BYTES): string {
-  if (text.length <= head + tail) return text;
-  const cut = text.length - head - tail;
-  return `${text.slice(0, head)}\n[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`;
+  const c = new OutputCollector(head, tail);
+  c.push(text);
+  return c.text();
 }
 
 function shell(): string {
@@ -83,7 +124,7 @@ export const bashTool: ToolSpec = {
     const timeoutS = Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
     if (ctx.signal.aborted) return Promise.resolve(toolError("cancelled"));
     return new Promise((resolvePromise) => {
-      let out = "";
+      const out = new OutputCollector();
       let timedOut = false;
       let settled = false;
       // `exec 2>&1` first: one stream keeps stdout and stderr lines in order.
@@ -94,16 +135,14 @@ export const bashTool: ToolSpec = {
         stdio: ["ignore", "pipe", "pipe"],
       });
       const pid = child.pid;
-      if (pid !== undefined) liveGroups.add(pid);
-      const onData = (d: Buffer) => {
-        out += d.toString("utf8");
-        // Keep memory bounded while the command runs.
-        if (out.length > 4 * (BASH_HEAD_BYTES + BASH_TAIL_BYTES)) out = capOutput(out);
-      };
-      child.stdout?.on("data", onData);
-      child.stderr?.on("data", onData);
+      if (pid !== undefined) liveCommands.add(pid);
+      // Decoded per stream, so a character split across two chunks stays whole.
+      const onData = (d: string) => out.push(d);
+      child.stdout?.setEncoding("utf8").on("data", onData);
+      child.stderr?.setEncoding("utf8").on("data", onData);
+      // The shell, everything it started (setsid included) and their groups.
       const stop = () => {
-        if (pid !== undefined) killGroup(pid);
+        if (pid !== undefined) killTree(pid, "SIGKILL");
       };
       const timer = setTimeout(() => {
         timedOut = true;
@@ -117,10 +156,12 @@ export const bashTool: ToolSpec = {
         settled = true;
         clearTimeout(timer);
         ctx.signal.removeEventListener("abort", onAbort);
-        // The shell is gone; end whatever it left running in its group.
+        // The shell is gone; end whatever it left running in its group. (Its
+        // orphans now belong to init, so one that left the group with
+        // `setsid` before the shell exited cannot be found from here.)
         stop();
-        if (pid !== undefined) liveGroups.delete(pid);
-        const text = capOutput(out).replace(/\s+$/, "");
+        if (pid !== undefined) liveCommands.delete(pid);
+        const text = out.text().replace(/\s+$/, "");
         if (error) return resolvePromise(toolError(`could not run the command: ${error.message}`));
         if (ctx.signal.aborted) return resolvePromise(toolError("cancelled"));
         if (timedOut) {
