@@ -8,7 +8,7 @@
  * @module
  */
 import process from "node:process";
-import { homedir } from "node:os";
+import { homeDirectory } from "../home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
 import { runId } from "../task/artifacts.ts";
 import { readCallerState } from "../task/guards.ts";
@@ -58,7 +58,7 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
     const caller = readCallerState(process.env);
     if (!caller.ok) throw new Error(caller.message);
     const tool = new TaskTool({
-      env: { cwd: ctx.envelope.cwd, home: process.env.HOME ?? homedir(), env: process.env },
+      env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: process.env },
       config: ctx.config,
       caller: caller.state,
       runId: runId(),
@@ -102,7 +102,7 @@ export async function childCommand(_args: string[]): Promise<number> {
       : await readEnvelope(watchParent, () => onSignal("parent exit"));
     const code = await runChild(input, {
       env: process.env,
-      home: process.env.HOME ?? homedir(),
+      home: homeDirectory(),
       writeEvent: (line) => process.stdout.write(line),
       log: (line) => process.stderr.write(line + "\n"),
       taskRunnerFor,

@@ -5,19 +5,11 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homeDirectory } from "../home.ts";
 import { resolve } from "node:path";
 import process from "node:process";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { UsageError } from "./errors.ts";
-
-function safeHomedir(): string {
-  try {
-    return homedir();
-  } catch {
-    return "";
-  }
-}
 
 /** Builds the discovery environment, validating `--cwd`. */
 export function discoveryEnv(cwdFlag?: string): DiscoveryEnv {
@@ -32,6 +24,5 @@ export function discoveryEnv(cwdFlag?: string): DiscoveryEnv {
     }
     if (!isDir) throw new UsageError(`--cwd: not a folder: ${cwdFlag}`);
   }
-  const home = process.env.HOME ?? safeHomedir();
-  return { cwd, home: home ? resolve(home) : "", env: process.env };
+  return { cwd, home: homeDirectory(), env: process.env };
 }

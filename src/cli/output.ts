@@ -5,7 +5,7 @@
  * @module
  */
 import process from "node:process";
-import { homedir } from "node:os";
+import { homeDirectory } from "../home.ts";
 import type { Diagnostic } from "../task/types.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */
@@ -34,7 +34,7 @@ export function printJson(value: unknown): void {
 /** Shortens a path under the home directory to `~/…` for display. */
 export function displayPath(
   path: string | undefined,
-  home = process.env.HOME ?? homedir(),
+  home = homeDirectory(),
 ): string {
   if (!path) return "";
   if (home && home !== "/" && (path === home || path.startsWith(home + "/"))) {

@@ -86,3 +86,12 @@ describe("loadConfig", () => {
     assert.match(r.warnings[0].message, /unknown key 'modles'/);
   });
 });
+
+test("without a home folder: no user config, and cwd's own config still counts", async () => {
+  const dir = join(root, "homeless");
+  const own = put(join(dir, ".xcsh", "config.yml"), "task:\n  timeout: 7\n");
+  const r = await loadConfig(dir, "");
+  assert.ok(r.ok);
+  assert.deepEqual(r.files, [own]);
+  assert.equal(r.config.task.timeout, 7);
+});

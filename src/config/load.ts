@@ -9,8 +9,10 @@
  *
  * @module
  */
-import { readFile, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { projectAncestors } from "../discovery/config-dirs.ts";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
@@ -25,27 +27,20 @@ export function userConfigPath(home: string): string {
   return join(home, ".xcsh", "agent", "config.yml");
 }
 
-async function isFile(path: string): Promise<boolean> {
+function isFile(path: string): boolean {
   try {
-    return (await stat(path)).isFile();
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }
 }
 
-/** The nearest `.xcsh/config.yml` at or above `cwd`, skipping `$HOME`'s own. */
-export async function findProjectConfig(cwd: string, home: string): Promise<string | undefined> {
-  const homeAbs = resolve(home);
-  let dir = resolve(cwd);
-  for (;;) {
-    if (dir !== homeAbs) {
-      const candidate = join(dir, ".xcsh", "config.yml");
-      if (await isFile(candidate)) return candidate;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+/**
+ * The nearest `.xcsh/config.yml` at or above `cwd`, skipping `$HOME`'s own:
+ * the same walk as the project agent folders.
+ */
+export function findProjectConfig(cwd: string, home: string): string | undefined {
+  return projectAncestors(cwd, home).map((dir) => join(dir, ".xcsh", "config.yml")).find(isFile);
 }
 
 /** Parses and validates one file's text. Pure apart from naming `file`. */
@@ -85,8 +80,9 @@ export function parseConfigText(
  * ```
  */
 export async function loadConfig(cwd: string, home: string): Promise<LoadedConfig> {
-  const candidates = [userConfigPath(home)];
-  const project = await findProjectConfig(cwd, home);
+  // Without a home there is no user config (never one relative to cwd).
+  const candidates = home ? [userConfigPath(home)] : [];
+  const project = findProjectConfig(cwd, home);
   if (project && project !== candidates[0]) candidates.push(project);
 
   const files: string[] = [];

@@ -2,7 +2,8 @@
  * Where full task outputs are kept when a summary had to be cut.
  *
  * Decides the folder — `~/.xcsh/agent/artifacts/<run>/`, or the system temp
- * folder when home is not writable — and the file name `<task id>.txt`.
+ * folder when home is not writable — the file name `<task id>.txt`, and that
+ * only the user can read them (folders 0700, files 0600).
  *
  * @module
  */
@@ -36,9 +37,10 @@ export async function saveArtifact(
   for (const base of bases) {
     const dir = join(base, run);
     try {
-      await mkdir(dir, { recursive: true });
+      // Task output may hold anything the agent read: for the user's eyes only.
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, `${safeName(id)}.txt`);
-      await writeFile(file, text);
+      await writeFile(file, text, { mode: 0o600 });
       return file;
     } catch (err) {
       lastError = err;

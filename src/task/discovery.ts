@@ -89,10 +89,12 @@ type FileParse = { agent?: AgentDefinition; warnings: Diagnostic[] };
 /**
  * Parses of files already seen in this process, by path and origin. A long-
  * lived process (the MCP server, a child delegating again) rediscovers on
- * every call; an unchanged file is then not parsed again. Entries are
- * replaced when a file's text changes, so the cache holds one entry per file.
+ * every call; an unchanged file is then not parsed again. Each discovery
+ * keeps only the entries it used, so deleted files do not linger.
  */
-const parseCache = new Map<string, { text: string; result: FileParse }>();
+const parseCache = new Map<string, { text: string; result: FileParse; generation: number }>();
+/** Bumped by each discovery; entries a discovery did not touch are dropped after it. */
+let generation = 0;
 
 /**
  * Parses one file of a folder into an agent, or the reasons it was skipped.
@@ -101,9 +103,12 @@ const parseCache = new Map<string, { text: string; result: FileParse }>();
 export function parseAgentFile(file: SourceFile, origin: FileOrigin): FileParse {
   const key = `${file.path}\0${origin.source}\0${origin.family}\0${origin.plugin ?? ""}`;
   const cached = parseCache.get(key);
-  if (cached && cached.text === file.text) return cached.result;
+  if (cached && cached.text === file.text) {
+    cached.generation = generation;
+    return cached.result;
+  }
   const result = parseAgentFileUncached(file, origin);
-  parseCache.set(key, { text: file.text, result });
+  parseCache.set(key, { text: file.text, result, generation });
   return result;
 }
 
@@ -205,7 +210,9 @@ export async function agentOrigins(
  */
 export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
   const { origins, plugins } = await agentOrigins(e);
+  const current = ++generation;
   const reads = await Promise.all(origins.map(readOrigin));
+  for (const [key, entry] of parseCache) if (entry.generation < current) parseCache.delete(key);
   const bundled = loadBundledAgents();
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
   const folders: SearchedFolder[] = origins.map((o, i) => ({

@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { requireBinary, runCommand, runXcsh, XCSH } from "../support/cli.ts";
 import {
@@ -283,6 +283,7 @@ describe("output and progress", () => {
     assert.equal(lines.at(-1), "line 6000");
     assert.ok(res.artifact.startsWith(`${w.home}/.xcsh/agent/artifacts/`), res.artifact);
     assert.equal(readFileSync(res.artifact, "utf8"), long);
+    assert.equal(statSync(res.artifact).mode & 0o777, 0o600, "only the user may read it");
     assert.match(r.stderr, /output was cut; full text in /);
   });
 
