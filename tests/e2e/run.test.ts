@@ -266,6 +266,16 @@ describe("running tasks", () => {
   });
 });
 
+test("a huge time limit means no practical limit, not an instant timeout", async () => {
+  const w = world({}, "task: { timeout: 99999999 }\n");
+  const dry = await runXcsh(["run", "quick_task", "--dry-run", "x"], { cwd: w.cwd, home: w.home });
+  assert.equal(JSON.parse(dry.stdout).tasks[0].timeoutMs, 2 ** 31 - 1);
+  script([{ text: "still here" }]);
+  const r = await runXcsh(["run", "quick_task", "x"], { cwd: w.cwd, home: w.home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, "still here\n");
+});
+
 describe("output and progress", () => {
   test("an output over 5 000 lines is cut to its tail, the full text saved as an artifact", async () => {
     const w = world();
