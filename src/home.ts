@@ -21,3 +21,15 @@ export function homeDirectory(
     return "";
   }
 }
+
+/** Shortens a path under the home directory to `~/…` for display. */
+export function displayPath(
+  path: string | undefined,
+  home = homeDirectory(),
+): string {
+  if (!path) return "";
+  if (home && home !== "/" && (path === home || path.startsWith(home + "/"))) {
+    return "~" + path.slice(home.length);
+  }
+  return path;
+}

@@ -25,6 +25,7 @@ import {
   THINKING_LEVELS,
   type ThinkingLevel,
 } from "../task/types.ts";
+import { isRecord } from "../values.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -35,10 +36,6 @@ export type EnvelopeResult =
   | { ok: false; id: string; error: string };
 
 class FieldError extends Error {}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function bad(field: string, what: string): never {
   throw new FieldError(`'${field}' ${what}`);
@@ -86,7 +83,7 @@ function posInt(v: unknown, field: string, min: number): number {
 }
 
 function parseAgent(v: unknown): AgentDefinition {
-  if (!isObject(v)) bad("agent", "must be an object (the effective agent definition)");
+  if (!isRecord(v)) bad("agent", "must be an object (the effective agent definition)");
   const agent: AgentDefinition = {
     ...(v as unknown as AgentDefinition),
     name: reqString(v, "name", "agent.name"),
@@ -105,7 +102,7 @@ function parseAgent(v: unknown): AgentDefinition {
 
 function parseLimits(v: unknown): TaskLimits {
   if (v === undefined || v === null) return { ...DEFAULT_LIMITS };
-  if (!isObject(v)) bad("limits", "must be an object");
+  if (!isRecord(v)) bad("limits", "must be an object");
   return {
     maxTurns: v.maxTurns === undefined
       ? DEFAULT_LIMITS.maxTurns
@@ -129,9 +126,9 @@ export function parseEnvelope(text: string): EnvelopeResult {
     const what = text.trim() === "" ? "stdin was empty" : `not valid JSON (${reason})`;
     return { ok: false, id: "", error: `invalid envelope: ${what}` };
   }
-  const id = isObject(doc) && typeof doc.id === "string" ? doc.id : "";
+  const id = isRecord(doc) && typeof doc.id === "string" ? doc.id : "";
   try {
-    if (!isObject(doc)) bad("(root)", "must be a JSON object");
+    if (!isRecord(doc)) bad("(root)", "must be a JSON object");
     if (doc.version !== ENVELOPE_VERSION) {
       bad(
         "version",

@@ -32,6 +32,7 @@ import { createEmitter, redact } from "./events.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { callModelWithRetries, ModelCallError, streamTurn, type ToolDefinition } from "./turn.ts";
+import { displayPath } from "../home.ts";
 
 /** Default wait for the next byte of a model response before retrying. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -81,8 +82,7 @@ function numberEnv(value: string | undefined, fallback: number): number {
 }
 
 function displayFile(file: string | undefined, home: string): string {
-  if (!file) return "config";
-  return home && home !== "/" && file.startsWith(home + "/") ? "~" + file.slice(home.length) : file;
+  return file ? displayPath(file, home) : "config";
 }
 
 /** The environment commands get: the child's, without provider keys. */

@@ -5,7 +5,6 @@
  * @module
  */
 import process from "node:process";
-import { homeDirectory } from "../home.ts";
 import type { Diagnostic } from "../task/types.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */
@@ -31,17 +30,7 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
 
-/** Shortens a path under the home directory to `~/…` for display. */
-export function displayPath(
-  path: string | undefined,
-  home = homeDirectory(),
-): string {
-  if (!path) return "";
-  if (home && home !== "/" && (path === home || path.startsWith(home + "/"))) {
-    return "~" + path.slice(home.length);
-  }
-  return path;
-}
+export { displayPath } from "../home.ts";
 
 /** Renders rows as left-aligned columns separated by two spaces. */
 export function formatTable(header: string[], rows: string[][]): string {

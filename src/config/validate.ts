@@ -18,6 +18,7 @@
  * @module
  */
 import type { Diagnostic, ProviderConfig, XcshConfig } from "../task/types.ts";
+import { isRecord } from "../values.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -69,16 +70,12 @@ function describe(value: unknown): string {
   return String(value);
 }
 
-function isMapping(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function fail(key: string, what: string, value: unknown): never {
   throw new KeyError(key, `'${key}' must be ${what}, got ${describe(value)}`);
 }
 
 function mapping(value: unknown, key: string): Record<string, unknown> {
-  if (!isMapping(value)) fail(key, "a mapping", value);
+  if (!isRecord(value)) fail(key, "a mapping", value);
   return value;
 }
 
@@ -232,7 +229,7 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
   const warnings: Diagnostic[] = [];
   if (doc === null || doc === undefined) return { ok: true, value: {}, warnings };
   try {
-    if (!isMapping(doc)) {
+    if (!isRecord(doc)) {
       return {
         ok: false,
         error: {

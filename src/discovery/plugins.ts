@@ -15,6 +15,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
 import type { Diagnostic } from "../task/types.ts";
+import { isRecord } from "../values.ts";
 
 export type PluginScope = "project" | "local" | "user" | "managed";
 
@@ -47,10 +48,6 @@ export interface PluginListing {
 interface RawInstall {
   id: string;
   entry: Record<string, unknown>;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**

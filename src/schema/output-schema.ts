@@ -22,6 +22,7 @@
 import AjvImport from "ajv";
 import Ajv2020Import from "ajv/dist/2020.js";
 import AjvJtdImport from "ajv/dist/jtd.js";
+import { isRecord } from "../values.ts";
 
 /** The dialect of an output schema. */
 export type SchemaKind = "jtd" | "json-schema";
@@ -47,15 +48,11 @@ const JTD_ONLY_TYPES = new Set([
   "uint32",
 ]);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
  * Classifies a schema by its top-level form. Pure.
  */
 export function detectSchemaKind(schema: unknown): SchemaKind {
-  if (!isObject(schema)) return "json-schema";
+  if (!isRecord(schema)) return "json-schema";
   if (typeof schema.$schema === "string" || typeof schema.$ref === "string") return "json-schema";
   for (const key of JTD_ONLY_KEYS) if (key in schema) return "jtd";
   if (typeof schema.type === "string" && JTD_ONLY_TYPES.has(schema.type)) return "jtd";
@@ -139,7 +136,7 @@ export function compileOutputSchema(schema: unknown): CompileResult {
   const decoded = decodeSchema(schema);
   if (!decoded.ok) return decoded;
   const value = decoded.value;
-  if (typeof value !== "boolean" && !isObject(value)) {
+  if (typeof value !== "boolean" && !isRecord(value)) {
     return { ok: false, error: "output schema must be an object (JTD or JSON Schema)" };
   }
   const kind = detectSchemaKind(value);
@@ -150,7 +147,7 @@ export function compileOutputSchema(schema: unknown): CompileResult {
       const Jtd = ctor(AjvJtdImport);
       validate = new Jtd({ allErrors: true }).compile(value);
     } else {
-      const is2020 = isObject(value) && typeof value.$schema === "string" &&
+      const is2020 = isRecord(value) && typeof value.$schema === "string" &&
         value.$schema.includes("2020-12");
       const Klass = is2020 ? ctor(Ajv2020Import) : ctor(AjvImport);
       validate = new Klass({ allErrors: true, strict: false }).compile(value);

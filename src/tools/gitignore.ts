@@ -5,8 +5,10 @@
  * comments are skipped, `!` re-includes, a trailing `/` matches directories
  * only, a pattern with a `/` elsewhere is anchored to the directory holding
  * the `.gitignore`, otherwise it matches a name at any depth below it; later
- * rules win. Callers prune ignored directories, so a file inside an ignored
- * directory is never asked about. Pure.
+ * rules win; a line whose pattern does not translate to a valid regular
+ * expression (such as `[z-a]`) is skipped. Callers prune ignored
+ * directories, so a file inside an ignored directory is never asked about.
+ * Pure.
  *
  * @example
  * ```ts
@@ -50,7 +52,12 @@ export function parseGitignore(text: string, base: string): IgnoreRule[] {
     const anchored = line.includes("/");
     if (line.startsWith("/")) line = line.slice(1);
     const body = globToRegExpSource(line);
-    const re = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`);
+    let re: RegExp;
+    try {
+      re = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`);
+    } catch {
+      continue; // e.g. `[z-a]`: skip the line (for git, a reversed range matches nothing)
+    }
     rules.push({ base, negate, dirOnly, re });
   }
   return rules;

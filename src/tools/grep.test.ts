@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { sandbox } from "../../tests/support/tool-context.ts";
-import { grepText, grepTool } from "./grep.ts";
+import { GREP_MAX_FILE_BYTES, grepText, grepTool } from "./grep.ts";
 
 describe("grep", () => {
   const sb = sandbox({
@@ -57,6 +57,32 @@ describe("grep", () => {
     const bad = await grepTool.run({ pattern: "(" }, sb.ctx);
     assert.equal(bad.ok, false);
     assert.match(bad.output, /invalid regular expression/);
+  });
+
+  test("a file named explicitly over the 2 MiB limit is an error naming the limit", async () => {
+    sb.put({ "huge/big.txt": "Foo\n" + "x".repeat(GREP_MAX_FILE_BYTES) });
+    const r = await grepTool.run({ pattern: "Foo", path: "huge/big.txt" }, sb.ctx);
+    assert.deepEqual(r, {
+      ok: false,
+      output: `Error: huge/big.txt is ${GREP_MAX_FILE_BYTES + 4} bytes, over grep's 2 MiB ` +
+        "per-file limit: not searched",
+      summary: `huge/big.txt is ${GREP_MAX_FILE_BYTES + 4} bytes, over grep's 2 MiB per-file ` +
+        "limit: not searched",
+    });
+  });
+
+  test("a directory search says how many files were too large to search", async () => {
+    sb.put({
+      "huge/small.txt": "Foo here\n",
+      "huge/big2.txt": "x".repeat(GREP_MAX_FILE_BYTES + 1),
+    });
+    const r = await grepTool.run({ pattern: "Foo", path: "huge" }, sb.ctx);
+    assert.ok(r.ok);
+    assert.equal(r.output, "huge/small.txt:1:Foo here\n(2 files over 2 MiB not searched)");
+    const none = await grepTool.run({ pattern: "zzz", path: "huge" }, sb.ctx);
+    assert.equal(none.output, "No matches.\n(2 files over 2 MiB not searched)");
+    const one = await grepTool.run({ pattern: "zzz", path: "huge", glob: "big.txt" }, sb.ctx);
+    assert.equal(one.output, "No matches.\n(1 file over 2 MiB not searched)");
   });
 
   test("grepText", () => {

@@ -2,9 +2,10 @@
  * The `grep` tool: lines matching a regular expression, as `path:line:text`.
  * Decides the search set (a file, or every file below a directory that
  * `.gitignore` does not exclude, optionally filtered by a glob), what is
- * skipped (binary files, files over 2 MiB) and the caps (100 matches by
- * default, at most 1 000; lines cut at 300 characters). Pure TypeScript: no
- * external `rg` or `grep` is needed.
+ * skipped (binary files, and files over 2 MiB: an error for a file named
+ * explicitly, a count on the last line when searching a directory) and the
+ * caps (100 matches by default, at most 1 000; lines cut at 300 characters).
+ * Pure TypeScript: no external `rg` or `grep` is needed.
  *
  * @module
  */
@@ -16,6 +17,8 @@ import { displayPath, looksBinary, resolvePath, walk } from "./walk.ts";
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
 export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** {@link GREP_MAX_FILE_BYTES} as people write it. */
+const GREP_MAX_FILE_LIMIT = "2 MiB";
 export const GREP_MAX_LINE_CHARS = 300;
 
 export interface GrepArgs {
@@ -88,16 +91,27 @@ export const grepTool: ToolSpec = {
     } catch {
       return toolError(`${displayPath(ctx.cwd, start)}: no such file or directory`);
     }
+    if (st.isFile() && st.size > GREP_MAX_FILE_BYTES) {
+      return toolError(
+        `${displayPath(ctx.cwd, start)} is ${st.size} bytes, over grep's ` +
+          `${GREP_MAX_FILE_LIMIT} per-file limit: not searched`,
+      );
+    }
     const filter = args.glob ? compileGlob(args.glob) : undefined;
     const results: string[] = [];
     let files = 0;
+    let tooLarge = 0;
     let more = false;
 
     const searchFile = async (abs: string) => {
       let buf: Buffer;
       try {
         const s = await stat(abs);
-        if (!s.isFile() || s.size > GREP_MAX_FILE_BYTES) return;
+        if (!s.isFile()) return;
+        if (s.size > GREP_MAX_FILE_BYTES) {
+          tooLarge++;
+          return;
+        }
         buf = await readFile(abs);
       } catch {
         return;
@@ -128,12 +142,19 @@ export const grepTool: ToolSpec = {
       truncatedWalk = w.truncated();
     }
     if (ctx.signal.aborted) return toolError("cancelled");
+    const skipped = tooLarge === 0 ? "" : `\n(${tooLarge} file${tooLarge === 1 ? "" : "s"} ` +
+      `over ${GREP_MAX_FILE_LIMIT} not searched)`;
     if (results.length === 0) {
-      return { ok: true, output: "No matches.", summary: `0 matches in ${files} files` };
+      return {
+        ok: true,
+        output: `No matches.${skipped}`,
+        summary: `0 matches in ${files} files`,
+      };
     }
     let output = results.join("\n");
     if (more) output += `\n[more matches not shown: narrow the pattern, path or glob]`;
     if (truncatedWalk) output += `\n[search stopped early: too many files below the path]`;
+    output += skipped;
     return {
       ok: true,
       output,

@@ -1,7 +1,9 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { numberLines, READ_MAX_LINES, readTool } from "./read.ts";
 
@@ -53,6 +55,24 @@ describe("read", () => {
       /past the end/,
     );
     assert.equal((await readTool.run({ path: "empty" }, sb.ctx)).output, "(empty file)");
+  });
+
+  test("refuses a FIFO and a device promptly: not a regular file", {
+    skip: process.platform === "win32" ? "no FIFOs" : false,
+  }, async () => {
+    const fifo = join(sb.dir, "fifo");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo");
+    assert.deepEqual(await readTool.run({ path: "fifo" }, sb.ctx), {
+      ok: false,
+      output: "Error: fifo is not a regular file",
+      summary: "fifo is not a regular file",
+    });
+    if (existsSync("/dev/zero")) {
+      assert.equal(
+        (await readTool.run({ path: "/dev/zero" }, sb.ctx)).output,
+        "Error: /dev/zero is not a regular file",
+      );
+    }
   });
 
   test("numberLines cuts very long lines", () => {

@@ -1,8 +1,8 @@
 /**
  * The `read` tool: a text file's lines, numbered, optionally a range of
  * them. Decides the caps (2 000 lines and 256 KiB of output per call, lines
- * cut at 2 000 characters) and refuses directories and binary files with a
- * message saying what to use instead.
+ * cut at 2 000 characters) and refuses directories, anything else that is not
+ * a regular file (FIFOs, devices) and binary files with a message saying why.
  *
  * @module
  */
@@ -79,6 +79,8 @@ export const readTool: ToolSpec = {
       return toolError(`${shown}: no such file`);
     }
     if (st.isDirectory()) return toolError(`${shown} is a directory: use ls to list it`);
+    // A FIFO would block the read and a device such as /dev/zero never ends.
+    if (!st.isFile()) return toolError(`${shown} is not a regular file`);
     if (st.size > READ_MAX_FILE_BYTES) {
       return toolError(`${shown} is ${st.size} bytes, too large to read: search it with grep`);
     }

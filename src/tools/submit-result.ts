@@ -14,6 +14,7 @@
  */
 import type { OutputValidator } from "../schema/output-schema.ts";
 import type { JsonSchemaObject } from "./types.ts";
+import { isRecord } from "../values.ts";
 
 export const SUBMIT_RESULT = "submit_result";
 
@@ -45,14 +46,10 @@ export type SubmitVerdict =
   /** Invalid and out of attempts: the task fails with `errors`. */
   | { kind: "exhausted"; errors: string[] };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** The `{data} | {error}` part of a submission, or why there is none. */
 function unwrap(args: unknown): { data?: unknown; error?: unknown; problem?: string } {
-  if (!isObject(args)) return { problem: 'arguments must be an object: {"result": {...}}' };
-  const inner = isObject(args.result)
+  if (!isRecord(args)) return { problem: 'arguments must be an object: {"result": {...}}' };
+  const inner = isRecord(args.result)
     ? args.result
     : ("data" in args || "error" in args)
     ? args
