@@ -10,7 +10,16 @@ import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { AGENTS_HELP } from "./help.ts";
-import { displayPath, formatTable, printJson, reportDiagnostics } from "./output.ts";
+import {
+  displayPath,
+  familyLabel,
+  formatTable,
+  listingDocument,
+  listingRows,
+  printJson,
+  reportDiagnostics,
+  whereLabel,
+} from "./output.ts";
 import { discoverAgents, getAgent } from "../task/discovery.ts";
 import type { AgentDefinition } from "../task/types.ts";
 
@@ -55,14 +64,6 @@ function shadowRef(a: AgentDefinition): Record<string, unknown> {
   if (a.plugin) ref.plugin = a.plugin;
   if (a.filePath) ref.filePath = a.filePath;
   return ref;
-}
-
-function where(a: AgentDefinition): string {
-  return displayPath(a.filePath) || "(built in)";
-}
-
-function familyLabel(a: AgentDefinition): string {
-  return a.plugin ? `plugin ${a.plugin}` : a.family;
 }
 
 export async function agentsCommand(args: string[]): Promise<number> {
@@ -120,7 +121,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
         `name:         ${agent.name}`,
         `description:  ${agent.description}`,
         `source:       ${agent.source} (${familyLabel(agent)})`,
-        `file:         ${where(agent)}`,
+        `file:         ${whereLabel(agent)}`,
         `tools:        ${agent.tools?.join(", ") ?? "all"}`,
         ...(agent.unknownTools
           ? [`unknown tools: ${agent.unknownTools.join(", ")} (ignored)`]
@@ -143,32 +144,15 @@ export async function agentsCommand(args: string[]): Promise<number> {
     return EXIT_OK;
   }
 
+  const all = values.all === true;
   if (values.json) {
-    const doc: Record<string, unknown> = { version: 1, agents: found.agents.map(agentSummary) };
-    if (values.all) {
-      doc.shadowed = found.shadowed.map((s) => ({
-        ...agentSummary(s.agent),
-        shadowedBy: shadowRef(s.shadowedBy),
-      }));
-    }
-    printJson(doc);
+    printJson(
+      listingDocument("agents", found.agents, found.shadowed, all, agentSummary, shadowRef),
+    );
     return EXIT_OK;
   }
-  const rows: string[][] = [];
-  for (const agent of found.agents) {
-    const row = [agent.name, agent.source, familyLabel(agent), where(agent)];
-    rows.push(values.all ? [...row, ""] : row);
-    if (!values.all) continue;
-    for (const s of found.shadowed.filter((x) => x.shadowedBy === agent)) {
-      rows.push([
-        s.agent.name,
-        s.agent.source,
-        familyLabel(s.agent),
-        where(s.agent),
-        `shadowed by ${where(agent)}`,
-      ]);
-    }
-  }
+  const rows = listingRows(found.agents, found.shadowed, all, () => "")
+    .map((r) => (all ? r : r.slice(0, 4)));
   const header = ["NAME", "SOURCE", "FAMILY", "FILE", ...(values.all ? ["NOTE"] : [])];
   process.stdout.write(formatTable(header, rows));
   return EXIT_OK;

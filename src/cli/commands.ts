@@ -8,7 +8,13 @@ import process from "node:process";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
-import { displayPath, formatTable, printJson, reportDiagnostics } from "./output.ts";
+import {
+  formatTable,
+  listingDocument,
+  listingRows,
+  printJson,
+  reportDiagnostics,
+} from "./output.ts";
 import {
   discoverCommands,
   expandCommand,
@@ -86,38 +92,12 @@ export async function commandsCommand(args: string[]): Promise<number> {
     } else process.stdout.write(prompt + "\n");
     return EXIT_OK;
   }
+  const all = values.all === true;
   if (values.json) {
-    const doc: Record<string, unknown> = { version: 1, commands: found.commands.map(summary) };
-    if (values.all) {
-      doc.shadowed = found.shadowed.map((s) => ({
-        ...summary(s.agent),
-        shadowedBy: summary(s.shadowedBy),
-      }));
-    }
-    printJson(doc);
+    printJson(listingDocument("commands", found.commands, found.shadowed, all, summary, summary));
     return EXIT_OK;
   }
-  const where = (c: WorkflowCommand) => displayPath(c.filePath) || "(built in)";
-  const rows: string[][] = [];
-  for (const c of found.commands) {
-    rows.push([
-      c.name,
-      c.source,
-      c.plugin ? `plugin ${c.plugin}` : c.family,
-      where(c),
-      c.description,
-    ]);
-    if (!values.all) continue;
-    for (const s of found.shadowed.filter((x) => x.shadowedBy === c)) {
-      rows.push([
-        s.agent.name,
-        s.agent.source,
-        s.agent.family,
-        where(s.agent),
-        `(shadowed by ${where(c)})`,
-      ]);
-    }
-  }
+  const rows = listingRows(found.commands, found.shadowed, all, (c) => c.description);
   process.stdout.write(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
   return EXIT_OK;
 }

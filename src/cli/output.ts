@@ -30,7 +30,9 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
 }
 
-export { displayPath } from "../home.ts";
+import { displayPath } from "../home.ts";
+
+export { displayPath };
 
 /** Renders rows as left-aligned columns separated by two spaces. */
 export function formatTable(header: string[], rows: string[][]): string {
@@ -38,4 +40,61 @@ export function formatTable(header: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
   return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** A definition found by discovery: agents and workflow commands alike. */
+interface Listed {
+  name: string;
+  source: string;
+  family: string;
+  plugin?: string;
+  filePath?: string;
+}
+
+/** Where a definition lives, for tables: `~/…` or `(built in)`. */
+export function whereLabel(d: Listed): string {
+  return displayPath(d.filePath) || "(built in)";
+}
+
+/** The family column: `plugin <id>` for plugin definitions. */
+export function familyLabel(d: Listed): string {
+  return d.plugin ? `plugin ${d.plugin}` : d.family;
+}
+
+/**
+ * Table rows for a listing: one per winner and, with `all`, each definition
+ * it hides right below it, its last column saying who hides it.
+ */
+export function listingRows<T extends Listed>(
+  winners: readonly T[],
+  shadowed: readonly { agent: T; shadowedBy: T }[],
+  all: boolean,
+  last: (d: T) => string,
+): string[][] {
+  const rows: string[][] = [];
+  for (const w of winners) {
+    rows.push([w.name, w.source, familyLabel(w), whereLabel(w), last(w)]);
+    if (!all) continue;
+    for (const s of shadowed.filter((x) => x.shadowedBy === w)) {
+      const d = s.agent;
+      rows.push([d.name, d.source, familyLabel(d), whereLabel(d), `shadowed by ${whereLabel(w)}`]);
+    }
+  }
+  return rows;
+}
+
+/** The `--json` document of a listing: winners, and with `all` the hidden ones with who hides them. */
+export function listingDocument<T>(
+  key: string,
+  winners: readonly T[],
+  shadowed: readonly { agent: T; shadowedBy: T }[],
+  all: boolean,
+  summary: (d: T) => Record<string, unknown>,
+  ref: (d: T) => Record<string, unknown>,
+): Record<string, unknown> {
+  const doc: Record<string, unknown> = { version: 1, [key]: winners.map(summary) };
+  if (all) {
+    doc.shadowed = shadowed.map((s) => ({ ...summary(s.agent), shadowedBy: ref(s.shadowedBy) }));
+  }
+  return doc;
 }
