@@ -172,6 +172,7 @@ export async function runCommand(args: string[]): Promise<number> {
     caller: caller.state,
     runId: runId(),
     onEvent: (id, e) => progress?.event(id, e),
+    onResult: (r) => progress?.finish(r),
     onWarnings: reportDiagnostics,
   });
 
@@ -207,7 +208,6 @@ export async function runCommand(args: string[]): Promise<number> {
   } finally {
     for (const s of signals) process.off(s, onSignal);
   }
-  for (const r of results) progress?.finish(r);
   progress?.stop();
 
   if (values.json) {

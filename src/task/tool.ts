@@ -53,6 +53,8 @@ export interface TaskToolOptions {
   /** The calling session is in plan mode: every child is too. */
   planMode?: boolean;
   onEvent?: (taskId: string, event: ChildEvent) => void;
+  /** Called as each task ends (before the others may have). */
+  onResult?: (result: TaskResult) => void;
   onWarnings?: (warnings: Diagnostic[]) => void;
 }
 
@@ -233,22 +235,25 @@ export class TaskTool {
     const baseEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(env.env)) if (v !== undefined) baseEnv[k] = v;
     return await mapLimit(tasks, config.task.maxConcurrency, async (task) => {
-      if (signal?.aborted) {
-        return {
+      // Tasks still queued when the call is cancelled never start.
+      const final: TaskResult = signal?.aborted
+        ? {
           id: task.envelope.id,
           agent: task.envelope.agent.name,
           status: "cancelled",
           error: "cancelled",
-        } as TaskResult;
-      }
-      const result = await runChild({
-        envelope: task.envelope,
-        env: { ...baseEnv, ...task.childEnv },
-        timeoutMs: task.timeoutMs,
-        signal,
-        onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
-      });
-      return await this.cut(result);
+        }
+        : await this.cut(
+          await runChild({
+            envelope: task.envelope,
+            env: { ...baseEnv, ...task.childEnv },
+            timeoutMs: task.timeoutMs,
+            signal,
+            onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
+          }),
+        );
+      this.opts.onResult?.(final);
+      return final;
     });
   }
 
