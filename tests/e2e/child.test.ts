@@ -1,7 +1,8 @@
 // End-to-end tests of `xcsh __child` through the built binary against the
-// scripted local model server, for both wire formats: Anthropic Messages
-// (`anthropic/…` with ANTHROPIC_BASE_URL) and OpenAI chat completions (a
-// custom openai-compatible provider from config.yml in a temporary HOME).
+// scripted local model server, for all three wire formats: Anthropic Messages
+// (`anthropic/…` with ANTHROPIC_BASE_URL), OpenAI chat completions (a custom
+// openai-compatible provider from config.yml in a temporary HOME) and Gemini
+// generateContent (`google/…` with GEMINI_BASE_URL).
 //
 // Needs `npm run build` first (npm test runs it).
 
@@ -21,7 +22,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
 
 const SECRET = "sk-test-very-secret-key-0123456789";
 
@@ -30,7 +36,7 @@ type Event = Record<string, any>;
 
 /** A wire format and how to point the child at the server with it. */
 interface Format {
-  name: "anthropic" | "openai";
+  name: "anthropic" | "openai" | "google";
   /** The `provider/model` the envelope names. */
   model: string;
   /** The `provider/model` the config's `smol` role names. */
@@ -38,6 +44,12 @@ interface Format {
   /** config.yml text for HOME (needs the server URL). */
   config: (url: string) => string;
   env: (url: string) => Record<string, string>;
+  /** The variable that holds the key. */
+  keyVar: string;
+  /** The base URL the child talks to (named in its errors). */
+  baseURL: (url: string) => string;
+  /** The model (the part after `provider/`) a recorded request asks for. */
+  modelOf: (req: RecordedRequest) => string;
   /** Tool names offered in a recorded request. */
   toolNames: (body: Event) => string[];
   /** Text of the system prompt in a recorded request. */
@@ -51,6 +63,9 @@ const FORMATS: Format[] = [
     smol: "anthropic/claude-smol",
     config: () => "models:\n  roles:\n    smol: anthropic/claude-smol\n",
     env: (url) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: SECRET }),
+    keyVar: "ANTHROPIC_API_KEY",
+    baseURL: (url) => `${url}/v1`,
+    modelOf: (req) => req.body.model,
     toolNames: (b) => (b.tools ?? []).map((t: Event) => t.name),
     system: (b) => (b.system ?? []).map((s: Event) => s.text).join("\n"),
   },
@@ -62,12 +77,36 @@ const FORMATS: Format[] = [
       `providers:\n  local: { type: openai-compatible, baseURL: "${url}/v1", apiKeyEnv: LOCAL_KEY }\n` +
       "models:\n  roles:\n    smol: local/mock-small\n",
     env: () => ({ LOCAL_KEY: SECRET }),
+    keyVar: "LOCAL_KEY",
+    baseURL: (url) => `${url}/v1`,
+    modelOf: (req) => req.body.model,
     toolNames: (b) => (b.tools ?? []).map((t: Event) => t.function.name),
     system: (b) =>
       (b.messages ?? []).filter((m: Event) => m.role === "system")
         .map((m: Event) => m.content).join("\n"),
   },
+  {
+    name: "google",
+    model: "google/gemini-test",
+    smol: "google/gemini-smol",
+    config: () => "models:\n  roles:\n    smol: google/gemini-smol\n",
+    env: (url) => ({ GEMINI_BASE_URL: `${url}/v1beta`, GEMINI_API_KEY: SECRET }),
+    keyVar: "GEMINI_API_KEY",
+    baseURL: (url) => `${url}/v1beta`,
+    modelOf: (req) => geminiModel(req),
+    toolNames: (b) =>
+      (b.tools ?? []).flatMap((t: Event) => t.functionDeclarations ?? [])
+        .map((d: Event) => d.name),
+    system: (b) => (b.systemInstruction?.parts ?? []).map((p: Event) => p.text).join("\n"),
+  },
 ];
+
+/** The model in a Gemini request's path, `/v1beta/models/{model}:{method}`. */
+function geminiModel(req: RecordedRequest): string {
+  const m = /^\/v1beta\/models\/([^/:]+):/.exec(req.path);
+  assert.ok(m, `not a Gemini path: ${req.path}`);
+  return m[1];
+}
 
 const EXPLORE_DATA = {
   query: "Where is the greeting printed?",
@@ -224,7 +263,7 @@ for (const f of FORMATS) {
       assert.equal(server.requests.length, 1);
       const body = server.requests[0].body;
       // The smol role picked the model; the request offers explore's tools only.
-      assert.equal(body.model, f.smol.split("/")[1]);
+      assert.equal(f.modelOf(server.requests[0]), f.smol.split("/")[1]);
       assert.deepEqual(f.toolNames(body).sort(), [
         "bash",
         "find",
@@ -238,6 +277,12 @@ for (const f of FORMATS) {
       // thinkingLevel minimal reaches the provider.
       if (f.name === "anthropic") {
         assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 1024 });
+      } else if (f.name === "google") {
+        // gemini-smol is not a 1.x/2.x model, so the level is sent as a level.
+        assert.deepEqual(body.generationConfig.thinkingConfig, {
+          thinkingLevel: "minimal",
+          includeThoughts: false,
+        });
       } else assert.equal(body.reasoning_effort, "minimal");
     });
 
@@ -382,7 +427,7 @@ for (const f of FORMATS) {
       );
       assert.equal(r.code, 1);
       assert.equal(server.requests.length, 4);
-      assert.ok(result.error.includes(`${f.model} at ${url}/v1`), result.error);
+      assert.ok(result.error.includes(`${f.model} at ${f.baseURL(url)}`), result.error);
       assert.match(result.error, /HTTP 500/);
       assert.match(result.error, /gave up after 4 attempts/);
     });
@@ -408,7 +453,7 @@ for (const f of FORMATS) {
       try {
         const { home, cwd } = dirs(f.config(server.url));
         const env = f.env(server.url);
-        const variable = f.name === "anthropic" ? "ANTHROPIC_API_KEY" : "LOCAL_KEY";
+        const variable = f.keyVar;
         delete env[variable];
         const r = await runXcsh(["__child"], {
           cwd,
@@ -427,6 +472,177 @@ for (const f of FORMATS) {
     });
   });
 }
+
+describe("xcsh __child (Gemini specifics)", () => {
+  const GOOGLE = FORMATS.find((f) => f.name === "google")!;
+
+  test("events come in order and the tool round trip uses functionCall/functionResponse", async () => {
+    const { r, result, server } = await runChild(
+      GOOGLE,
+      [
+        {
+          reasoning: "I should read the file.",
+          text: "Reading.",
+          toolCalls: [{ name: "read", args: { path: "hello.txt" } }],
+        },
+        { text: "It says hello world.", usage: { input: 20, output: 7 } },
+      ],
+      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }) }),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(result.text, "It says hello world.");
+    const evs = events(r);
+    // Consecutive text deltas folded into one entry, to compare the sequence.
+    const seq: string[] = [];
+    for (const e of evs) if (seq.at(-1) !== e.type || e.type !== "text") seq.push(e.type);
+    assert.deepEqual(seq, [
+      "start",
+      "text",
+      "usage",
+      "tool_start",
+      "tool_end",
+      "text",
+      "usage",
+      "result",
+    ]);
+    // Thoughts are not text; the text deltas make up the answers.
+    const texts = evs.filter((e) => e.type === "text").map((e) => e.delta).join("");
+    assert.equal(texts, "Reading.It says hello world.");
+    assert.equal(evs.find((e) => e.type === "tool_start")?.tool, "read");
+    assert.deepEqual(evs.find((e) => e.type === "usage"), {
+      type: "usage",
+      id: "0-test",
+      input: 10,
+      output: 5,
+    });
+
+    assert.equal(server.requests.length, 2);
+    for (const req of server.requests) {
+      assert.equal(req.format, "google");
+      assert.equal(req.path, "/v1beta/models/gemini-test:streamGenerateContent");
+      assert.equal(req.query, "alt=sse");
+      assert.equal(req.headers["x-goog-api-key"], SECRET);
+      assert.equal(req.headers.authorization, undefined);
+    }
+    const contents: Event[] = server.requests[1].body.contents;
+    assert.deepEqual(contents.map((c) => c.role), ["user", "model", "user"]);
+    assert.match(JSON.stringify(contents[0]), /Read hello\.txt and say what it contains\./);
+    const call = contents[1].parts.find((p: Event) => p.functionCall)?.functionCall;
+    assert.equal(call?.name, "read");
+    assert.deepEqual(call?.args, { path: "hello.txt" });
+    const response = contents[2].parts.find((p: Event) => p.functionResponse)?.functionResponse;
+    assert.equal(response?.name, "read");
+    assert.match(JSON.stringify(response), /1\\thello\\n2\\tworld/);
+  });
+
+  test("the request carries systemInstruction, functionDeclarations and the output limit", async () => {
+    const { r, server } = await runChild(
+      GOOGLE,
+      [{ text: "ok" }],
+      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }), env: { XCSH_SPAWNS: "" } }),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const body = server.requests[0].body;
+    assert.equal(body.model, undefined, "Gemini names the model in the path only");
+    assert.deepEqual(Object.keys(body.systemInstruction), ["parts"]);
+    assert.match(GOOGLE.system(body), /You are a test agent\./);
+    assert.ok(
+      !JSON.stringify(body.contents).includes("You are a test agent."),
+      "the system prompt is not repeated as a user turn",
+    );
+    const declarations: Event[] = body.tools.flatMap((t: Event) => t.functionDeclarations ?? []);
+    const names = declarations.map((d) => d.name);
+    for (const name of ["bash", "edit", "find", "grep", "ls", "read", "submit_result", "write"]) {
+      assert.ok(names.includes(name), `${name} not offered: ${names}`);
+    }
+    assert.ok(!names.includes("task"), "no spawn rights, no task tool");
+    assert.equal(new Set(names).size, names.length, "each tool declared once");
+    for (const d of declarations) {
+      assert.equal(typeof d.description, "string");
+      assert.ok(d.description.length > 0, `${d.name} has no description`);
+      assert.equal(d.parametersJsonSchema?.type, "object", `${d.name} has no JSON schema`);
+    }
+    assert.equal(body.generationConfig.maxOutputTokens, 16384);
+    // The envelope sets no thinking level: no thinking options are sent.
+    assert.equal(body.generationConfig.thinkingConfig, undefined);
+  });
+
+  const thinking: [string, string | undefined, Event | undefined][] = [
+    ["gemini-3-pro-preview", "high", { thinkingLevel: "high", includeThoughts: false }],
+    ["gemini-3-flash-preview", "low", { thinkingLevel: "low", includeThoughts: false }],
+    ["gemini-3-pro-preview", "off", undefined],
+    ["gemini-2.5-flash", "medium", { thinkingBudget: 8192, includeThoughts: false }],
+    ["gemini-2.5-flash", "off", { thinkingBudget: 0, includeThoughts: false }],
+    ["gemini-2.0-flash", "xhigh", { thinkingBudget: 24576, includeThoughts: false }],
+  ];
+  for (const [model, level, expected] of thinking) {
+    test(`thinkingLevel ${level} on ${model} becomes generationConfig.thinkingConfig`, async () => {
+      const { r, server } = await runChild(
+        GOOGLE,
+        [{ text: "ok" }],
+        (_f, _url, cwd) => ({
+          envelope: envelope(cwd, { model: `google/${model}`, thinkingLevel: level }),
+        }),
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(GOOGLE.modelOf(server.requests[0]), model);
+      assert.deepEqual(server.requests[0].body.generationConfig.thinkingConfig, expected);
+    });
+  }
+
+  test("GOOGLE_GENERATIVE_AI_BASE_URL (a bare host) and GOOGLE_GENERATIVE_AI_API_KEY work too", async () => {
+    const server = await startModelServer({ turns: [{ text: "alt names" }] });
+    try {
+      const { home, cwd } = dirs("");
+      const r = await runXcsh(["__child"], {
+        cwd,
+        home,
+        env: {
+          GOOGLE_GENERATIVE_AI_BASE_URL: server.url,
+          GOOGLE_GENERATIVE_AI_API_KEY: SECRET,
+        },
+        stdin: JSON.stringify(envelope(cwd, { model: "google/gemini-test" })),
+      });
+      const result = resultOf(r);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(result.text, "alt names");
+      assert.equal(server.requests[0].path, "/v1beta/models/gemini-test:streamGenerateContent");
+      assert.equal(server.requests[0].headers["x-goog-api-key"], SECRET);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a missing key names GEMINI_API_KEY and its alternative", async () => {
+    const { home, cwd } = dirs("");
+    const r = await runXcsh(["__child"], {
+      cwd,
+      home,
+      env: { GEMINI_BASE_URL: "http://127.0.0.1:9/v1beta" },
+      stdin: JSON.stringify(envelope(cwd, { model: "google/gemini-test" })),
+    });
+    const result = resultOf(r);
+    assert.equal(r.code, 1);
+    assert.equal(
+      result.error,
+      "GEMINI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY is not set: " +
+        "export GEMINI_API_KEY=<your key> to use provider 'google'",
+    );
+  });
+
+  test("a 500 and then a 429 in Google's error shape are both retried", async () => {
+    const { r, result, server } = await runChild(
+      GOOGLE,
+      [{ fault: "500" }, { fault: "429", retryAfter: 0 }, { text: "Recovered." }],
+      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }) }),
+    );
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.equal(result.text, "Recovered.");
+    assert.equal(server.requests.length, 3);
+    assert.match(r.stderr, /retry 1\/3/);
+    assert.match(r.stderr, /retry 2\/3/);
+  });
+});
 
 describe("xcsh __child (either format)", () => {
   test("OPENAI_BASE_URL points the built-in openai provider elsewhere", async () => {

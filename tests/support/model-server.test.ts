@@ -44,16 +44,26 @@ const anthropicBody = (extra: object = {}) => ({
   messages: [{ role: "user", content: "hi" }],
   ...extra,
 });
+const googleBody = (extra: object = {}) => ({
+  contents: [{ role: "user", parts: [{ text: "hi" }] }],
+  systemInstruction: { parts: [{ text: "be brief" }] },
+  generationConfig: { maxOutputTokens: 100 },
+  ...extra,
+});
 
 describe("model server", () => {
   let srv: ModelServer;
   let chat: string;
   let messages: string;
+  let gen: string;
+  let streamGen: string;
 
   before(async () => {
     srv = await startModelServer();
     chat = `${srv.url}/v1/chat/completions`;
     messages = `${srv.url}/v1/messages`;
+    gen = `${srv.url}/v1beta/models/gemini-test:generateContent`;
+    streamGen = `${srv.url}/v1beta/models/gemini-test:streamGenerateContent?alt=sse`;
   });
   after(async () => {
     await srv.close();
@@ -247,6 +257,170 @@ describe("model server", () => {
     });
   });
 
+  describe("google format", () => {
+    test("non-streaming text, thought and functionCall parts", async () => {
+      srv.script([{
+        reasoning: "hmm",
+        text: "Calling a tool",
+        toolCalls: [{ id: "ignored", name: "ls", args: { path: "." } }],
+        usage: { input: 20, output: 9 },
+      }]);
+      const res = await post(gen, googleBody());
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+      const json = await res.json();
+      assert.equal(json.candidates.length, 1);
+      const cand = json.candidates[0];
+      assert.equal(cand.content.role, "model");
+      assert.deepEqual(cand.content.parts, [
+        { text: "hmm", thought: true },
+        { text: "Calling a tool" },
+        { functionCall: { name: "ls", args: { path: "." } } },
+      ]);
+      // Tool calls end with STOP too; Gemini has no call ids.
+      assert.equal(cand.finishReason, "STOP");
+      assert.deepEqual(json.usageMetadata, {
+        promptTokenCount: 20,
+        candidatesTokenCount: 9,
+        totalTokenCount: 29,
+      });
+      assert.equal(json.modelVersion, "gemini-test");
+      const rec = srv.requests.at(-1)!;
+      assert.equal(rec.format, "google");
+      assert.equal(rec.stream, false);
+      assert.equal(rec.path, "/v1beta/models/gemini-test:generateContent");
+      assert.equal(rec.query, "");
+      assert.deepEqual(rec.body.systemInstruction, { parts: [{ text: "be brief" }] });
+    });
+
+    test("non-streaming finish mapping: STOP and MAX_TOKENS", async () => {
+      srv.script([{ text: "a" }, { text: "b", finish: "length" }]);
+      const a = await (await post(gen, googleBody())).json();
+      assert.equal(a.candidates[0].finishReason, "STOP");
+      assert.deepEqual(a.candidates[0].content.parts, [{ text: "a" }]);
+      const b = await (await post(gen, googleBody())).json();
+      assert.equal(b.candidates[0].finishReason, "MAX_TOKENS");
+    });
+
+    test("streaming text and thoughts in two chunks each; finish and usage at the end", async () => {
+      srv.script([{
+        reasoning: "let me think",
+        text: "Hello world",
+        usage: { input: 30, output: 12 },
+      }]);
+      const res = await post(streamGen, googleBody());
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
+      const events = parseSse(await res.text());
+      assert.ok(events.every((e) => e.event === undefined), "no event: lines");
+      assert.ok(!events.some((e) => e.data === "[DONE]"), "no [DONE] sentinel");
+      const chunks = events.map((e) => JSON.parse(e.data));
+      let text = "";
+      let thought = "";
+      let textChunks = 0;
+      let thoughtChunks = 0;
+      for (const c of chunks) {
+        assert.equal(c.candidates[0].content.role, "model");
+        for (const p of c.candidates[0].content.parts) {
+          if (p.thought) {
+            thought += p.text;
+            thoughtChunks++;
+          } else {
+            text += p.text;
+            textChunks++;
+          }
+        }
+      }
+      assert.equal(thought, "let me think");
+      assert.equal(text, "Hello world");
+      assert.equal(thoughtChunks, 2);
+      assert.equal(textChunks, 2);
+      const last = chunks.at(-1);
+      assert.equal(last.candidates[0].finishReason, "STOP");
+      assert.deepEqual(last.usageMetadata, {
+        promptTokenCount: 30,
+        candidatesTokenCount: 12,
+        totalTokenCount: 42,
+      });
+      for (const c of chunks.slice(0, -1)) {
+        assert.equal(c.candidates[0].finishReason, undefined);
+        assert.equal(c.usageMetadata, undefined);
+      }
+      const rec = srv.requests.at(-1)!;
+      assert.equal(rec.format, "google");
+      assert.equal(rec.stream, true);
+      assert.equal(rec.path, "/v1beta/models/gemini-test:streamGenerateContent");
+      assert.equal(rec.query, "alt=sse");
+    });
+
+    test("streaming tool calls arrive whole, without ids, and end with STOP", async () => {
+      srv.script([{
+        toolCalls: [
+          { name: "grep", args: { pattern: "foo", path: "src" } },
+          { name: "bash", args: '{"command": "echo' },
+        ],
+      }]);
+      const res = await post(streamGen, googleBody());
+      const chunks = parseSse(await res.text()).map((e) => JSON.parse(e.data));
+      assert.equal(chunks.length, 1);
+      assert.deepEqual(chunks[0].candidates[0].content.parts, [
+        { functionCall: { name: "grep", args: { pattern: "foo", path: "src" } } },
+        // Arguments that are not JSON are sent as the string itself.
+        { functionCall: { name: "bash", args: '{"command": "echo' } },
+      ]);
+      assert.equal(chunks[0].candidates[0].finishReason, "STOP");
+      assert.equal(chunks[0].usageMetadata.totalTokenCount, 15);
+    });
+
+    test("an empty turn streams one chunk with no parts", async () => {
+      srv.script([{ finish: "length" }]);
+      const chunks = parseSse(await (await post(streamGen, googleBody())).text())
+        .map((e) => JSON.parse(e.data));
+      assert.equal(chunks.length, 1);
+      assert.deepEqual(chunks[0].candidates[0].content.parts, []);
+      assert.equal(chunks[0].candidates[0].finishReason, "MAX_TOKENS");
+    });
+
+    test("streamGenerateContent without alt=sse is a 400, and consumes no turn", async () => {
+      srv.script([{ text: "kept" }]);
+      const res = await post(streamGen.replace("?alt=sse", ""), googleBody());
+      assert.equal(res.status, 400);
+      const json = await res.json();
+      assert.equal(json.error.status, "INVALID_ARGUMENT");
+      assert.match(json.error.message, /alt=sse/);
+      assert.equal(srv.remaining(), 1);
+      srv.script([]);
+    });
+
+    test("faults answer Google's error shape", async () => {
+      srv.script([{ fault: "500" }, { fault: "429", retryAfter: 2 }]);
+      const a = await post(streamGen, googleBody());
+      assert.equal(a.status, 500);
+      assert.deepEqual(await a.json(), {
+        error: { code: 500, message: "model server: scripted internal error", status: "INTERNAL" },
+      });
+      const b = await post(gen, googleBody());
+      assert.equal(b.status, 429);
+      assert.equal(b.headers.get("retry-after"), "2");
+      const bj = await b.json();
+      assert.equal(bj.error.code, 429);
+      assert.equal(bj.error.status, "RESOURCE_EXHAUSTED");
+      assert.equal(typeof bj.error.message, "string");
+    });
+
+    test("unknown /v1beta paths are 404 in Google's shape; GET /v1beta/models lists models", async () => {
+      const start = srv.requests.length;
+      const missing = await post(`${srv.url}/v1beta/models/gemini-test:countTokens`, googleBody());
+      assert.equal(missing.status, 404);
+      const mj = await missing.json();
+      assert.equal(mj.error.status, "NOT_FOUND");
+      assert.match(mj.error.message, /no route/);
+      const models = await (await fetch(`${srv.url}/v1beta/models`)).json();
+      assert.match(models.models[0].name, /^models\//);
+      assert.equal(srv.requests.length, start);
+    });
+  });
+
   describe("faults", () => {
     test("500 answers a JSON error body", async () => {
       srv.script([{ fault: "500" }, { fault: "500" }]);
@@ -282,7 +456,13 @@ describe("model server", () => {
     });
 
     test("malformed SSE: 200 event-stream whose data lines are not all valid JSON", async () => {
-      for (const [url, body] of [[chat, openaiBody], [messages, anthropicBody]] as const) {
+      for (
+        const [url, body] of [
+          [chat, openaiBody],
+          [messages, anthropicBody],
+          [streamGen, googleBody],
+        ] as const
+      ) {
         srv.script([{ fault: "malformed-sse" }]);
         const res = await post(url, body({ stream: true }));
         assert.equal(res.status, 200);
@@ -303,7 +483,13 @@ describe("model server", () => {
     });
 
     test("disconnect: the stream starts, then reading the body rejects", async () => {
-      for (const [url, body] of [[chat, openaiBody], [messages, anthropicBody]] as const) {
+      for (
+        const [url, body] of [
+          [chat, openaiBody],
+          [messages, anthropicBody],
+          [streamGen, googleBody],
+        ] as const
+      ) {
         srv.script([{ fault: "disconnect" }]);
         const res = await post(url, body({ stream: true }));
         assert.equal(res.status, 200);
@@ -321,6 +507,11 @@ describe("model server", () => {
       const b = await post(messages, anthropicBody({ stream: true }));
       assert.equal(b.status, 500);
       assert.match((await b.json()).error.message, /model server: no scripted turn left/);
+      const c = await post(streamGen, googleBody());
+      assert.equal(c.status, 500);
+      const cj = await c.json();
+      assert.match(cj.error.message, /model server: no scripted turn left/);
+      assert.equal(cj.error.status, "INTERNAL");
     });
 
     test("push appends, script replaces, remaining counts", async () => {

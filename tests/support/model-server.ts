@@ -2,10 +2,13 @@
  * Scripted local model server for tests.
  *
  * What this module decides:
- * - One HTTP server on 127.0.0.1 (port 0) speaks two wire formats:
- *   `POST /v1/chat/completions` (OpenAI chat completions) and `POST /v1/messages`
- *   (Anthropic Messages). Both providers' base URL is `${url}/v1`. `GET /v1/models`
- *   lists a few fake model ids; any other path answers 404 JSON.
+ * - One HTTP server on 127.0.0.1 (port 0) speaks three wire formats:
+ *   `POST /v1/chat/completions` (OpenAI chat completions), `POST /v1/messages`
+ *   (Anthropic Messages), both with the base URL `${url}/v1`, and Gemini's
+ *   `POST /v1beta/models/{model}:generateContent` (JSON) and
+ *   `POST /v1beta/models/{model}:streamGenerateContent?alt=sse` (SSE), base URL
+ *   `${url}/v1beta`. `GET /v1/models` and `GET /v1beta/models` list a few fake
+ *   model ids; any other path answers 404 JSON.
  * - Answers come from a queue of scripted `Turn`s, one per model request. When the
  *   queue is empty the optional `respond` callback is asked; when there is none the
  *   server answers HTTP 500 "model server: no scripted turn left" so that a test
@@ -13,10 +16,14 @@
  * - Every model request is recorded (path, lower-cased headers, parsed JSON body,
  *   format, stream flag) BEFORE it is answered, fault turns included. `GET /v1/models`
  *   and unknown paths are not recorded and never consume a turn.
- * - `stream: true` in the request body selects SSE. Text, reasoning and tool-call
- *   arguments are each split across two deltas so clients must reassemble them.
+ * - `stream: true` in the request body selects SSE (for Gemini the
+ *   `:streamGenerateContent` method does, and it needs `?alt=sse`). Text, reasoning
+ *   and tool-call arguments are each split across two deltas so clients must
+ *   reassemble them; Gemini sends each function call whole, as the real API does,
+ *   and has no call ids (the client makes its own).
  * - Fault turns simulate provider failures: 500, 429 + retry-after, a stall that
- *   never answers, a malformed SSE body, and a stream cut off mid-way.
+ *   never answers, a malformed SSE body, and a stream cut off mid-way. Error bodies
+ *   take each provider's shape (Gemini: `{error: {code, message, status}}`).
  *
  * Only `node:` built-ins are used so the module runs the same under Bun and Deno.
  */
@@ -26,7 +33,8 @@ import type { Socket } from "node:net";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
- * JSON-encoded. `id` defaults to `call_<n>` (n counts up across the server). */
+ * JSON-encoded. `id` defaults to `call_<n>` (n counts up across the server); the
+ * Gemini format sends no ids, so `id` is ignored there. */
 export type ScriptedToolCall = { id?: string; name: string; args: unknown };
 
 /** One scripted model answer, or one simulated failure. */
@@ -36,6 +44,7 @@ export type Turn =
     toolCalls?: ScriptedToolCall[];
     reasoning?: string;
     usage?: { input: number; output: number };
+    /** Gemini: `length` is `MAX_TOKENS`, anything else `STOP`. */
     finish?: "stop" | "tool_calls" | "length";
     /** Wait this long before answering (a slow model). */
     delayMs?: number;
@@ -48,20 +57,24 @@ export type Turn =
 
 /** One request as the server saw it. */
 export interface RecordedRequest {
-  /** URL path without the query string, e.g. `/v1/messages`. */
+  /** URL path without the query string, e.g. `/v1/messages` or
+   * `/v1beta/models/gemini-test:streamGenerateContent`. */
   path: string;
+  /** The query string without `?`, e.g. `alt=sse`; "" when there is none. */
+  query: string;
   /** Header names lower-cased; repeated headers joined with ", ". */
   headers: Record<string, string>;
   /** Parsed JSON body, or the raw text when it was not valid JSON. */
   // deno-lint-ignore no-explicit-any
   body: any;
-  format: "openai" | "anthropic";
-  /** `body.stream === true`. */
+  format: "openai" | "anthropic" | "google";
+  /** `body.stream === true`; for Gemini, the `:streamGenerateContent` method. */
   stream: boolean;
 }
 
 export interface ModelServer {
-  /** e.g. `http://127.0.0.1:PORT`; both providers' base URL is `${url}/v1`. */
+  /** e.g. `http://127.0.0.1:PORT`; the OpenAI and Anthropic base URL is `${url}/v1`,
+   * Gemini's `${url}/v1beta`. */
   url: string;
   /** Every model request, in arrival order. */
   requests: RecordedRequest[];
@@ -91,6 +104,8 @@ type AnswerTurn = Exclude<Turn, { fault: string }>;
 
 const DEFAULT_USAGE = { input: 10, output: 5 };
 const MODEL_IDS = ["mock-small", "mock-large", "mock-reasoner"];
+/** `/v1beta/models/{model}:{method}`; the model may not contain `/` or `:`. */
+const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 /** Start a server. Resolves once it is listening. */
 export async function startModelServer(opts: ModelServerOptions = {}): Promise<ModelServer> {
@@ -127,7 +142,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? "/").split("?")[0];
+    const rawUrl = req.url ?? "/";
+    const q = rawUrl.indexOf("?");
+    const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const query = q === -1 ? "" : rawUrl.slice(q + 1);
     const method = req.method ?? "GET";
 
     if (method === "GET" && path === "/v1/models") {
@@ -137,15 +155,33 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       });
       return;
     }
+    if (method === "GET" && path === "/v1beta/models") {
+      sendJson(res, 200, {
+        models: MODEL_IDS.map((id) => ({
+          name: `models/${id}`,
+          displayName: id,
+          supportedGenerationMethods: ["generateContent"],
+        })),
+      });
+      return;
+    }
 
     let format: Format | undefined;
+    let googleModel: string | undefined;
+    let googleStream = false;
+    const gemini = GEMINI_PATH.exec(path);
     if (method === "POST" && path === "/v1/chat/completions") format = "openai";
     else if (method === "POST" && path === "/v1/messages") format = "anthropic";
+    else if (method === "POST" && gemini) {
+      format = "google";
+      googleModel = decodeURIComponent(gemini[1]);
+      googleStream = gemini[2] === "streamGenerateContent";
+    }
     if (!format) {
       await readBody(req); // drain, so the connection stays usable
-      sendJson(res, 404, {
-        error: { message: `model server: no route for ${method} ${path}`, type: "not_found" },
-      });
+      const message = `model server: no route for ${method} ${path}`;
+      if (path.startsWith("/v1beta/")) sendError(res, "google", 404, "not_found", message);
+      else sendJson(res, 404, { error: { message, type: "not_found" } });
       return;
     }
 
@@ -162,9 +198,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     for (const [k, v] of Object.entries(req.headers)) {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
     }
-    const stream = parsed && typeof body === "object" && body !== null &&
-      (body as { stream?: unknown }).stream === true;
-    const recorded: RecordedRequest = { path, headers, body, format, stream };
+    const stream = format === "google" ? googleStream : parsed && typeof body === "object" &&
+      body !== null && (body as { stream?: unknown }).stream === true;
+    const recorded: RecordedRequest = { path, query, headers, body, format, stream };
     inFlight++;
     peak = Math.max(peak, inFlight);
     res.on("close", () => inFlight--);
@@ -174,6 +210,18 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
 
     if (!parsed) {
       sendError(res, format, 400, "invalid_request_error", "model server: body is not valid JSON");
+      return;
+    }
+    if (format === "google" && stream && !new URLSearchParams(query).has("alt", "sse")) {
+      // Without alt=sse the real API answers one JSON array, which no client here
+      // expects: fail loudly instead of guessing.
+      sendError(
+        res,
+        format,
+        400,
+        "invalid_request_error",
+        "model server: streamGenerateContent needs ?alt=sse",
+      );
       return;
     }
 
@@ -191,9 +239,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       return;
     }
 
-    const model = typeof (body as { model?: unknown }).model === "string"
-      ? (body as { model: string }).model
-      : "mock-model";
+    const model = googleModel ??
+      (typeof (body as { model?: unknown }).model === "string"
+        ? (body as { model: string }).model
+        : "mock-model");
 
     if ("fault" in turn) {
       runFault(turn, res, format, model);
@@ -214,9 +263,12 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
         .stream_options?.include_usage === true;
       if (stream) openAIStream(res, turn, model, includeUsage);
       else openAIJson(res, turn, model);
-    } else {
+    } else if (format === "anthropic") {
       if (stream) anthropicStream(res, turn, model);
       else anthropicJson(res, turn, model);
+    } else {
+      if (stream) googleStreamAnswer(res, turn, model);
+      else googleJson(res, turn, model);
     }
   }
 
@@ -247,6 +299,12 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           res.write(`data: {"id":"chatcmpl-bad","object":"chat.completion.chunk","choices":[{\n\n`);
           res.write("data: this is not json\n\n");
           res.write('data: {"choices": [{"delta": {"content": "unterminated}]}\n\n');
+        } else if (f === "google") {
+          res.write('data: {"candidates": [{"content": {"role": "model", "parts": [{\n\n');
+          res.write("data: this is not json\n\n");
+          res.write(
+            'data: {"candidates": [{"content": {"parts": [{"text": "unterminated}]}}]}\n\n',
+          );
         } else {
           res.write(`event: message_start\ndata: {"type":"message_start","message":{\n\n`);
           res.write("event: content_block_delta\ndata: not json at all\n\n");
@@ -261,9 +319,13 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
         startSse(res);
         const first = f === "openai"
           ? sse(undefined, openAIChunk(`chatcmpl-${++messageCounter}`, m, { role: "assistant" }))
+          : f === "google"
+          ? sse(undefined, googleChunk(`resp_${++messageCounter}`, m, []))
           : sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, m, 0));
         const partial = f === "openai"
           ? 'data: {"id":"chatcmpl-cut","object":"chat.completion.chunk","choices":[{"index":0,"del'
+          : f === "google"
+          ? 'data: {"candidates":[{"content":{"role":"model","parts":[{"te'
           : 'event: content_block_delta\ndata: {"type":"content_block_delta","ind';
         res.write(first);
         res.write(partial, () => {
@@ -454,6 +516,80 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     res.end();
   }
 
+  // ---- Gemini generateContent ---------------------------------------------------
+
+  function googleFinish(turn: AnswerTurn): string {
+    // Gemini ends tool calls with STOP too; the client looks at the parts.
+    return turn.finish === "length" ? "MAX_TOKENS" : "STOP";
+  }
+
+  function googleUsage(turn: AnswerTurn) {
+    const u = turn.usage ?? DEFAULT_USAGE;
+    return {
+      promptTokenCount: u.input,
+      candidatesTokenCount: u.output,
+      totalTokenCount: u.input + u.output,
+    };
+  }
+
+  /** `functionCall` parts: no ids; args as an object, or verbatim when not JSON. */
+  function googleCallParts(turn: AnswerTurn): object[] {
+    return (turn.toolCalls ?? []).map((c) => {
+      let args: unknown = c.args ?? {};
+      if (typeof c.args === "string") {
+        try {
+          args = JSON.parse(c.args);
+        } catch {
+          args = c.args; // broken JSON on purpose: the client takes a string as-is
+        }
+      }
+      return { functionCall: { name: c.name, args } };
+    });
+  }
+
+  function googleJson(res: ServerResponse, turn: AnswerTurn, model: string) {
+    const parts: object[] = [];
+    if (turn.reasoning !== undefined) parts.push({ text: turn.reasoning, thought: true });
+    if (turn.text !== undefined) parts.push({ text: turn.text });
+    parts.push(...googleCallParts(turn));
+    sendJson(res, 200, {
+      candidates: [{
+        content: { role: "model", parts },
+        finishReason: googleFinish(turn),
+        index: 0,
+      }],
+      usageMetadata: googleUsage(turn),
+      modelVersion: model,
+      responseId: `resp_${++messageCounter}`,
+    });
+  }
+
+  function googleStreamAnswer(res: ServerResponse, turn: AnswerTurn, model: string) {
+    const id = `resp_${++messageCounter}`;
+    // One part per chunk; the last chunk also carries finishReason and usage, as
+    // the real API's does.
+    const chunks: object[][] = [];
+    for (const part of halves(turn.reasoning)) chunks.push([{ text: part, thought: true }]);
+    for (const part of halves(turn.text)) chunks.push([{ text: part }]);
+    const calls = googleCallParts(turn);
+    if (calls.length) chunks.push(calls);
+    if (!chunks.length) chunks.push([]);
+    startSse(res);
+    chunks.forEach((parts, i) => {
+      const last = i === chunks.length - 1;
+      res.write(sse(
+        undefined,
+        googleChunk(
+          id,
+          model,
+          parts,
+          last ? { finishReason: googleFinish(turn), usageMetadata: googleUsage(turn) } : undefined,
+        ),
+      ));
+    });
+    res.end();
+  }
+
   // ---- plumbing ----------------------------------------------------------------
 
   function startSse(res: ServerResponse) {
@@ -546,11 +682,25 @@ function sendError(
   message: string,
   extra: Record<string, string> = {},
 ) {
-  const body = format === "anthropic" ? { type: "error", error: { type, message } } : {
-    error: { message, type, param: null, code: status === 429 ? "rate_limit_exceeded" : null },
-  };
+  let body: object;
+  if (format === "anthropic") body = { type: "error", error: { type, message } };
+  else if (format === "google") {
+    body = { error: { code: status, message, status: GOOGLE_STATUS[status] ?? "UNKNOWN" } };
+  } else {
+    body = {
+      error: { message, type, param: null, code: status === 429 ? "rate_limit_exceeded" : null },
+    };
+  }
   sendJson(res, status, body, extra);
 }
+
+/** google.rpc.Code names for the HTTP statuses the server answers with. */
+const GOOGLE_STATUS: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+};
 
 /** One SSE event: `event: X\n` (Anthropic only) then `data: {...}\n\n`. */
 function sse(event: string | undefined, data: unknown): string {
@@ -564,6 +714,25 @@ function openAIChunk(id: string, model: string, delta: object, finish: string | 
     created: nowSeconds(),
     model,
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  };
+}
+
+/** One streamed Gemini response chunk; the last one carries finishReason and usage. */
+function googleChunk(
+  id: string,
+  model: string,
+  parts: object[],
+  end?: { finishReason: string; usageMetadata: object },
+) {
+  return {
+    candidates: [{
+      content: { role: "model", parts },
+      index: 0,
+      ...(end ? { finishReason: end.finishReason } : {}),
+    }],
+    ...(end ? { usageMetadata: end.usageMetadata } : {}),
+    modelVersion: model,
+    responseId: id,
   };
 }
 
