@@ -31,3 +31,27 @@ describe("reasoningOptions", () => {
     });
   });
 });
+
+describe("Gemini by generation", () => {
+  const budget = (n: number) => ({
+    google: { thinkingConfig: { thinkingBudget: n, includeThoughts: false } },
+  });
+  const level = (l: string) => ({
+    google: { thinkingConfig: { thinkingLevel: l, includeThoughts: false } },
+  });
+  const cases: [string, Parameters<typeof reasoningOptions>[3], unknown][] = [
+    ["gemini-1.5-pro", "high", {}],
+    ["gemini-2.0-flash", "xhigh", {}],
+    ["gemini-2.5-flash", "off", budget(0)],
+    ["gemini-2.5-pro", "off", {}],
+    ["gemini-2.5-pro", "minimal", budget(512)],
+    ["gemini-3-pro-preview", "minimal", level("low")],
+    ["gemini-3-pro-preview", "medium", level("medium")],
+    ["gemini-3-pro-preview", "xhigh", level("high")],
+    ["gemini-3-pro-preview", "off", {}],
+  ];
+  for (const [model, lvl, expected] of cases) {
+    test(`${model} at ${lvl}`, () =>
+      assert.deepEqual(reasoningOptions("google", "google", model, lvl), expected));
+  }
+});

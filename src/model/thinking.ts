@@ -40,6 +40,34 @@ const GEMINI_BUDGETS: Readonly<Record<ThinkingLevel, number>> = {
   xhigh: 24576,
 };
 
+/** Gemini 3 levels, clamped to the ones the API takes (`low`, `medium`, `high`). */
+const GEMINI_LEVELS: Readonly<Record<Exclude<ThinkingLevel, "off">, string>> = {
+  minimal: "low",
+  low: "low",
+  medium: "medium",
+  high: "high",
+  xhigh: "high",
+};
+
+/**
+ * Gemini's options by generation: 1.x and 2.0 models do not think (nothing
+ * is sent); 2.5 models take a token budget, and only Flash models can turn
+ * thinking off; later models take a level, and cannot turn it off.
+ */
+function geminiOptions(modelId: string, level: ThinkingLevel): ProviderOptions {
+  if (/gemini-(1\.|2\.0)/.test(modelId)) return {};
+  if (/gemini-2\.5/.test(modelId)) {
+    if (level === "off" && !/flash/.test(modelId)) return {};
+    return {
+      google: { thinkingConfig: { thinkingBudget: GEMINI_BUDGETS[level], includeThoughts: false } },
+    };
+  }
+  if (level === "off") return {};
+  return {
+    google: { thinkingConfig: { thinkingLevel: GEMINI_LEVELS[level], includeThoughts: false } },
+  };
+}
+
 /** Output tokens to allow per model call (thinking budgets come on top). */
 export const MAX_OUTPUT_TOKENS = 16384;
 
@@ -64,15 +92,7 @@ export function reasoningOptions(
       if (level === "off") return {};
       return { openai: { reasoningEffort: level } };
     case "google":
-      if (/gemini-(1|2)\./.test(modelId)) {
-        return {
-          google: {
-            thinkingConfig: { thinkingBudget: GEMINI_BUDGETS[level], includeThoughts: false },
-          },
-        };
-      }
-      if (level === "off") return {};
-      return { google: { thinkingConfig: { thinkingLevel: level, includeThoughts: false } } };
+      return { ...geminiOptions(modelId, level) };
     case "openai-compatible":
       if (level === "off") return {};
       return { [providerName]: { reasoningEffort: level } };

@@ -278,9 +278,9 @@ for (const f of FORMATS) {
       if (f.name === "anthropic") {
         assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 1024 });
       } else if (f.name === "google") {
-        // gemini-smol is not a 1.x/2.x model, so the level is sent as a level.
+        // gemini-smol is read as a current model: a level, clamped to what the API takes.
         assert.deepEqual(body.generationConfig.thinkingConfig, {
-          thinkingLevel: "minimal",
+          thinkingLevel: "low",
           includeThoughts: false,
         });
       } else assert.equal(body.reasoning_effort, "minimal");
@@ -573,7 +573,9 @@ describe("xcsh __child (Gemini specifics)", () => {
     ["gemini-3-pro-preview", "off", undefined],
     ["gemini-2.5-flash", "medium", { thinkingBudget: 8192, includeThoughts: false }],
     ["gemini-2.5-flash", "off", { thinkingBudget: 0, includeThoughts: false }],
-    ["gemini-2.0-flash", "xhigh", { thinkingBudget: 24576, includeThoughts: false }],
+    ["gemini-2.5-pro", "off", undefined],
+    ["gemini-3-pro-preview", "xhigh", { thinkingLevel: "high", includeThoughts: false }],
+    ["gemini-2.0-flash", "xhigh", undefined],
   ];
   for (const [model, level, expected] of thinking) {
     test(`thinkingLevel ${level} on ${model} becomes generationConfig.thinkingConfig`, async () => {
