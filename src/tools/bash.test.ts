@@ -87,6 +87,11 @@ describe("bash", () => {
   test("background processes left behind are ended with the command", async () => {
     const r = await bashTool.run({ command: "(sleep 42.25 &) ; echo done" }, sb.ctx);
     assert.ok(r.ok);
+    // The signal is sent when the command ends; the process may take a moment to go.
+    const until = Date.now() + 5000;
+    while (processesWith("42.25").length > 0 && Date.now() < until) {
+      await new Promise((res) => setTimeout(res, 20));
+    }
     assert.deepEqual(processesWith("42.25"), []);
   });
 
