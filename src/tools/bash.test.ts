@@ -6,6 +6,19 @@ import { sandbox } from "../../tests/support/tool-context.ts";
 import { BASH_HEAD_BYTES, BASH_TAIL_BYTES, bashTool, capOutput, OutputCollector } from "./bash.ts";
 
 /** Pids whose command line contains `marker` (Linux /proc; empty elsewhere). */
+/**
+ * Processes still running with `marker` on their command line, after waiting
+ * (bounded) for signalled ones to finish dying: the kill is sent when the
+ * tool returns, the exit follows a moment later.
+ */
+async function survivorsOf(marker: string): Promise<string[]> {
+  const until = Date.now() + 5000;
+  while (processesWith(marker).length > 0 && Date.now() < until) {
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  return processesWith(marker);
+}
+
 function processesWith(marker: string): string[] {
   let pids: string[];
   try {
@@ -62,7 +75,7 @@ describe("bash", () => {
     );
     assert.equal(r.ok, false);
     assert.match(r.output, /timed out after 0.3 s/);
-    assert.deepEqual(processesWith("41.75"), []);
+    assert.deepEqual(await survivorsOf("41.75"), []);
   });
 
   test("a timeout also kills a process started under setsid", {
@@ -87,12 +100,7 @@ describe("bash", () => {
   test("background processes left behind are ended with the command", async () => {
     const r = await bashTool.run({ command: "(sleep 42.25 &) ; echo done" }, sb.ctx);
     assert.ok(r.ok);
-    // The signal is sent when the command ends; the process may take a moment to go.
-    const until = Date.now() + 5000;
-    while (processesWith("42.25").length > 0 && Date.now() < until) {
-      await new Promise((res) => setTimeout(res, 20));
-    }
-    assert.deepEqual(processesWith("42.25"), []);
+    assert.deepEqual(await survivorsOf("42.25"), []);
   });
 
   test("an abort kills the command", async () => {
@@ -103,7 +111,7 @@ describe("bash", () => {
     const r = await p;
     assert.equal(r.ok, false);
     assert.match(r.output, /cancelled/);
-    assert.deepEqual(processesWith("43.5"), []);
+    assert.deepEqual(await survivorsOf("43.5"), []);
   });
 
   test("the environment is the one given (no provider keys)", async () => {
