@@ -14,7 +14,6 @@
  *
  * @module
  */
-import type { ModelMessage } from "ai";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { callTool } from "../tools/registry.ts";
 import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
@@ -22,7 +21,7 @@ import type { ToolContext, ToolSpec } from "../tools/types.ts";
 import type { TaskLimits } from "../task/types.ts";
 import type { Emit } from "./events.ts";
 import { reminderMessage } from "./prompt.ts";
-import type { ToolCall, TurnOutput } from "./turn.ts";
+import type { Message, ToolCall, ToolResultPart, TurnOutput } from "./turn.ts";
 
 /** Reminders sent to a model that stops without submitting while a schema is set. */
 export const MAX_REMINDERS = 2;
@@ -44,17 +43,10 @@ export interface LoopOptions {
   validator?: OutputValidator;
   limits: TaskLimits;
   /** One model turn over the conversation so far (retries included). */
-  callModel: (messages: ModelMessage[]) => Promise<TurnOutput>;
+  callModel: (messages: Message[]) => Promise<TurnOutput>;
   ctx: ToolContext;
   emit: Emit;
 }
-
-type ToolResultPart = {
-  type: "tool-result";
-  toolCallId: string;
-  toolName: string;
-  output: { type: "text"; value: string } | { type: "error-text"; value: string };
-};
 
 function reply(call: ToolCall, ok: boolean, value: string): ToolResultPart {
   return {
@@ -67,7 +59,7 @@ function reply(call: ToolCall, ok: boolean, value: string): ToolResultPart {
 
 /** Runs the loop to its end. Throws only when the signal aborts or the model call fails. */
 export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
-  const messages: ModelMessage[] = [{ role: "user", content: o.assignment }];
+  const messages: Message[] = [{ role: "user", content: o.assignment }];
   const offered = [...o.tools.keys(), SUBMIT_RESULT];
   let invalid = 0;
   let reminders = 0;

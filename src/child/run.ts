@@ -9,7 +9,6 @@
  * @module
  */
 import { stat } from "node:fs/promises";
-import type { LanguageModel } from "ai";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
 import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
@@ -31,7 +30,13 @@ import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
-import { callModelWithRetries, ModelCallError, streamTurn, type ToolDefinition } from "./turn.ts";
+import {
+  callModelWithRetries,
+  type LanguageModel,
+  ModelCallError,
+  streamTurn,
+  type ToolDefinition,
+} from "./turn.ts";
 import { displayPath } from "../home.ts";
 
 /** Default wait for the next byte of a model response before retrying. */

@@ -1,5 +1,6 @@
 /**
- * Turns a resolved provider and a model name into an AI SDK language model.
+ * Turns a resolved provider and a model name into an AI SDK provider model
+ * (`LanguageModelV4`, spoken to directly by `src/child/turn.ts`).
  * The only module that knows the SDK's provider factories, each loaded only
  * when a child uses it (a child talks to one provider; loading all four costs
  * start-up time). OpenAI is spoken through its Chat Completions API, which
@@ -13,14 +14,14 @@
  *
  * @module
  */
-import type { LanguageModel } from "ai";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ResolvedProvider } from "./providers.ts";
 
 /** A language model for `provider` and `model` (the part after `provider/`). */
 export async function createLanguageModel(
   provider: ResolvedProvider,
   model: string,
-): Promise<LanguageModel> {
+): Promise<LanguageModelV4> {
   const { baseURL, apiKey } = provider;
   switch (provider.type) {
     case "anthropic": {
