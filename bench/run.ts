@@ -43,7 +43,12 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { generateTree, type Tree, type TreeSpec } from "./generate.ts";
 import { rawFloor } from "./floor.ts";
-import { agentOrigins, discoverAgents, parseAgentFile } from "../src/task/discovery.ts";
+import {
+  agentOrigins,
+  definitionExtensions,
+  discoverAgents,
+  parseAgentFile,
+} from "../src/task/discovery.ts";
 import { readDefinitionFolder } from "../src/discovery/read-files.ts";
 import { startModelServer } from "../tests/support/model-server.ts";
 
@@ -253,9 +258,7 @@ async function benchDiscovery(): Promise<void> {
   const { origins } = await agentOrigins(e);
   const readAll = () =>
     Promise.all(
-      origins.map((o) =>
-        readDefinitionFolder(o.path, o.family === "codex" ? [".md", ".toml"] : [".md"])
-      ),
+      origins.map((o) => readDefinitionFolder(o.path, definitionExtensions(o.family))),
     );
   const read = await alternate(readAll, () => rawFloor(tree), 9, 1);
   const folders = await readAll();

@@ -11,8 +11,8 @@ import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { formatDiagnostic, printJson } from "./output.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
-import { readDefinitionFolder, readSourceFile, type SourceFile } from "../discovery/read-files.ts";
-import { agentOrigins, parseAgentFile } from "../task/discovery.ts";
+import { readSourceFile } from "../discovery/read-files.ts";
+import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../task/discovery.ts";
 import type { AgentFamily, Diagnostic } from "../task/types.ts";
 
 /** Guesses the family of a file from its path, for display and `.toml` handling. */
@@ -26,14 +26,8 @@ async function outcomesOfFolder(
   family: AgentFamily,
   plugin?: string,
 ): Promise<{ outcomes: FileOutcome[]; warnings: Diagnostic[] }> {
-  const folder = await readDefinitionFolder(dir, family === "codex" ? [".md", ".toml"] : [".md"]);
-  const outcomes = folder.files.map((f) => outcomeOf(f, family, plugin));
+  const { folder, outcomes } = await readAgentFolder(dir, { family, source: "project", plugin });
   return { outcomes, warnings: folder.warnings };
-}
-
-function outcomeOf(file: SourceFile, family: AgentFamily, plugin?: string): FileOutcome {
-  const r = parseAgentFile(file, { family, source: "project", plugin });
-  return { path: file.path, agent: r.agent, warnings: r.warnings };
 }
 
 async function outcomesOfPaths(
@@ -72,7 +66,9 @@ async function outcomesOfPaths(
         message: "not a .md or .toml file; discovery would not read it",
       });
     }
-    outcomes.push(outcomeOf({ path, text: read.text }, familyOf(path)));
+    outcomes.push(
+      parseAgentOutcome({ path, text: read.text }, { family: familyOf(path), source: "project" }),
+    );
   }
   return { outcomes, warnings };
 }

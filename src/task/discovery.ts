@@ -21,7 +21,8 @@ import { codexToFields } from "../discovery/codex.ts";
 import { parseAgent, parseAgentFields } from "../discovery/helpers.ts";
 import { mergeAgents, type ShadowedAgent } from "../discovery/merge.ts";
 import { listClaudePluginRoots, type PluginListing } from "../discovery/plugins.ts";
-import { readDefinitionFolder, type SourceFile } from "../discovery/read-files.ts";
+import type { FileOutcome } from "../discovery/lint.ts";
+import { type FolderRead, readDefinitionFolder, type SourceFile } from "../discovery/read-files.ts";
 import { loadBundledAgents } from "./agents.ts";
 import type { AgentDefinition, AgentFamily, AgentSource, Diagnostic } from "./types.ts";
 
@@ -158,23 +159,38 @@ function parseAgentFileUncached(file: SourceFile, origin: FileOrigin): FileParse
   return { agent: parsed.value, warnings: parsed.warnings };
 }
 
+/** The file endings a folder of `family` holds definitions in. */
+export function definitionExtensions(family: AgentFamily): string[] {
+  return family === "codex" ? [".md", ".toml"] : [".md"];
+}
+
+/**
+ * Reads one agents folder and parses each definition file in it: the folder's
+ * own problems, and one outcome per file in byte order of name.
+ */
+export async function readAgentFolder(
+  path: string,
+  origin: FileOrigin,
+): Promise<{ folder: FolderRead; outcomes: FileOutcome[] }> {
+  const folder = await readDefinitionFolder(path, definitionExtensions(origin.family));
+  return { folder, outcomes: folder.files.map((file) => parseAgentOutcome(file, origin)) };
+}
+
+/** One file's parse as the lint rules take it. */
+export function parseAgentOutcome(file: SourceFile, origin: FileOrigin): FileOutcome {
+  const r = parseAgentFile(file, origin);
+  return { path: file.path, agent: r.agent, warnings: r.warnings };
+}
+
 async function readOrigin(
   origin: Origin,
 ): Promise<
   { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
 > {
-  const extensions = origin.family === "codex" ? [".md", ".toml"] : [".md"];
-  const folder = await readDefinitionFolder(origin.path, extensions);
-  const agents: AgentDefinition[] = [];
-  const warnings = [...folder.warnings];
-  for (const file of folder.files) {
-    const r = parseAgentFile(file, origin);
-    if (r.agent) agents.push(r.agent);
-    warnings.push(...r.warnings);
-  }
+  const { folder, outcomes } = await readAgentFolder(origin.path, origin);
   return {
-    agents,
-    warnings,
+    agents: outcomes.flatMap((o) => (o.agent ? [o.agent] : [])),
+    warnings: [...folder.warnings, ...outcomes.flatMap((o) => o.warnings)],
     exists: folder.exists,
     ...(folder.problem ? { problem: folder.problem } : {}),
   };
