@@ -60,13 +60,18 @@ export function resultText(r: TaskResult): string {
   return `${head}\n${body}${note}`;
 }
 
-/** Ends every running task call: aborted when the server shuts down. */
-const shutdown = new AbortController();
-/** Task calls still running, so shutdown can wait for their children to end. */
-const running = new Set<Promise<unknown>>();
+/** What a server's shutdown needs: a signal ending every task call, and the calls still running. */
+export interface McpLifecycle {
+  shutdown: AbortSignal;
+  running: Set<Promise<unknown>>;
+}
 
 /** Builds the server; `serveMcp()` connects it to stdio. */
-export async function createMcpServer(env: DiscoveryEnv, caller: CallerState): Promise<Server> {
+export async function createMcpServer(
+  env: DiscoveryEnv,
+  caller: CallerState,
+  { shutdown, running }: McpLifecycle,
+): Promise<Server> {
   const startConfig = await loadConfig(env.cwd, env.home);
   logWarnings(startConfig.warnings);
   if (!startConfig.ok) {
@@ -155,7 +160,7 @@ export async function createMcpServer(env: DiscoveryEnv, caller: CallerState): P
       onEvent,
       onWarnings: logWarnings,
     });
-    const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown.signal]));
+    const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown]));
     running.add(call);
     const outcome = await call.finally(() => running.delete(call));
     if (!outcome.ok) return errorResult(outcome.message);
@@ -173,7 +178,9 @@ export async function createMcpServer(env: DiscoveryEnv, caller: CallerState): P
 export async function serveMcp(env: DiscoveryEnv): Promise<number> {
   const caller = readCallerState(process.env);
   if (!caller.ok) throw new Error(caller.message);
-  const server = await createMcpServer(env, caller.state);
+  const shutdown = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  const server = await createMcpServer(env, caller.state, { shutdown: shutdown.signal, running });
   const transport = new StdioServerTransport();
   // The client going away or a signal ends the server; running tasks are
   // cancelled and their children's trees ended before the process exits.
