@@ -201,26 +201,26 @@ describe("xcsh mcp", () => {
   });
 });
 
-test("a whole raw session writes nothing but JSON-RPC on stdout", async () => {
-  const world = makeWorld(localConfig(server.url), { broken: "---\nname: [oops\n---\nbody\n" });
-  try {
-    script([{ text: "fine" }]);
-    const proc = spawn(XCSH, ["mcp"], {
-      cwd: world.cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    proc.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    proc.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const send = (msg: unknown) => proc.stdin.write(JSON.stringify(msg) + "\n");
-    const waitFor = async (id: number) => {
-      const until = Date.now() + 20_000;
-      while (!stdout.includes(`"id":${id}`) && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+/** `xcsh mcp` driven by hand: JSON-RPC lines in, everything it writes collected. */
+function rawSession(world: World) {
+  const proc = spawn(XCSH, ["mcp"], {
+    cwd: world.cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const out = { stdout: "", stderr: "" };
+  proc.stdout.setEncoding("utf8").on("data", (d: string) => (out.stdout += d));
+  proc.stderr.setEncoding("utf8").on("data", (d: string) => (out.stderr += d));
+  const exited = new Promise<number | null>((resolve) => proc.on("close", resolve));
+  const send = (msg: unknown) => proc.stdin.write(JSON.stringify(msg) + "\n");
+  /** Waits (bounded) for the answer to request `id`. */
+  const waitFor = async (id: number) => {
+    const until = Date.now() + 20_000;
+    while (!out.stdout.includes(`"id":${id}`) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const initialize = () => {
     send({
       jsonrpc: "2.0",
       id: 1,
@@ -231,34 +231,45 @@ test("a whole raw session writes nothing but JSON-RPC on stdout", async () => {
         clientInfo: { name: "raw", version: "1" },
       },
     });
-    await waitFor(1);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    await waitFor(2);
+  };
+  const callTask = (id: number) =>
     send({
       jsonrpc: "2.0",
-      id: 3,
+      id,
       method: "tools/call",
       params: {
         name: "task",
         arguments: { agent: "quick_task", tasks: [{ id: "a", assignment: "x" }] },
       },
     });
-    await waitFor(3);
-    send({
+  return { proc, out, exited, send, waitFor, initialize, callTask };
+}
+
+test("a whole raw session writes nothing but JSON-RPC on stdout", async () => {
+  const world = makeWorld(localConfig(server.url), { broken: "---\nname: [oops\n---\nbody\n" });
+  try {
+    script([{ text: "fine" }]);
+    const raw = rawSession(world);
+    raw.initialize();
+    await raw.waitFor(1);
+    raw.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await raw.waitFor(2);
+    raw.callTask(3);
+    await raw.waitFor(3);
+    raw.send({
       jsonrpc: "2.0",
       id: 4,
       method: "tools/call",
       params: { name: "agents", arguments: {} },
     });
-    await waitFor(4);
-    proc.stdin.end();
-    const code = await new Promise((resolve) => proc.on("close", resolve));
-    assert.equal(code, 0);
-    const lines = stdout.split("\n").filter((l) => l !== "");
+    await raw.waitFor(4);
+    raw.proc.stdin.end();
+    assert.equal(await raw.exited, 0);
+    const lines = raw.out.stdout.split("\n").filter((l) => l !== "");
     assert.equal(lines.length, 4);
     for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
-    assert.match(stderr, /broken\.md/, "the bad agent file was reported on stderr");
+    assert.match(raw.out.stderr, /broken\.md/, "the bad agent file was reported on stderr");
     assert.equal(JSON.parse(lines[2]).result.structuredContent.results[0].text, "fine");
   } finally {
     world.cleanup();
@@ -271,43 +282,17 @@ for (const how of ["SIGTERM", "SIGHUP", "stdin closed"] as const) {
     const world = makeWorld(localConfig(server.url));
     try {
       script([], () => ({ fault: "stall" }));
-      const proc = spawn(XCSH, ["mcp"], {
-        cwd: world.cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home },
-        stdio: ["pipe", "pipe", "pipe"],
-      });
-      proc.stdout.resume();
-      proc.stderr.resume();
-      const exited = new Promise((resolve) => proc.on("close", resolve));
-      const send = (msg: unknown) => proc.stdin.write(JSON.stringify(msg) + "\n");
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      });
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: {
-          name: "task",
-          arguments: { agent: "quick_task", tasks: [{ id: "a", assignment: "x" }] },
-        },
-      });
+      const raw = rawSession(world);
+      raw.initialize();
+      raw.callTask(2);
       const until = Date.now() + 20_000;
       while (childPids(world.root).length === 0 && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 50));
       }
       assert.equal(childPids(world.root).length, 1, "the child is running");
-      if (how === "stdin closed") proc.stdin.end();
-      else process.kill(proc.pid!, how);
-      await exited;
+      if (how === "stdin closed") raw.proc.stdin.end();
+      else process.kill(raw.proc.pid!, how);
+      await raw.exited;
       assert.deepEqual(await waitForNoProcessesIn(world.root), [], "nothing left running");
     } finally {
       world.cleanup();
