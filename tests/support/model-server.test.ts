@@ -68,6 +68,9 @@ describe("model server", () => {
   after(async () => {
     await srv.close();
   });
+  /** Each wire format's streaming route with a body for it. */
+  const streamingRoutes = () =>
+    [[chat, openaiBody], [messages, anthropicBody], [streamGen, googleBody]] as const;
 
   describe("openai format", () => {
     test("non-streaming text answer", async () => {
@@ -456,13 +459,7 @@ describe("model server", () => {
     });
 
     test("malformed SSE: 200 event-stream whose data lines are not all valid JSON", async () => {
-      for (
-        const [url, body] of [
-          [chat, openaiBody],
-          [messages, anthropicBody],
-          [streamGen, googleBody],
-        ] as const
-      ) {
+      for (const [url, body] of streamingRoutes()) {
         srv.script([{ fault: "malformed-sse" }]);
         const res = await post(url, body({ stream: true }));
         assert.equal(res.status, 200);
@@ -483,13 +480,7 @@ describe("model server", () => {
     });
 
     test("disconnect: the stream starts, then reading the body rejects", async () => {
-      for (
-        const [url, body] of [
-          [chat, openaiBody],
-          [messages, anthropicBody],
-          [streamGen, googleBody],
-        ] as const
-      ) {
+      for (const [url, body] of streamingRoutes()) {
         srv.script([{ fault: "disconnect" }]);
         const res = await post(url, body({ stream: true }));
         assert.equal(res.status, 200);
