@@ -40,7 +40,10 @@ export interface SelfCommand {
   args: string[];
 }
 
-const ENTRY = join(dirname(fileURLToPath(import.meta.url)), "..", "main.ts");
+/** The entry script, for runs from source. */
+function entryScript(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "main.ts");
+}
 
 /**
  * The command that re-executes xcsh. Append the subcommand and its arguments
@@ -50,16 +53,17 @@ export function selfCommand(): SelfCommand {
   const runtime = runtimeName();
   if (runtime === "bun") {
     if (isCompiled()) return { command: process.execPath, args: [] };
-    return { command: process.execPath, args: [g.Bun.main ?? ENTRY] };
+    return { command: process.execPath, args: [g.Bun.main ?? entryScript()] };
   }
   if (runtime === "deno") {
-    const config = join(dirname(ENTRY), "deno.json");
+    const entry = entryScript();
+    const config = join(dirname(entry), "deno.json");
     return {
       command: g.Deno.execPath(),
-      args: ["run", "-A", "--no-check", "--config", config, ENTRY],
+      args: ["run", "-A", "--no-check", "--config", config, entry],
     };
   }
-  return { command: process.execPath, args: [ENTRY] };
+  return { command: process.execPath, args: [entryScript()] };
 }
 
 /** A short name for this build: the compile target, or the runtime and platform. */

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * const emit = createEmitter((line) => process.stdout.write(line), ["sk-secret"]);
+ * const emit = createEmitter((line) => writeOut(line), ["sk-secret"]);
  * emit({ type: "text", id: "0", delta: "key is sk-secret" }); // writes {"type":"text",…,"delta":"key is [redacted]"}
  * ```
  *

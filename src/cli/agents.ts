@@ -5,7 +5,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
@@ -69,7 +69,7 @@ function shadowRef(a: AgentDefinition): Record<string, unknown> {
 export async function agentsCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("agents", args, FLAGS);
   if (values.help) {
-    process.stdout.write(AGENTS_HELP);
+    writeOut(AGENTS_HELP);
     return EXIT_OK;
   }
   const [sub, ...rest] = positionals;
@@ -102,7 +102,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
     const name = rest[0];
     const agent = getAgent(found.agents, name);
     if (!agent) {
-      process.stderr.write(
+      writeErr(
         `xcsh: unknown agent "${name}". Available: ${found.agents.map((a) => a.name).join(", ")}\n`,
       );
       return EXIT_USAGE;
@@ -139,7 +139,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
           `shadows:      ${h.name} from ${displayPath(h.filePath as string) || "(built in)"}`
         ),
       ];
-      process.stdout.write(lines.join("\n") + "\n\n" + agent.systemPrompt + "\n");
+      writeOut(lines.join("\n") + "\n\n" + agent.systemPrompt + "\n");
     }
     return EXIT_OK;
   }
@@ -154,6 +154,6 @@ export async function agentsCommand(args: string[]): Promise<number> {
   const rows = listingRows(found.agents, found.shadowed, all, () => "")
     .map((r) => (all ? r : r.slice(0, 4)));
   const header = ["NAME", "SOURCE", "FAMILY", "FILE", ...(values.all ? ["NOTE"] : [])];
-  process.stdout.write(formatTable(header, rows));
+  writeOut(formatTable(header, rows));
   return EXIT_OK;
 }

@@ -6,13 +6,14 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import process from "node:process";
+import { writeOut } from "../stdio.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { formatDiagnostic, printJson } from "./output.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
 import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../task/discovery.ts";
+import { withParsers } from "../discovery/parsers.ts";
 import type { AgentFamily, Diagnostic } from "../task/types.ts";
 
 /** Guesses the family of a file from its path, for display and `.toml` handling. */
@@ -66,8 +67,9 @@ async function outcomesOfPaths(
         message: "not a .md or .toml file; discovery would not read it",
       });
     }
+    const origin = { family: familyOf(path), source: "project" as const };
     outcomes.push(
-      parseAgentOutcome({ path, text: read.text }, { family: familyOf(path), source: "project" }),
+      await withParsers(() => parseAgentOutcome({ path, text: read.text }, origin)),
     );
   }
   return { outcomes, warnings };
@@ -127,10 +129,10 @@ export async function checkCommand(
     });
   } else {
     for (const d of diagnostics) {
-      process.stdout.write(formatDiagnostic(d).replace(/^xcsh: /, "") + "\n");
+      writeOut(formatDiagnostic(d).replace(/^xcsh: /, "") + "\n");
     }
     const n = read.outcomes.length;
-    process.stdout.write(
+    writeOut(
       `checked ${n} file${n === 1 ? "" : "s"}: ${errors} error${
         errors === 1 ? "" : "s"
       }, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,

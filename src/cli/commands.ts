@@ -4,7 +4,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
@@ -54,7 +54,7 @@ function summary(c: WorkflowCommand): Record<string, unknown> {
 export async function commandsCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("commands", args, FLAGS);
   if (values.help) {
-    process.stdout.write(HELP);
+    writeOut(HELP);
     return EXIT_OK;
   }
   const [sub, name, ...rest] = positionals;
@@ -75,7 +75,7 @@ export async function commandsCommand(args: string[]): Promise<number> {
   if (sub === "show") {
     const command = getCommand(found.commands, name);
     if (!command) {
-      process.stderr.write(
+      writeErr(
         `xcsh: unknown command "${name}". Available: ${
           found.commands.map((c) => c.name).join(", ")
         }\n`,
@@ -89,7 +89,7 @@ export async function commandsCommand(args: string[]): Promise<number> {
         command: { ...summary(command), template: command.template },
         prompt,
       });
-    } else process.stdout.write(prompt + "\n");
+    } else writeOut(prompt + "\n");
     return EXIT_OK;
   }
   const all = values.all === true;
@@ -98,6 +98,6 @@ export async function commandsCommand(args: string[]): Promise<number> {
     return EXIT_OK;
   }
   const rows = listingRows(found.commands, found.shadowed, all, (c) => c.description);
-  process.stdout.write(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
+  writeOut(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
   return EXIT_OK;
 }

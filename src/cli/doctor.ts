@@ -6,13 +6,14 @@
  *
  * @module
  */
-import process from "node:process";
+import { writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK } from "./errors.ts";
 import { displayPath, formatDiagnostic, printJson } from "./output.ts";
 import { discoverAgents } from "../task/discovery.ts";
 import { loadBundledAgents } from "../task/agents.ts";
+import { withParsers } from "../discovery/parsers.ts";
 import { loadConfig, userConfigPath } from "../config/load.ts";
 import { BUILTIN_PROVIDERS, knownProviders, resolveProvider } from "../model/providers.ts";
 import { resolvePattern } from "../model/resolve.ts";
@@ -29,7 +30,7 @@ const FLAGS = {
 export async function doctorCommand(args: string[]): Promise<number> {
   const { values } = parseFlags("doctor", args, FLAGS);
   if (values.help) {
-    process.stdout.write("Usage: xcsh doctor [--json] [--cwd DIR]\n");
+    writeOut("Usage: xcsh doctor [--json] [--cwd DIR]\n");
     return EXIT_OK;
   }
   const env = discoveryEnv(values.cwd);
@@ -75,7 +76,9 @@ export async function doctorCommand(args: string[]): Promise<number> {
     out.push(`  ${label.padEnd(24)} ${displayPath(f.path).padEnd(50)} ${state}`);
   }
   out.push(
-    `  ${"bundled".padEnd(24)} ${"(built in)".padEnd(50)} ${loadBundledAgents().length} agents`,
+    `  ${"bundled".padEnd(24)} ${"(built in)".padEnd(50)} ${
+      (await withParsers(loadBundledAgents)).length
+    } agents`,
   );
   out.push("  (project folders: the nearest .xcsh/agents, .claude/agents, .codex/agents and");
   out.push("   .gemini/agents from cwd up to /, never in the home folder itself)", "");
@@ -110,7 +113,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     out.push("", "Warnings:");
     for (const w of found.warnings) out.push("  " + formatDiagnostic(w).replace(/^xcsh: /, ""));
   }
-  process.stdout.write(out.join("\n") + "\n");
+  writeOut(out.join("\n") + "\n");
   return EXIT_OK;
 }
 

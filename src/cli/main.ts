@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { writeErr, writeOut } from "../stdio.ts";
 import process from "node:process";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
@@ -29,14 +30,14 @@ export async function main(argv: string[]): Promise<number> {
     const [first, ...rest] = argv;
     if (first === undefined || first === "--help" || first === "-h" || first === "help") {
       if (first === undefined) {
-        process.stderr.write(MAIN_HELP);
+        writeErr(MAIN_HELP);
         return EXIT_USAGE;
       }
-      process.stdout.write(MAIN_HELP);
+      writeOut(MAIN_HELP);
       return EXIT_OK;
     }
     if (first === "--version" || first === "-V" || first === "version") {
-      process.stdout.write(`xcsh ${pkg.version} (${buildTarget()})\n`);
+      writeOut(`xcsh ${pkg.version} (${buildTarget()})\n`);
       return EXIT_OK;
     }
     const load = COMMANDS[first];
@@ -47,14 +48,14 @@ export async function main(argv: string[]): Promise<number> {
     return await (await load())(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`xcsh: ${err.message}\n`);
-      if (err.hint) process.stderr.write(`${err.hint}\n`);
+      writeErr(`xcsh: ${err.message}\n`);
+      if (err.hint) writeErr(`${err.hint}\n`);
       return EXIT_USAGE;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`xcsh: error: ${message}\n`);
+    writeErr(`xcsh: error: ${message}\n`);
     if (process.env.XCSH_DEBUG && err instanceof Error && err.stack) {
-      process.stderr.write(err.stack + "\n");
+      writeErr(err.stack + "\n");
     }
     return EXIT_FAILURE;
   }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK } from "./errors.ts";
@@ -23,7 +23,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
-    process.stdout.write(HELP);
+    writeOut(HELP);
     return EXIT_OK;
   }
   const env = discoveryEnv(values.cwd);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { writeErr, writeOut } from "../stdio.ts";
 import type { Diagnostic } from "../task/types.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */
@@ -21,13 +21,13 @@ export function reportDiagnostics(diags: readonly Diagnostic[]): void {
     const line = formatDiagnostic(d);
     if (seen.has(line)) continue;
     seen.add(line);
-    process.stderr.write(line + "\n");
+    writeErr(line + "\n");
   }
 }
 
 /** Prints a value as indented JSON on stdout. */
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+  writeOut(JSON.stringify(value, null, 2) + "\n");
 }
 
 import { displayPath } from "../home.ts";

@@ -9,7 +9,14 @@
  * @module
  */
 import process from "node:process";
+import { isTerminal, writeErr } from "../stdio.ts";
 import type { ChildEvent, TaskResult } from "../task/types.ts";
+
+/** Where progress goes: stderr unless a test passes its own. */
+export interface ProgressOutput {
+  isTTY: boolean;
+  write(text: string): void;
+}
 
 interface Row {
   id: string;
@@ -48,8 +55,11 @@ export class Progress {
   private readonly tty: boolean;
   private readonly color: boolean;
 
-  constructor(private readonly out: NodeJS.WriteStream = process.stderr) {
-    this.tty = out.isTTY === true;
+  private readonly out: ProgressOutput;
+
+  constructor(out?: ProgressOutput) {
+    this.out = out ?? { isTTY: isTerminal(2), write: writeErr };
+    this.tty = this.out.isTTY;
     this.color = this.tty && !process.env.NO_COLOR;
   }
 

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { writeErr, writeOut } from "../stdio.ts";
 import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import process from "node:process";
@@ -119,7 +120,7 @@ function resultBody(r: TaskResult): string {
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("run", args, FLAGS);
   if (values.help) {
-    process.stdout.write(RUN_HELP);
+    writeOut(RUN_HELP);
     return EXIT_OK;
   }
   const [agent, ...words] = positionals;
@@ -139,7 +140,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const loaded = await loadConfig(env.cwd, env.home);
   reportDiagnostics(loaded.warnings);
   if (!loaded.ok) {
-    process.stderr.write(formatDiagnostic(loaded.error) + "\n");
+    writeErr(formatDiagnostic(loaded.error) + "\n");
     return EXIT_USAGE;
   }
 
@@ -178,7 +179,7 @@ export async function runCommand(args: string[]): Promise<number> {
 
   const prepared = await tool.prepare(request);
   if (!prepared.ok) {
-    process.stderr.write(`xcsh: ${prepared.message}\n`);
+    writeErr(`xcsh: ${prepared.message}\n`);
     return EXIT_USAGE;
   }
   if (values["dry-run"]) {
@@ -215,9 +216,9 @@ export async function runCommand(args: string[]): Promise<number> {
   } else if (results.length === 1) {
     const [r] = results;
     const body = resultBody(r);
-    if (body) process.stdout.write(body.endsWith("\n") ? body : body + "\n");
+    if (body) writeOut(body.endsWith("\n") ? body : body + "\n");
     if (r.status !== "ok") {
-      process.stderr.write(
+      writeErr(
         `xcsh: task ${r.id} ${r.status === "cancelled" ? "was cancelled" : "failed"}: ${
           r.error ?? "unknown error"
         }\n`,
@@ -225,14 +226,14 @@ export async function runCommand(args: string[]): Promise<number> {
     }
   } else {
     for (const r of results) {
-      process.stdout.write(`== ${r.id} (${r.agent}): ${r.status}\n`);
+      writeOut(`== ${r.id} (${r.agent}): ${r.status}\n`);
       const body = r.status === "ok" ? resultBody(r) : `error: ${r.error ?? "unknown error"}`;
-      process.stdout.write(body.endsWith("\n") ? body : body + "\n");
+      writeOut(body.endsWith("\n") ? body : body + "\n");
     }
   }
   for (const r of results) {
     if (r.artifact) {
-      process.stderr.write(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
+      writeErr(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
     }
   }
   return results.every((r) => r.status === "ok") ? EXIT_OK : EXIT_FAILURE;

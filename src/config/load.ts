@@ -13,7 +13,7 @@ import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { projectAncestors } from "../discovery/config-dirs.ts";
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { withParsers, yamlParse } from "../discovery/parsers.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import type { Diagnostic, XcshConfig } from "../task/types.ts";
@@ -43,7 +43,10 @@ export function findProjectConfig(cwd: string, home: string): string | undefined
   return projectAncestors(cwd, home).map((dir) => join(dir, ".xcsh", "config.yml")).find(isFile);
 }
 
-/** Parses and validates one file's text. Pure apart from naming `file`. */
+/**
+ * Parses and validates one file's text. Pure apart from naming `file`; needs
+ * the YAML parser loaded (see `withParsers`).
+ */
 export function parseConfigText(
   text: string,
   file: string,
@@ -52,13 +55,13 @@ export function parseConfigText(
   error: Diagnostic;
   warnings: Diagnostic[];
 } {
+  const parse = yamlParse();
   let doc: unknown;
   try {
-    doc = parseYaml(text, { maxAliasCount: 100 });
+    doc = parse(text, { maxAliasCount: 100 });
   } catch (err) {
-    const where = err instanceof YAMLParseError && err.linePos
-      ? ` (line ${err.linePos[0].line}, column ${err.linePos[0].col})`
-      : "";
+    const pos = (err as { linePos?: { line: number; col: number }[] } | null)?.linePos?.[0];
+    const where = pos ? ` (line ${pos.line}, column ${pos.col})` : "";
     const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
     return {
       ok: false,
@@ -67,6 +70,18 @@ export function parseConfigText(
     };
   }
   return validateConfig(doc, file);
+}
+
+/** The first provider with no `type` that is not a built-in one, if any. */
+export function untypedProvider(config: XcshConfig): string | undefined {
+  return Object.entries(config.providers).find(([name, p]) =>
+    !p.type && !Object.hasOwn(BUILTIN_PROVIDERS, name)
+  )?.[0];
+}
+
+/** The message for {@link untypedProvider}'s finding. */
+export function untypedProviderMessage(name: string): string {
+  return `'providers.${name}.type' is required: one of openai-compatible, anthropic, openai, google`;
 }
 
 /**
@@ -104,15 +119,15 @@ export async function loadConfig(cwd: string, home: string): Promise<LoadedConfi
       };
     }
     files.push(file);
-    const r = parseConfigText(text, file);
+    const r = await withParsers(() => parseConfigText(text, file));
     warnings.push(...r.warnings);
     if (!r.ok) return { ok: false, error: r.error, files, warnings };
     parts.push(r.value);
   }
 
   const config = mergeConfigs(parts);
-  for (const [name, p] of Object.entries(config.providers)) {
-    if (p.type || Object.hasOwn(BUILTIN_PROVIDERS, name)) continue;
+  const name = untypedProvider(config);
+  if (name !== undefined) {
     const file = [...files].reverse().find((_, i) => parts[files.length - 1 - i].providers?.[name]);
     return {
       ok: false,
@@ -120,8 +135,7 @@ export async function loadConfig(cwd: string, home: string): Promise<LoadedConfi
         level: "error",
         file,
         field: `providers.${name}.type`,
-        message:
-          `'providers.${name}.type' is required: one of openai-compatible, anthropic, openai, google`,
+        message: untypedProviderMessage(name),
       },
       files,
       warnings,

@@ -8,6 +8,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { codexToFields, READ_ONLY_TOOLS } from "./codex.ts";
 import { parseAgentFields } from "./helpers.ts";
+import { loadParsers } from "./parsers.ts";
+
+// These tests call the parsers synchronously; discovery loads them on demand.
+await loadParsers();
 
 function fieldsOf(text: string): { fields: Record<string, unknown>; body: string } {
   const r = codexToFields(text);

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { parse as parseToml } from "smol-toml";
+import { tomlParse } from "./parsers.ts";
 
 /** Tools a read-only Codex sandbox allows. */
 export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"] as const;
@@ -23,11 +23,15 @@ export type CodexMapping =
   | { ok: true; fields: Record<string, unknown>; body: string }
   | { ok: false; reason: string };
 
-/** Maps TOML text to agent keys plus the prompt body. Never throws. */
+/**
+ * Maps TOML text to agent keys plus the prompt body. Never throws, except
+ * `ParserNotLoaded` before the TOML parser is loaded (`withParsers` handles that).
+ */
 export function codexToFields(text: string): CodexMapping {
+  const parse = tomlParse();
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parse(text);
   } catch (err) {
     const first = ((err as Error).message ?? String(err)).split("\n")[0];
     return { ok: false, reason: `invalid TOML: ${first}` };

@@ -12,6 +12,10 @@ import {
   parseFrontmatter,
   parseKeyValueLines,
 } from "./frontmatter.ts";
+import { loadParsers } from "./parsers.ts";
+
+// These tests call the parsers synchronously; discovery loads them on demand.
+await loadParsers();
 
 const FILE = "/agents/sample.md";
 const MiB = 1024 * 1024;

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { parse as parseYaml } from "yaml";
+import { yamlParse } from "./parsers.ts";
 import type { Diagnostic, ParseLevel } from "../task/types.ts";
 
 /** How the frontmatter block was read. */
@@ -422,7 +422,9 @@ function firstLine(message: string): string {
 }
 
 /**
- * Parses the frontmatter of `text`. Never throws except at level `fatal`.
+ * Parses the frontmatter of `text`. Never throws except at level `fatal`, and
+ * with `ParserNotLoaded` when the block needs the full YAML parser before it
+ * is loaded (`withParsers` handles that).
  */
 export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontmatter {
   const src = normalizeText(text);
@@ -496,8 +498,9 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
         body,
       );
     }
+    const parse = yamlParse();
     try {
-      data = parseYaml(block, { maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true });
+      data = parse(block, { maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true });
     } catch (err) {
       yamlError = firstLine(err instanceof Error ? err.message : String(err));
     }

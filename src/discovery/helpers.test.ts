@@ -12,6 +12,10 @@ import {
   parseThinkingLevel,
   splitCsv,
 } from "./helpers.ts";
+import { loadParsers } from "./parsers.ts";
+
+// These tests call the parsers synchronously; discovery loads them on demand.
+await loadParsers();
 
 const FILE = "/home/u/.claude/agents/helper.md";
 const BASE = { name: "helper", description: "Helps." } as const;

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { writeErr } from "../stdio.ts";
 import process from "node:process";
 import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
@@ -44,7 +45,7 @@ const AGENTS_TOOL = {
 };
 
 function logWarnings(warnings: readonly Diagnostic[]): void {
-  for (const w of warnings) process.stderr.write(formatDiagnostic(w) + "\n");
+  for (const w of warnings) writeErr(formatDiagnostic(w) + "\n");
 }
 
 function errorResult(message: string): ToolResult {
@@ -192,10 +193,10 @@ export async function serveMcp(env: DiscoveryEnv): Promise<number> {
     }
   });
   await server.connect(transport);
-  process.stderr.write(`xcsh mcp: serving ${pkg.version} on stdio\n`);
+  writeErr(`xcsh mcp: serving ${pkg.version} on stdio\n`);
   const why = await closed;
   if (running.size > 0) {
-    process.stderr.write(`xcsh mcp: ${why}; cancelling ${running.size} running task call(s)\n`);
+    writeErr(`xcsh mcp: ${why}; cancelling ${running.size} running task call(s)\n`);
   }
   shutdown.abort();
   await Promise.allSettled([...running]);

@@ -19,6 +19,7 @@ import { basename, join } from "node:path";
 import initMd from "../../commands/init.md" with { type: "text" };
 import { type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
 import { parseFrontmatter } from "../discovery/frontmatter.ts";
+import { withParsers } from "../discovery/parsers.ts";
 import { mergeAgents, type Shadowed } from "../discovery/merge.ts";
 import { listClaudePluginRoots } from "../discovery/plugins.ts";
 import { readDefinitionFolder, type SourceFile } from "../discovery/read-files.ts";
@@ -113,18 +114,20 @@ export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscover
     })),
   ];
   const reads = await Promise.all(origins.map((o) => readDefinitionFolder(o.path, [".md"])));
+  const parsed = await withParsers(() =>
+    reads.map((read, i) => read.files.map((file) => parseCommand(file, origins[i].origin)))
+  );
   const warnings: Diagnostic[] = [...plugins.warnings];
   const groups = reads.map((read, i) => {
     warnings.push(...read.warnings);
     const group: WorkflowCommand[] = [];
-    for (const file of read.files) {
-      const r = parseCommand(file, origins[i].origin);
+    for (const r of parsed[i]) {
       warnings.push(...r.warnings);
       if (r.command) group.push(r.command);
     }
     return group;
   });
-  const merged = mergeAgents([...groups, loadBundledCommands()]);
+  const merged = mergeAgents([...groups, await withParsers(loadBundledCommands)]);
   return { commands: merged.agents, shadowed: merged.shadowed, warnings };
 }
 

@@ -18,6 +18,7 @@
 import { join } from "node:path";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
 import { codexToFields } from "../discovery/codex.ts";
+import { withParsers } from "../discovery/parsers.ts";
 import { parseAgent, parseAgentFields } from "../discovery/helpers.ts";
 import { mergeAgents, type ShadowedAgent } from "../discovery/merge.ts";
 import { listClaudePluginRoots, type PluginListing } from "../discovery/plugins.ts";
@@ -173,7 +174,12 @@ export async function readAgentFolder(
   origin: FileOrigin,
 ): Promise<{ folder: FolderRead; outcomes: FileOutcome[] }> {
   const folder = await readDefinitionFolder(path, definitionExtensions(origin.family));
-  return { folder, outcomes: folder.files.map((file) => parseAgentOutcome(file, origin)) };
+  // A file that needs the full YAML or TOML parser loads it and the folder is
+  // parsed again; files already parsed come from the parse cache.
+  const outcomes = await withParsers(() =>
+    folder.files.map((file) => parseAgentOutcome(file, origin))
+  );
+  return { folder, outcomes };
 }
 
 /** One file's parse as the lint rules take it. */
@@ -229,7 +235,7 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
   const current = ++generation;
   const reads = await Promise.all(origins.map(readOrigin));
   for (const [key, entry] of parseCache) if (entry.generation < current) parseCache.delete(key);
-  const bundled = loadBundledAgents();
+  const bundled = await withParsers(loadBundledAgents);
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
   const folders: SearchedFolder[] = origins.map((o, i) => ({
     family: o.family,

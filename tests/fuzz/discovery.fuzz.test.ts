@@ -34,6 +34,10 @@ import { AgentParsingError, parseAgent } from "../../src/discovery/helpers.ts";
 import { discoverAgents, parseAgentFile } from "../../src/task/discovery.ts";
 import { markdownAgent, rng, tomlAgent } from "../../bench/generate.ts";
 import { check, fastPathAgrees, SEED } from "./support.ts";
+import { loadParsers } from "../../src/discovery/parsers.ts";
+
+// These tests call the parsers synchronously; discovery loads them on demand.
+await loadParsers();
 
 const FILE = "/fuzz/agents/sample.md";
 const STATUSES: FrontmatterStatus[] = ["ok", "fallback", "none", "unterminated", "invalid"];

@@ -1,0 +1,79 @@
+// Unit tests for on-demand parsers: a simple file never loads the full YAML
+// parser, a complex one asks for it, and withParsers loads it and re-runs.
+
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  forgetParsers,
+  loadParsers,
+  ParserNotLoaded,
+  tomlParse,
+  withParsers,
+  yamlParse,
+} from "./parsers.ts";
+import { parseFrontmatter } from "./frontmatter.ts";
+import { codexToFields } from "./codex.ts";
+import { parseConfigText } from "../config/load.ts";
+
+describe("parsers on demand", () => {
+  after(loadParsers);
+
+  test("before loading, asking for a parser throws ParserNotLoaded naming it", () => {
+    forgetParsers();
+    assert.throws(yamlParse, (e: unknown) => e instanceof ParserNotLoaded && e.which === "yaml");
+    assert.throws(tomlParse, (e: unknown) => e instanceof ParserNotLoaded && e.which === "toml");
+  });
+
+  test("simple frontmatter is read without the YAML parser", () => {
+    forgetParsers();
+    const fm = parseFrontmatter("---\nname: a\ntools: [read, grep]\n---\nBody", {
+      file: "a.md",
+      level: "warn",
+    });
+    assert.deepEqual(fm.data, { name: "a", tools: ["read", "grep"] });
+    assert.throws(yamlParse, ParserNotLoaded, "still not loaded");
+  });
+
+  test("nested frontmatter asks for it; withParsers loads it and parses again", async () => {
+    forgetParsers();
+    const text = "---\nname: a\nhooks:\n  pre: [x]\n---\nBody";
+    assert.throws(() => parseFrontmatter(text, { file: "a.md", level: "warn" }), ParserNotLoaded);
+    const fm = await withParsers(() => parseFrontmatter(text, { file: "a.md", level: "warn" }));
+    assert.deepEqual(fm.data, { name: "a", hooks: { pre: ["x"] } });
+    assert.equal(fm.status, "ok");
+  });
+
+  test("a Codex file loads the TOML parser", async () => {
+    forgetParsers();
+    const text = 'name = "c"\ndescription = "d"\ndeveloper_instructions = "Go."';
+    assert.throws(() => codexToFields(text), ParserNotLoaded);
+    const r = await withParsers(() => codexToFields(text));
+    assert.deepEqual(r, { ok: true, fields: { name: "c", description: "d" }, body: "Go." });
+  });
+
+  test("invalid TOML is still a value, once the parser is there", async () => {
+    forgetParsers();
+    const r = await withParsers(() => codexToFields('name = "c'));
+    assert.equal(r.ok, false);
+    assert.match((r as { reason: string }).reason, /^invalid TOML: /);
+  });
+
+  test("a config file's YAML error keeps its line and column", async () => {
+    forgetParsers();
+    const r = await withParsers(() => parseConfigText("task:\n  maxConcurrency: [1\n", "c.yml"));
+    assert.equal(r.ok, false);
+    assert.match(
+      (r as { error: { message: string } }).error.message,
+      /^not valid YAML \(line \d+, column \d+\): /,
+    );
+  });
+
+  test("other errors pass through withParsers", async () => {
+    await assert.rejects(
+      withParsers(() => {
+        throw new RangeError("boom");
+      }),
+      RangeError,
+    );
+  });
+});
