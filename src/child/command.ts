@@ -8,44 +8,16 @@
  * @module
  */
 import process from "node:process";
+import { isTerminal, writeErr, writeOut } from "../stdio.ts";
+import { readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
 import { runId } from "../task/artifacts.ts";
 import { readCallerState } from "../task/guards.ts";
-import { TaskTool } from "../task/tool.ts";
 import type { TaskRunner } from "../tools/types.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
 const SIGNAL_GRACE_MS = 3000;
-
-/**
- * The envelope from stdin. A parent xcsh keeps the pipe open after the first
- * line (`XCSH_PARENT_PIPE=1`) so that its end means the parent is gone: then
- * `onParentGone` runs. Anyone else may simply pipe the envelope and close.
- */
-function readEnvelope(watchParent: boolean, onParentGone: () => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    let done = false;
-    process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (chunk: string) => {
-      if (done) return;
-      text += chunk;
-      const nl = watchParent ? text.indexOf("\n") : -1;
-      if (nl >= 0) {
-        done = true;
-        resolve(text.slice(0, nl));
-      }
-    });
-    process.stdin.on("end", () => {
-      if (!done) {
-        done = true;
-        resolve(text);
-      } else if (watchParent) onParentGone();
-    });
-    process.stdin.on("error", (err) => (done ? onParentGone() : reject(err)));
-  });
-}
 
 /**
  * The `task` tool's runner: the same parent-side runner as `xcsh run`, with
@@ -57,6 +29,8 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
   return async (req, signal) => {
     const caller = readCallerState(process.env);
     if (!caller.ok) throw new Error(caller.message);
+    // The parent-side code loads only in a child that delegates.
+    const { TaskTool } = await import("../task/tool.ts");
     const tool = new TaskTool({
       env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: process.env },
       config: ctx.config,
@@ -97,24 +71,22 @@ export async function childCommand(_args: string[]): Promise<number> {
   process.on("SIGHUP", onHup);
   try {
     const watchParent = process.env.XCSH_PARENT_PIPE === "1";
-    const input = process.stdin.isTTY
+    const input = isTerminal(0)
       ? ""
-      : await readEnvelope(watchParent, () => onSignal("parent exit"));
+      : await readEnvelope({ watchParent, onParentGone: () => onSignal("parent exit") });
     const code = await runChild(input, {
       env: process.env,
       home: homeDirectory(),
-      writeEvent: (line) => process.stdout.write(line),
-      log: (line) => process.stderr.write(line + "\n"),
+      writeEvent: (line) => writeOut(line),
+      log: (line) => writeErr(line + "\n"),
       taskRunnerFor,
       abort: abort.signal,
     });
     finished = true;
-    // Stop watching the parent's pipe, so nothing keeps this process alive.
-    process.stdin.destroy();
-    // Anything still open (a keep-alive socket, a straggling timer) must not
-    // keep the process alive once the result is out.
-    const t = setTimeout(() => process.exit(code), 1000);
-    t.unref?.();
+    // Events are written synchronously, so the result is out: end now instead
+    // of waiting for the watch on the parent's pipe, a keep-alive socket or a
+    // straggling timer.
+    process.exit(code);
     return code;
   } finally {
     process.off("SIGTERM", onTerm);

@@ -1,6 +1,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_LIMITS, parseEnvelope } from "./envelope.ts";
+import { parseConfigText } from "../config/load.ts";
+import { mergeConfigs } from "../config/validate.ts";
+import { loadParsers } from "../discovery/parsers.ts";
+
+await loadParsers();
 
 const good = {
   version: 1,
@@ -52,9 +57,17 @@ describe("parseEnvelope", () => {
     ["thinkingLevel", "huge", /'thinkingLevel'/],
     ["limits", { timeoutMs: 1.5 }, /'limits\.timeoutMs' must be a positive integer/],
     ["limits", { submitRetries: -1 }, /'limits\.submitRetries' must be an integer ≥ 0/],
+    ["config", "yes", /'config' must be an object/],
+    ["config", { task: { maxConcurrency: 0 } }, /'config' is invalid: .*maxConcurrency/],
+    ["config", { tasks: {} }, /'config' is invalid: .*tasks/],
+    [
+      "config",
+      { providers: { mine: { baseURL: "http://x" } } },
+      /'providers\.mine\.type' is required/,
+    ],
   ];
   for (const [field, value, message] of bad) {
-    test(`a bad ${field} is named`, () => {
+    test(`a bad ${field} is named: ${JSON.stringify(value) ?? "absent"}`, () => {
       const r = parseEnvelope(withField(field, value));
       assert.ok(!r.ok);
       assert.match(r.error, /^invalid envelope: /);
@@ -69,5 +82,32 @@ describe("parseEnvelope", () => {
       /'\(root\)' must be a JSON object/,
     );
     assert.match((parseEnvelope("{") as { error: string }).error, /not valid JSON/);
+  });
+
+  test("without config the child reads the files; with it, it uses the parent's", () => {
+    const none = parseEnvelope(JSON.stringify(good));
+    assert.ok(none.ok);
+    assert.equal(none.value.config, undefined);
+
+    const yaml = `providers:
+  local: { type: openai-compatible, baseURL: "http://127.0.0.1:1/v1", apiKeyEnv: LOCAL_KEY }
+models:
+  default: local/m
+  roles: { smol: local/s }
+  aliases: { sonnet: local/m }
+task:
+  maxRecursionDepth: 3
+  maxConcurrency: 2
+  timeout: 30
+  disabledAgents: [plan]
+  agentModelOverrides: { explore: local/s }
+`;
+    const parsed = parseConfigText(yaml, "config.yml");
+    assert.ok(parsed.ok);
+    const config = mergeConfigs([parsed.value]);
+    // What the parent sends survives JSON and the child's checks unchanged.
+    const r = parseEnvelope(withField("config", JSON.parse(JSON.stringify(config))));
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.value.config, config);
   });
 });

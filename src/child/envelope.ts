@@ -6,7 +6,8 @@
  * `systemPrompt`), `assignment`, `cwd` (absolute). Optional, with defaults:
  * `context`, `outputSchema` (null), `model` (null: the child resolves it),
  * `thinkingLevel`, `planMode` (false), `limits` (`maxTurns` 50, `timeoutMs`
- * 600 000, `submitRetries` 3). Every problem names the field. Pure.
+ * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
+ * files). Every problem names the field. Pure.
  *
  * @example
  * ```ts
@@ -24,8 +25,11 @@ import {
   type TaskLimits,
   THINKING_LEVELS,
   type ThinkingLevel,
+  type XcshConfig,
 } from "../task/types.ts";
 import { isRecord } from "../values.ts";
+import { mergeConfigs, validateConfig } from "../config/validate.ts";
+import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -116,6 +120,19 @@ function parseLimits(v: unknown): TaskLimits {
   };
 }
 
+/** The parent's configuration, checked like a config file (unknown keys too). */
+function parseConfig(v: unknown): XcshConfig | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v)) bad("config", "must be an object");
+  const checked = validateConfig(v, "config");
+  if (!checked.ok) bad("config", `is invalid: ${checked.error.message}`);
+  if (checked.warnings.length > 0) bad("config", `is invalid: ${checked.warnings[0].message}`);
+  const config = mergeConfigs([checked.value]);
+  const untyped = untypedProvider(config);
+  if (untyped !== undefined) bad("config", `is invalid: ${untypedProviderMessage(untyped)}`);
+  return config;
+}
+
 /** Parses and checks an envelope from its JSON text. */
 export function parseEnvelope(text: string): EnvelopeResult {
   let doc: unknown;
@@ -165,6 +182,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
       planMode: doc.planMode === true,
       limits: parseLimits(doc.limits),
     };
+    const config = parseConfig(doc.config);
+    if (config) envelope.config = config;
     return { ok: true, value: envelope };
   } catch (err) {
     if (!(err instanceof FieldError)) throw err;

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { kindName, type SchemaKind } from "../schema/output-schema.ts";
+import { kindName, type SchemaKind } from "../schema/kind.ts";
 
 export interface PromptInputs {
   agentPrompt: string;

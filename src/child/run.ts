@@ -15,7 +15,7 @@ import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/p
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import { reasoningOptions } from "../model/thinking.ts";
-import { compileOutputSchema, type OutputValidator } from "../schema/output-schema.ts";
+import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { selectToolNames, TOOLS } from "../tools/registry.ts";
 import {
@@ -110,7 +110,7 @@ function commandEnv(
  * ```ts
  * const code = await runChild(JSON.stringify(envelope), {
  *   env: process.env, home: os.homedir(),
- *   writeEvent: (l) => process.stdout.write(l), log: (l) => process.stderr.write(l + "\n"),
+ *   writeEvent: writeOut, log: (l) => writeErr(l + "\n"),
  * });
  * ```
  */
@@ -131,7 +131,11 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     return 1;
   };
 
-  const loaded = await loadConfig(envelope.cwd, deps.home);
+  // The parent sends the configuration it resolved with; read the files only
+  // when it did not (an envelope written by hand).
+  const loaded = envelope.config
+    ? { ok: true as const, config: envelope.config, warnings: [] }
+    : await loadConfig(envelope.cwd, deps.home);
   for (const w of loaded.warnings) {
     log(`xcsh: warning: ${displayFile(w.file, deps.home)}: ${w.message}`);
   }
@@ -162,6 +166,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   const schemaSource = envelope.outputSchema ?? envelope.agent.output ?? null;
   let validator: OutputValidator | undefined;
   if (schemaSource !== null && schemaSource !== undefined) {
+    // Ajv loads only for a task that has a schema.
+    const { compileOutputSchema } = await import("../schema/output-schema.ts");
     const compiled = compileOutputSchema(schemaSource);
     if (!compiled.ok) return fail(compiled.error);
     validator = compiled.value;

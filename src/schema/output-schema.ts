@@ -23,43 +23,9 @@ import AjvImport from "ajv";
 import Ajv2020Import from "ajv/dist/2020.js";
 import AjvJtdImport from "ajv/dist/jtd.js";
 import { isRecord } from "../values.ts";
+import { detectSchemaKind, kindName, type SchemaKind } from "./kind.ts";
 
-/** The dialect of an output schema. */
-export type SchemaKind = "jtd" | "json-schema";
-
-const JTD_ONLY_KEYS = [
-  "elements",
-  "values",
-  "discriminator",
-  "mapping",
-  "optionalProperties",
-  "ref",
-] as const;
-
-const JTD_ONLY_TYPES = new Set([
-  "timestamp",
-  "float32",
-  "float64",
-  "int8",
-  "uint8",
-  "int16",
-  "uint16",
-  "int32",
-  "uint32",
-]);
-
-/**
- * Classifies a schema by its top-level form. Pure.
- */
-export function detectSchemaKind(schema: unknown): SchemaKind {
-  if (!isRecord(schema)) return "json-schema";
-  if (typeof schema.$schema === "string" || typeof schema.$ref === "string") return "json-schema";
-  for (const key of JTD_ONLY_KEYS) if (key in schema) return "jtd";
-  if (typeof schema.type === "string" && JTD_ONLY_TYPES.has(schema.type)) return "jtd";
-  if ("type" in schema) return "json-schema";
-  if ("properties" in schema || "enum" in schema) return "jtd";
-  return "json-schema";
-}
+export { detectSchemaKind, kindName, type SchemaKind };
 
 /** A compiled schema. */
 export interface OutputValidator {
@@ -167,9 +133,4 @@ export function compileOutputSchema(schema: unknown): CompileResult {
       },
     },
   };
-}
-
-/** A human name for a schema dialect. */
-export function kindName(kind: SchemaKind): string {
-  return kind === "jtd" ? "JTD schema" : "JSON Schema";
 }

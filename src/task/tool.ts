@@ -17,7 +17,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { writeErr } from "../stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "./discovery.ts";
@@ -215,6 +215,7 @@ export class TaskTool {
           timeoutMs: timerMs(timeoutS * 1000),
           submitRetries: DEFAULT_LIMITS.submitRetries,
         },
+        config,
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
@@ -271,7 +272,7 @@ export class TaskTool {
       );
       return { ...result, text: t.text, artifact };
     } catch (err) {
-      process.stderr.write(
+      writeErr(
         `xcsh: warning: could not save the full output of task ${result.id}: ${
           (err as Error).message
         }\n`,

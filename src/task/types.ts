@@ -109,6 +109,11 @@ export interface TaskEnvelope {
   cwd: string;
   planMode: boolean;
   limits: TaskLimits;
+  /**
+   * The parent's merged configuration, so the child uses exactly what the
+   * parent resolved with; absent: the child loads the config files for `cwd`.
+   */
+  config?: XcshConfig;
 }
 
 export interface TokenUsage {

@@ -15,8 +15,8 @@
  *
  * @module
  */
-import AjvImport from "ajv";
 import { TOOL_NAMES } from "../task/types.ts";
+import { checkArguments } from "./arguments.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -27,7 +27,6 @@ import { reportFindingTool } from "./report-finding.ts";
 import { SUBMIT_RESULT } from "./submit-result.ts";
 import { taskTool } from "./task.ts";
 import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
-import { formatAjvErrors } from "../schema/output-schema.ts";
 import { writeTool } from "./write.ts";
 
 /** Every tool except `submit_result` (which the child loop handles itself). */
@@ -64,11 +63,8 @@ export function selectToolNames(
   });
 }
 
-// deno-lint-ignore no-explicit-any
-const Ajv: any = typeof AjvImport === "function" ? AjvImport : (AjvImport as any).default;
-const ajv = new Ajv({ allErrors: true, strict: false });
-// deno-lint-ignore no-explicit-any
-const compiled = new Map<string, any>();
+/** At most this many argument problems go back to the model. */
+const MAX_ARGUMENT_ERRORS = 20;
 
 /** Validates `args` against the tool's schema, then runs it. Never throws. */
 export async function callTool(
@@ -76,14 +72,15 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<ToolOutcome> {
-  let validate = compiled.get(spec.name);
-  if (!validate) {
-    validate = ajv.compile(spec.inputSchema);
-    compiled.set(spec.name, validate);
-  }
-  if (!validate(args)) {
-    const errors = formatAjvErrors(validate.errors).map((e) => `- ${e}`).join("\n");
-    return toolError(`invalid arguments for ${spec.name}:\n${errors}`);
+  const problems = checkArguments(spec.inputSchema, args);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_ARGUMENT_ERRORS);
+    if (problems.length > shown.length) {
+      shown.push(`… and ${problems.length - shown.length} more`);
+    }
+    return toolError(
+      `invalid arguments for ${spec.name}:\n${shown.map((e) => `- ${e}`).join("\n")}`,
+    );
   }
   try {
     return await spec.run(args, ctx);

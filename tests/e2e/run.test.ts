@@ -588,11 +588,17 @@ describe("limits, cancellation and crashes leave no process behind", () => {
   });
 
   test("a child that dies without a result is reported with the tail of its stderr", async () => {
-    const w = world({}, "unknownTopLevelKey: 1\n");
-    script([], () => ({ fault: "stall" }));
-    const run = runXcsh(["run", "quick_task", "wait"], { cwd: w.cwd, home: w.home });
+    const w = world({});
+    // The first call fails, so the child writes a retry line to stderr; the
+    // second stalls until the child is killed.
+    script([], (_req, i) => (i === 0 ? { fault: "500" } : { fault: "stall" }));
+    const run = runXcsh(["run", "quick_task", "wait"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_RETRY_BASE_MS: "5" },
+    });
     const until = Date.now() + 20_000;
-    while (server.requests.length < 1 && Date.now() < until) {
+    while (server.requests.length < 2 && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 50));
     }
     const victims = childPids(w.root);
@@ -601,6 +607,6 @@ describe("limits, cancellation and crashes leave no process behind", () => {
     const r = await run;
     assert.equal(r.code, 1);
     assert.match(r.stderr, /the child process was killed by SIGKILL without a result/);
-    assert.match(r.stderr, /its stderr ended with:\n.*unknownTopLevelKey/);
+    assert.match(r.stderr, /its stderr ended with:\n.*retry 1\//);
   });
 });
