@@ -1,14 +1,16 @@
 /**
  * The one place that knows which JavaScript runtime is running xcsh.
  *
- * Answers two questions: how this program re-executes itself (a compiled
+ * Answers three questions: how this program re-executes itself (a compiled
  * binary runs its own file; `bun run` and `deno run` need the runtime, its
- * flags and the entry script), and what to call this build in `--version`.
+ * flags and the entry script), what to call this build in `--version`, and
+ * how to tell this build from another.
  * Everything else in `src/` is runtime-neutral `node:` code.
  *
  * @module
  */
 import process from "node:process";
+import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -71,4 +73,19 @@ export function buildTarget(): string {
   if (typeof XCSH_TARGET === "string" && XCSH_TARGET !== "") return XCSH_TARGET;
   const runtime = runtimeName();
   return `${runtime}${isCompiled() ? "" : " (source)"} ${process.platform}-${process.arch}`;
+}
+
+/**
+ * Tells builds apart, for data one build stores for itself (the definition
+ * cache): a compiled binary by its size and modification time, a run from
+ * source as "source".
+ */
+export function buildIdentity(): string {
+  if (!isCompiled()) return "source";
+  try {
+    const s = statSync(process.execPath);
+    return `${s.size}-${Math.trunc(s.mtimeMs)}`;
+  } catch {
+    return "compiled";
+  }
 }

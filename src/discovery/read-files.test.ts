@@ -8,7 +8,15 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -17,8 +25,10 @@ import {
   compareBytes,
   MAX_AGENT_FILE_BYTES,
   readDefinitionFolder,
+  readDefinitionFolderChecked,
   readSourceFile,
 } from "./read-files.ts";
+import { type FileSignature, signatureOf } from "./file-signature.ts";
 
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
@@ -123,6 +133,61 @@ describe("readDefinitionFolder", () => {
         ["warning", "over.md", "skipped: file is 1.0 MiB, over the 1 MiB limit"],
       ],
     );
+  });
+
+  test("checked, nothing known: what the plain reader gives, settled files signed", async () => {
+    const later = () => Date.now() + 60_000;
+    const plain = await readDefinitionFolder(dir, [".md"]);
+    const checked = await readDefinitionFolderChecked(dir, [".md"], () => false, later);
+    assert.deepEqual(checked.warnings, plain.warnings);
+    assert.deepEqual(
+      checked.files.map((f) => ["text" in f ? f.text : "?", f.path]),
+      plain.files.map((f) => [f.text, f.path]),
+    );
+    for (const f of checked.files) {
+      assert.ok("signature" in f, f.path);
+      assert.deepEqual(f.signature, signatureOf(statSync(f.path)), f.path);
+    }
+  });
+
+  test("checked: files written a moment ago carry no signature (not settled)", async () => {
+    const checked = await readDefinitionFolderChecked(dir, [".md"], () => false);
+    assert.ok(checked.files.length > 0);
+    for (const f of checked.files) assert.ok(!("signature" in f), f.path);
+  });
+
+  test("checked: a file the caller knows is not read; only settled plain files are asked", async () => {
+    const asked: [string, FileSignature][] = [];
+    const checked = await readDefinitionFolderChecked(
+      dir,
+      [".md"],
+      (path, sig) => {
+        asked.push([path, sig]);
+        return path.endsWith("/b.md");
+      },
+      () => Date.now() + 60_000,
+    );
+    const b = checked.files.find((f) => f.path.endsWith("/b.md"))!;
+    assert.deepEqual(b, {
+      path: join(dir, "b.md"),
+      known: signatureOf(statSync(join(dir, "b.md"))),
+    });
+    const names = asked.map(([p]) => p.slice(dir.length + 1)).sort();
+    assert.deepEqual(
+      names,
+      [
+        "Task.md",
+        "b.md",
+        "bom.md",
+        "exact.md",
+        "latin1.md",
+        "link.md",
+        "task.md",
+        "\uFF61.md",
+        "\u{1F600}.md",
+      ].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+    );
+    assert.equal(checked.files.length, (await readDefinitionFolder(dir, [".md"])).files.length);
   });
 
   test("codex folders add .toml files into the same byte order", async () => {

@@ -14,6 +14,7 @@ import { Buffer } from "node:buffer";
 import { type Dirent, promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../task/types.ts";
+import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
 
 /** Files over this size are skipped. */
 export const MAX_AGENT_FILE_BYTES = 1024 * 1024;
@@ -132,6 +133,59 @@ async function retryShortages(
   }
 }
 
+/** The listing of a folder, or what reading it gave when it cannot be listed. */
+async function listDefinitionFolder(
+  dir: string,
+  extensions: readonly string[],
+): Promise<{ chosen: Dirent[] } | FolderRead> {
+  let entries: Dirent[];
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = errCode(err);
+    if (code === "ENOENT") return { files: [], warnings: [], exists: false };
+    const notDir = code === "ENOTDIR";
+    const message = notDir
+      ? "is a file, not a folder; nothing read from it"
+      : `cannot read folder (${reasonOf(err)})`;
+    const problem = notDir ? "not a folder" : `unreadable (${reasonOf(err)})`;
+    return {
+      files: [],
+      warnings: [{ level: "warning", file: dir, message }],
+      exists: !notDir,
+      problem,
+    };
+  }
+  const chosen = entries
+    .filter((e) => extensions.some((ext) => e.name.endsWith(ext)))
+    .sort((a, b) => compareBytes(a.name, b.name));
+  return { chosen };
+}
+
+interface ReadResult {
+  path: string;
+  regular: boolean;
+  outcome: string | { text: string };
+  signature?: FileSignature;
+  known?: FileSignature;
+}
+
+/** The files read and the skip warnings, in listing order. */
+function assemble<F>(
+  results: readonly ReadResult[],
+  toFile: (r: ReadResult, text: string | undefined) => F,
+): { files: F[]; warnings: Diagnostic[] } {
+  const files: F[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const r of results) {
+    if (r.known) files.push(toFile(r, undefined));
+    else if (typeof r.outcome === "string") {
+      warnings.push({ level: "warning", file: r.path, message: `skipped: ${r.outcome}` });
+    } else files.push(toFile(r, r.outcome.text));
+  }
+  return { files, warnings };
+}
+
 /**
  * Lists and reads the files of `dir` whose names end with one of
  * `extensions`, in byte order of the name. Reads files concurrently.
@@ -140,38 +194,70 @@ export async function readDefinitionFolder(
   dir: string,
   extensions: readonly string[],
 ): Promise<FolderRead> {
-  const warnings: Diagnostic[] = [];
-  let entries: Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    const code = errCode(err);
-    if (code === "ENOENT") return { files: [], warnings, exists: false };
-    const notDir = code === "ENOTDIR";
-    const message = notDir
-      ? "is a file, not a folder; nothing read from it"
-      : `cannot read folder (${reasonOf(err)})`;
-    warnings.push({ level: "warning", file: dir, message });
-    const problem = notDir ? "not a folder" : `unreadable (${reasonOf(err)})`;
-    return { files: [], warnings, exists: !notDir, problem };
-  }
-  const chosen = entries
-    .filter((e) => extensions.some((ext) => e.name.endsWith(ext)))
-    .sort((a, b) => compareBytes(a.name, b.name));
-  const results = await Promise.all(chosen.map(async (entry) => {
+  const listed = await listDefinitionFolder(dir, extensions);
+  if (!("chosen" in listed)) return listed;
+  const results = await Promise.all(listed.chosen.map(async (entry): Promise<ReadResult> => {
     const path = join(dir, entry.name);
     const regular = entry.isFile();
     if (entry.isDirectory()) return { path, regular, outcome: "is a folder, not a file" };
     return { path, regular, outcome: await readSourceFile(path, regular) };
   }));
   await retryShortages(results);
-  const files: SourceFile[] = [];
-  for (const { path, outcome } of results) {
-    if (typeof outcome === "string") {
-      warnings.push({ level: "warning", file: path, message: `skipped: ${outcome}` });
-    } else {
-      files.push({ path, text: outcome.text });
+  const { files, warnings } = assemble(results, (r, text) => ({ path: r.path, text: text! }));
+  return { files, warnings, exists: true };
+}
+
+/** A file read by {@link readDefinitionFolderChecked}: its signature when settled. */
+export interface SignedFile extends SourceFile {
+  signature?: FileSignature;
+}
+
+/** A file the caller already has in this exact state: not read again. */
+export interface KnownFile {
+  path: string;
+  known: FileSignature;
+}
+
+export interface CheckedFolderRead extends Omit<FolderRead, "files"> {
+  files: (SignedFile | KnownFile)[];
+}
+
+/**
+ * {@link readDefinitionFolder} for a caller that remembers files: each file is
+ * looked at (`stat`) first, and one whose settled signature `isKnown` accepts
+ * is not read; the others are read and come with their signature when it is
+ * settled, for the caller to remember. `now` is the clock (for tests).
+ */
+export async function readDefinitionFolderChecked(
+  dir: string,
+  extensions: readonly string[],
+  isKnown: (path: string, sig: FileSignature) => boolean,
+  now: () => number = Date.now,
+): Promise<CheckedFolderRead> {
+  const listed = await listDefinitionFolder(dir, extensions);
+  if (!("chosen" in listed)) return listed;
+  const results = await Promise.all(listed.chosen.map(async (entry): Promise<ReadResult> => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return { path, regular: false, outcome: "is a folder, not a file" };
+    const at = now();
+    const info = await fs.stat(path).catch(() => undefined);
+    // Not a plain file, or not there: the reader says why, as it always does.
+    if (!info?.isFile()) return { path, regular: false, outcome: await readSourceFile(path) };
+    const sig = signatureOf(info);
+    const settled = isSettled(sig, at);
+    if (settled && info.size <= MAX_AGENT_FILE_BYTES && isKnown(path, sig)) {
+      return { path, regular: true, outcome: "", known: sig };
     }
-  }
+    const outcome = await readSourceFile(path, true);
+    return { path, regular: true, outcome, ...(settled ? { signature: sig } : {}) };
+  }));
+  await retryShortages(results);
+  const { files, warnings } = assemble(
+    results,
+    (r, text): SignedFile | KnownFile =>
+      r.known
+        ? { path: r.path, known: r.known }
+        : { path: r.path, text: text!, ...(r.signature ? { signature: r.signature } : {}) },
+  );
   return { files, warnings, exists: true };
 }

@@ -16,6 +16,12 @@
  * @module
  */
 import { join } from "node:path";
+import process from "node:process";
+import pkg from "../../package.json" with { type: "json" };
+import { buildIdentity, isCompiled } from "../runtime.ts";
+import { cacheDir } from "../discovery/cache-dir.ts";
+import { DefinitionCache } from "../discovery/definition-cache.ts";
+import type { FileSignature } from "../discovery/file-signature.ts";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
 import { codexToFields } from "../discovery/codex.ts";
 import { withParsers } from "../discovery/parsers.ts";
@@ -23,7 +29,12 @@ import { parseAgent, parseAgentFields } from "../discovery/helpers.ts";
 import { mergeAgents, type ShadowedAgent } from "../discovery/merge.ts";
 import { listClaudePluginRoots, type PluginListing } from "../discovery/plugins.ts";
 import type { FileOutcome } from "../discovery/lint.ts";
-import { type FolderRead, readDefinitionFolder, type SourceFile } from "../discovery/read-files.ts";
+import {
+  type FolderRead,
+  readDefinitionFolder,
+  readDefinitionFolderChecked,
+  type SourceFile,
+} from "../discovery/read-files.ts";
 import { loadBundledAgents } from "./agents.ts";
 import type { AgentDefinition, AgentFamily, AgentSource, Diagnostic } from "./types.ts";
 
@@ -188,12 +199,101 @@ export function parseAgentOutcome(file: SourceFile, origin: FileOrigin): FileOut
   return { path: file.path, agent: r.agent, warnings: r.warnings };
 }
 
+/** Whether `a` has the shape of an agent definition (a cache file is outside input). */
+function isAgent(a: unknown): a is AgentDefinition {
+  const r = a as Record<string, unknown> | null;
+  return typeof r === "object" && r !== null && typeof r.name === "string" &&
+    typeof r.description === "string" && typeof r.systemPrompt === "string" &&
+    typeof r.source === "string" && typeof r.family === "string";
+}
+
+/** Whether `v` has the shape of a {@link FileParse}. */
+function isFileParse(v: unknown): v is FileParse {
+  const p = v as { agent?: unknown; warnings?: unknown } | null;
+  if (typeof p !== "object" || p === null || !Array.isArray(p.warnings)) return false;
+  if (!p.warnings.every((w) => typeof w?.message === "string" && typeof w?.level === "string")) {
+    return false;
+  }
+  return p.agent === undefined || isAgent(p.agent);
+}
+
+function isAgentList(v: unknown): v is AgentDefinition[] {
+  return Array.isArray(v) && v.every(isAgent);
+}
+
+/** The bundled agents, parsed once per build (kept in the definition cache). */
+async function bundledAgents(
+  cache: DefinitionCache<FileParse>,
+): Promise<readonly AgentDefinition[]> {
+  const kept = cache.constant("bundledAgents", isAgentList);
+  if (kept) return kept;
+  const parsed = await withParsers(loadBundledAgents);
+  cache.setConstant("bundledAgents", parsed);
+  return parsed;
+}
+
+let definitionCache: DefinitionCache<FileParse> | undefined;
+
+/** The cache for `e` (see `discovery/cache-dir.ts`), loaded once per location. */
+function cacheFor(e: DiscoveryEnv): DefinitionCache<FileParse> {
+  const dir = cacheDir({
+    env: e.env,
+    home: e.home,
+    platform: process.platform,
+    compiled: isCompiled(),
+  });
+  const file = dir === undefined ? undefined : join(dir, "definitions.json");
+  if (definitionCache === undefined || definitionCache.file !== file) {
+    definitionCache = DefinitionCache.load(file, `${pkg.version} ${buildIdentity()}`, isFileParse);
+  }
+  return definitionCache;
+}
+
+/** Forgets the in-memory definition cache. For tests only. */
+export function clearDefinitionCache(): void {
+  definitionCache = undefined;
+}
+
+function originKey(o: FileOrigin): string {
+  return `${o.source}\0${o.family}\0${o.plugin ?? ""}`;
+}
+
+/**
+ * Reads one agents folder for discovery: files the cache holds in their
+ * current state are neither read nor parsed; the rest are, and are remembered.
+ */
+async function readOriginFolder(
+  origin: Origin,
+  cache: DefinitionCache<FileParse>,
+): Promise<{ folder: Omit<FolderRead, "files">; outcomes: FileOutcome[] }> {
+  const key = originKey(origin);
+  const known = new Map<string, FileParse>();
+  const folder = await readDefinitionFolderChecked(
+    origin.path,
+    definitionExtensions(origin.family),
+    (path: string, sig: FileSignature) => {
+      const hit = cache.get(path, key, sig);
+      if (hit) known.set(path, hit);
+      return hit !== undefined;
+    },
+  );
+  const outcomes = await withParsers(() =>
+    folder.files.map((f): FileOutcome => {
+      const r = "known" in f ? known.get(f.path)! : parseAgentFile(f, origin);
+      if ("text" in f && f.signature) cache.set(f.path, key, f.signature, r);
+      return { path: f.path, agent: r.agent, warnings: r.warnings };
+    })
+  );
+  return { folder, outcomes };
+}
+
 async function readOrigin(
   origin: Origin,
+  cache: DefinitionCache<FileParse>,
 ): Promise<
   { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
 > {
-  const { folder, outcomes } = await readAgentFolder(origin.path, origin);
+  const { folder, outcomes } = await readOriginFolder(origin, cache);
   return {
     agents: outcomes.flatMap((o) => (o.agent ? [o.agent] : [])),
     warnings: [...folder.warnings, ...outcomes.flatMap((o) => o.warnings)],
@@ -233,9 +333,10 @@ export async function agentOrigins(
 export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
   const { origins, plugins } = await agentOrigins(e);
   const current = ++generation;
-  const reads = await Promise.all(origins.map(readOrigin));
+  const cache = cacheFor(e);
+  const reads = await Promise.all(origins.map((o) => readOrigin(o, cache)));
   for (const [key, entry] of parseCache) if (entry.generation < current) parseCache.delete(key);
-  const bundled = await withParsers(loadBundledAgents);
+  const bundled = await bundledAgents(cache);
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
   const folders: SearchedFolder[] = origins.map((o, i) => ({
     family: o.family,
@@ -247,5 +348,6 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
     count: reads[i].agents.length,
   }));
   const warnings = oneWarningPerFile([...plugins.warnings, ...reads.flatMap((r) => r.warnings)]);
+  cache.save();
   return { agents, shadowed, warnings, folders, plugins };
 }

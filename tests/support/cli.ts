@@ -4,12 +4,14 @@
  * `runXcsh` starts `dist/xcsh` with a clean environment (only what the test
  * passes, plus PATH), an explicit HOME and cwd, optional stdin, and collects
  * exit code, stdout and stderr. Tests must never depend on the developer's own
- * HOME or environment.
+ * HOME or environment, and never write into `fixtures/` (the definition cache
+ * goes to a temporary folder).
  *
  * @module
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -79,12 +81,29 @@ export function runCommand(
   });
 }
 
-/** The clean environment of a test run: PATH, HOME when given, and `extra`. */
+let testCacheDir: string | undefined;
+
+/**
+ * The definition cache folder of this test process: a fresh temporary one, so
+ * that runs against `fixtures/` never write into the fixture trees.
+ */
+export function testCacheDirectory(): string {
+  testCacheDir ??= mkdtempSync(join(tmpdir(), "xcsh-test-cache-"));
+  return testCacheDir;
+}
+
+/**
+ * The clean environment of a test run: PATH, HOME when given, this process's
+ * cache folder (unless `extra` says otherwise), and `extra`.
+ */
 export function cleanEnv(
   home: string | undefined,
   extra: Record<string, string | undefined> = {},
 ): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  if (!("XCSH_CACHE_DIR" in extra) && !("XCSH_CACHE" in extra)) {
+    env.XCSH_CACHE_DIR = testCacheDirectory();
+  }
   if (home !== undefined) env.HOME = home;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;

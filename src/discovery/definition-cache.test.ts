@@ -1,0 +1,128 @@
+// Unit tests for the definition cache: hits only for the same signature, the
+// file on disk (private, whole, per build), entries that fail validation or
+// idle too long dropped, and every disk failure silent.
+
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DefinitionCache, MAX_IDLE_DAYS } from "./definition-cache.ts";
+import type { FileSignature } from "./file-signature.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "xcsh-defcache-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface V {
+  n: number;
+}
+const isV = (v: unknown): v is V => typeof (v as V)?.n === "number";
+const sig: FileSignature = { dev: 1, ino: 2, size: 3, mtimeMs: 4, ctimeMs: 5 };
+let counter = 0;
+const fresh = () => join(dir, `c${counter++}`, "definitions.json");
+
+describe("DefinitionCache", () => {
+  test("a value comes back only for the same path, origin and signature", () => {
+    const c = new DefinitionCache<V>(undefined, "b");
+    c.set("/a.md", "o", sig, { n: 1 });
+    assert.deepEqual(c.get("/a.md", "o", sig), { n: 1 });
+    assert.equal(c.get("/a.md", "other", sig), undefined);
+    assert.equal(c.get("/b.md", "o", sig), undefined);
+    assert.equal(c.get("/a.md", "o", { ...sig, ctimeMs: 6 }), undefined);
+  });
+
+  test("saved privately, whole, and loaded back by the same build", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b1");
+    c.set("/a.md", "o", sig, { n: 1 });
+    c.setConstant("k", [1, 2]);
+    c.save();
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(statSync(join(file, "..")).mode & 0o777, 0o700);
+    assert.deepEqual(readdirSync(join(file, "..")), ["definitions.json"], "no temporary file left");
+    const back = DefinitionCache.load(file, "b1", isV);
+    assert.deepEqual(back.get("/a.md", "o", sig), { n: 1 });
+    assert.deepEqual(back.constant("k", Array.isArray), [1, 2]);
+    assert.equal(back.constant("k", isV), undefined, "a constant failing its check is not given");
+  });
+
+  test("another build, another format, a corrupt or missing file: empty", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b1");
+    c.set("/a.md", "o", sig, { n: 1 });
+    c.save();
+    assert.equal(DefinitionCache.load(file, "b2", isV).size, 0);
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...doc, format: 99 }));
+    assert.equal(DefinitionCache.load(file, "b1", isV).size, 0);
+    writeFileSync(file, "{");
+    assert.equal(DefinitionCache.load(file, "b1", isV).size, 0);
+    assert.equal(DefinitionCache.load(join(dir, "none.json"), "b1", isV).size, 0);
+  });
+
+  test("entries that fail the value check or have no signature are dropped", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b");
+    c.set("/ok.md", "o", sig, { n: 1 });
+    c.save();
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    doc.entries["o\0/bad.md"] = {
+      sig: [1, 2, 3, 4, 5],
+      used: doc.entries["o\0/ok.md"].used,
+      value: { n: "x" },
+    };
+    doc.entries["o\0/nosig.md"] = { used: 1, value: { n: 2 } };
+    writeFileSync(file, JSON.stringify(doc));
+    const back = DefinitionCache.load(file, "b", isV);
+    assert.equal(back.size, 1);
+    assert.deepEqual(back.get("/ok.md", "o", sig), { n: 1 });
+  });
+
+  test(`entries unused for over ${MAX_IDLE_DAYS} days are dropped on save`, () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b");
+    c.set("/old.md", "o", sig, { n: 1 });
+    c.set("/new.md", "o", sig, { n: 2 });
+    c.save();
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    doc.entries["o\0/old.md"].used -= MAX_IDLE_DAYS + 1;
+    writeFileSync(file, JSON.stringify(doc));
+    const back = DefinitionCache.load(file, "b", isV);
+    back.set("/other.md", "o", sig, { n: 3 });
+    back.save();
+    const again = DefinitionCache.load(file, "b", isV);
+    assert.equal(again.get("/old.md", "o", sig), undefined);
+    assert.deepEqual(again.get("/new.md", "o", sig), { n: 2 });
+  });
+
+  test("nothing changed: nothing written", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b");
+    c.save();
+    assert.ok(!existsSync(file));
+    c.set("/a.md", "o", sig, { n: 1 });
+    c.save();
+    const before = statSync(file).mtimeMs;
+    const back = DefinitionCache.load(file, "b", isV);
+    back.get("/a.md", "o", sig); // used today already: not a change
+    back.save();
+    assert.equal(statSync(file).mtimeMs, before);
+  });
+
+  test("a folder that cannot be written is no error", () => {
+    const blocker = join(dir, "a-file");
+    writeFileSync(blocker, "");
+    const c = new DefinitionCache<V>(join(blocker, "sub", "definitions.json"), "b");
+    c.set("/a.md", "o", sig, { n: 1 });
+    assert.doesNotThrow(() => c.save());
+    assert.deepEqual(c.get("/a.md", "o", sig), { n: 1 }, "memory still works");
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Remembers what a definition file parsed to, keyed by its path and origin
+ * and trusted only while its file signature is unchanged (see
+ * `file-signature.ts`), so discovery neither reads nor parses it again: in
+ * memory for a long-lived process (the MCP server), and in one file on disk
+ * so that each new `xcsh` process starts warm.
+ *
+ * It also keeps values that only depend on the build (the bundled agents,
+ * parsed). The disk file belongs to one build (a different build starts
+ * empty, as its parsing rules may differ), is written whole to a temporary file and renamed
+ * (concurrent processes never see half a file; the last writer wins), is
+ * private to the user (0600 in a 0700 folder), and drops entries not used for
+ * {@link MAX_IDLE_DAYS} days. Every failure to read or write it is silent:
+ * the cache only ever saves time.
+ *
+ * @example
+ * ```ts
+ * const cache = DefinitionCache.load("/home/me/.cache/xcsh/definitions.json", "0.1.0", isValid);
+ * cache.get(path, origin, sig) ?? cache.set(path, origin, sig, parse(text));
+ * cache.save();
+ * ```
+ *
+ * @module
+ */
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import process from "node:process";
+import {
+  type FileSignature,
+  packSignature,
+  sameSignature,
+  unpackSignature,
+} from "./file-signature.ts";
+
+/** Entries unused for this many days are dropped when the file is written. */
+export const MAX_IDLE_DAYS = 30;
+
+/** The format of the file; a different one starts empty. */
+const FORMAT = 1;
+
+interface Entry<T> {
+  sig: FileSignature;
+  value: T;
+  /** Day (since the epoch) of the last use. */
+  used: number;
+}
+
+function today(): number {
+  return Math.floor(Date.now() / 86_400_000);
+}
+
+export class DefinitionCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly constants = new Map<string, unknown>();
+  private dirty = false;
+
+  /** A cache kept at `file` (none: memory only) for build `build`. */
+  constructor(readonly file: string | undefined, readonly build: string) {}
+
+  /**
+   * Loads `file`, keeping the entries whose value passes `valid`. A missing,
+   * unreadable, corrupt or other-build file gives an empty cache.
+   */
+  static load<T>(
+    file: string | undefined,
+    build: string,
+    valid: (v: unknown) => v is T,
+  ): DefinitionCache<T> {
+    const cache = new DefinitionCache<T>(file, build);
+    if (file === undefined) return cache;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      return cache;
+    }
+    const d = doc as { format?: unknown; build?: unknown; entries?: unknown; constants?: unknown };
+    if (d?.format !== FORMAT || d.build !== build || typeof d.entries !== "object" || !d.entries) {
+      return cache;
+    }
+    for (const [key, raw] of Object.entries(d.entries as Record<string, unknown>)) {
+      const e = raw as { sig?: unknown; value?: unknown; used?: unknown } | null;
+      const sig = unpackSignature(e?.sig);
+      if (!sig || typeof e?.used !== "number" || !valid(e.value)) continue;
+      cache.entries.set(key, { sig, value: e.value, used: e.used });
+    }
+    if (typeof d.constants === "object" && d.constants !== null) {
+      for (const [key, value] of Object.entries(d.constants)) cache.constants.set(key, value);
+    }
+    return cache;
+  }
+
+  private static key(path: string, origin: string): string {
+    return `${origin}\0${path}`;
+  }
+
+  /** The value stored for `path` from `origin` if the file still has `sig`. */
+  get(path: string, origin: string, sig: FileSignature): T | undefined {
+    const e = this.entries.get(DefinitionCache.key(path, origin));
+    if (!e || !sameSignature(e.sig, sig)) return undefined;
+    const day = today();
+    if (e.used !== day) {
+      e.used = day;
+      this.dirty = true;
+    }
+    return e.value;
+  }
+
+  /** True when {@link get} would give a value. */
+  has(path: string, origin: string, sig: FileSignature): boolean {
+    const e = this.entries.get(DefinitionCache.key(path, origin));
+    return e !== undefined && sameSignature(e.sig, sig);
+  }
+
+  /** Stores `value` for `path` from `origin` with its (settled) signature. */
+  set(path: string, origin: string, sig: FileSignature, value: T): void {
+    this.entries.set(DefinitionCache.key(path, origin), { sig, value, used: today() });
+    this.dirty = true;
+  }
+
+  /** A value stored for this build under `key`, if it passes `valid`. */
+  constant<V>(key: string, valid: (v: unknown) => v is V): V | undefined {
+    const v = this.constants.get(key);
+    return v !== undefined && valid(v) ? v : undefined;
+  }
+
+  /** Stores a value that depends only on the build. */
+  setConstant(key: string, value: unknown): void {
+    this.constants.set(key, value);
+    this.dirty = true;
+  }
+
+  /** How many entries it holds. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Writes the file when something changed since it was loaded or last written. */
+  save(): void {
+    if (!this.dirty || this.file === undefined) return;
+    this.dirty = false;
+    const oldest = today() - MAX_IDLE_DAYS;
+    const entries: Record<string, unknown> = {};
+    for (const [key, e] of this.entries) {
+      if (e.used < oldest) {
+        this.entries.delete(key);
+        continue;
+      }
+      entries[key] = { sig: packSignature(e.sig), used: e.used, value: e.value };
+    }
+    const constants = Object.fromEntries(this.constants);
+    const text = JSON.stringify({ format: FORMAT, build: this.build, constants, entries });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, text, { mode: 0o600 });
+      renameSync(tmp, this.file);
+    } catch {
+      // A read-only home, a full disk: run without the file.
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing was written
+      }
+    }
+  }
+}
