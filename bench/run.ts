@@ -50,6 +50,7 @@ import {
   parseAgentFile,
 } from "../src/task/discovery.ts";
 import { readDefinitionFolder } from "../src/discovery/read-files.ts";
+import { SETTLE_MS } from "../src/discovery/file-signature.ts";
 import { startModelServer } from "../tests/support/model-server.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -202,11 +203,17 @@ function tmp(name: string): string {
   return dir;
 }
 
-function makeTree(name: string, spec: TreeSpec): Tree {
+/**
+ * Writes a generated tree, then waits until its files are settled: agent
+ * files are not written a second before they are used, and the definition
+ * cache does not trust a file changed within the last SETTLE_MS.
+ */
+async function makeTree(name: string, spec: TreeSpec): Promise<Tree> {
   const t0 = performance.now();
   const tree = generateTree(tmp(name), spec);
   log(`${name}: ${tree.fileCount} files written in ${(performance.now() - t0).toFixed(0)} ms`);
   writeFileSync(join(scratch, `${name}.json`), JSON.stringify(tree));
+  await new Promise((r) => setTimeout(r, SETTLE_MS + 100));
   return tree;
 }
 
@@ -239,7 +246,7 @@ async function alternate(
 // ---- Sections --------------------------------------------------------------
 
 async function benchDiscovery(): Promise<void> {
-  const tree = makeTree("discovery", {
+  const tree = await makeTree("discovery", {
     files: 2000,
     plugins: 20,
     perPlugin: 10,
@@ -284,28 +291,46 @@ async function benchDiscovery(): Promise<void> {
     null,
   );
 
-  // Cold: the first call in a fresh process, code already loaded.
+  // Cold: the first call in a fresh process, code already loaded; with the
+  // definition cache on disk (every run after the first) and without it.
+  const cacheDir = join(scratch, "discovery-cache");
   const once = (mode: string) => {
     const r = timedSync(BUN, [
       join(ROOT, "bench", "discovery-once.ts"),
       mode,
       join(scratch, "discovery.json"),
+      cacheDir,
     ], {
       env: cleanEnv({ HOME: tree.home }),
     });
     return JSON.parse(r.stdout) as { loadMs: number; firstMs: number; count: number };
   };
-  const cold = { discover: [] as number[], floor: [] as number[], loadMs: [] as number[] };
+  const cold = {
+    cached: [] as number[],
+    uncached: [] as number[],
+    floor: [] as number[],
+    loadMs: [] as number[],
+  };
+  once("discover-cached"); // writes the cache
   for (let i = 0; i < 9; i++) {
-    const d = once("discover");
-    cold.discover.push(d.firstMs);
+    const d = once("discover-cached");
+    cold.cached.push(d.firstMs);
     cold.loadMs.push(d.loadMs);
+    cold.uncached.push(once("discover").firstMs);
     cold.floor.push(once("floor").firstMs);
   }
   row(
     "discovery",
-    "cold first call (fresh process)",
-    median(cold.discover),
+    "cold first call, cache on disk (later runs)",
+    median(cold.cached),
+    median(cold.floor),
+    "ms",
+    1.25,
+  );
+  row(
+    "discovery",
+    "cold first call, no cache (first run)",
+    median(cold.uncached),
     median(cold.floor),
     "ms",
     1.25,
@@ -343,9 +368,9 @@ function requireXcsh(): void {
   }
 }
 
-function benchColdStart(): void {
+async function benchColdStart(): Promise<void> {
   requireXcsh();
-  const tree = makeTree("coldstart", {
+  const tree = await makeTree("coldstart", {
     files: 40,
     plugins: 2,
     perPlugin: 10,
@@ -354,22 +379,29 @@ function benchColdStart(): void {
   });
   const empty = buildEmptyBinary();
   const env = cleanEnv({ HOME: tree.home });
+  // The cache lives in the tree's HOME (~/.cache/xcsh); the first run writes it.
   const agents = () => timedSync(XCSH, ["agents", "--json"], { cwd: tree.cwd, env });
+  const uncachedEnv = { ...env, XCSH_CACHE: "off" };
+  const uncached = () => timedSync(XCSH, ["agents", "--json"], { cwd: tree.cwd, env: uncachedEnv });
   const nothing = () => timedSync(empty, [], { cwd: tree.cwd, env });
   const listed = JSON.parse(agents().stdout);
   nothing();
   const a: number[] = [];
   const b: number[] = [];
+  const c: number[] = [];
   for (let i = 0; i < 25; i++) {
     a.push(agents().ms);
     b.push(nothing().ms);
+    c.push(uncached().ms);
   }
   row("cold start", "xcsh agents --json (60 files)", median(a), median(b), "ms", 3);
+  row("cold start", "  the same with XCSH_CACHE=off", median(c), median(b), "ms", 3);
   details.coldstart = {
     files: tree.fileCount,
     agentsListed: Array.isArray(listed.agents) ? listed.agents.length : null,
     xcshMs: a,
     emptyMs: b,
+    uncachedMs: c,
   };
 }
 
@@ -594,7 +626,7 @@ async function benchScaling(): Promise<void> {
   const sizes = [250, 2500, 25000];
   const perSize: { files: number; ms: number; floorMs: number; runs: number[] }[] = [];
   for (const files of sizes) {
-    const tree = makeTree(`scaling-${files}`, {
+    const tree = await makeTree(`scaling-${files}`, {
       files,
       plugins: 0,
       perPlugin: 0,
