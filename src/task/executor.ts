@@ -10,9 +10,8 @@
  *
  * @module
  */
-import { spawn } from "node:child_process";
 import { killPids, killTree } from "./process-tree.ts";
-import { selfCommand } from "../runtime.ts";
+import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "./types.ts";
 
 /** How long a child has to exit after SIGTERM before it gets SIGKILL. */
@@ -49,133 +48,133 @@ function lastLines(text: string, n: number): string {
 }
 
 /** Starts the child, feeds it the envelope and waits for its outcome. */
-export function runChild(run: ChildRun): Promise<TaskResult> {
+export async function runChild(run: ChildRun): Promise<TaskResult> {
   const started = Date.now();
   const { envelope } = run;
   const self = selfCommand();
-  return new Promise((resolve) => {
-    const usage: TokenUsage = { input: 0, output: 0 };
-    let sawUsage = false;
-    let textParts = "";
-    let final: Extract<ChildEvent, { type: "result" }> | undefined;
-    let stderr = "";
-    let ending: "timeout" | "cancelled" | undefined;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    let settled = false;
+  const usage: TokenUsage = { input: 0, output: 0 };
+  let sawUsage = false;
+  let textParts = "";
+  let final: Extract<ChildEvent, { type: "result" }> | undefined;
+  let stderr = "";
+  let ending: "timeout" | "cancelled" | undefined;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let settled = false;
+  let child: PipedProcess | undefined = undefined;
+  // Everything signalled when stopping: the escalation must reach them even
+  // after the child is gone and they have been re-parented.
+  let signalled: number[] = [];
+  let resolve!: (r: TaskResult) => void;
+  const outcome = new Promise<TaskResult>((r) => (resolve = r));
 
-    const finish = (result: Omit<TaskResult, "id" | "agent" | "durationMs">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(graceTimer);
-      child.stdin.end();
-      run.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        id: envelope.id,
-        agent: envelope.agent.name,
-        ...result,
-        ...(sawUsage ? { usage } : {}),
-        durationMs: Date.now() - started,
-      });
-    };
-
-    const child = spawn(self.command, [...self.args, "__child"], {
-      cwd: envelope.cwd,
-      // The pipe stays open after the envelope: its end tells the child that
-      // this process is gone, however it died, and the child then stops.
-      env: { ...run.env, XCSH_PARENT_PIPE: "1" },
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
+  const finish = (result: Omit<TaskResult, "id" | "agent" | "durationMs">) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    clearTimeout(graceTimer);
+    child?.end();
+    run.signal?.removeEventListener("abort", onAbort);
+    resolve({
+      id: envelope.id,
+      agent: envelope.agent.name,
+      ...result,
+      ...(sawUsage ? { usage } : {}),
+      durationMs: Date.now() - started,
     });
+  };
 
-    // Everything signalled when stopping: the escalation must reach them even
-    // after the child is gone and they have been re-parented.
-    let signalled: number[] = [];
-    const stop = (why: "timeout" | "cancelled") => {
-      if (ending || settled) return;
-      ending = why;
-      if (child.pid !== undefined) {
-        signalled = killTree(child.pid, "SIGTERM");
-        graceTimer = setTimeout(() => {
-          if (child.pid !== undefined) killTree(child.pid, "SIGKILL");
-          killPids(signalled, "SIGKILL");
-        }, KILL_GRACE_MS);
+  const stop = (why: "timeout" | "cancelled") => {
+    if (ending || settled) return;
+    ending = why;
+    const pid = child?.pid;
+    if (pid !== undefined) {
+      signalled = killTree(pid, "SIGTERM");
+      graceTimer = setTimeout(() => {
+        killTree(pid, "SIGKILL");
+        killPids(signalled, "SIGKILL");
+      }, KILL_GRACE_MS);
+    }
+  };
+  const onAbort = () => stop("cancelled");
+
+  let pending = "";
+  const onStdout = (chunk: string) => {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf("\n")) >= 0) {
+      const event = parseEventLine(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+      if (!event) continue;
+      if (event.type === "usage") {
+        sawUsage = true;
+        usage.input += event.input ?? 0;
+        usage.output += event.output ?? 0;
+      } else if (event.type === "text") {
+        textParts += event.delta ?? "";
+      } else if (event.type === "result" && !final) {
+        final = event;
       }
-    };
-    const timer = setTimeout(() => stop("timeout"), run.timeoutMs);
-    const onAbort = () => stop("cancelled");
+      run.onEvent?.(event);
+    }
+  };
+
+  const onClose = (code: number | null, signal: string | null) => {
+    // The child has had its chance to end its own tree; whatever of it
+    // still runs ignored SIGTERM.
+    if (ending && signalled.length > 1) killPids(signalled.slice(1), "SIGKILL");
+    const tail = pending.trim() ? parseEventLine(pending) : undefined;
+    if (tail?.type === "result" && !final) final = tail;
+    if (ending === "timeout") {
+      finish({
+        status: "error",
+        error: `timed out after ${
+          Math.round(run.timeoutMs / 1000)
+        } s; the task's processes were ended`,
+        ...(textParts ? { text: textParts } : {}),
+      });
+    } else if (ending === "cancelled") {
+      finish({
+        status: "cancelled",
+        error: "cancelled",
+        ...(textParts ? { text: textParts } : {}),
+      });
+    } else if (final) {
+      finish({
+        status: final.status === "ok" ? "ok" : "error",
+        ...(final.data !== undefined ? { data: final.data } : {}),
+        ...(final.text !== undefined ? { text: final.text } : textParts ? { text: textParts } : {}),
+        ...(final.error !== undefined ? { error: final.error } : {}),
+      });
+    } else {
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const detail = stderr.trim() ? `; its stderr ended with:\n${lastLines(stderr, 20)}` : "";
+      finish({ status: "error", error: `the child process ${how} without a result${detail}` });
+    }
+  };
+
+  child = await spawnPiped({
+    command: self.command,
+    args: [...self.args, "__child"],
+    cwd: envelope.cwd,
+    // The pipe stays open after the envelope: its end tells the child that
+    // this process is gone, however it died, and the child then stops.
+    env: { ...run.env, XCSH_PARENT_PIPE: "1" },
+    detached: true,
+    onStdout,
+    onStderr: (chunk) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    },
+    onClose,
+    onError: (err) =>
+      finish({ status: "error", error: `could not start the child process: ${err.message}` }),
+  });
+  if (!settled) {
+    timer = setTimeout(() => stop("timeout"), run.timeoutMs);
     if (run.signal?.aborted) queueMicrotask(onAbort);
     else run.signal?.addEventListener("abort", onAbort, { once: true });
-
     if (child.pid !== undefined) run.onSpawn?.(child.pid);
-
-    let pending = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      pending += chunk;
-      let nl: number;
-      while ((nl = pending.indexOf("\n")) >= 0) {
-        const event = parseEventLine(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
-        if (!event) continue;
-        if (event.type === "usage") {
-          sawUsage = true;
-          usage.input += event.input ?? 0;
-          usage.output += event.output ?? 0;
-        } else if (event.type === "text") {
-          textParts += event.delta ?? "";
-        } else if (event.type === "result" && !final) {
-          final = event;
-        }
-        run.onEvent?.(event);
-      }
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
-    });
-    child.stdin.on("error", () => {});
-    child.stdin.write(JSON.stringify(envelope) + "\n");
-
-    child.on("error", (err) => {
-      finish({ status: "error", error: `could not start the child process: ${err.message}` });
-    });
-    child.on("close", (code, signal) => {
-      // The child has had its chance to end its own tree; whatever of it
-      // still runs ignored SIGTERM.
-      if (ending && signalled.length > 1) killPids(signalled.slice(1), "SIGKILL");
-      const tail = pending.trim() ? parseEventLine(pending) : undefined;
-      if (tail?.type === "result" && !final) final = tail;
-      if (ending === "timeout") {
-        finish({
-          status: "error",
-          error: `timed out after ${
-            Math.round(run.timeoutMs / 1000)
-          } s; the task's processes were ended`,
-          ...(textParts ? { text: textParts } : {}),
-        });
-      } else if (ending === "cancelled") {
-        finish({
-          status: "cancelled",
-          error: "cancelled",
-          ...(textParts ? { text: textParts } : {}),
-        });
-      } else if (final) {
-        finish({
-          status: final.status === "ok" ? "ok" : "error",
-          ...(final.data !== undefined ? { data: final.data } : {}),
-          ...(final.text !== undefined
-            ? { text: final.text }
-            : textParts
-            ? { text: textParts }
-            : {}),
-          ...(final.error !== undefined ? { error: final.error } : {}),
-        });
-      } else {
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        const detail = stderr.trim() ? `; its stderr ended with:\n${lastLines(stderr, 20)}` : "";
-        finish({ status: "error", error: `the child process ${how} without a result${detail}` });
-      }
-    });
-  });
+    child.write(JSON.stringify(envelope) + "\n");
+  }
+  return outcome;
 }

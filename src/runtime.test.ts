@@ -1,0 +1,109 @@
+// Unit tests for the runtime module's process start: the same behaviour from
+// Bun.spawn (under bun test) and node:child_process (under deno test) —
+// stdin in, stdout and stderr out in full and unsplit characters, exit code
+// or signal last, a missing program as an error, and its own process group.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import process from "node:process";
+import { type PipedSpawn, runtimeName, spawnPiped } from "./runtime.ts";
+
+interface Seen {
+  out: string;
+  err: string;
+  close?: [number | null, string | null];
+  error?: Error;
+  order: string[];
+}
+
+function run(command: string, args: string[], input?: string, extra: Partial<PipedSpawn> = {}) {
+  const seen: Seen = { out: "", err: "", order: [] };
+  let pid: number | undefined;
+  const done = new Promise<Seen>((resolve) => {
+    spawnPiped({
+      command,
+      args,
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      detached: true,
+      onStdout: (t) => {
+        seen.out += t;
+        seen.order.push("out");
+      },
+      onStderr: (t) => {
+        seen.err += t;
+        seen.order.push("err");
+      },
+      onClose: (code, signal) => {
+        seen.close = [code, signal];
+        seen.order.push("close");
+        resolve(seen);
+      },
+      onError: (e) => {
+        seen.error = e;
+        resolve(seen);
+      },
+      ...extra,
+    }).then((p) => {
+      pid = p.pid;
+      if (input !== undefined) {
+        p.write(input);
+        p.end();
+      }
+    });
+  });
+  return { done, pid: () => pid };
+}
+
+describe(`spawnPiped (${runtimeName()})`, () => {
+  test("stdin in; stdout and stderr out in full; the exit code last", async () => {
+    const big = "é✓".repeat(40_000) + "\n";
+    const { done } = run("sh", ["-c", "cat; echo oops >&2; exit 3"], big);
+    const seen = await done;
+    assert.equal(seen.out, big, "every character, none split");
+    assert.equal(seen.err, "oops\n");
+    assert.deepEqual(seen.close, [3, null]);
+    assert.equal(seen.order.at(-1), "close");
+  });
+
+  test("a signal is reported by name", async () => {
+    const { done } = run("sh", ["-c", "kill -TERM $$"]);
+    assert.deepEqual((await done).close, [null, "SIGTERM"]);
+  });
+
+  test("a program that does not exist is an error, not a close", async () => {
+    const { done } = run("/nonexistent/xcsh-no-such-program", []);
+    const seen = await done;
+    assert.ok(seen.error instanceof Error);
+    assert.equal(seen.close, undefined);
+  });
+
+  test("writing to a child that is gone is not an error", async () => {
+    const p = await spawnPiped({
+      command: "sh",
+      args: ["-c", "exit 0"],
+      cwd: process.cwd(),
+      env: {},
+      detached: false,
+      onStdout: () => {},
+      onStderr: () => {},
+      onClose: () => {},
+      onError: () => {},
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.doesNotThrow(() => {
+      p.write("x".repeat(1 << 20));
+      p.end();
+      p.end();
+    });
+  });
+
+  test("detached: the child leads its own process group", async () => {
+    const { done, pid } = run("sh", ["-c", "sleep 0.3"]);
+    await new Promise((r) => setTimeout(r, 100));
+    const group = execFileSync("ps", ["-o", "pgid=", "-p", String(pid())]).toString().trim();
+    assert.equal(group, String(pid()));
+    await done;
+  });
+});
