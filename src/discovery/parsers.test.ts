@@ -34,12 +34,12 @@ describe("parsers on demand", () => {
     assert.throws(yamlParse, ParserNotLoaded, "still not loaded");
   });
 
-  test("nested frontmatter asks for it; withParsers loads it and parses again", async () => {
+  test("frontmatter beyond the fast path asks for it; withParsers loads it and parses again", async () => {
     forgetParsers();
-    const text = "---\nname: a\nhooks:\n  pre: [x]\n---\nBody";
+    const text = "---\nname: a\nbase: &b [x]\nalso: *b\n---\nBody";
     assert.throws(() => parseFrontmatter(text, { file: "a.md", level: "warn" }), ParserNotLoaded);
     const fm = await withParsers(() => parseFrontmatter(text, { file: "a.md", level: "warn" }));
-    assert.deepEqual(fm.data, { name: "a", hooks: { pre: ["x"] } });
+    assert.deepEqual(fm.data, { name: "a", base: ["x"], also: ["x"] });
     assert.equal(fm.status, "ok");
   });
 
