@@ -14,6 +14,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { projectAncestors } from "../discovery/config-dirs.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";
+import { normalizeText, parseSimpleYaml } from "../discovery/frontmatter.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import type { Diagnostic, XcshConfig } from "../task/types.ts";
@@ -55,6 +56,10 @@ export function parseConfigText(
   error: Diagnostic;
   warnings: Diagnostic[];
 } {
+  // Most config files are simple YAML, read without loading the full parser
+  // (the same fast path as agent frontmatter, proven equal to `yaml`).
+  const simple = parseSimpleYaml(normalizeText(text));
+  if (simple?.ok) return validateConfig(simple.data, file);
   const parse = yamlParse();
   let doc: unknown;
   try {

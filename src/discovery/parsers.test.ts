@@ -58,6 +58,21 @@ describe("parsers on demand", () => {
     assert.match((r as { reason: string }).reason, /^invalid TOML: /);
   });
 
+  test("a usual config file is read without the YAML parser (CRLF and a BOM too)", () => {
+    forgetParsers();
+    const text = "\ufeff# mine\r\nproviders:\r\n  local: { type: openai-compatible, " +
+      'baseURL: "http://127.0.0.1:8080/v1" }\r\nmodels:\r\n  default: local/m   # fast\r\n' +
+      "task:\r\n  maxConcurrency: 2\r\n  disabledAgents: [plan]\r\n";
+    const r = parseConfigText(text, "c.yml");
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.value, {
+      providers: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1" } },
+      models: { default: "local/m" },
+      task: { maxConcurrency: 2, disabledAgents: ["plan"] },
+    });
+    assert.throws(yamlParse, ParserNotLoaded, "yaml was not needed");
+  });
+
   test("a config file's YAML error keeps its line and column", async () => {
     forgetParsers();
     const r = await withParsers(() => parseConfigText("task:\n  maxConcurrency: [1\n", "c.yml"));
