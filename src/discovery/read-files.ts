@@ -133,6 +133,14 @@ async function retryShortages(
   }
 }
 
+/**
+ * `dir` normalised and ending in a separator: prefixing a plain entry name
+ * with it is `join(dir, name)`, without paying for `join` once per file.
+ */
+function childPrefix(dir: string): string {
+  return join(dir, "x").slice(0, -1);
+}
+
 /** The listing of a folder, or what reading it gave when it cannot be listed. */
 async function listDefinitionFolder(
   dir: string,
@@ -196,8 +204,9 @@ export async function readDefinitionFolder(
 ): Promise<FolderRead> {
   const listed = await listDefinitionFolder(dir, extensions);
   if (!("chosen" in listed)) return listed;
+  const prefix = childPrefix(dir);
   const results = await Promise.all(listed.chosen.map(async (entry): Promise<ReadResult> => {
-    const path = join(dir, entry.name);
+    const path = prefix + entry.name;
     const regular = entry.isFile();
     if (entry.isDirectory()) return { path, regular, outcome: "is a folder, not a file" };
     return { path, regular, outcome: await readSourceFile(path, regular) };
@@ -236,8 +245,9 @@ export async function readDefinitionFolderChecked(
 ): Promise<CheckedFolderRead> {
   const listed = await listDefinitionFolder(dir, extensions);
   if (!("chosen" in listed)) return listed;
+  const prefix = childPrefix(dir);
   const results = await Promise.all(listed.chosen.map(async (entry): Promise<ReadResult> => {
-    const path = join(dir, entry.name);
+    const path = prefix + entry.name;
     if (entry.isDirectory()) return { path, regular: false, outcome: "is a folder, not a file" };
     const at = now();
     const info = await fs.stat(path).catch(() => undefined);

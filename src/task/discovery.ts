@@ -294,9 +294,15 @@ async function readOrigin(
   { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
 > {
   const { folder, outcomes } = await readOriginFolder(origin, cache);
+  const agents: AgentDefinition[] = [];
+  const warnings = [...folder.warnings];
+  for (const o of outcomes) {
+    if (o.agent) agents.push(o.agent);
+    for (const w of o.warnings) warnings.push(w);
+  }
   return {
-    agents: outcomes.flatMap((o) => (o.agent ? [o.agent] : [])),
-    warnings: [...folder.warnings, ...outcomes.flatMap((o) => o.warnings)],
+    agents,
+    warnings,
     exists: folder.exists,
     ...(folder.problem ? { problem: folder.problem } : {}),
   };
