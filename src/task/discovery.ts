@@ -261,11 +261,16 @@ function originKey(o: FileOrigin): string {
 /**
  * Reads one agents folder for discovery: files the cache holds in their
  * current state are neither read nor parsed; the rest are, and are remembered.
+ * Without `check` the files are simply read (no `stat` each): for the first
+ * discovery of a process that has no cache file, where nothing is known yet
+ * and nothing may be asked again.
  */
 async function readOriginFolder(
   origin: Origin,
   cache: DefinitionCache<FileParse>,
+  check: boolean,
 ): Promise<{ folder: Omit<FolderRead, "files">; outcomes: FileOutcome[] }> {
+  if (!check) return readAgentFolder(origin.path, origin);
   const key = originKey(origin);
   const known = new Map<string, FileParse>();
   const folder = await readDefinitionFolderChecked(
@@ -290,10 +295,11 @@ async function readOriginFolder(
 async function readOrigin(
   origin: Origin,
   cache: DefinitionCache<FileParse>,
+  check: boolean,
 ): Promise<
   { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
 > {
-  const { folder, outcomes } = await readOriginFolder(origin, cache);
+  const { folder, outcomes } = await readOriginFolder(origin, cache, check);
   const agents: AgentDefinition[] = [];
   const warnings = [...folder.warnings];
   for (const o of outcomes) {
@@ -340,7 +346,9 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
   const { origins, plugins } = await agentOrigins(e);
   const current = ++generation;
   const cache = cacheFor(e);
-  const reads = await Promise.all(origins.map((o) => readOrigin(o, cache)));
+  // Signatures pay off when there is a cache file, or a second discovery.
+  const check = cache.file !== undefined || generation > 1;
+  const reads = await Promise.all(origins.map((o) => readOrigin(o, cache, check)));
   for (const [key, entry] of parseCache) if (entry.generation < current) parseCache.delete(key);
   const bundled = await bundledAgents(cache);
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
