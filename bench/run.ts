@@ -257,7 +257,7 @@ async function benchDiscovery(): Promise<void> {
   const found = await discoverAgents(e);
   const floorCount = await rawFloor(tree);
 
-  const warm = await alternate(() => discoverAgents(e), () => rawFloor(tree), 15, 3);
+  const warm = await alternate(() => discoverAgents(e), () => rawFloor(tree), 31, 5);
   row("discovery", "warm median (2 200 files)", median(warm.a), median(warm.b), "ms", 1.25);
 
   // Where the warm time goes: the same folders read by discovery's reader, and
