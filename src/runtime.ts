@@ -14,7 +14,6 @@
 import process from "node:process";
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
@@ -46,7 +45,8 @@ export interface SelfCommand {
 
 /** The entry script, for runs from source. */
 function entryScript(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), "..", "main.ts");
+  // import.meta.dirname (Bun, Deno, Node 20.11+) spares loading node:url.
+  return join(import.meta.dirname ?? ".", "..", "main.ts");
 }
 
 /**

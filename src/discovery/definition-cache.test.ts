@@ -82,8 +82,17 @@ describe("DefinitionCache", () => {
     doc.entries["o\0/nosig.md"] = { used: 1, value: { n: 2 } };
     writeFileSync(file, JSON.stringify(doc));
     const back = DefinitionCache.load(file, "b", isV);
-    assert.equal(back.size, 1);
+    assert.equal(back.size, 2, "no signature: dropped at once; the value: checked when used");
     assert.deepEqual(back.get("/ok.md", "o", sig), { n: 1 });
+    assert.equal(back.get("/bad.md", "o", sig), undefined);
+    assert.equal(back.size, 1);
+    // Not written back either, used or not.
+    writeFileSync(file, JSON.stringify(doc));
+    const again = DefinitionCache.load(file, "b", isV);
+    again.set("/other.md", "o", sig, { n: 3 });
+    again.save();
+    const keys = Object.keys(JSON.parse(readFileSync(file, "utf8")).entries).sort();
+    assert.deepEqual(keys, ["o\0/ok.md", "o\0/other.md"]);
   });
 
   test(`entries unused for over ${MAX_IDLE_DAYS} days are dropped on save`, () => {

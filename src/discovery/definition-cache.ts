@@ -43,6 +43,8 @@ interface Entry<T> {
   value: T;
   /** Day (since the epoch) of the last use. */
   used: number;
+  /** Loaded from the file and not yet checked. */
+  unchecked?: boolean;
 }
 
 function today(): number {
@@ -53,6 +55,7 @@ export class DefinitionCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly constants = new Map<string, unknown>();
   private dirty = false;
+  private valid: (v: unknown) => v is T = (_v): _v is T => true;
 
   /** A cache kept at `file` (none: memory only) for build `build`. */
   constructor(readonly file: string | undefined, readonly build: string) {}
@@ -78,11 +81,14 @@ export class DefinitionCache<T> {
     if (d?.format !== FORMAT || d.build !== build || typeof d.entries !== "object" || !d.entries) {
       return cache;
     }
+    cache.valid = valid;
     for (const [key, raw] of Object.entries(d.entries as Record<string, unknown>)) {
       const e = raw as { sig?: unknown; value?: unknown; used?: unknown } | null;
       const sig = unpackSignature(e?.sig);
-      if (!sig || typeof e?.used !== "number" || !valid(e.value)) continue;
-      cache.entries.set(key, { sig, value: e.value, used: e.used });
+      if (!sig || typeof e?.used !== "number") continue;
+      // The value is checked when it is first used: a cache file holds other
+      // projects' files too.
+      cache.entries.set(key, { sig, value: e.value as T, used: e.used, unchecked: true });
     }
     if (typeof d.constants === "object" && d.constants !== null) {
       for (const [key, value] of Object.entries(d.constants)) cache.constants.set(key, value);
@@ -96,20 +102,22 @@ export class DefinitionCache<T> {
 
   /** The value stored for `path` from `origin` if the file still has `sig`. */
   get(path: string, origin: string, sig: FileSignature): T | undefined {
-    const e = this.entries.get(DefinitionCache.key(path, origin));
+    const key = DefinitionCache.key(path, origin);
+    const e = this.entries.get(key);
     if (!e || !sameSignature(e.sig, sig)) return undefined;
+    if (e.unchecked) {
+      if (!this.valid(e.value)) {
+        this.entries.delete(key);
+        return undefined;
+      }
+      e.unchecked = false;
+    }
     const day = today();
     if (e.used !== day) {
       e.used = day;
       this.dirty = true;
     }
     return e.value;
-  }
-
-  /** True when {@link get} would give a value. */
-  has(path: string, origin: string, sig: FileSignature): boolean {
-    const e = this.entries.get(DefinitionCache.key(path, origin));
-    return e !== undefined && sameSignature(e.sig, sig);
   }
 
   /** Stores `value` for `path` from `origin` with its (settled) signature. */
@@ -130,7 +138,7 @@ export class DefinitionCache<T> {
     this.dirty = true;
   }
 
-  /** How many entries it holds. */
+  /** How many entries it holds (checked or not). */
   get size(): number {
     return this.entries.size;
   }
@@ -142,7 +150,7 @@ export class DefinitionCache<T> {
     const oldest = today() - MAX_IDLE_DAYS;
     const entries: Record<string, unknown> = {};
     for (const [key, e] of this.entries) {
-      if (e.used < oldest) {
+      if (e.used < oldest || (e.unchecked && !this.valid(e.value))) {
         this.entries.delete(key);
         continue;
       }
