@@ -262,7 +262,7 @@ async function benchDiscovery(): Promise<void> {
 
   // Where the warm time goes: the same folders read by discovery's reader, and
   // the files it read parsed, each against the floor.
-  const { origins } = await agentOrigins(e);
+  const { origins } = agentOrigins(e);
   const readAll = () =>
     Promise.all(
       origins.map((o) => readDefinitionFolder(o.path, definitionExtensions(o.family))),

@@ -100,7 +100,7 @@ export async function checkCommand(
   if (paths.length > 0) {
     read = await outcomesOfPaths(paths);
   } else {
-    const { origins, plugins } = await agentOrigins(env);
+    const { origins, plugins } = agentOrigins(env);
     const parts = await Promise.all(
       origins.map((o) => outcomesOfFolder(o.path, o.family, o.plugin)),
     );

@@ -9,8 +9,7 @@
  *
  * @module
  */
-import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { projectAncestors } from "../discovery/config-dirs.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";
@@ -111,7 +110,7 @@ export async function loadConfig(cwd: string, home: string): Promise<LoadedConfi
   for (const file of candidates) {
     let text: string;
     try {
-      text = await readFile(file, "utf8");
+      text = readFileSync(file, "utf8");
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") continue;

@@ -164,8 +164,8 @@ describe("listClaudePluginRoots on a real tree", () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  test("user settings, then the nearest project's settings.json and settings.local.json", async () => {
-    const listing = await listClaudePluginRoots({
+  test("user settings, then the nearest project's settings.json and settings.local.json", () => {
+    const listing = listClaudePluginRoots({
       cwd: join(root, "w/repo/src"),
       home,
       env: {},
@@ -180,10 +180,10 @@ describe("listClaudePluginRoots on a real tree", () => {
     assert.deepEqual(listing.warnings, []);
   });
 
-  test("a registry pointing at a missing folder: the install is out, with a warning", async () => {
+  test("a registry pointing at a missing folder: the install is out, with a warning", () => {
     rmSync(join(root, "cache", "e"), { recursive: true });
     try {
-      const listing = await listClaudePluginRoots({ cwd: join(root, "w/repo"), home, env: {} });
+      const listing = listClaudePluginRoots({ cwd: join(root, "w/repo"), home, env: {} });
       assert.deepEqual(listing.roots.map((r) => r.id), ["b@m"]);
       const e = listing.installs.find((i) => i.id === "e@m")!;
       assert.equal(e.included, false);
@@ -195,8 +195,8 @@ describe("listClaudePluginRoots on a real tree", () => {
     }
   });
 
-  test("no registry: no roots, no warnings", async () => {
-    const listing = await listClaudePluginRoots({
+  test("no registry: no roots, no warnings", () => {
+    const listing = listClaudePluginRoots({
       cwd: root,
       home: join(root, "nobody"),
       env: {},
@@ -207,14 +207,14 @@ describe("listClaudePluginRoots on a real tree", () => {
     assert.equal(listing.files[0].exists, false);
   });
 
-  test("CLAUDE_CONFIG_DIR moves the registry and the user settings", async () => {
+  test("CLAUDE_CONFIG_DIR moves the registry and the user settings", () => {
     const alt = join(root, "alt");
     mkdirSync(join(alt, "plugins"), { recursive: true });
     json(join(alt, "plugins/installed_plugins.json"), {
       version: 1,
       plugins: { "a@m": { installPath: join(root, "cache", "a") } },
     });
-    const listing = await listClaudePluginRoots({
+    const listing = listClaudePluginRoots({
       cwd: root,
       home,
       env: { CLAUDE_CONFIG_DIR: alt },

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
 import type { Diagnostic } from "../task/types.ts";
@@ -117,10 +117,11 @@ export function judgeInstalls(
 
 type JsonRead = { exists: false } | { exists: true; value?: unknown; error?: string };
 
-async function readJson(path: string): Promise<JsonRead> {
+/** Synchronous: these are small files, read before anything else can run. */
+function readJson(path: string): JsonRead {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { exists: false };
@@ -144,7 +145,7 @@ function nearestProjectClaudeDir(e: Pick<DiscoveryEnv, "cwd" | "home">): string 
  * Lists the Claude plugin roots that count for this cwd, with a verdict on
  * every install for `xcsh doctor`.
  */
-export async function listClaudePluginRoots(e: DiscoveryEnv): Promise<PluginListing> {
+export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
   const warnings: Diagnostic[] = [];
   const claude = claudeHome(e.home, e.env);
   const registryPath = join(claude, "plugins", "installed_plugins.json");
@@ -155,7 +156,7 @@ export async function listClaudePluginRoots(e: DiscoveryEnv): Promise<PluginList
       ? [join(projectClaude, "settings.json"), join(projectClaude, "settings.local.json")]
       : []),
   ];
-  const [registry, ...settings] = await Promise.all([registryPath, ...settingsPaths].map(readJson));
+  const [registry, ...settings] = [registryPath, ...settingsPaths].map(readJson);
   const files = [registryPath, ...settingsPaths].map((path, i) => ({
     path,
     exists: [registry, ...settings][i].exists,

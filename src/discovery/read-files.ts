@@ -11,7 +11,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { type Dirent, promises as fs, type Stats, statSync } from "node:fs";
+import { type Dirent, promises as fs, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../task/types.ts";
 import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
@@ -142,13 +142,16 @@ function childPrefix(dir: string): string {
 }
 
 /** The listing of a folder, or what reading it gave when it cannot be listed. */
-async function listDefinitionFolder(
+function listDefinitionFolder(
   dir: string,
   extensions: readonly string[],
-): Promise<{ chosen: Dirent[] } | FolderRead> {
+): { chosen: Dirent[] } | FolderRead {
   let entries: Dirent[];
   try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
+    // Synchronous: a listing takes microseconds, and a process whose files
+    // are all known then never starts the I/O thread pool (slow to wake on a
+    // busy machine).
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {
     const code = errCode(err);
     if (code === "ENOENT") return { files: [], warnings: [], exists: false };
@@ -202,7 +205,7 @@ export async function readDefinitionFolder(
   dir: string,
   extensions: readonly string[],
 ): Promise<FolderRead> {
-  const listed = await listDefinitionFolder(dir, extensions);
+  const listed = listDefinitionFolder(dir, extensions);
   if (!("chosen" in listed)) return listed;
   const prefix = childPrefix(dir);
   const results = await Promise.all(listed.chosen.map(async (entry): Promise<ReadResult> => {
@@ -243,7 +246,7 @@ export async function readDefinitionFolderChecked(
   isKnown: (path: string, sig: FileSignature) => boolean,
   now: () => number = Date.now,
 ): Promise<CheckedFolderRead> {
-  const listed = await listDefinitionFolder(dir, extensions);
+  const listed = listDefinitionFolder(dir, extensions);
   if (!("chosen" in listed)) return listed;
   const prefix = childPrefix(dir);
   // The stats are synchronous: a stat takes microseconds, and a promise per

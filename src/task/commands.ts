@@ -98,7 +98,7 @@ export function loadBundledCommands(): readonly WorkflowCommand[] {
 /** Discovers workflow commands in precedence order; first name wins. */
 export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscovery> {
   const dirs = getConfigDirs("commands", e);
-  const plugins = await listClaudePluginRoots(e);
+  const plugins = listClaudePluginRoots(e);
   const origins = [
     ...dirs.map((d) => ({
       path: d.path,

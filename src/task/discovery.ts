@@ -242,7 +242,9 @@ function cacheFor(e: DiscoveryEnv): DefinitionCache<FileParse> {
     platform: process.platform,
     compiled: isCompiled(),
   });
-  const file = dir === undefined ? undefined : join(dir, "definitions.json");
+  // One file per version, so that two installed versions do not keep
+  // replacing each other's cache.
+  const file = dir === undefined ? undefined : join(dir, `definitions-${pkg.version}.json`);
   if (definitionCache === undefined || definitionCache.file !== file) {
     definitionCache = DefinitionCache.load(file, `${pkg.version} ${buildIdentity()}`, isFileParse);
   }
@@ -319,11 +321,11 @@ function dirOrigin(d: ConfigDir): Origin {
 }
 
 /** The agents folders in precedence order, plugin roots included. */
-export async function agentOrigins(
+export function agentOrigins(
   e: DiscoveryEnv,
-): Promise<{ origins: Origin[]; plugins: PluginListing }> {
+): { origins: Origin[]; plugins: PluginListing } {
   const dirs = getConfigDirs("agents", e);
-  const plugins = await listClaudePluginRoots(e);
+  const plugins = listClaudePluginRoots(e);
   const origins: Origin[] = dirs.map(dirOrigin);
   for (const root of plugins.roots) {
     const scope = root.scope === "project" || root.scope === "local" ? "project" : "user";
@@ -343,7 +345,7 @@ export async function agentOrigins(
  * last, so any file-based agent of the same name shadows them.
  */
 export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
-  const { origins, plugins } = await agentOrigins(e);
+  const { origins, plugins } = agentOrigins(e);
   const current = ++generation;
   const cache = cacheFor(e);
   // Signatures pay off when there is a cache file, or a second discovery.

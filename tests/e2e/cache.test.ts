@@ -21,7 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runXcshJson } from "../support/cli.ts";
+import { ROOT, runXcshJson } from "../support/cli.ts";
 
 /** A little over the time a file must be left alone before it is trusted. */
 const SETTLE_WAIT_MS = 2200;
@@ -41,7 +41,8 @@ describe("the definition cache", () => {
   let home: string;
   let cwd: string;
   let agents: string;
-  const cacheFile = () => join(home, ".cache", "xcsh", "definitions.json");
+  const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+  const cacheFile = () => join(home, ".cache", "xcsh", `definitions-${version}.json`);
 
   /** `agents --json` with the cache in its default place (no XCSH_CACHE_DIR). */
   async function list(env: Record<string, string | undefined> = {}) {
