@@ -5,7 +5,9 @@
  * nearest project folder then its user folder(s); then Claude plugin roots
  * (project-scoped before user-scoped); then the bundled agents — and reads
  * them all concurrently while keeping that order. Each bad file becomes one
- * warning naming it; nothing stops discovery.
+ * warning naming it; nothing stops discovery. A file that has not changed
+ * since it was parsed comes from the definition cache instead (in memory, and
+ * on disk across runs: `discovery/definition-cache.ts`).
  *
  * @example
  * ```ts
@@ -249,11 +251,6 @@ function cacheFor(e: DiscoveryEnv): DefinitionCache<FileParse> {
     definitionCache = DefinitionCache.load(file, `${pkg.version} ${buildIdentity()}`, isFileParse);
   }
   return definitionCache;
-}
-
-/** Forgets the in-memory definition cache. For tests only. */
-export function clearDefinitionCache(): void {
-  definitionCache = undefined;
 }
 
 function originKey(o: FileOrigin): string {
