@@ -112,6 +112,31 @@ describe("DefinitionCache", () => {
     assert.deepEqual(again.get("/new.md", "o", sig), { n: 2 });
   });
 
+  test("entries for files gone from the folder are dropped", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b");
+    c.set("/d/a.md", "o", sig, { n: 1 });
+    c.set("/d/b.md", "o", sig, { n: 2 });
+    c.set("/d/b.md", "other", sig, { n: 3 });
+    c.save();
+    const back = DefinitionCache.load(file, "b", isV);
+    back.retainPaths("o", new Set(["/d/a.md"]));
+    back.save();
+    const again = DefinitionCache.load(file, "b", isV);
+    assert.deepEqual(again.get("/d/a.md", "o", sig), { n: 1 });
+    assert.equal(again.get("/d/b.md", "o", sig), undefined);
+    assert.deepEqual(again.get("/d/b.md", "other", sig), { n: 3 }, "another origin's are kept");
+  });
+
+  test("a file made for another scope is not used", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b", "origin\0/one");
+    c.set("/one/a.md", "o", sig, { n: 1 });
+    c.save();
+    assert.equal(DefinitionCache.load(file, "b", isV, "origin\0/two").size, 0);
+    assert.equal(DefinitionCache.load(file, "b", isV, "origin\0/one").size, 1);
+  });
+
   test("nothing changed: nothing written", () => {
     const file = fresh();
     const c = new DefinitionCache<V>(file, "b");

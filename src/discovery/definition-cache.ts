@@ -57,19 +57,27 @@ export class DefinitionCache<T> {
   private dirty = false;
   private valid: (v: unknown) => v is T = (_v): _v is T => true;
 
-  /** A cache kept at `file` (none: memory only) for build `build`. */
-  constructor(readonly file: string | undefined, readonly build: string) {}
+  /**
+   * A cache kept at `file` (none: memory only) for build `build`; `scope` says
+   * what the file is for (a folder), and a file for another scope is not used.
+   */
+  constructor(
+    readonly file: string | undefined,
+    readonly build: string,
+    readonly scope = "",
+  ) {}
 
   /**
    * Loads `file`, keeping the entries whose value passes `valid`. A missing,
-   * unreadable, corrupt or other-build file gives an empty cache.
+   * unreadable, corrupt, other-build or other-scope file gives an empty cache.
    */
   static load<T>(
     file: string | undefined,
     build: string,
     valid: (v: unknown) => v is T,
+    scope = "",
   ): DefinitionCache<T> {
-    const cache = new DefinitionCache<T>(file, build);
+    const cache = new DefinitionCache<T>(file, build, scope);
     if (file === undefined) return cache;
     let doc: unknown;
     try {
@@ -77,8 +85,17 @@ export class DefinitionCache<T> {
     } catch {
       return cache;
     }
-    const d = doc as { format?: unknown; build?: unknown; entries?: unknown; constants?: unknown };
-    if (d?.format !== FORMAT || d.build !== build || typeof d.entries !== "object" || !d.entries) {
+    const d = doc as {
+      format?: unknown;
+      build?: unknown;
+      scope?: unknown;
+      entries?: unknown;
+      constants?: unknown;
+    };
+    if (
+      d?.format !== FORMAT || d.build !== build || (d.scope ?? "") !== scope ||
+      typeof d.entries !== "object" || !d.entries
+    ) {
       return cache;
     }
     cache.valid = valid;
@@ -86,8 +103,7 @@ export class DefinitionCache<T> {
       const e = raw as { sig?: unknown; value?: unknown; used?: unknown } | null;
       const sig = unpackSignature(e?.sig);
       if (!sig || typeof e?.used !== "number") continue;
-      // The value is checked when it is first used: a cache file holds other
-      // projects' files too.
+      // The value is checked when it is first used, not for every entry here.
       cache.entries.set(key, { sig, value: e.value as T, used: e.used, unchecked: true });
     }
     if (typeof d.constants === "object" && d.constants !== null) {
@@ -126,6 +142,17 @@ export class DefinitionCache<T> {
     this.dirty = true;
   }
 
+  /** Forgets every entry of `origin` whose path is not in `paths` (files gone from a folder). */
+  retainPaths(origin: string, paths: ReadonlySet<string>): void {
+    const prefix = `${origin}\0`;
+    for (const key of this.entries.keys()) {
+      if (key.startsWith(prefix) && !paths.has(key.slice(prefix.length))) {
+        this.entries.delete(key);
+        this.dirty = true;
+      }
+    }
+  }
+
   /** A value stored for this build under `key`, if it passes `valid`. */
   constant<V>(key: string, valid: (v: unknown) => v is V): V | undefined {
     const v = this.constants.get(key);
@@ -157,7 +184,13 @@ export class DefinitionCache<T> {
       entries[key] = { sig: packSignature(e.sig), used: e.used, value: e.value };
     }
     const constants = Object.fromEntries(this.constants);
-    const text = JSON.stringify({ format: FORMAT, build: this.build, constants, entries });
+    const text = JSON.stringify({
+      format: FORMAT,
+      build: this.build,
+      scope: this.scope,
+      constants,
+      entries,
+    });
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });

@@ -22,7 +22,8 @@ import process from "node:process";
 import pkg from "../../package.json" with { type: "json" };
 import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "../discovery/cache-dir.ts";
-import { DefinitionCache } from "../discovery/definition-cache.ts";
+import { CacheFiles } from "../discovery/cache-files.ts";
+import type { DefinitionCache } from "../discovery/definition-cache.ts";
 import type { FileSignature } from "../discovery/file-signature.ts";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
 import { codexToFields } from "../discovery/codex.ts";
@@ -234,23 +235,23 @@ async function bundledAgents(
   return parsed;
 }
 
-let definitionCache: DefinitionCache<FileParse> | undefined;
+let definitionCaches: CacheFiles<FileParse> | undefined;
 
-/** The cache for `e` (see `discovery/cache-dir.ts`), loaded once per location. */
-function cacheFor(e: DiscoveryEnv): DefinitionCache<FileParse> {
-  const dir = cacheDir({
+/** The caches for `e` (see `discovery/cache-dir.ts`), one set per location. */
+function cachesFor(e: DiscoveryEnv): CacheFiles<FileParse> {
+  const base = cacheDir({
     env: e.env,
     home: e.home,
     platform: process.platform,
     compiled: isCompiled(),
   });
-  // One file per version, so that two installed versions do not keep
-  // replacing each other's cache.
-  const file = dir === undefined ? undefined : join(dir, `definitions-${pkg.version}.json`);
-  if (definitionCache === undefined || definitionCache.file !== file) {
-    definitionCache = DefinitionCache.load(file, `${pkg.version} ${buildIdentity()}`, isFileParse);
+  // One folder per version, so that two installed versions do not keep
+  // replacing each other's files.
+  const dir = base === undefined ? undefined : join(base, `definitions-${pkg.version}`);
+  if (definitionCaches === undefined || definitionCaches.dir !== dir) {
+    definitionCaches = new CacheFiles(dir, `${pkg.version} ${buildIdentity()}`, isFileParse);
   }
-  return definitionCache;
+  return definitionCaches;
 }
 
 function originKey(o: FileOrigin): string {
@@ -266,17 +267,20 @@ function originKey(o: FileOrigin): string {
  */
 async function readOriginFolder(
   origin: Origin,
-  cache: DefinitionCache<FileParse>,
+  caches: CacheFiles<FileParse>,
   check: boolean,
 ): Promise<{ folder: Omit<FolderRead, "files">; outcomes: FileOutcome[] }> {
   if (!check) return readAgentFolder(origin.path, origin);
   const key = originKey(origin);
+  // Loaded only for a folder that has files.
+  let loaded: DefinitionCache<FileParse> | undefined;
+  const cache = () => (loaded ??= caches.folder(origin.path, key));
   const known = new Map<string, FileParse>();
   const folder = await readDefinitionFolderChecked(
     origin.path,
     definitionExtensions(origin.family),
     (path: string, sig: FileSignature) => {
-      const hit = cache.get(path, key, sig);
+      const hit = cache().get(path, key, sig);
       if (hit) known.set(path, hit);
       return hit !== undefined;
     },
@@ -284,21 +288,22 @@ async function readOriginFolder(
   const outcomes = await withParsers(() =>
     folder.files.map((f): FileOutcome => {
       const r = "known" in f ? known.get(f.path)! : parseAgentFile(f, origin);
-      if ("text" in f && f.signature) cache.set(f.path, key, f.signature, r);
+      if ("text" in f && f.signature) cache().set(f.path, key, f.signature, r);
       return { path: f.path, agent: r.agent, warnings: r.warnings };
     })
   );
+  if (loaded) loaded.retainPaths(key, new Set(folder.files.map((f) => f.path)));
   return { folder, outcomes };
 }
 
 async function readOrigin(
   origin: Origin,
-  cache: DefinitionCache<FileParse>,
+  caches: CacheFiles<FileParse>,
   check: boolean,
 ): Promise<
   { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
 > {
-  const { folder, outcomes } = await readOriginFolder(origin, cache, check);
+  const { folder, outcomes } = await readOriginFolder(origin, caches, check);
   const agents: AgentDefinition[] = [];
   const warnings = [...folder.warnings];
   for (const o of outcomes) {
@@ -344,12 +349,12 @@ export function agentOrigins(
 export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
   const { origins, plugins } = agentOrigins(e);
   const current = ++generation;
-  const cache = cacheFor(e);
-  // Signatures pay off when there is a cache file, or a second discovery.
-  const check = cache.file !== undefined || generation > 1;
-  const reads = await Promise.all(origins.map((o) => readOrigin(o, cache, check)));
+  const caches = cachesFor(e);
+  // Signatures pay off when there are cache files, or a second discovery.
+  const check = caches.dir !== undefined || generation > 1;
+  const reads = await Promise.all(origins.map((o) => readOrigin(o, caches, check)));
   for (const [key, entry] of parseCache) if (entry.generation < current) parseCache.delete(key);
-  const bundled = await bundledAgents(cache);
+  const bundled = await bundledAgents(caches.buildScoped());
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
   const folders: SearchedFolder[] = origins.map((o, i) => ({
     family: o.family,
@@ -361,6 +366,6 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
     count: reads[i].agents.length,
   }));
   const warnings = oneWarningPerFile([...plugins.warnings, ...reads.flatMap((r) => r.warnings)]);
-  cache.save();
+  caches.save();
   return { agents, shadowed, warnings, folders, plugins };
 }

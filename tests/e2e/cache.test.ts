@@ -13,6 +13,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -42,7 +43,22 @@ describe("the definition cache", () => {
   let cwd: string;
   let agents: string;
   const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-  const cacheFile = () => join(home, ".cache", "xcsh", `definitions-${version}.json`);
+  const cacheFolder = () => join(home, ".cache", "xcsh", `definitions-${version}`);
+
+  /** The cache files, each with what it is for (`scope`). */
+  function cacheFiles(): { path: string; scope: string }[] {
+    return readdirSync(cacheFolder()).map((name) => {
+      const path = join(cacheFolder(), name);
+      return { path, scope: JSON.parse(readFileSync(path, "utf8")).scope };
+    });
+  }
+
+  /** The cache file of the user's Claude agents folder. */
+  function cacheFile(): string {
+    const found = cacheFiles().find((f) => f.scope.endsWith(`\0${agents}`));
+    assert.ok(found, `a cache file for ${agents}`);
+    return found.path;
+  }
 
   /** `agents --json` with the cache in its default place (no XCSH_CACHE_DIR). */
   async function list(env: Record<string, string | undefined> = {}) {
@@ -82,15 +98,21 @@ describe("the definition cache", () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  test("the first run writes it, private, in ~/.cache/xcsh", async () => {
+  test("the first run writes it, private, one file per folder, in ~/.cache/xcsh", async () => {
     assert.deepEqual(await list(), { "cached-a": "first version", "cached-b": "bee" });
-    assert.ok(existsSync(cacheFile()));
-    assert.equal(statSync(cacheFile()).mode & 0o777, 0o600);
+    const files = cacheFiles();
+    for (const f of files) assert.equal(statSync(f.path).mode & 0o777, 0o600, f.path);
     assert.equal(statSync(join(home, ".cache", "xcsh")).mode & 0o777, 0o700);
+    assert.equal(statSync(cacheFolder()).mode & 0o777, 0o700);
+    assert.equal(files.length, 2, "the agents folder that has files, and the build's own");
     const doc = cacheDoc();
+    assert.deepEqual(Object.keys(doc.entries).length, 2);
     entryKey(doc, "a.md");
     entryKey(doc, "b.md");
-    assert.ok(Array.isArray(doc.constants.bundledAgents), "the bundled agents, parsed once");
+    const build = files.find((f) => f.scope === "(build)");
+    assert.ok(build, "a file for what depends on the build only");
+    const constants = JSON.parse(readFileSync(build.path, "utf8")).constants;
+    assert.ok(Array.isArray(constants.bundledAgents), "the bundled agents, parsed once");
   });
 
   test("a later run takes unchanged files from it without reading them", async () => {

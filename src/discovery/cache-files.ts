@@ -1,0 +1,71 @@
+/**
+ * Which definition cache file holds which folder's files.
+ *
+ * One file per agents folder (and one for what depends only on the build,
+ * such as the bundled agents), so that a discovery reads the cache of the
+ * folders it looks at and nothing else, however many projects the user has
+ * worked in: a single file for all of them would be read whole by every run.
+ * A file is named by a hash of its folder and origin and says inside which
+ * folder it is for, so a hash collision only costs a cache miss. Folders are
+ * loaded on first use and {@link CacheFiles.save} writes the ones that
+ * changed.
+ *
+ * @example
+ * ```ts
+ * const files = new CacheFiles("/home/me/.cache/xcsh/definitions-0.1.0", "0.1.0 build", isParse);
+ * files.folder("/repo/.claude/agents", "project claude").get(path, origin, sig);
+ * files.save();
+ * ```
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { DefinitionCache } from "./definition-cache.ts";
+
+/** A 64-bit FNV-1a hash of `s`, as 16 hexadecimal digits. Not for security. */
+export function hashName(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+
+export class CacheFiles<T> {
+  private readonly caches = new Map<string, DefinitionCache<T>>();
+
+  /** Caches under `dir` (none: memory only) for build `build`. */
+  constructor(
+    readonly dir: string | undefined,
+    readonly build: string,
+    private readonly valid: (v: unknown) => v is T,
+  ) {}
+
+  private load(scope: string): DefinitionCache<T> {
+    let cache = this.caches.get(scope);
+    if (!cache) {
+      const file = this.dir === undefined ? undefined : join(this.dir, `${hashName(scope)}.json`);
+      cache = DefinitionCache.load(file, this.build, this.valid, scope);
+      this.caches.set(scope, cache);
+    }
+    return cache;
+  }
+
+  /** The cache of the definitions in `folder`, read as `origin`. */
+  folder(folder: string, origin: string): DefinitionCache<T> {
+    return this.load(`${origin}\0${folder}`);
+  }
+
+  /** The cache of values that depend only on the build. */
+  buildScoped(): DefinitionCache<T> {
+    return this.load("(build)");
+  }
+
+  /** Writes every cache that changed. */
+  save(): void {
+    for (const cache of this.caches.values()) cache.save();
+  }
+}
