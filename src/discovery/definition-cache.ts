@@ -1,21 +1,22 @@
 /**
- * Remembers what a definition file parsed to, keyed by its path and origin
- * and trusted only while its file signature is unchanged (see
+ * Remembers what definition files parsed to, keyed by path and origin and
+ * trusted only while a file's signature is unchanged (see
  * `file-signature.ts`), so discovery neither reads nor parses it again: in
- * memory for a long-lived process (the MCP server), and in one file on disk
- * so that each new `xcsh` process starts warm.
+ * memory for a long-lived process (the MCP server), and in a file on disk so
+ * that each new `xcsh` process starts warm (`cache-files.ts` decides which
+ * file holds which folder).
  *
  * It also keeps values that only depend on the build (the bundled agents,
- * parsed). The disk file belongs to one build (a different build starts
- * empty, as its parsing rules may differ), is written whole to a temporary file and renamed
- * (concurrent processes never see half a file; the last writer wins), is
- * private to the user (0600 in a 0700 folder), and drops entries not used for
- * {@link MAX_IDLE_DAYS} days. Every failure to read or write it is silent:
- * the cache only ever saves time.
+ * parsed). A file belongs to one build (a different build starts empty, as
+ * its parsing rules may differ) and one scope; it is written whole to a
+ * temporary file and renamed (concurrent processes never see half a file;
+ * the last writer wins), is private to the user (0600 in a 0700 folder), and
+ * drops entries not used for {@link MAX_IDLE_DAYS} days. Every failure to
+ * read or write it is silent: the cache only ever saves time.
  *
  * @example
  * ```ts
- * const cache = DefinitionCache.load("/home/me/.cache/xcsh/definitions.json", "0.1.0", isValid);
+ * const cache = DefinitionCache.load("/home/me/.cache/xcsh/x.json", "0.1.0", isValid);
  * cache.get(path, origin, sig) ?? cache.set(path, origin, sig, parse(text));
  * cache.save();
  * ```
