@@ -1,5 +1,6 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -94,4 +95,18 @@ test("without a home folder: no user config, and cwd's own config still counts",
   assert.ok(r.ok);
   assert.deepEqual(r.files, [own]);
   assert.equal(r.config.task.timeout, 7);
+});
+
+test("a config path that is a FIFO or a folder is an error naming it, not a hang", async () => {
+  for (const kind of ["fifo", "folder"]) {
+    const home = join(root, `odd-${kind}`);
+    const path = userConfigPath(home);
+    mkdirSync(join(path, ".."), { recursive: true });
+    if (kind === "fifo") assert.equal(spawnSync("mkfifo", [path]).status, 0, "mkfifo");
+    else mkdirSync(path);
+    const r = await loadConfig(join(root, "nowhere"), home);
+    assert.ok(!r.ok, kind);
+    assert.equal(r.error.file, path);
+    assert.equal(r.error.message, "cannot be read: not a regular file");
+  }
 });

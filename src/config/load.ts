@@ -110,6 +110,17 @@ export async function loadConfig(cwd: string, home: string): Promise<LoadedConfi
   for (const file of candidates) {
     let text: string;
     try {
+      // Looked at first: reading a FIFO (or a device) would wait forever.
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (!info) continue;
+      if (!info.isFile()) {
+        return {
+          ok: false,
+          error: { level: "error", file, message: "cannot be read: not a regular file" },
+          files,
+          warnings,
+        };
+      }
       text = readFileSync(file, "utf8");
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

@@ -7,6 +7,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -222,4 +223,20 @@ describe("listClaudePluginRoots on a real tree", () => {
     assert.deepEqual(listing.roots.map((r) => [r.id, r.scope]), [["a@m", "user"]]);
     assert.equal(listing.files[1].path, join(alt, "settings.json"));
   });
+});
+
+test("a registry that is a FIFO is one warning, not a hang", () => {
+  const root = mkdtempSync(join(tmpdir(), "xcsh-plugins-fifo-"));
+  try {
+    const registry = join(root, "home/.claude/plugins/installed_plugins.json");
+    mkdirSync(join(registry, ".."), { recursive: true });
+    assert.equal(spawnSync("mkfifo", [registry]).status, 0, "mkfifo");
+    const listing = listClaudePluginRoots({ cwd: root, home: join(root, "home"), env: {} });
+    assert.deepEqual(listing.roots, []);
+    assert.equal(listing.warnings.length, 1);
+    assert.equal(listing.warnings[0].file, registry);
+    assert.match(listing.warnings[0].message, /is not a regular file/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

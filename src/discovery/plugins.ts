@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
 import type { Diagnostic } from "../task/types.ts";
@@ -117,10 +117,16 @@ export function judgeInstalls(
 
 type JsonRead = { exists: false } | { exists: true; value?: unknown; error?: string };
 
-/** Synchronous: these are small files, read before anything else can run. */
+/**
+ * Synchronous: these are small files, read before anything else can run.
+ * Looked at first: reading a FIFO (or a device) would wait forever.
+ */
 function readJson(path: string): JsonRead {
   let text: string;
   try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (!info) return { exists: false };
+    if (!info.isFile()) return { exists: true, error: "is not a regular file" };
     text = readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
