@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { writeErr, writeOut } from "../stdio.ts";
 import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import process from "node:process";
+import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { writeErr } from "../stdio.ts";
 import process from "node:process";
+import { writeErr } from "../stdio.ts";
 import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
