@@ -64,14 +64,18 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
   let invalid = 0;
   let reminders = 0;
   let lastText = "";
+  /** An error outcome, with the model's last text when it wrote any. */
+  const failed = (error: string): LoopOutcome => ({
+    status: "error",
+    error,
+    ...(lastText ? { text: lastText } : {}),
+  });
+  const toolEnd = (tool: string, ok: boolean, summary: string) =>
+    o.emit({ type: "tool_end", id: o.id, tool, ok, summary });
 
   for (let turn = 1;; turn++) {
     if (turn > o.limits.maxTurns) {
-      return {
-        status: "error",
-        error: `reached the turn limit (${o.limits.maxTurns} model calls) without a result`,
-        ...(lastText ? { text: lastText } : {}),
-      };
+      return failed(`reached the turn limit (${o.limits.maxTurns} model calls) without a result`);
     }
     const out = await o.callModel(messages);
     messages.push(...out.messages);
@@ -87,12 +91,10 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         };
       }
       if (reminders >= MAX_REMINDERS) {
-        return {
-          status: "error",
-          error: `the model stopped without calling submit_result (reminded ${reminders} ` +
+        return failed(
+          `the model stopped without calling submit_result (reminded ${reminders} ` +
             `time${reminders === 1 ? "" : "s"})`,
-          ...(lastText ? { text: lastText } : {}),
-        };
+        );
       }
       reminders++;
       messages.push({ role: "user", content: reminderMessage(MAX_REMINDERS - reminders + 1) });
@@ -111,45 +113,20 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         );
         switch (verdict.kind) {
           case "accepted":
-            o.emit({ type: "tool_end", id: o.id, tool: call.name, ok: true, summary: "accepted" });
+            toolEnd(call.name, true, "accepted");
             return { status: "ok", data: verdict.data, ...(lastText ? { text: lastText } : {}) };
           case "agent-error":
-            o.emit({
-              type: "tool_end",
-              id: o.id,
-              tool: call.name,
-              ok: true,
-              summary: "gave up",
-            });
-            return {
-              status: "error",
-              error: `the agent gave up: ${verdict.error}`,
-              ...(lastText ? { text: lastText } : {}),
-            };
+            toolEnd(call.name, true, "gave up");
+            return failed(`the agent gave up: ${verdict.error}`);
           case "exhausted":
-            o.emit({
-              type: "tool_end",
-              id: o.id,
-              tool: call.name,
-              ok: false,
-              summary: `rejected: ${verdict.errors.length} error(s)`,
-            });
-            return {
-              status: "error",
-              error: `submit_result was rejected ${invalid + 1} time${
-                invalid === 0 ? "" : "s"
-              }; last errors: ${verdict.errors.join("; ")}`,
-              ...(lastText ? { text: lastText } : {}),
-            };
+            toolEnd(call.name, false, `rejected: ${verdict.errors.length} error(s)`);
+            return failed(
+              `submit_result was rejected ${invalid + 1} time${invalid === 0 ? "" : "s"}; ` +
+                `last errors: ${verdict.errors.join("; ")}`,
+            );
           case "rejected":
             invalid++;
-            o.emit({
-              type: "tool_end",
-              id: o.id,
-              tool: call.name,
-              ok: false,
-              summary: `rejected: ${verdict.errors.length} error(s)`,
-            });
+            toolEnd(call.name, false, `rejected: ${verdict.errors.length} error(s)`);
             results.push(reply(call, false, verdict.reply));
             continue;
         }
@@ -159,19 +136,13 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         const why = !spec
           ? `unknown tool '${call.name}'. Available tools: ${offered.join(", ")}`
           : `invalid call of ${call.name}: ${call.invalid}`;
-        o.emit({ type: "tool_end", id: o.id, tool: call.name, ok: false, summary: why });
+        toolEnd(call.name, false, why);
         results.push(reply(call, false, `Error: ${why}`));
         continue;
       }
       const outcome = await callTool(spec, call.input, o.ctx);
       if (o.ctx.signal.aborted) throw o.ctx.signal.reason;
-      o.emit({
-        type: "tool_end",
-        id: o.id,
-        tool: call.name,
-        ok: outcome.ok,
-        summary: outcome.summary,
-      });
+      toolEnd(call.name, outcome.ok, outcome.summary);
       results.push(reply(call, outcome.ok, outcome.output));
     }
     messages.push({ role: "tool", content: results });
