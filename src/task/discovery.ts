@@ -128,6 +128,13 @@ export function parseAgentFile(file: SourceFile, origin: FileOrigin): FileParse 
   return result;
 }
 
+/** A file that gives no agent: its warnings, then why it was skipped. */
+function skippedFile(warnings: readonly Diagnostic[], error: Diagnostic): FileParse {
+  return {
+    warnings: [...warnings, { ...error, level: "warning", message: `skipped: ${error.message}` }],
+  };
+}
+
 function parseAgentFileUncached(file: SourceFile, origin: FileOrigin): FileParse {
   const base = {
     file: file.path,
@@ -138,20 +145,10 @@ function parseAgentFileUncached(file: SourceFile, origin: FileOrigin): FileParse
   if (file.path.endsWith(".toml")) {
     const mapped = codexToFields(file.text);
     if (!mapped.ok) {
-      return {
-        warnings: [{ level: "warning", file: file.path, message: `skipped: ${mapped.reason}` }],
-      };
+      return skippedFile([], { level: "error", file: file.path, message: mapped.reason });
     }
     const fields = parseAgentFields(mapped.fields, { file: file.path });
-    if (!fields.ok) {
-      return {
-        warnings: [...fields.warnings, {
-          ...fields.error,
-          level: "warning",
-          message: `skipped: ${fields.error.message}`,
-        }],
-      };
-    }
+    if (!fields.ok) return skippedFile(fields.warnings, fields.error);
     const agent: AgentDefinition = {
       ...fields.value,
       systemPrompt: mapped.body.trim(),
@@ -162,15 +159,7 @@ function parseAgentFileUncached(file: SourceFile, origin: FileOrigin): FileParse
     return { agent, warnings: fields.warnings };
   }
   const parsed = parseAgent(file.text, base, "warn");
-  if (!parsed.ok) {
-    return {
-      warnings: [...parsed.warnings, {
-        ...parsed.error,
-        level: "warning",
-        message: `skipped: ${parsed.error.message}`,
-      }],
-    };
-  }
+  if (!parsed.ok) return skippedFile(parsed.warnings, parsed.error);
   return { agent: parsed.value, warnings: parsed.warnings };
 }
 
