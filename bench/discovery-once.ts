@@ -19,7 +19,7 @@ const tree = JSON.parse(readFileSync(treeFile, "utf8")) as Tree;
 const t0 = performance.now();
 let run: () => Promise<number>;
 if (mode === "discover" || mode === "discover-cached") {
-  const { discoverAgents } = await import("../src/task/discovery.ts");
+  const { discoverAgents } = await import("../src/discovery/discover.ts");
   const env = mode === "discover"
     ? { ...tree.env, XCSH_CACHE: "off" }
     : { ...tree.env, XCSH_CACHE_DIR: cacheDir };

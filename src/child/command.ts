@@ -12,8 +12,8 @@ import { isTerminal, writeErr, writeOut } from "../stdio.ts";
 import { readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
-import { runId } from "../task/artifacts.ts";
-import { readCallerState } from "../task/guards.ts";
+import { runId } from "../runner/artifacts.ts";
+import { readCallerState } from "../runner/guards.ts";
 import type { TaskRunner } from "../tools/types.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
@@ -30,7 +30,7 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
     const caller = readCallerState(process.env);
     if (!caller.ok) throw new Error(caller.message);
     // The parent-side code loads only in a child that delegates.
-    const { TaskTool } = await import("../task/tool.ts");
+    const { TaskTool } = await import("../runner/task-runner.ts");
     const tool = new TaskTool({
       env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: process.env },
       config: ctx.config,

@@ -18,7 +18,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { DEFAULT_LIMITS, timerMs } from "../task/limits.ts";
+import { DEFAULT_LIMITS, timerMs } from "../runner/limits.ts";
 import {
   type AgentDefinition,
   type TaskEnvelope,
@@ -26,7 +26,7 @@ import {
   THINKING_LEVELS,
   type ThinkingLevel,
   type XcshConfig,
-} from "../task/types.ts";
+} from "../types.ts";
 import { isRecord } from "../values.ts";
 import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ChildEvent } from "../task/types.ts";
+import type { ChildEvent } from "../types.ts";
 
 /** Replaces every occurrence of each secret (8+ characters) with `[redacted]`. Pure. */
 export function redact(text: string, secrets: readonly string[]): string {

@@ -5,9 +5,10 @@ import type { ModelMessage } from "ai";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { compileOutputSchema } from "../schema/output-schema.ts";
 import { TOOLS } from "../tools/registry.ts";
-import type { ChildEvent } from "../task/types.ts";
+import type { ChildEvent } from "../types.ts";
 import { type LoopOptions, MAX_REMINDERS, runLoop } from "./loop.ts";
-import type { ToolCall, TurnOutput } from "./turn.ts";
+import type { ToolCall } from "./conversation.ts";
+import type { TurnOutput } from "./turn.ts";
 
 type Scripted = { text?: string; calls?: [string, unknown][] };
 

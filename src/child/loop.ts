@@ -18,10 +18,11 @@ import type { OutputValidator } from "../schema/output-schema.ts";
 import { callTool } from "../tools/registry.ts";
 import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolContext, ToolSpec } from "../tools/types.ts";
-import type { TaskLimits } from "../task/types.ts";
+import type { TaskLimits } from "../types.ts";
 import type { Emit } from "./events.ts";
 import { reminderMessage } from "./prompt.ts";
-import type { Message, ToolCall, ToolResultPart, TurnOutput } from "./turn.ts";
+import type { Message, ToolCall, ToolResultPart } from "./conversation.ts";
+import type { TurnOutput } from "./turn.ts";
 
 /** Reminders sent to a model that stops without submitting while a schema is set. */
 export const MAX_REMINDERS = 2;

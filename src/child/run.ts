@@ -25,18 +25,14 @@ import {
 } from "../tools/submit-result.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
 import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
-import type { ChildEvent, TaskEnvelope, XcshConfig } from "../task/types.ts";
+import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
-import {
-  callModelWithRetries,
-  type LanguageModel,
-  ModelCallError,
-  streamTurn,
-  type ToolDefinition,
-} from "./turn.ts";
+import type { LanguageModel, ToolDefinition } from "./conversation.ts";
+import { callModelWithRetries, ModelCallError } from "./retries.ts";
+import { streamTurn } from "./turn.ts";
 import { displayPath } from "../home.ts";
 
 /** Default wait for the next byte of a model response before retrying. */

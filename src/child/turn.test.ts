@@ -2,7 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
-import { callModelWithRetries, ModelCallError, streamTurn, type TurnRequest } from "./turn.ts";
+import { callModelWithRetries, ModelCallError } from "./retries.ts";
+import { streamTurn, type TurnRequest } from "./turn.ts";
 import { IdleTimeoutError } from "../model/retry.ts";
 
 const usage = {

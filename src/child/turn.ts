@@ -2,13 +2,12 @@
  * One model turn: sends the conversation and the tool definitions, streams
  * the text back as it arrives, and returns the assistant's messages, the tool
  * calls it made (not executed: the loop runs tools itself) and the token
- * usage. Failed calls are retried by {@link callModelWithRetries} according
- * to the retry policy; a call that sends nothing for `idleTimeoutMs` counts
- * as failed.
+ * usage. A call that sends nothing for `idleTimeoutMs` counts as failed;
+ * `retries.ts` decides whether it is tried again.
  *
  * Speaks the provider interface (`LanguageModelV4` of `@ai-sdk/provider`)
- * directly: the conversation becomes the provider prompt here, and the
- * stream parts become the assistant message. The AI SDK's `ai` package is
+ * directly: the conversation becomes the provider prompt
+ * (`conversation.ts`), and the stream parts become the assistant message. The AI SDK's `ai` package is
  * not loaded: importing it costs a child a large share of its start-up.
  * Reasoning, text and tool-call parts keep their provider metadata, which
  * goes back as provider options on the next call (Anthropic's thinking
@@ -16,78 +15,23 @@
  *
  * @module
  */
-import type {
-  LanguageModelV4,
-  LanguageModelV4FunctionTool,
-  LanguageModelV4Message,
-  LanguageModelV4Prompt,
-  LanguageModelV4StreamPart,
-  SharedV4ProviderOptions,
-} from "@ai-sdk/provider";
-import {
-  classifyModelError,
-  describeModelFailure,
-  IdleTimeoutError,
-  retryDelayMs,
-  type RetryPolicy,
-} from "../model/retry.ts";
+import type { LanguageModelV4StreamPart, SharedV4ProviderOptions } from "@ai-sdk/provider";
+import { IdleTimeoutError } from "../model/retry.ts";
 import { MAX_OUTPUT_TOKENS, type ProviderOptions } from "../model/thinking.ts";
-import type { JsonSchemaObject } from "../tools/types.ts";
-
-/** The language model a child talks to. */
-export type LanguageModel = LanguageModelV4;
-
-/** Provider-specific data on a part: metadata coming back, options going out. */
-export type PartMetadata = SharedV4ProviderOptions;
-
-export interface TextPart {
-  type: "text";
-  text: string;
-  providerOptions?: PartMetadata;
-}
-
-export interface ReasoningPart {
-  type: "reasoning";
-  text: string;
-  providerOptions?: PartMetadata;
-}
-
-export interface ToolCallPart {
-  type: "tool-call";
-  toolCallId: string;
-  toolName: string;
-  /** The parsed arguments (an object). */
-  input: unknown;
-  providerOptions?: PartMetadata;
-}
-
-export interface ToolResultPart {
-  type: "tool-result";
-  toolCallId: string;
-  toolName: string;
-  output: { type: "text"; value: string } | { type: "error-text"; value: string };
-}
-
-/** One message of the conversation the loop keeps between turns. */
-export type Message =
-  | { role: "user"; content: string }
-  | { role: "assistant"; content: string | Array<TextPart | ReasoningPart | ToolCallPart> }
-  | { role: "tool"; content: ToolResultPart[] };
-
-/** A tool as the model sees it. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: JsonSchemaObject;
-}
-
-/** A tool call the model made. `invalid` says why it cannot be run. */
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-  invalid?: string;
-}
+import {
+  type LanguageModel,
+  type Message,
+  parseToolCall,
+  type PartMetadata,
+  type ReasoningPart,
+  type TextPart,
+  type ToolCall,
+  type ToolCallPart,
+  type ToolDefinition,
+  toPrompt,
+  toProviderTools,
+  withOptions,
+} from "./conversation.ts";
 
 export interface TurnOutput {
   messages: Message[];
@@ -106,118 +50,6 @@ export interface TurnRequest {
   signal: AbortSignal;
   idleTimeoutMs: number;
   onText: (delta: string) => void;
-}
-
-/** The provider's tool list for a list of definitions (calls come back to us). */
-export function toProviderTools(defs: readonly ToolDefinition[]): LanguageModelV4FunctionTool[] {
-  return defs.map((d) => ({
-    type: "function",
-    name: d.name,
-    description: d.description,
-    inputSchema: d.inputSchema as LanguageModelV4FunctionTool["inputSchema"],
-  }));
-}
-
-function withOptions<T extends object>(part: T, options: PartMetadata | undefined): T {
-  return options ? { ...part, providerOptions: options } : part;
-}
-
-/**
- * The provider prompt for a conversation: the system prompt first, user text,
- * assistant parts with their provider options (empty text without options
- * dropped), and tool results (consecutive tool messages merged).
- */
-export function toPrompt(system: string, messages: readonly Message[]): LanguageModelV4Prompt {
-  const prompt: LanguageModelV4Prompt = [{ role: "system", content: system }];
-  for (const m of messages) {
-    switch (m.role) {
-      case "user":
-        prompt.push({ role: "user", content: [{ type: "text", text: m.content }] });
-        break;
-      case "assistant": {
-        if (typeof m.content === "string") {
-          prompt.push({ role: "assistant", content: [{ type: "text", text: m.content }] });
-          break;
-        }
-        const content: Extract<LanguageModelV4Message, { role: "assistant" }>["content"] = [];
-        for (const p of m.content) {
-          switch (p.type) {
-            case "text":
-              if (p.text !== "" || p.providerOptions) {
-                content.push(withOptions({ type: "text", text: p.text }, p.providerOptions));
-              }
-              break;
-            case "reasoning":
-              content.push(withOptions({ type: "reasoning", text: p.text }, p.providerOptions));
-              break;
-            case "tool-call":
-              content.push(withOptions({
-                type: "tool-call",
-                toolCallId: p.toolCallId,
-                toolName: p.toolName,
-                input: p.input,
-              }, p.providerOptions));
-              break;
-          }
-        }
-        prompt.push({ role: "assistant", content });
-        break;
-      }
-      case "tool": {
-        const parts = m.content.map((p) => ({
-          type: "tool-result" as const,
-          toolCallId: p.toolCallId,
-          toolName: p.toolName,
-          output: { type: p.output.type, value: p.output.value },
-        }));
-        const last = prompt.at(-1);
-        if (last?.role === "tool") last.content.push(...parts);
-        else if (parts.length > 0) prompt.push({ role: "tool", content: parts });
-        break;
-      }
-    }
-  }
-  return prompt;
-}
-
-/** Parses JSON, refusing `__proto__` keys and `constructor.prototype` (prototype poisoning). */
-function parseJsonSafely(text: string): unknown {
-  return JSON.parse(text, function (key, value) {
-    if (
-      key === "__proto__" ||
-      (key === "constructor" && value && typeof value === "object" && "prototype" in value)
-    ) {
-      throw new SyntaxError(`forbidden key '${key}'`);
-    }
-    return value;
-  });
-}
-
-/**
- * A tool call as the stream delivered it (`input` is JSON text) checked
- * against the offered tools: unknown names and input that is not JSON come
- * back with `invalid` set, for the loop to report to the model.
- */
-export function parseToolCall(
-  part: { toolCallId: string; toolName: string; input: string },
-  offered: readonly ToolDefinition[],
-): ToolCall {
-  const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
-  const text = typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {});
-  let parseError: string | undefined;
-  try {
-    call.input = text.trim() === "" ? {} : parseJsonSafely(text);
-  } catch (err) {
-    parseError = err instanceof Error ? err.message : String(err);
-  }
-  if (!offered.some((d) => d.name === part.toolName)) {
-    call.invalid = `Model tried to call unavailable tool '${part.toolName}'. Available tools: ${
-      offered.map((d) => d.name).join(", ")
-    }.`;
-  } else if (parseError !== undefined) {
-    call.invalid = `input is not valid JSON: ${parseError}`;
-  }
-  return call;
 }
 
 function tokens(v: unknown): number {
@@ -402,64 +234,5 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
     req.signal.removeEventListener("abort", onOuterAbort);
     // Stop reading what is left (closes the connection of a failed attempt).
     if (reader && !drained) reader.cancel().catch(() => {});
-  }
-}
-
-/** Raised when a model call failed for good; the message names model and endpoint. */
-export class ModelCallError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ModelCallError";
-  }
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
- * Runs `call` until it succeeds, the error is not retryable, or the policy's
- * retries are spent; then throws a {@link ModelCallError}.
- */
-export async function callModelWithRetries<T>(
-  call: () => Promise<T>,
-  opts: {
-    policy: RetryPolicy;
-    signal: AbortSignal;
-    target: { model: string; baseURL: string };
-    onRetry?: (attempt: number, delayMs: number, reason: string) => void;
-  },
-): Promise<T> {
-  for (let attempt = 0;; attempt++) {
-    try {
-      return await call();
-    } catch (err) {
-      if (opts.signal.aborted) throw opts.signal.reason;
-      const info = classifyModelError(err);
-      const delay = info.retryable && attempt < opts.policy.maxRetries
-        ? retryDelayMs(attempt, info, opts.policy, Math.random())
-        : undefined;
-      if (delay === undefined) {
-        let message = describeModelFailure(info, opts.target, attempt + 1);
-        if (info.retryable && info.retryAfterMs !== undefined && attempt < opts.policy.maxRetries) {
-          message += ` (the server asked to wait ${Math.ceil(info.retryAfterMs / 1000)} s)`;
-        }
-        throw new ModelCallError(message);
-      }
-      opts.onRetry?.(attempt + 1, delay, info.reason);
-      await sleep(delay, opts.signal);
-    }
   }
 }

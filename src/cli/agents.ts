@@ -20,8 +20,8 @@ import {
   reportDiagnostics,
   whereLabel,
 } from "./output.ts";
-import { discoverAgents, getAgent } from "../task/discovery.ts";
-import type { AgentDefinition } from "../task/types.ts";
+import { discoverAgents, getAgent } from "../discovery/discover.ts";
+import type { AgentDefinition } from "../types.ts";
 
 const FLAGS = {
   all: { type: "boolean" },

@@ -9,12 +9,13 @@ import { basename, resolve } from "node:path";
 import { writeOut } from "../stdio.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
-import { formatDiagnostic, printJson } from "./output.ts";
+import { printJson } from "./output.ts";
+import { formatDiagnostic } from "../labels.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
-import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../task/discovery.ts";
+import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../discovery/discover.ts";
 import { withParsers } from "../discovery/parsers.ts";
-import type { AgentFamily, Diagnostic } from "../task/types.ts";
+import type { AgentFamily, Diagnostic } from "../types.ts";
 
 /** Guesses the family of a file from its path, for display and `.toml` handling. */
 function familyOf(path: string): AgentFamily {

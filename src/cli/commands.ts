@@ -20,7 +20,7 @@ import {
   expandCommand,
   getCommand,
   type WorkflowCommand,
-} from "../task/commands.ts";
+} from "../discovery/commands.ts";
 
 const HELP = `Usage:
   xcsh commands [--all] [--json] [--cwd DIR]

@@ -5,14 +5,8 @@
  * @module
  */
 import { writeErr, writeOut } from "../stdio.ts";
-import type { Diagnostic } from "../task/types.ts";
-
-/** Formats one diagnostic as a single line a user can act on. */
-export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.file ? `${d.file}: ` : "";
-  const field = d.field && !d.message.includes(`'${d.field}'`) ? `${d.field}: ` : "";
-  return `xcsh: ${d.level}: ${where}${field}${d.message}`;
-}
+import type { Diagnostic } from "../types.ts";
+import { formatDiagnostic } from "../labels.ts";
 
 /** Writes each distinct diagnostic once to stderr. */
 export function reportDiagnostics(diags: readonly Diagnostic[]): void {

@@ -10,7 +10,8 @@
  */
 import process from "node:process";
 import { isTerminal, writeErr } from "../stdio.ts";
-import type { ChildEvent, TaskResult } from "../task/types.ts";
+import type { ChildEvent, TaskResult } from "../types.ts";
+import { oneLine, toolLabel } from "../labels.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
 export interface ProgressOutput {
@@ -30,21 +31,6 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
-}
-
-function short(value: unknown, max = 60): string {
-  const s = typeof value === "string" ? value : JSON.stringify(value) ?? "";
-  const one = s.replace(/\s+/g, " ");
-  return one.length > max ? one.slice(0, max - 1) + "…" : one;
-}
-
-/** Describes a tool call briefly: its name and its most telling argument. */
-export function toolLabel(tool: string, args: unknown): string {
-  const a = (args ?? {}) as Record<string, unknown>;
-  const key = ["path", "pattern", "command", "agent", "query"].find((k) =>
-    typeof a[k] === "string"
-  );
-  return key ? `${tool} ${short(a[key], 50)}` : tool;
 }
 
 export class Progress {
@@ -89,7 +75,7 @@ export class Progress {
     const row = this.rows.get(result.id);
     if (!row) return;
     row.done = result;
-    const extra = result.status === "ok" ? "" : `: ${short(result.error ?? "", 100)}`;
+    const extra = result.status === "ok" ? "" : `: ${oneLine(result.error ?? "", 100)}`;
     this.plain(
       `[${result.id}] ${result.status} after ${seconds(Date.now() - row.started)}${extra}`,
     );

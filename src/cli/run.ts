@@ -16,14 +16,15 @@ import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
-import { formatDiagnostic, printJson, reportDiagnostics } from "./output.ts";
+import { printJson, reportDiagnostics } from "./output.ts";
+import { formatDiagnostic } from "../labels.ts";
 import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
-import { runId } from "../task/artifacts.ts";
-import { readCallerState } from "../task/guards.ts";
-import { TaskTool } from "../task/tool.ts";
+import { runId } from "../runner/artifacts.ts";
+import { readCallerState } from "../runner/guards.ts";
+import { TaskTool } from "../runner/task-runner.ts";
 import { selfCommand } from "../runtime.ts";
-import type { TaskItem, TaskRequest, TaskResult } from "../task/types.ts";
+import type { TaskItem, TaskRequest, TaskResult } from "../types.ts";
 
 export const RUN_HELP = `Usage:
   xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)

@@ -13,10 +13,11 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { projectAncestors } from "../discovery/config-dirs.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";
-import { normalizeText, parseSimpleYaml } from "../discovery/frontmatter.ts";
+import { normalizeText } from "../discovery/frontmatter.ts";
+import { parseSimpleYaml } from "../discovery/simple-yaml.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
-import type { Diagnostic, XcshConfig } from "../task/types.ts";
+import type { Diagnostic, XcshConfig } from "../types.ts";
 
 export type LoadedConfig =
   | { ok: true; config: XcshConfig; files: string[]; warnings: Diagnostic[] }

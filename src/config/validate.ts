@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { Diagnostic, ProviderConfig, XcshConfig } from "../task/types.ts";
+import type { Diagnostic, ProviderConfig, XcshConfig } from "../types.ts";
 import { isRecord } from "../values.ts";
 
 /** The provider wire types a config may name. */

@@ -31,7 +31,7 @@ import {
   type ParseLevel,
   THINKING_LEVELS,
   type ThinkingLevel,
-} from "../task/types.ts";
+} from "../types.ts";
 
 /** The parsed fields of an agent, before its origin and prompt are attached. */
 export type AgentFields = Omit<

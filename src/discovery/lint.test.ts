@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type FileOutcome, lintAgentFiles } from "./lint.ts";
-import type { AgentDefinition } from "../task/types.ts";
+import type { AgentDefinition } from "../types.ts";
 
 function agent(name: string, extra: Partial<AgentDefinition> = {}): AgentDefinition {
   return { name, description: "d", systemPrompt: "", source: "user", family: "claude", ...extra };

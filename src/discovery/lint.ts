@@ -10,7 +10,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { AgentDefinition, Diagnostic } from "../task/types.ts";
+import type { AgentDefinition, Diagnostic } from "../types.ts";
 
 /** One file's parse outcome, as discovery produced it. */
 export interface FileOutcome {

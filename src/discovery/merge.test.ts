@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { getAgent, mergeAgents } from "./merge.ts";
-import type { AgentDefinition } from "../task/types.ts";
+import type { AgentDefinition } from "../types.ts";
 
 function agent(name: string, filePath: string): AgentDefinition {
   return {

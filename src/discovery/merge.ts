@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { AgentDefinition } from "../task/types.ts";
+import type { AgentDefinition } from "../types.ts";
 
 export interface Shadowed<T> {
   agent: T;

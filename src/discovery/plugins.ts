@@ -14,7 +14,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
-import type { Diagnostic } from "../task/types.ts";
+import type { Diagnostic } from "../types.ts";
 import { isRecord } from "../values.ts";
 
 export type PluginScope = "project" | "local" | "user" | "managed";

@@ -13,7 +13,7 @@
 import { Buffer } from "node:buffer";
 import { type Dirent, promises as fs, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Diagnostic } from "../task/types.ts";
+import type { Diagnostic } from "../types.ts";
 import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
 
 /** Files over this size are skipped. */

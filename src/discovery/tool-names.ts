@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { TOOL_NAMES } from "../task/types.ts";
+import { TOOL_NAMES } from "../types.ts";
 
 const CANONICAL: ReadonlySet<string> = new Set(TOOL_NAMES);
 

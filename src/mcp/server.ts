@@ -21,13 +21,12 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { readTaskInput, TASK_INPUT_SCHEMA } from "./task-input.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { loadConfig } from "../config/load.ts";
-import { runId } from "../task/artifacts.ts";
-import { discoverAgents } from "../task/discovery.ts";
-import { type CallerState, readCallerState } from "../task/guards.ts";
-import { TaskTool } from "../task/tool.ts";
-import type { ChildEvent, Diagnostic, TaskResult } from "../task/types.ts";
-import { formatDiagnostic } from "../cli/output.ts";
-import { toolLabel } from "../cli/progress.ts";
+import { runId } from "../runner/artifacts.ts";
+import { discoverAgents } from "../discovery/discover.ts";
+import { type CallerState, readCallerState } from "../runner/guards.ts";
+import { TaskTool } from "../runner/task-runner.ts";
+import type { ChildEvent, Diagnostic, TaskResult } from "../types.ts";
+import { formatDiagnostic, toolLabel } from "../labels.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type ToolResult = {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TaskRequest } from "../task/types.ts";
+import type { TaskRequest } from "../types.ts";
 
 /** JSON Schema of the `task` tool's arguments. */
 export const TASK_INPUT_SCHEMA = {

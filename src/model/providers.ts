@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { ProviderConfig, XcshConfig } from "../task/types.ts";
+import type { ProviderConfig, XcshConfig } from "../types.ts";
 
 export type ProviderType = ProviderConfig["type"];
 

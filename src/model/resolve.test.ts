@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultConfig } from "../config/validate.ts";
-import type { XcshConfig } from "../task/types.ts";
+import type { XcshConfig } from "../types.ts";
 import { resolveModel, resolvePattern } from "./resolve.ts";
 
 function config(): XcshConfig {

@@ -22,8 +22,8 @@
  *
  * @module
  */
-import { classifyModelPattern } from "../task/model-patterns.ts";
-import type { XcshConfig } from "../task/types.ts";
+import { classifyModelPattern } from "./patterns.ts";
+import type { XcshConfig } from "../types.ts";
 import { knownProviders, splitModelId } from "./providers.ts";
 
 /** Where the chosen model came from. */

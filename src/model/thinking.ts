@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { ThinkingLevel } from "../task/types.ts";
+import type { ThinkingLevel } from "../types.ts";
 import type { ProviderType } from "./providers.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -14,7 +14,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { killTree } from "../task/process-tree.ts";
+import { killTree } from "../runner/process-tree.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;

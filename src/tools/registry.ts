@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { TOOL_NAMES } from "../task/types.ts";
+import { TOOL_NAMES } from "../types.ts";
 import { checkArguments } from "./arguments.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TaskRequest, TaskResult } from "../task/types.ts";
+import type { TaskRequest, TaskResult } from "../types.ts";
 import { type TaskRunner, toolError, type ToolSpec } from "./types.ts";
 
 export type { TaskRunner } from "./types.ts";

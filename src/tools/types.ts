@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TaskRequest, TaskResult } from "../task/types.ts";
+import type { TaskRequest, TaskResult } from "../types.ts";
 
 /** A JSON Schema object describing a tool's arguments. */
 export type JsonSchemaObject = Record<string, unknown> & { type: "object" };

@@ -31,7 +31,7 @@ import {
   parseFrontmatter,
 } from "../../src/discovery/frontmatter.ts";
 import { AgentParsingError, parseAgent } from "../../src/discovery/helpers.ts";
-import { discoverAgents, parseAgentFile } from "../../src/task/discovery.ts";
+import { discoverAgents, parseAgentFile } from "../../src/discovery/discover.ts";
 import { markdownAgent, rng, tomlAgent } from "../../bench/generate.ts";
 import { check, fastPathAgrees, SEED } from "./support.ts";
 import { loadParsers } from "../../src/discovery/parsers.ts";

@@ -12,7 +12,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import fc from "fast-check";
-import { parseFrontmatter, parseSimpleYaml } from "../../src/discovery/frontmatter.ts";
+import { parseFrontmatter } from "../../src/discovery/frontmatter.ts";
+import { parseSimpleYaml } from "../../src/discovery/simple-yaml.ts";
 import { markdownAgent, rng } from "../../bench/generate.ts";
 import {
   check as checkRuns,

@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyModelPattern, type ModelPattern } from "./model-patterns.ts";
+import { classifyModelPattern, type ModelPattern } from "./patterns.ts";
 
 const INHERIT: ModelPattern = { kind: "inherit" };
 const role = (r: string): ModelPattern => ({ kind: "role", role: r });

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { TaskLimits } from "./types.ts";
+import type { TaskLimits } from "../types.ts";
 
 /** Limits used when neither the agent, the call nor the config sets one. */
 export const DEFAULT_LIMITS: Readonly<TaskLimits> = {

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { checkGuards, childEnvironment, depthExhausted, readCallerState } from "./guards.ts";
-import type { AgentDefinition } from "./types.ts";
+import type { AgentDefinition } from "../types.ts";
 
 const agent = (name: string, extra: Partial<AgentDefinition> = {}): AgentDefinition => ({
   name,

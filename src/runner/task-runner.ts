@@ -20,7 +20,7 @@
 import { writeErr } from "../stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { mapLimit } from "./concurrency.ts";
-import { discoverAgents } from "./discovery.ts";
+import { discoverAgents } from "../discovery/discover.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runChild } from "./executor.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
@@ -36,7 +36,7 @@ import type {
   TaskRequest,
   TaskResult,
   XcshConfig,
-} from "./types.ts";
+} from "../types.ts";
 
 const MAX_ID_LENGTH = 64;
 

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { effectiveAgent, PLAN_MODE_PREAMBLE, resolveOutputSchema } from "./effective.ts";
-import type { AgentDefinition } from "./types.ts";
+import type { AgentDefinition } from "../types.ts";
 
 const designer: AgentDefinition = {
   name: "designer",

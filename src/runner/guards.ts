@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { AgentDefinition } from "./types.ts";
+import type { AgentDefinition } from "../types.ts";
 
 /** What the environment says about the process asking to spawn. */
 export interface CallerState {

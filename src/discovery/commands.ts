@@ -17,13 +17,13 @@
  */
 import { basename, join } from "node:path";
 import initMd from "../../commands/init.md" with { type: "text" };
-import { type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
-import { parseFrontmatter } from "../discovery/frontmatter.ts";
-import { withParsers } from "../discovery/parsers.ts";
-import { mergeAgents, type Shadowed } from "../discovery/merge.ts";
-import { listClaudePluginRoots } from "../discovery/plugins.ts";
-import { readDefinitionFolder, type SourceFile } from "../discovery/read-files.ts";
-import type { AgentFamily, AgentSource, Diagnostic, ParseLevel } from "./types.ts";
+import { type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
+import { parseFrontmatter } from "./frontmatter.ts";
+import { withParsers } from "./parsers.ts";
+import { mergeAgents, type Shadowed } from "./merge.ts";
+import { listClaudePluginRoots } from "./plugins.ts";
+import { readDefinitionFolder, type SourceFile } from "./read-files.ts";
+import type { AgentFamily, AgentSource, Diagnostic, ParseLevel } from "../types.ts";
 
 export interface WorkflowCommand {
   name: string;

@@ -12,7 +12,7 @@
  */
 import { killPids, killTree } from "./process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "./types.ts";
+import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
 
 /** How long a child has to exit after SIGTERM before it gets SIGKILL. */
 export const KILL_GRACE_MS = 3000;

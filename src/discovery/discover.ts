@@ -21,28 +21,28 @@ import { join } from "node:path";
 import process from "node:process";
 import pkg from "../../package.json" with { type: "json" };
 import { buildIdentity, isCompiled } from "../runtime.ts";
-import { cacheDir } from "../discovery/cache-dir.ts";
-import { CacheFiles } from "../discovery/cache-files.ts";
-import type { DefinitionCache } from "../discovery/definition-cache.ts";
-import type { FileSignature } from "../discovery/file-signature.ts";
-import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "../discovery/config-dirs.ts";
-import { codexToFields } from "../discovery/codex.ts";
-import { withParsers } from "../discovery/parsers.ts";
-import { parseAgent, parseAgentFields } from "../discovery/helpers.ts";
-import { mergeAgents, type ShadowedAgent } from "../discovery/merge.ts";
-import { listClaudePluginRoots, type PluginListing } from "../discovery/plugins.ts";
-import type { FileOutcome } from "../discovery/lint.ts";
+import { cacheDir } from "./cache-dir.ts";
+import { CacheFiles } from "./cache-files.ts";
+import type { DefinitionCache } from "./definition-cache.ts";
+import type { FileSignature } from "./file-signature.ts";
+import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
+import { codexToFields } from "./codex.ts";
+import { withParsers } from "./parsers.ts";
+import { parseAgent, parseAgentFields } from "./helpers.ts";
+import { mergeAgents, type ShadowedAgent } from "./merge.ts";
+import { listClaudePluginRoots, type PluginListing } from "./plugins.ts";
+import type { FileOutcome } from "./lint.ts";
 import {
   type FolderRead,
   readDefinitionFolder,
   readDefinitionFolderChecked,
   type SourceFile,
-} from "../discovery/read-files.ts";
-import { loadBundledAgents } from "./agents.ts";
-import type { AgentDefinition, AgentFamily, AgentSource, Diagnostic } from "./types.ts";
+} from "./read-files.ts";
+import { loadBundledAgents } from "./bundled.ts";
+import type { AgentDefinition, AgentFamily, AgentSource, Diagnostic } from "../types.ts";
 
-export { getAgent } from "../discovery/merge.ts";
-export type { ShadowedAgent } from "../discovery/merge.ts";
+export { getAgent } from "./merge.ts";
+export type { ShadowedAgent } from "./merge.ts";
 
 /** A folder discovery looked at, in precedence order. */
 export interface SearchedFolder {

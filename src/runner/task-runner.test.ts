@@ -1,8 +1,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { taskToolDescription, validateRequest } from "./tool.ts";
+import { taskToolDescription, validateRequest } from "./task-runner.ts";
 import { parseEventLine } from "./executor.ts";
-import { loadBundledAgents } from "./agents.ts";
+import { loadBundledAgents } from "../discovery/bundled.ts";
 
 describe("validateRequest", () => {
   const t = (id: string, assignment = "do it") => ({ id, assignment });
@@ -54,7 +54,7 @@ describe("TaskTool", () => {
     const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { TaskTool } = await import("./tool.ts");
+    const { TaskTool } = await import("./task-runner.ts");
     const { defaultConfig } = await import("../config/validate.ts");
     const root = mkdtempSync(join(tmpdir(), "xcsh-tool-"));
     try {

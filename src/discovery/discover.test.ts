@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { discoverAgents } from "./discovery.ts";
+import { discoverAgents } from "./discover.ts";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-discovery-"));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -10,7 +10,7 @@
  * @module
  */
 import { depthExhausted } from "./guards.ts";
-import { type AgentDefinition, TOOL_NAMES } from "./types.ts";
+import { type AgentDefinition, TOOL_NAMES } from "../types.ts";
 
 /** Tools a plan-mode child keeps. */
 export const PLAN_MODE_TOOLS = ["read", "grep", "find", "ls", "submit_result"] as const;

@@ -13,10 +13,10 @@ import {
   type EmbeddedAgentDef,
   loadBundledAgents,
   parseBundledAgents,
-} from "./agents.ts";
-import { classifyModelPattern, type ModelPattern } from "./model-patterns.ts";
-import { AgentParsingError } from "../discovery/helpers.ts";
-import type { AgentDefinition } from "./types.ts";
+} from "./bundled.ts";
+import { classifyModelPattern, type ModelPattern } from "../model/patterns.ts";
+import { AgentParsingError } from "./helpers.ts";
+import type { AgentDefinition } from "../types.ts";
 
 const READ_ONLY = ["read", "grep", "find", "ls", "bash"];
 const INHERIT: ModelPattern = { kind: "inherit" };
@@ -363,8 +363,8 @@ describe("parseBundledAgents (level fatal)", () => {
 });
 
 test("bundled frontmatter stays on the fast path (no full YAML parse at start-up)", async () => {
-  const { parseSimpleYaml } = await import("../discovery/frontmatter.ts");
-  const { EMBEDDED_AGENT_DEFS } = await import("./agents.ts");
+  const { parseSimpleYaml } = await import("./simple-yaml.ts");
+  const { EMBEDDED_AGENT_DEFS } = await import("./bundled.ts");
   for (const def of EMBEDDED_AGENT_DEFS) {
     if (!("markdown" in def)) continue;
     const block = def.markdown.split("\n---\n")[0].slice("---\n".length);

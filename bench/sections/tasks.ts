@@ -1,0 +1,247 @@
+/**
+ * Task sections against the local model server (which answers at once): one
+ * `xcsh run` against `xcsh --version`, and a fan-out of 32 tasks at
+ * concurrency 8 with the children's peak memory and CPU time.
+ *
+ * @module
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { startModelServer } from "../../tests/support/model-server.ts";
+import {
+  type AsyncRun,
+  cleanEnv,
+  requireXcsh,
+  scratchDir,
+  timedAsync,
+  tmp,
+  XCSH,
+} from "../measure.ts";
+import { details, limitRow, log, median, row } from "../report.ts";
+
+/** A HOME whose config points the child at `url`, with `maxConcurrency`. */
+export function taskHome(
+  name: string,
+  url: string,
+  maxConcurrency: number,
+): { home: string; cwd: string } {
+  const base = tmp(name);
+  const home = join(base, "home");
+  const cwd = join(base, "work");
+  mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(
+    join(home, ".xcsh", "agent", "config.yml"),
+    `providers: { local: { type: openai-compatible, baseURL: "${url}/v1" } }\n` +
+      `models: { default: local/mock }\n` +
+      `task: { maxConcurrency: ${maxConcurrency} }\n`,
+  );
+  return { home, cwd };
+}
+
+export const SUBMIT = {
+  toolCalls: [{ name: "submit_result", args: { result: { data: { ok: true } } } }],
+};
+
+/** Runs `xcsh run quick_task …` and checks every task succeeded. */
+export async function runTasks(
+  home: string,
+  cwd: string,
+  tasks: number,
+  onStart?: (pid: number) => void,
+): Promise<AsyncRun> {
+  const args = tasks === 1 ? ["run", "quick_task", "Say ok.", "--json"] : [
+    "run",
+    "quick_task",
+    ...Array.from({ length: tasks }, (_, i) => `--task=t${i}=Say ok.`),
+    "--json",
+  ];
+  const r = await timedAsync(XCSH, args, { cwd, env: cleanEnv({ HOME: home }), onStart });
+  if (r.code !== 0) throw new Error(`xcsh run exited ${r.code}: ${r.stderr.slice(-2000)}`);
+  const doc = JSON.parse(r.stdout);
+  const ok = (doc.results ?? []).filter((x: { status: string }) => x.status === "ok").length;
+  if (ok !== tasks) {
+    throw new Error(`expected ${tasks} ok results, got ${ok}: ${r.stdout.slice(0, 2000)}`);
+  }
+  return r;
+}
+
+let oneTaskMedian: number | undefined;
+
+export async function benchTask(): Promise<void> {
+  requireXcsh();
+  const server = await startModelServer({ respond: () => SUBMIT });
+  try {
+    const { home, cwd } = taskHome("task", server.url, 8);
+    const env = cleanEnv({ HOME: home });
+    const version = () => timedAsync(XCSH, ["--version"], { cwd, env });
+    await runTasks(home, cwd, 1);
+    await version();
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      a.push((await runTasks(home, cwd, 1)).ms);
+      b.push((await version()).ms);
+    }
+    oneTaskMedian = median(a);
+    row("one task", "xcsh run (instant model)", oneTaskMedian, median(b), "ms", 4);
+    details.task = { runMs: a, versionMs: b, modelRequests: server.requests.length };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Peak resident set (VmHWM, KiB) of `pid`, or undefined once it is gone. */
+export function vmHwm(pid: number): number | undefined {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pids of the `__child` processes whose parent is `parent`. */
+export function childPids(parent: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // Field 4 (ppid) comes after the parenthesised command name.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid !== parent) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes("__child")) {
+        out.push(Number(name));
+      }
+    } catch {
+      // gone already
+    }
+  }
+  return out;
+}
+
+/** Children run one after another under one /usr/bin/time, for their CPU time. */
+export const CPU_SAMPLE_CHILDREN = 20;
+
+/**
+ * Peak RSS of a child run alone under /usr/bin/time -v, in KiB, and its CPU
+ * seconds: the average over CPU_SAMPLE_CHILDREN children run one after
+ * another (one child's CPU time is below the 10 ms the counter shows).
+ * Asynchronous: the model server it talks to lives in this process.
+ */
+export async function childUnderTime(
+  home: string,
+  cwd: string,
+): Promise<{ kib: number; cpuSeconds: number; ms: number } | undefined> {
+  if (!existsSync("/usr/bin/time")) return undefined;
+  const env = cleanEnv({ HOME: home });
+  const dry = spawnSync(XCSH, ["run", "quick_task", "Say ok.", "--dry-run", "--json"], {
+    cwd,
+    env,
+  });
+  const plan = JSON.parse(dry.stdout.toString());
+  const task = plan.tasks[0];
+  const envelopeFile = join(scratchDir(), "envelope.json");
+  writeFileSync(envelopeFile, JSON.stringify(task.envelope));
+  const loop = `i=0; while [ $i -lt ${CPU_SAMPLE_CHILDREN} ]; do ` +
+    `"$0" "$1" < "$2" > /dev/null || exit 1; i=$((i+1)); done`;
+  const r = await new Promise<{ code: number | null; stderr: string; ms: number }>((done, fail) => {
+    const t0 = performance.now();
+    const child = spawn("/usr/bin/time", ["-v", "sh", "-c", loop, ...plan.command, envelopeFile], {
+      cwd,
+      env: { ...env, ...task.env },
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 120_000,
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stderr, ms: performance.now() - t0 }));
+  });
+  const kib = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  const user = /User time \(seconds\): ([\d.]+)/.exec(r.stderr);
+  const sys = /System time \(seconds\): ([\d.]+)/.exec(r.stderr);
+  if (r.code !== 0 || !kib) {
+    log(`children under /usr/bin/time failed (exit ${r.code}): ${r.stderr.slice(-500)}`);
+    return undefined;
+  }
+  return {
+    kib: Number(kib[1]),
+    cpuSeconds: (Number(user?.[1] ?? 0) + Number(sys?.[1] ?? 0)) / CPU_SAMPLE_CHILDREN,
+    ms: r.ms / CPU_SAMPLE_CHILDREN,
+  };
+}
+
+export async function benchFanout(): Promise<void> {
+  requireXcsh();
+  const server = await startModelServer({ respond: () => SUBMIT });
+  try {
+    const { home, cwd } = taskHome("fanout", server.url, 8);
+    if (oneTaskMedian === undefined) {
+      await runTasks(home, cwd, 1);
+      const one: number[] = [];
+      for (let i = 0; i < 7; i++) one.push((await runTasks(home, cwd, 1)).ms);
+      oneTaskMedian = median(one);
+    }
+    // Sample the children's VmHWM while the fan-out runs.
+    const peak = new Map<number, number>();
+    let parent = -1;
+    const timer = setInterval(() => {
+      if (parent < 0) return;
+      for (const pid of childPids(parent)) {
+        const kb = vmHwm(pid);
+        if (kb !== undefined) peak.set(pid, Math.max(peak.get(pid) ?? 0, kb));
+      }
+    }, 5);
+    const runs: number[] = [];
+    try {
+      await runTasks(home, cwd, 32);
+      for (let i = 0; i < 3; i++) {
+        runs.push((await runTasks(home, cwd, 32, (pid) => (parent = pid))).ms);
+      }
+    } finally {
+      clearInterval(timer);
+    }
+    row("fan-out", "32 tasks at concurrency 8", median(runs), 4 * oneTaskMedian, "ms", 1.3);
+    const sampled = Math.max(0, ...peak.values()) / 1024;
+    limitRow(
+      "fan-out",
+      `child peak RSS (/proc VmHWM, ${peak.size} children sampled)`,
+      sampled,
+      80,
+      "MiB",
+    );
+    const alone = await childUnderTime(home, cwd);
+    if (alone !== undefined) {
+      limitRow(
+        "fan-out",
+        "child peak RSS (children alone, /usr/bin/time -v)",
+        alone.kib / 1024,
+        80,
+        "MiB",
+      );
+      // The best this machine can do: 32 children's CPU time spread over its cores.
+      const bound = (32 * alone.cpuSeconds * 1000) / cpus().length;
+      row(
+        "fan-out",
+        `  CPU bound: 32 × child CPU / ${cpus().length} cores`,
+        bound,
+        4 * oneTaskMedian,
+        "ms",
+        null,
+      );
+    }
+    details.fanout = {
+      runMs: runs,
+      oneTaskMedianMs: oneTaskMedian,
+      childrenSampled: peak.size,
+      peakKiB: [...peak.values()],
+      alone: alone ?? null,
+    };
+  } finally {
+    await server.close();
+  }
+}
