@@ -124,8 +124,8 @@ export interface TokenUsage {
 /** One JSON Lines event a child writes to stdout. */
 export type ChildEvent =
   | { type: "start"; id: string; agent: string; model: string; depth: number }
-  | { type: "tool_start"; id: string; tool: string; args: unknown }
-  | { type: "tool_end"; id: string; tool: string; ok: boolean; summary: string }
+  | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
+  | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
   | { type: "text"; id: string; delta: string }
   | { type: "usage"; id: string; input: number; output: number }
   | {

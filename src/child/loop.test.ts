@@ -5,6 +5,7 @@ import type { ModelMessage } from "ai";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { compileOutputSchema } from "../schema/output-schema.ts";
 import { TOOLS } from "../tools/registry.ts";
+import type { ToolSpec } from "../tools/types.ts";
 import type { ChildEvent } from "../types.ts";
 import { type LoopOptions, MAX_REMINDERS, runLoop } from "./loop.ts";
 import type { ToolCall } from "./conversation.ts";
@@ -158,5 +159,100 @@ describe("runLoop", () => {
       status: "error",
       error: "the agent gave up: impossible",
     });
+  });
+});
+
+/**
+ * A fake tool: each call records its start, waits until `gate` calls have
+ * started (or 2 s, so a loop that runs calls one by one fails instead of
+ * hanging), then `wait` ms, then ends.
+ */
+function gatedTool(name: string, readOnly: boolean, log: string[], gate: number): ToolSpec {
+  let started = 0;
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return {
+    name,
+    description: "test tool",
+    readOnly,
+    inputSchema: { type: "object", properties: { tag: { type: "string" } } },
+    async run(args: { tag: string; wait?: number }) {
+      log.push(`start ${args.tag}`);
+      if (++started >= gate) open();
+      const timer = new Promise<void>((r) => setTimeout(r, 2000));
+      await Promise.race([opened, timer]);
+      await new Promise((r) => setTimeout(r, Number(args.wait ?? 0)));
+      log.push(`end ${args.tag}`);
+      return { ok: true, output: `out ${args.tag}`, summary: args.tag };
+    },
+  };
+}
+
+describe("runLoop: calls of one turn", () => {
+  test("read-only calls run side by side; answers go back in call order", async () => {
+    const log: string[] = [];
+    const look = gatedTool("look", true, log, 3);
+    const { opts, events, seen } = setup([
+      {
+        calls: [
+          ["look", { tag: "a", wait: 60 }],
+          ["look", { tag: "b", wait: 30 }],
+          ["look", { tag: "c", wait: 0 }],
+        ],
+      },
+      { text: "done" },
+    ], { tools: new Map([["look", look]]) });
+    assert.equal((await runLoop(opts)).status, "ok");
+    assert.deepEqual(log.slice(0, 3), ["start a", "start b", "start c"], log.join(", "));
+    assert.deepEqual(
+      events.slice(0, 3).map((e) => e.type),
+      ["tool_start", "tool_start", "tool_start"],
+    );
+    // The answers keep the order of the calls, whatever order they ended in.
+    const sent = JSON.stringify(seen[1].at(-1));
+    const at = (tag: string) => sent.indexOf(`out ${tag}`);
+    assert.ok(at("a") >= 0 && at("a") < at("b") && at("b") < at("c"), sent);
+  });
+
+  test("a call that changes something waits for the calls before it and runs alone", async () => {
+    const log: string[] = [];
+    const look = gatedTool("look", true, log, 2);
+    const change = gatedTool("change", false, log, 1);
+    const { opts } = setup([
+      {
+        calls: [
+          ["look", { tag: "r1", wait: 20 }],
+          ["look", { tag: "r2", wait: 0 }],
+          ["change", { tag: "w" }],
+          ["look", { tag: "r3" }],
+        ],
+      },
+      { text: "done" },
+    ], { tools: new Map<string, ToolSpec>([["look", look], ["change", change]]) });
+    assert.equal((await runLoop(opts)).status, "ok");
+    const w = log.indexOf("start w");
+    assert.ok(log.indexOf("end r1") < w && log.indexOf("end r2") < w, log.join(", "));
+    assert.equal(log[w + 1], "end w", "nothing runs beside the change");
+    assert.ok(log.indexOf("start r3") > log.indexOf("end w"), log.join(", "));
+  });
+
+  test("every tool_start pairs with one tool_end by callId", async () => {
+    const log: string[] = [];
+    const look = gatedTool("look", true, log, 2);
+    const { opts, events } = setup([
+      { calls: [["look", { tag: "a", wait: 10 }], ["look", { tag: "b" }], ["nope", {}]] },
+      { text: "done" },
+    ], { tools: new Map([["look", look]]) });
+    await runLoop(opts);
+    const starts = events.flatMap((e) => e.type === "tool_start" ? [e.callId] : []);
+    const ends = events.flatMap((e) => e.type === "tool_end" ? [e.callId] : []);
+    assert.deepEqual(starts, ["c1-0", "c1-1", "c1-2"]);
+    assert.deepEqual([...ends].sort(), starts);
+    for (const e of events) {
+      if (e.type === "tool_end") {
+        const start = events.find((s) => s.type === "tool_start" && s.callId === e.callId);
+        assert.equal(start?.type === "tool_start" && start.tool, e.tool);
+      }
+    }
   });
 });

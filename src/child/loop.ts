@@ -1,8 +1,9 @@
 /**
  * The agent loop: what happens between the assignment and the result.
  *
- * Each turn the model sees the conversation and either calls tools (run in
- * order, results sent back) or stops. Decides how a run ends:
+ * Each turn the model sees the conversation and either calls tools (read-only
+ * and `task` calls side by side, others alone, as `schedule.ts` decides;
+ * results sent back in call order) or stops. Decides how a run ends:
  * - a valid `submit_result` → ok with its data (the loop stops at once);
  * - `submit_result` with `{error}` → error with the agent's reason;
  * - too many invalid submissions → error listing the last validation errors;
@@ -21,6 +22,7 @@ import type { ToolContext, ToolSpec } from "../tools/types.ts";
 import type { TaskLimits } from "../types.ts";
 import type { Emit } from "./events.ts";
 import { reminderMessage } from "./prompt.ts";
+import { planBatches, runsShared } from "./schedule.ts";
 import type { Message, ToolCall, ToolResultPart } from "./conversation.ts";
 import type { TurnOutput } from "./turn.ts";
 
@@ -71,8 +73,23 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     error,
     ...(lastText ? { text: lastText } : {}),
   });
-  const toolEnd = (tool: string, ok: boolean, summary: string) =>
-    o.emit({ type: "tool_end", id: o.id, tool, ok, summary });
+  const toolEnd = (call: ToolCall, ok: boolean, summary: string) =>
+    o.emit({ type: "tool_end", id: o.id, callId: call.id, tool: call.name, ok, summary });
+  /** Runs one call that is not `submit_result`; never throws. */
+  const runCall = async (call: ToolCall): Promise<ToolResultPart> => {
+    o.emit({ type: "tool_start", id: o.id, callId: call.id, tool: call.name, args: call.input });
+    const spec = o.tools.get(call.name);
+    if (!spec || call.invalid) {
+      const why = !spec
+        ? `unknown tool '${call.name}'. Available tools: ${offered.join(", ")}`
+        : `invalid call of ${call.name}: ${call.invalid}`;
+      toolEnd(call, false, why);
+      return reply(call, false, `Error: ${why}`);
+    }
+    const outcome = await callTool(spec, call.input, o.ctx);
+    toolEnd(call, outcome.ok, outcome.summary);
+    return reply(call, outcome.ok, outcome.output);
+  };
 
   for (let turn = 1;; turn++) {
     if (turn > o.limits.maxTurns) {
@@ -102,10 +119,17 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       continue;
     }
 
-    const results: ToolResultPart[] = [];
-    for (const call of out.toolCalls) {
-      o.emit({ type: "tool_start", id: o.id, tool: call.name, args: call.input });
-      if (call.name === SUBMIT_RESULT) {
+    // Calls run in batches (schedule.ts); answers go back in call order.
+    const answers: ToolResultPart[] = [];
+    const batches = planBatches(
+      out.toolCalls.map((call, index) => ({ call, index })),
+      ({ call }) => call.name !== SUBMIT_RESULT && runsShared(o.tools.get(call.name)),
+    );
+    for (const batch of batches) {
+      const [first] = batch;
+      if (first.call.name === SUBMIT_RESULT) {
+        const call = first.call;
+        o.emit({ type: "tool_start", id: o.id, callId: call.id, tool: call.name, args: call.input });
         const verdict = evaluateSubmission(
           call.input,
           o.validator,
@@ -114,38 +138,30 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         );
         switch (verdict.kind) {
           case "accepted":
-            toolEnd(call.name, true, "accepted");
+            toolEnd(call, true, "accepted");
             return { status: "ok", data: verdict.data, ...(lastText ? { text: lastText } : {}) };
           case "agent-error":
-            toolEnd(call.name, true, "gave up");
+            toolEnd(call, true, "gave up");
             return failed(`the agent gave up: ${verdict.error}`);
           case "exhausted":
-            toolEnd(call.name, false, `rejected: ${verdict.errors.length} error(s)`);
+            toolEnd(call, false, `rejected: ${verdict.errors.length} error(s)`);
             return failed(
               `submit_result was rejected ${invalid + 1} time${invalid === 0 ? "" : "s"}; ` +
                 `last errors: ${verdict.errors.join("; ")}`,
             );
           case "rejected":
             invalid++;
-            toolEnd(call.name, false, `rejected: ${verdict.errors.length} error(s)`);
-            results.push(reply(call, false, verdict.reply));
+            toolEnd(call, false, `rejected: ${verdict.errors.length} error(s)`);
+            answers[first.index] = reply(call, false, verdict.reply);
             continue;
         }
       }
-      const spec = o.tools.get(call.name);
-      if (!spec || call.invalid) {
-        const why = !spec
-          ? `unknown tool '${call.name}'. Available tools: ${offered.join(", ")}`
-          : `invalid call of ${call.name}: ${call.invalid}`;
-        toolEnd(call.name, false, why);
-        results.push(reply(call, false, `Error: ${why}`));
-        continue;
-      }
-      const outcome = await callTool(spec, call.input, o.ctx);
+      await Promise.all(batch.map(async ({ call, index }) => {
+        answers[index] = await runCall(call);
+      }));
       if (o.ctx.signal.aborted) throw o.ctx.signal.reason;
-      toolEnd(call.name, outcome.ok, outcome.summary);
-      results.push(reply(call, outcome.ok, outcome.output));
     }
+    const results = answers.filter((a): a is ToolResultPart => a !== undefined);
     messages.push({ role: "tool", content: results });
   }
 }

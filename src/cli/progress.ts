@@ -2,7 +2,8 @@
  * Shows task progress on stderr while `xcsh run` waits.
  *
  * Decides the two forms: on a terminal, one live line per task (state,
- * current tool, elapsed time) redrawn in place, colours unless `NO_COLOR` is
+ * the tool calls running now, side by side when there are several, elapsed
+ * time) redrawn in place, colours unless `NO_COLOR` is
  * set; elsewhere, one plain line per milestone (start, tool, end), so logs
  * stay readable. Stdout is never touched.
  *
@@ -11,7 +12,8 @@
 import process from "node:process";
 import { isTerminal, writeErr } from "../stdio.ts";
 import type { ChildEvent, TaskResult } from "../types.ts";
-import { oneLine, toolLabel } from "../labels.ts";
+import { oneLine } from "../labels.ts";
+import { RunningTools } from "../running-tools.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
 export interface ProgressOutput {
@@ -35,6 +37,7 @@ function seconds(ms: number): string {
 
 export class Progress {
   private rows = new Map<string, Row>();
+  private running = new RunningTools();
   private timer?: ReturnType<typeof setInterval>;
   private drawn = 0;
   private frame = 0;
@@ -63,11 +66,10 @@ export class Progress {
     if (e.type === "start") {
       row.state = `running (${e.model})`;
       this.plain(`[${id}] ${row.agent} started on ${e.model}`);
-    } else if (e.type === "tool_start") {
-      row.state = toolLabel(e.tool, e.args);
-      this.plain(`[${id}] ${row.state}`);
-    } else if (e.type === "tool_end") {
-      row.state = "thinking";
+    } else if (e.type === "tool_start" || e.type === "tool_end") {
+      this.running.event(id, e);
+      row.state = this.running.label(id) || "thinking";
+      if (e.type === "tool_start") this.plain(`[${id}] ${row.state}`);
     }
   }
 

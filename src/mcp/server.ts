@@ -26,7 +26,8 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import type { ChildEvent, Diagnostic, TaskResult } from "../types.ts";
-import { formatDiagnostic, toolLabel } from "../labels.ts";
+import { formatDiagnostic } from "../labels.ts";
+import { RunningTools } from "../running-tools.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type ToolResult = {
@@ -139,11 +140,15 @@ export async function createMcpServer(
 
     const token = extra._meta?.progressToken;
     let progress = 0;
+    const calls = new RunningTools();
     const onEvent = (id: string, e: ChildEvent) => {
       if (token === undefined) return;
       let message: string | undefined;
       if (e.type === "start") message = `[${id}] started on ${e.model}`;
-      else if (e.type === "tool_start") message = `[${id}] ${toolLabel(e.tool, e.args)}`;
+      else if (e.type === "tool_start") {
+        calls.event(id, e);
+        message = `[${id}] ${calls.label(id)}`;
+      } else if (e.type === "tool_end") calls.event(id, e);
       else if (e.type === "result") message = `[${id}] ${e.status}`;
       if (!message) return;
       progress++;

@@ -106,6 +106,7 @@ export const bashTool: ToolSpec = {
   description: "Run a shell command in the working directory and return its exit code and " +
     "combined stdout/stderr. No stdin. Default timeout " + `${BASH_DEFAULT_TIMEOUT_S} s ` +
     `(max ${BASH_MAX_TIMEOUT_S}); the command and everything it started are killed at the timeout.`,
+  readOnly: false,
   inputSchema: {
     type: "object",
     properties: {

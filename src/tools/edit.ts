@@ -125,6 +125,7 @@ export const editTool: ToolSpec = {
   name: "edit",
   description: "Replace exact text in a file. old_string must match exactly once (include " +
     "enough surrounding lines to make it unique), or set all: true to replace every occurrence.",
+  readOnly: false,
   inputSchema: {
     type: "object",
     properties: {

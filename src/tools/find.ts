@@ -26,6 +26,7 @@ export const findTool: ToolSpec = {
   description: "Find files and directories by glob pattern, e.g. `*.ts` (any depth), " +
     "`src/**/*.test.ts`, `**/README.md`, `*.{yml,yaml}`. Skips what .gitignore excludes. " +
     "Directories end with `/`.",
+  readOnly: true,
   inputSchema: {
     type: "object",
     properties: {

@@ -57,6 +57,7 @@ export const grepTool: ToolSpec = {
     "below `path` (default: the working directory) that .gitignore does not exclude; `glob` " +
     "filters file names (e.g. `*.ts`, `src/**/*.py`). Returns `path:line:text` lines, at most " +
     `max_results (default ${GREP_DEFAULT_RESULTS}).`,
+  readOnly: true,
   inputSchema: {
     type: "object",
     properties: {

@@ -14,6 +14,7 @@ export const lsTool: ToolSpec = {
   name: "ls",
   description: "List a directory's entries (default: the working directory). Directories end " +
     "with `/`, symlinks with `@`.",
+  readOnly: true,
   inputSchema: {
     type: "object",
     properties: {

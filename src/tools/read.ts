@@ -59,6 +59,7 @@ export const readTool: ToolSpec = {
   description: "Read a text file. Lines come back numbered (`N<TAB>text`). Give start_line and " +
     `end_line (1-based, inclusive) to read part of a large file; at most ${READ_MAX_LINES} ` +
     "lines are returned per call.",
+  readOnly: true,
   inputSchema: {
     type: "object",
     properties: {

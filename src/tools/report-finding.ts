@@ -11,6 +11,7 @@ export const reportFindingTool: ToolSpec = {
   name: "report_finding",
   description: "Record one confirmed finding (a defect, risk or notable fact) with its location " +
     "and priority. Call once per finding.",
+  readOnly: false,
   inputSchema: {
     type: "object",
     properties: {

@@ -47,6 +47,8 @@ export const taskTool: ToolSpec = {
   description: "Delegate work to another agent. Each entry of `tasks` runs as a separate " +
     "sub-agent (in parallel) with its own assignment; `context` is shared background. " +
     "Returns each task's status and result.",
+  readOnly: false,
+  concurrent: true,
   inputSchema: {
     type: "object",
     properties: {

@@ -62,6 +62,16 @@ export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: JsonSchemaObject;
+  /**
+   * True when a call only looks and changes nothing (files, processes,
+   * findings). Consecutive read-only calls of one model turn run side by side.
+   */
+  readOnly: boolean;
+  /**
+   * True when calls may run beside other such calls although the tool is not
+   * read-only (`task`: each sub-agent is its own process). Default: `readOnly`.
+   */
+  concurrent?: boolean;
   // deno-lint-ignore no-explicit-any
   run(args: any, ctx: ToolContext): Promise<ToolOutcome>;
 }

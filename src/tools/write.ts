@@ -13,6 +13,7 @@ export const writeTool: ToolSpec = {
   name: "write",
   description: "Create or overwrite a file with the given content (parent directories are " +
     "created). Prefer edit for changing part of an existing file.",
+  readOnly: false,
   inputSchema: {
     type: "object",
     properties: {
