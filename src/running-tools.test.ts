@@ -1,7 +1,7 @@
 // Calls running side by side, as progress shows them.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { RunningTools, runningLabel } from "./running-tools.ts";
+import { runningLabel, RunningTools } from "./running-tools.ts";
 
 describe("runningLabel", () => {
   test("none, one, several", () => {
@@ -23,8 +23,20 @@ describe("runningLabel", () => {
 describe("RunningTools", () => {
   test("pairs starts and ends by callId, per task", () => {
     const r = new RunningTools();
-    r.event("t", { type: "tool_start", id: "t", callId: "1", tool: "read", args: { path: "a.ts" } });
-    r.event("t", { type: "tool_start", id: "t", callId: "2", tool: "grep", args: { pattern: "x" } });
+    r.event("t", {
+      type: "tool_start",
+      id: "t",
+      callId: "1",
+      tool: "read",
+      args: { path: "a.ts" },
+    });
+    r.event("t", {
+      type: "tool_start",
+      id: "t",
+      callId: "2",
+      tool: "grep",
+      args: { pattern: "x" },
+    });
     r.event("u", { type: "tool_start", id: "u", callId: "1", tool: "ls", args: {} });
     assert.equal(r.label("t"), "2 tools: read a.ts, grep x");
     assert.equal(r.label("u"), "ls");

@@ -63,6 +63,11 @@ export interface AgentDefinition {
   plugin?: string;
   /** Tool names the file asked for that mean no xcsh tool (they grant nothing). */
   unknownTools?: string[];
+  /**
+   * True when the agent's prompt gets no instruction files (`omitClaudeMd: true`
+   * or `context: false` in its frontmatter); the environment block stays.
+   */
+  omitContextFiles?: boolean;
 }
 
 /** Parse strictness: `fatal` throws, `warn` reports and falls back, `off` is silent. */
@@ -114,6 +119,39 @@ export interface TaskEnvelope {
    * parent resolved with; absent: the child loads the config files for `cwd`.
    */
   config?: XcshConfig;
+  /** Instruction files and environment facts the parent gathered for the prompt. */
+  promptContext?: PromptContext;
+}
+
+/** One instruction file, as read by the parent. */
+export interface ContextFile {
+  /** Absolute path. */
+  path: string;
+  scope: "user" | "project";
+  text: string;
+}
+
+/** Facts about where the task runs, for the prompt's environment block. */
+export interface EnvironmentFacts {
+  /** Today, ISO (`2026-12-01`), local time. */
+  date: string;
+  os: string;
+  shell: string;
+  cwd: string;
+  /** Absent when `cwd` is not in a git repository (or git is missing). */
+  gitBranch?: string;
+  /** `git status --short`, capped; absent with `gitBranch`. */
+  gitStatus?: string;
+}
+
+/** The envelope's `promptContext` (its own version, 1). */
+export interface PromptContext {
+  version: 1;
+  /** In prompt order: the user's, then the project's from its root down. */
+  files: ContextFile[];
+  /** What the size cap cut, when it cut anything. */
+  note?: string;
+  environment: EnvironmentFacts;
 }
 
 export interface TokenUsage {

@@ -7,7 +7,8 @@
  * `context`, `outputSchema` (null), `model` (null: the child resolves it),
  * `thinkingLevel`, `planMode` (false), `limits` (`maxTurns` 50, `timeoutMs`
  * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
- * files). Every problem names the field. Pure.
+ * files), `promptContext` (instruction files and environment facts; absent:
+ * none). Every problem names the field. Pure.
  *
  * @example
  * ```ts
@@ -30,6 +31,7 @@ import {
 import { isRecord } from "../values.ts";
 import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
+import { parsePromptContext, PromptContextError } from "./prompt-context.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -184,9 +186,11 @@ export function parseEnvelope(text: string): EnvelopeResult {
     };
     const config = parseConfig(doc.config);
     if (config) envelope.config = config;
+    const promptContext = parsePromptContext(doc.promptContext);
+    if (promptContext) envelope.promptContext = promptContext;
     return { ok: true, value: envelope };
   } catch (err) {
-    if (!(err instanceof FieldError)) throw err;
+    if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;
     return { ok: false, id, error: `invalid envelope: ${err.message}` };
   }
 }

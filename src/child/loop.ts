@@ -129,7 +129,13 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       const [first] = batch;
       if (first.call.name === SUBMIT_RESULT) {
         const call = first.call;
-        o.emit({ type: "tool_start", id: o.id, callId: call.id, tool: call.name, args: call.input });
+        o.emit({
+          type: "tool_start",
+          id: o.id,
+          callId: call.id,
+          tool: call.name,
+          args: call.input,
+        });
         const verdict = evaluateSubmission(
           call.input,
           o.validator,

@@ -1,6 +1,7 @@
 /**
- * What the model is told: the agent's own prompt, the caller's context, and
- * how to finish (the `submit_result` contract and the output schema when
+ * What the model is told, in this order: the agent's own prompt, the
+ * instruction files (the user's, then the project's from root to working
+ * directory), the caller's context, the environment block, and how to finish (the `submit_result` contract and the output schema when
  * there is one, or a plain final answer when there is none). Also the
  * reminder sent when a model stops without submitting. Pure.
  *
@@ -13,6 +14,8 @@
  * @module
  */
 import { kindName, type SchemaKind } from "../schema/kind.ts";
+import type { PromptContext } from "../types.ts";
+import { formatEnvironment, formatInstructions } from "./prompt-context.ts";
 
 export interface PromptInputs {
   agentPrompt: string;
@@ -22,15 +25,22 @@ export interface PromptInputs {
   planMode: boolean;
   /** The working directory, so the model knows where relative paths start. */
   cwd?: string;
+  /** Instruction files and environment facts from the parent. */
+  promptContext?: PromptContext;
 }
 
 /** The system prompt for one child run. */
 export function buildSystemPrompt(p: PromptInputs): string {
   const parts = [p.agentPrompt.trim()];
+  const instructions = p.promptContext
+    ? formatInstructions(p.promptContext.files, p.promptContext.note)
+    : "";
+  if (instructions) parts.push(instructions);
   if (p.context && p.context.trim() !== "") {
     parts.push(`## Context from the caller\n\n${p.context.trim()}`);
   }
-  if (p.cwd) {
+  if (p.promptContext) parts.push(formatEnvironment(p.promptContext.environment));
+  else if (p.cwd) {
     parts.push(
       `## Environment\n\nWorking directory: ${p.cwd}. Relative paths in tool calls start there.`,
     );

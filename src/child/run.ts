@@ -221,6 +221,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     schema: validator ? { kind: validator.kind, value: validator.schema } : undefined,
     planMode: envelope.planMode,
     cwd: envelope.cwd,
+    promptContext: envelope.promptContext,
   });
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const providerOptions = reasoningOptions(

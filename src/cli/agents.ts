@@ -45,6 +45,7 @@ const SUMMARY_ORDER = [
   "maxTurns",
   "timeout",
   "recursive",
+  "omitContextFiles",
   "output",
 ] as const;
 
@@ -132,6 +133,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
         ...(agent.maxTurns ? [`max turns:    ${agent.maxTurns}`] : []),
         ...(agent.timeout ? [`timeout:      ${agent.timeout} s`] : []),
         ...(agent.recursive ? ["recursive:    yes"] : []),
+        ...(agent.omitContextFiles ? ["context:      no instruction files"] : []),
         `output:       ${
           agent.output === undefined ? "(free text)" : JSON.stringify(agent.output)
         }`,

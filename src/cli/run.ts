@@ -39,7 +39,8 @@ Flags:
   --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
   --cwd DIR              run as if started in DIR
   --json                 print one JSON document with every task's outcome
-  --dry-run              resolve, guard and print the child envelopes; no model call
+  --dry-run              resolve, guard and print the child envelopes and the
+                         instruction files they would hold; no model call
 
 Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
 `;
@@ -186,10 +187,17 @@ export async function runCommand(args: string[]): Promise<number> {
   if (values["dry-run"]) {
     const self = selfCommand();
     const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
+    // Every task of a call gets the same instruction files.
+    const context = prepared.tasks[0]?.envelope.promptContext;
     printJson({
       version: 1,
       command: [self.command, ...self.args, "__child"],
       inheritedSecrets: Object.fromEntries(keys.map((k) => [k, "<redacted>"])),
+      contextFiles: (context?.files ?? []).map((f) => ({
+        path: f.path,
+        scope: f.scope,
+        bytes: Buffer.byteLength(f.text, "utf8"),
+      })),
       tasks: prepared.tasks.map((t) => ({
         env: t.childEnv,
         timeoutMs: t.timeoutMs,

@@ -337,6 +337,30 @@ const fieldRows: FieldRow[] = [
     value: {},
     warnings: ["recursive"],
   },
+  // instruction files opt-out
+  { name: "omitClaudeMd: true", fm: { omitClaudeMd: true }, value: { omitContextFiles: true } },
+  { name: 'omitClaudeMd: "true"', fm: { omitClaudeMd: "true" }, value: { omitContextFiles: true } },
+  { name: "omitClaudeMd: false keeps them", fm: { omitClaudeMd: false }, value: {} },
+  { name: "context: false", fm: { context: false }, value: { omitContextFiles: true } },
+  { name: 'context: "false"', fm: { context: "false" }, value: { omitContextFiles: true } },
+  { name: "context: true keeps them", fm: { context: true }, value: {} },
+  {
+    name: "either opt-out is enough",
+    fm: { omitClaudeMd: false, context: false },
+    value: { omitContextFiles: true },
+  },
+  {
+    name: 'omitClaudeMd: "yes" is dropped with a warning',
+    fm: { omitClaudeMd: "yes" },
+    value: {},
+    warnings: ["omitClaudeMd"],
+  },
+  {
+    name: "context: 0 is dropped with a warning",
+    fm: { context: 0 },
+    value: {},
+    warnings: ["context"],
+  },
   // unknown keys
   {
     name: "unknown keys (color, permissionMode) are ignored silently",

@@ -124,8 +124,9 @@ export interface FieldContext {
  * Errors (the agent is invalid): missing or non-string `name`/`description`,
  * a name with spaces or commas, `tools`/`spawns`/`model` of the wrong type,
  * an `output` string that is not JSON. Warnings (the field is dropped): an
- * unknown thinking level, a non-positive `maxTurns`/`timeout`, a `recursive`
- * that is not a boolean.
+ * unknown thinking level, a non-positive `maxTurns`/`timeout`, a `recursive`,
+ * `omitClaudeMd` or `context` that is not a boolean. `omitClaudeMd: true` or
+ * `context: false` keeps the instruction files out of the agent's prompt.
  */
 export function parseAgentFields(
   fm: Record<string, unknown>,
@@ -235,6 +236,19 @@ export function parseAgentFields(
     else if (r === "true" || r === "false") fields.recursive = r === "true";
     else warn("recursive", `'recursive' must be true or false, not ${describe(r)}; ignored`);
   }
+
+  // Opting out of instruction files: Claude Code's `omitClaudeMd: true`, or
+  // `context: false`. Either one saying so is enough.
+  const optOut = (key: "omitClaudeMd" | "context", omitWhen: boolean) => {
+    const v = fm[key];
+    if (v === undefined || v === null) return;
+    const b = typeof v === "boolean" ? v : v === "true" ? true : v === "false" ? false : undefined;
+    if (b === undefined) {
+      warn(key, `'${key}' must be true or false, not ${describe(v)}; ignored`);
+    } else if (b === omitWhen) fields.omitContextFiles = true;
+  };
+  optOut("omitClaudeMd", true);
+  optOut("context", false);
 
   return { ok: true, value: fields, warnings };
 }

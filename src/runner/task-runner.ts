@@ -5,7 +5,8 @@
  * Decides the life of a task call: `create()` discovers agents once to build
  * the description a model or client sees; `execute()` rediscovers (files may
  * have changed), applies the guards before any other work, builds the
- * effective agent, schema, model and environment of each child, runs the
+ * effective agent, schema, model and environment of each child, reads the
+ * instruction files and environment facts once for all of them, runs the
  * tasks in parallel up to `task.maxConcurrency`, and cuts long outputs with
  * the full text saved as an artifact.
  *
@@ -26,6 +27,7 @@ import { runChild } from "./executor.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
 import { DEFAULT_LIMITS, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
+import { gatherPromptContext } from "./prompt-context.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import type {
@@ -195,6 +197,14 @@ export class TaskTool {
     if (!model.ok) {
       return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     }
+    // Read once for every task of the call; children only format them.
+    const gathered = await gatherPromptContext({
+      cwd: env.cwd,
+      home: env.home,
+      env: env.env,
+      files: agent.omitContextFiles !== true,
+    });
+    this.opts.onWarnings?.(gathered.warnings);
     const childEnv = childEnvironment(agent, caller.depth, maxDepth);
     if (planMode) childEnv.XCSH_SPAWNS = "";
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
@@ -216,6 +226,7 @@ export class TaskTool {
           submitRetries: DEFAULT_LIMITS.submitRetries,
         },
         config,
+        promptContext: gathered.context,
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),

@@ -1,0 +1,58 @@
+// Reading one instruction file without trusting it.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readContextFile } from "./context-read.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "xcsh-ctx-read-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("readContextFile", () => {
+  test("a text file", async () => {
+    writeFileSync(join(dir, "ok.md"), "Use tabs.\n");
+    assert.deepEqual(await readContextFile(join(dir, "ok.md")), {
+      kind: "text",
+      text: "Use tabs.\n",
+    });
+  });
+  test("a missing file is absent, not a warning", async () => {
+    assert.deepEqual(await readContextFile(join(dir, "nope.md")), { kind: "missing" });
+    assert.deepEqual(await readContextFile(join(dir, "ok.md", "x")), { kind: "missing" });
+  });
+  test("a file over the size limit is skipped before reading", async () => {
+    writeFileSync(join(dir, "big.md"), "x".repeat(2000));
+    const r = await readContextFile(join(dir, "big.md"), 1000);
+    assert.equal(r.kind, "skipped");
+    assert.match(r.kind === "skipped" ? r.reason : "", /is 2000 bytes, more than the 1000/);
+  });
+  test("a binary file is skipped", async () => {
+    writeFileSync(join(dir, "bin.md"), new Uint8Array([0x41, 0, 0x42]));
+    assert.deepEqual(await readContextFile(join(dir, "bin.md")), {
+      kind: "skipped",
+      reason: "looks like a binary file",
+    });
+  });
+  test("a folder is skipped", async () => {
+    mkdirSync(join(dir, "AGENTS.md"));
+    assert.deepEqual(await readContextFile(join(dir, "AGENTS.md")), {
+      kind: "skipped",
+      reason: "is a folder, not a file",
+    });
+  });
+  test("a FIFO is skipped without blocking", async () => {
+    const fifo = join(dir, "fifo.md");
+    execFileSync("mkfifo", [fifo]);
+    const r = await readContextFile(fifo);
+    assert.equal(r.kind, "skipped");
+    assert.match(r.kind === "skipped" ? r.reason : "", /not a regular file/);
+  });
+  test("a symlink loop cannot be read, with the reason", async () => {
+    symlinkSync(join(dir, "loop.md"), join(dir, "loop.md"));
+    const r = await readContextFile(join(dir, "loop.md"));
+    assert.equal(r.kind, "skipped");
+    assert.match(r.kind === "skipped" ? r.reason : "", /cannot be read \(ELOOP\)/);
+  });
+});

@@ -1,0 +1,68 @@
+// The environment block's facts.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import {
+  environmentFacts,
+  GIT_STATUS_MAX_LINES,
+  isoDate,
+  parseGitStatus,
+} from "./environment-facts.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "xcsh-env-facts-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const PATH = process.env.PATH ?? "/usr/bin:/bin";
+
+describe("parseGitStatus", () => {
+  test("branch and changes", () => {
+    assert.deepEqual(parseGitStatus("## main...origin/main [ahead 1]\n M a.ts\n?? b.ts\n"), {
+      branch: "main",
+      status: " M a.ts\n?? b.ts",
+    });
+  });
+  test("a clean tree, a fresh repository, a detached HEAD", () => {
+    assert.deepEqual(parseGitStatus("## dev\n"), { branch: "dev", status: "(clean)" });
+    assert.equal(parseGitStatus("## No commits yet on trunk\n").branch, "trunk");
+    assert.equal(parseGitStatus("## HEAD (no branch)\n").branch, "(detached HEAD)");
+  });
+  test("the change list is capped, saying how many more", () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `?? f${i}`).join("\n");
+    const { status } = parseGitStatus(`## main\n${lines}\n`);
+    assert.equal(status.split("\n").length, GIT_STATUS_MAX_LINES + 1);
+    assert.match(status, /… and 30 more changed paths$/);
+  });
+});
+
+describe("environmentFacts", () => {
+  test("isoDate is local YYYY-MM-DD", () => {
+    assert.equal(isoDate(new Date(2026, 11, 1, 23, 59)), "2026-12-01");
+  });
+  test("outside a repository: no git facts", async () => {
+    const f = await environmentFacts(dir, {
+      PATH,
+      SHELL: "/bin/zsh",
+      GIT_CEILING_DIRECTORIES: dir,
+    });
+    assert.equal(f.shell, "zsh");
+    assert.equal(f.cwd, dir);
+    assert.equal(f.gitBranch, undefined);
+    assert.match(f.date, /^\d{4}-\d{2}-\d{2}$/);
+  });
+  test("no git on PATH: no git facts, no error", async () => {
+    const f = await environmentFacts(dir, { PATH: join(dir, "nothing-here") });
+    assert.equal(f.gitBranch, undefined);
+    assert.equal(f.shell, "sh");
+  });
+  test("inside a repository: the branch and the changes", async () => {
+    const repo = join(dir, "repo");
+    execFileSync("git", ["init", "-q", "-b", "feature", repo]);
+    writeFileSync(join(repo, "new.txt"), "x");
+    const f = await environmentFacts(repo, { PATH });
+    assert.equal(f.gitBranch, "feature");
+    assert.equal(f.gitStatus, "?? new.txt");
+  });
+});
