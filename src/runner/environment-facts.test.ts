@@ -2,14 +2,15 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import {
   environmentFacts,
   GIT_STATUS_MAX_LINES,
   isoDate,
+  mayBeInRepository,
   parseGitStatus,
 } from "./environment-facts.ts";
 
@@ -56,6 +57,19 @@ describe("environmentFacts", () => {
     const f = await environmentFacts(dir, { PATH: join(dir, "nothing-here") });
     assert.equal(f.gitBranch, undefined);
     assert.equal(f.shell, "sh");
+  });
+  const ancestors = (d: string): string[] => d === dirname(d) ? [d] : [d, ...ancestors(dirname(d))];
+  const tmpInRepo = ancestors(dir).some((d) => existsSync(join(d, ".git")));
+  test("git is not started where no folder up holds .git", {
+    skip: tmpInRepo ? "the temporary folder is itself inside a git repository" : false,
+  }, () => {
+    const plain = join(dir, "plain");
+    mkdirSync(plain);
+    assert.equal(mayBeInRepository(plain, {}), false);
+    assert.equal(mayBeInRepository(plain, { GIT_DIR: "/x" }), true);
+    writeFileSync(join(dir, ".git"), "gitdir: elsewhere\n");
+    assert.equal(mayBeInRepository(plain, {}), true, "a .git file above counts");
+    rmSync(join(dir, ".git"));
   });
   test("inside a repository: the branch and the changes", async () => {
     const repo = join(dir, "repo");

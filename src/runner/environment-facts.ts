@@ -3,7 +3,8 @@
  * time), the OS, the shell, the working directory, and, inside a git
  * repository, the branch and a short `git status` capped at
  * {@link GIT_STATUS_MAX_LINES} lines. Git runs once (`git status --porcelain
- * --branch`) with a {@link GIT_TIMEOUT_MS} timeout; no git, not a
+ * --branch`) with a {@link GIT_TIMEOUT_MS} timeout, and not at all when no
+ * folder from `cwd` up holds `.git`; no git, not a
  * repository, or a git that fails or is too slow all mean "no git facts",
  * never an error.
  *
@@ -16,8 +17,9 @@
  * @module
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { release, type } from "node:os";
-import { basename } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { EnvironmentFacts } from "../types.ts";
 
 export const GIT_TIMEOUT_MS = 2000;
@@ -76,6 +78,23 @@ export function gitFacts(
   });
 }
 
+/**
+ * False when git cannot find a repository for `cwd`: no `.git` in it or any
+ * folder above, and no `GIT_DIR`. Saves starting git for nothing.
+ */
+export function mayBeInRepository(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  if (env.GIT_DIR) return true;
+  for (let dir = resolve(cwd);;) {
+    if (existsSync(join(dir, ".git"))) return true;
+    const parent = dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
+  }
+}
+
 /** Gathers the facts for `cwd`. */
 export async function environmentFacts(
   cwd: string,
@@ -88,7 +107,7 @@ export async function environmentFacts(
     shell: env.SHELL ? basename(env.SHELL) : "sh",
     cwd,
   };
-  const git = await gitFacts(cwd, env);
+  const git = mayBeInRepository(cwd, env) ? await gitFacts(cwd, env) : undefined;
   if (git) {
     facts.gitBranch = git.branch;
     facts.gitStatus = git.status;
