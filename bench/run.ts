@@ -3,7 +3,7 @@
  * prints one table (section, measurement, value, baseline, ratio, target,
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
- *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling]
+ *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -24,6 +24,8 @@
  *   run alone under /usr/bin/time -v.
  * - scaling: discovery at 250, 2 500 and 25 000 files; linear when the cost
  *   per extra 1000 files stays flat.
+ * - loop: one child's agent loop (bench/sections/loop.ts): a turn of four
+ *   concurrent `task` calls against the slowest of them alone.
  *
  * @module
  */
@@ -36,6 +38,7 @@ import { details, log, printTable, rows } from "./report.ts";
 import { benchDiscovery, benchScaling } from "./sections/discovery.ts";
 import { benchColdStart } from "./sections/coldstart.ts";
 import { benchFanout, benchTask } from "./sections/tasks.ts";
+import { benchLoop } from "./sections/loop.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -43,6 +46,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   task: benchTask,
   fanout: benchFanout,
   scaling: benchScaling,
+  loop: benchLoop,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,169 @@
+/**
+ * The "loop" section: how one child's agent loop spends its time, against
+ * the local model server. Each row is one function below; `benchLoop` runs
+ * them in turn, so a new row is a new function and one line there.
+ *
+ * - concurrent tasks: a turn of four `task` calls whose sub-agents' model
+ *   answers take 200, 400, 600 and 800 ms. The turn's wall time (first
+ *   `tool_start` to last `tool_end`, timed as the child's events arrive) is
+ *   compared with the slowest call run alone in its own turn, measured the
+ *   same way. Target ≤ 1.2×: the calls overlap instead of adding up.
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../../tests/support/model-server.ts";
+import { cleanEnv, requireXcsh, tmp, XCSH } from "../measure.ts";
+import { details, log, median, row } from "../report.ts";
+
+const SECTION = "loop";
+
+/** A HOME whose config points at `url`, and a project holding `agents`. */
+export function loopWorld(
+  name: string,
+  url: string,
+  agents: Record<string, string>,
+): { home: string; cwd: string } {
+  const base = tmp(name);
+  const home = join(base, "home");
+  const cwd = join(base, "work");
+  mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+  mkdirSync(join(cwd, ".xcsh", "agents"), { recursive: true });
+  writeFileSync(
+    join(home, ".xcsh", "agent", "config.yml"),
+    `providers: { local: { type: openai-compatible, baseURL: "${url}/v1" } }\n` +
+      `models: { default: local/mock }\n`,
+  );
+  for (const [file, text] of Object.entries(agents)) {
+    writeFileSync(join(cwd, ".xcsh", "agents", `${file}.md`), text);
+  }
+  return { home, cwd };
+}
+
+/** One child's events, each with the time (ms) its line arrived. */
+export type TimedEvent = { at: number; event: Record<string, unknown> };
+
+/** Runs `xcsh __child` on `envelope`, timing each event line as it arrives. */
+export function runChildTimed(
+  envelope: unknown,
+  home: string,
+  cwd: string,
+): Promise<TimedEvent[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(XCSH, ["__child"], {
+      cwd,
+      env: cleanEnv({ HOME: home }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const events: TimedEvent[] = [];
+    let pending = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      const at = performance.now();
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf("\n")) >= 0) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        if (line.trim() !== "") events.push({ at, event: JSON.parse(line) });
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const result = events.at(-1)?.event;
+      if (code !== 0 || result?.type !== "result" || result.status !== "ok") {
+        reject(new Error(`xcsh __child exited ${code}: ${stderr.slice(-2000)}`));
+      } else resolve(events);
+    });
+    child.stdin.end(JSON.stringify(envelope));
+  });
+}
+
+/** The answers' delays of the concurrent-tasks row, ms. */
+const DELAYS = [200, 400, 600, 800];
+const ROUNDS = 5;
+
+/** Wall time from the first tool_start to the last tool_end. */
+function toolSpan(events: readonly TimedEvent[]): number {
+  const starts = events.filter((e) => e.event.type === "tool_start").map((e) => e.at);
+  const ends = events.filter((e) => e.event.type === "tool_end").map((e) => e.at);
+  return Math.max(...ends) - Math.min(...starts);
+}
+
+async function concurrentTasks(): Promise<void> {
+  // The boss's assignment lists the delays its task calls ask for; each
+  // helper's assignment is its delay.
+  const respond = (req: RecordedRequest): Turn => {
+    const messages = req.body.messages as { role: string; content: unknown }[];
+    const assignment = String(messages.find((m) => m.role === "user")?.content ?? "");
+    const tools = (req.body.tools ?? []) as { function?: { name?: string } }[];
+    if (!tools.some((t) => t.function?.name === "task")) {
+      return { text: "done", delayMs: Number(assignment) };
+    }
+    if (messages.at(-1)?.role === "tool") return { text: "all done" };
+    return {
+      toolCalls: assignment.split(",").map((ms, i) => ({
+        name: "task",
+        args: { agent: "helper", tasks: [{ id: `t${i}`, assignment: ms }] },
+      })),
+    };
+  };
+  const server = await startModelServer({ respond });
+  try {
+    const { home, cwd } = loopWorld("loop-concurrent", server.url, {
+      helper: "---\nname: helper\ndescription: waits\ntools: read\n---\nAnswer.\n",
+    });
+    const envelope = (assignment: string) => ({
+      version: 1,
+      id: "boss",
+      agent: {
+        name: "boss",
+        description: "delegates",
+        systemPrompt: "Delegate.",
+        tools: ["task", "submit_result"],
+        spawns: ["helper"],
+      },
+      assignment,
+      cwd,
+      model: "local/mock",
+    });
+    const slowest = String(Math.max(...DELAYS));
+    await runChildTimed(envelope(slowest), home, cwd); // warm-up
+    const alone: number[] = [];
+    const together: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      alone.push(toolSpan(await runChildTimed(envelope(slowest), home, cwd)));
+      together.push(toolSpan(await runChildTimed(envelope(DELAYS.join(",")), home, cwd)));
+    }
+    details.loopConcurrentTasks = { delaysMs: DELAYS, aloneMs: alone, togetherMs: together };
+    log(
+      `concurrent tasks: alone ${alone.map((x) => x.toFixed(0)).join(" ")} ms; ` +
+        `four together ${together.map((x) => x.toFixed(0)).join(" ")} ms`,
+    );
+    row(
+      SECTION,
+      `a turn of ${DELAYS.length} concurrent task calls vs the slowest alone`,
+      median(together),
+      median(alone),
+      "ms",
+      1.2,
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+/** Every row of the section, in order. */
+const ROWS: (() => Promise<void>)[] = [concurrentTasks];
+
+export async function benchLoop(): Promise<void> {
+  requireXcsh();
+  for (const measure of ROWS) await measure();
+}
