@@ -141,6 +141,9 @@ export async function createMcpServer(
     const token = extra._meta?.progressToken;
     let progress = 0;
     const calls = new RunningTools();
+    // Notifications still being written: the response waits for them, so a
+    // client never sees progress arrive after the result.
+    const sending = new Set<Promise<unknown>>();
     const onEvent = (id: string, e: ChildEvent) => {
       if (token === undefined) return;
       let message: string | undefined;
@@ -152,10 +155,12 @@ export async function createMcpServer(
       else if (e.type === "result") message = `[${id}] ${e.status}`;
       if (!message) return;
       progress++;
-      extra.sendNotification({
+      const sent = extra.sendNotification({
         method: "notifications/progress",
         params: { progressToken: token, progress, message },
       }).catch(() => {});
+      sending.add(sent);
+      sent.finally(() => sending.delete(sent));
     };
     const tool = new TaskTool({
       env,
@@ -168,6 +173,7 @@ export async function createMcpServer(
     const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown]));
     running.add(call);
     const outcome = await call.finally(() => running.delete(call));
+    await Promise.allSettled([...sending]);
     if (!outcome.ok) return errorResult(outcome.message);
     const results = outcome.results;
     return {

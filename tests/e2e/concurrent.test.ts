@@ -1,9 +1,10 @@
 // End-to-end: the tool calls of one model turn through the real binary and
 // the real re-exec chain. Three `task` calls of one turn run side by side
-// (the local model server sees the three sub-agents' requests in flight at
-// once), their results go back in call order, and every tool_start pairs with
-// its tool_end by callId. No wall-clock thresholds: overlap is read from the
-// server's in-flight count and from the order of events.
+// (the local model server holds the sub-agents' answers until all three have
+// asked, and sees them in flight at once), their results go back in call
+// order, and every tool_start pairs with its tool_end by callId. No
+// wall-clock thresholds: overlap is read from the server's in-flight count
+// and from the order of events.
 //
 // Needs `npm run build` first (npm test runs it).
 
@@ -45,7 +46,7 @@ after(async () => {
 type Msg = Record<string, any>;
 
 /** The delays of the three sub-agents: the first call is the slowest. */
-const DELAYS: Record<string, number> = { a: 1200, b: 600, c: 0 };
+const DELAYS: Record<string, number> = { a: 800, b: 400, c: 0 };
 
 function world(): World {
   const w = makeWorld(localConfig(server.url), {
@@ -60,7 +61,10 @@ function world(): World {
   respond = (req) => {
     if (!offeredTools(req).includes("task")) {
       const which = assignmentOf(req).replace("job ", "");
-      return { text: `helper ${which} done`, delayMs: DELAYS[which] ?? 0 };
+      // Held until all three helpers have asked (a loop that ran the calls one
+      // after another would leave the first alone for 10 s), then each waits
+      // its delay.
+      return { text: `helper ${which} done`, holdTogether: 3, delayMs: DELAYS[which] ?? 0 };
     }
     if (isAfterTool(req)) return { text: "all done" };
     return {

@@ -127,6 +127,33 @@ describe("xcsh mcp", () => {
     assert.ok(messages.includes("[q] ok"), messages.join(" | "));
   });
 
+  test("progress shows the read-only calls of one turn running side by side", async () => {
+    script([
+      {
+        toolCalls: [
+          { name: "read", args: { path: "README.md" } },
+          { name: "grep", args: { pattern: "demo" } },
+          { name: "ls", args: { path: "." } },
+        ],
+      },
+      { text: "looked" },
+    ]);
+    const messages: string[] = [];
+    const r: Any = await client.callTool(
+      {
+        name: "task",
+        arguments: { agent: "quick_task", tasks: [{ id: "q", assignment: "look around" }] },
+      },
+      undefined,
+      { onprogress: (p) => messages.push(p.message ?? "") },
+    );
+    assert.equal(r.structuredContent.results[0].text, "looked");
+    assert.ok(
+      messages.includes("[q] 3 tools: read README.md, grep demo, ls ."),
+      messages.join(" | "),
+    );
+  });
+
   test("an unknown agent is a tool error with the runner's message, not a protocol error", async () => {
     script([]);
     const r: Any = await client.callTool({

@@ -575,6 +575,31 @@ describe("model server options", () => {
     }
   });
 
+  test("holdTogether answers only once that many requests are held", async () => {
+    const srv = await startModelServer({
+      respond: () => ({ text: "together", holdTogether: 3 }),
+    });
+    try {
+      const url = `${srv.url}/v1/chat/completions`;
+      const order: string[] = [];
+      const ask = async (name: string) => {
+        const r = await (await post(url, openaiBody())).json();
+        order.push(`${name} ${r.choices[0].message.content}`);
+      };
+      const first = ask("a");
+      // Two requests alone are held: neither is answered yet.
+      const second = ask("b");
+      while (srv.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(order.length, 0, "nothing answered yet");
+      await Promise.all([first, second, ask("c")]);
+      assert.deepEqual(order.map((o) => o.split(" ")[1]), ["together", "together", "together"]);
+      assert.equal(srv.peakInFlight(), 3);
+    } finally {
+      await srv.close();
+    }
+  });
+
   test("close() ends a stalled connection", async () => {
     const srv = await startModelServer({ turns: [{ fault: "stall" }] });
     // Settle into a value right away: Deno reports a rejection that has no handler

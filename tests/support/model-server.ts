@@ -48,6 +48,10 @@ export type Turn =
     finish?: "stop" | "tool_calls" | "length";
     /** Wait this long before answering (a slow model). */
     delayMs?: number;
+    /** Before any delay, hold the answer (at most 10 s) until this many requests
+     * with this option are held together, then let them all go on: a test can
+     * make requests overlap without relying on timing. */
+    holdTogether?: number;
   }
   | { fault: "500" } // HTTP 500 with a JSON error body
   | { fault: "429"; retryAfter: number } // HTTP 429 with retry-after header (seconds)
@@ -103,6 +107,8 @@ type Format = RecordedRequest["format"];
 type AnswerTurn = Exclude<Turn, { fault: string }>;
 
 const DEFAULT_USAGE = { input: 10, output: 5 };
+/** The longest a `holdTogether` turn waits for company. */
+const HOLD_MAX_MS = 10_000;
 const MODEL_IDS = ["mock-small", "mock-large", "mock-reasoner"];
 /** `/v1beta/models/{model}:{method}`; the model may not contain `/` or `:`. */
 const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -121,6 +127,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   let peak = 0;
   let messageCounter = 0;
   let closed = false;
+  // holdTogether: requests held now, and how many groups were let go.
+  let held = 0;
+  let released = 0;
 
   const nextToolCallId = () => `call_${++toolCallCounter}`;
 
@@ -247,6 +256,25 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     if ("fault" in turn) {
       runFault(turn, res, format, model);
       return;
+    }
+    if (turn.holdTogether) {
+      const until = Date.now() + HOLD_MAX_MS;
+      const group = released;
+      if (++held >= turn.holdTogether) {
+        released++;
+        held = 0;
+      }
+      while (released === group && Date.now() < until && !closed) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            resolve();
+          }, 5);
+          timers.add(t);
+        });
+      }
+      if (released === group) held--;
+      if (res.destroyed) return;
     }
     if (turn.delayMs) {
       await new Promise<void>((resolve) => {
