@@ -73,11 +73,13 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     error,
     ...(lastText ? { text: lastText } : {}),
   });
+  const toolStart = (call: ToolCall) =>
+    o.emit({ type: "tool_start", id: o.id, callId: call.id, tool: call.name, args: call.input });
   const toolEnd = (call: ToolCall, ok: boolean, summary: string) =>
     o.emit({ type: "tool_end", id: o.id, callId: call.id, tool: call.name, ok, summary });
   /** Runs one call that is not `submit_result`; never throws. */
   const runCall = async (call: ToolCall): Promise<ToolResultPart> => {
-    o.emit({ type: "tool_start", id: o.id, callId: call.id, tool: call.name, args: call.input });
+    toolStart(call);
     const spec = o.tools.get(call.name);
     if (!spec || call.invalid) {
       const why = !spec
@@ -129,13 +131,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       const [first] = batch;
       if (first.call.name === SUBMIT_RESULT) {
         const call = first.call;
-        o.emit({
-          type: "tool_start",
-          id: o.id,
-          callId: call.id,
-          tool: call.name,
-          args: call.input,
-        });
+        toolStart(call);
         const verdict = evaluateSubmission(
           call.input,
           o.validator,

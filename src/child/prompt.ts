@@ -1,9 +1,10 @@
 /**
  * What the model is told, in this order: the agent's own prompt, the
  * instruction files (the user's, then the project's from root to working
- * directory), the caller's context, the environment block, and how to finish (the `submit_result` contract and the output schema when
- * there is one, or a plain final answer when there is none). Also the
- * reminder sent when a model stops without submitting. Pure.
+ * directory), the caller's context, the environment block, and how to
+ * finish (the `submit_result` contract and the output schema when there is
+ * one, or a plain final answer when there is none). Also the reminder sent
+ * when a model stops without submitting. Pure.
  *
  * @example
  * ```ts

@@ -1,11 +1,11 @@
 /**
  * Shows task progress on stderr while `xcsh run` waits.
  *
- * Decides the two forms: on a terminal, one live line per task (state,
- * the tool calls running now, side by side when there are several, elapsed
- * time) redrawn in place, colours unless `NO_COLOR` is
- * set; elsewhere, one plain line per milestone (start, tool, end), so logs
- * stay readable. Stdout is never touched.
+ * Decides the two forms: on a terminal, one live line per task (state, the
+ * tool calls running now, side by side when there are several, elapsed
+ * time) redrawn in place, colours unless `NO_COLOR` is set; elsewhere, one
+ * plain line per milestone (start, tool calls, end), so logs stay readable.
+ * Stdout is never touched.
  *
  * @module
  */
