@@ -13,6 +13,7 @@ import { readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
 import { runId } from "../runner/artifacts.ts";
+import { createLimiter } from "../runner/concurrency.ts";
 import { readCallerState } from "../runner/guards.ts";
 import type { TaskRunner } from "../tools/types.ts";
 
@@ -23,9 +24,13 @@ const SIGNAL_GRACE_MS = 3000;
  * The `task` tool's runner: the same parent-side runner as `xcsh run`, with
  * this child as the caller (its depth, spawn rights and blocked agent come
  * from its own environment) and its model and schema as the parent's.
- * Guard refusals reach the model as the tool's error.
+ * Guard refusals reach the model as the tool's error. Concurrent calls share
+ * one cap of `task.maxConcurrency` sub-agents.
  */
 function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
+  // The `task` calls of one turn run side by side: together they start at
+  // most task.maxConcurrency sub-agents at once.
+  const limiter = createLimiter(ctx.config.task.maxConcurrency);
   return async (req, signal) => {
     const caller = readCallerState(process.env);
     if (!caller.ok) throw new Error(caller.message);
@@ -39,6 +44,7 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       parentSchema: ctx.envelope.outputSchema ?? undefined,
       parentModel: ctx.model,
       planMode: ctx.envelope.planMode,
+      limiter,
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

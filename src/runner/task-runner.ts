@@ -20,7 +20,7 @@
  */
 import { writeErr } from "../stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
-import { mapLimit } from "./concurrency.ts";
+import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runChild } from "./executor.ts";
@@ -58,6 +58,11 @@ export interface TaskToolOptions {
   /** Called as each task ends (before the others may have). */
   onResult?: (result: TaskResult) => void;
   onWarnings?: (warnings: Diagnostic[]) => void;
+  /**
+   * A cap shared with other task calls of the same caller (a child's
+   * concurrent `task` calls): each child started takes a slot.
+   */
+  limiter?: Limiter;
 }
 
 /** A child ready to start. */
@@ -241,32 +246,37 @@ export class TaskTool {
     return { ok: true, results: await this.start(prepared.tasks, signal) };
   }
 
-  /** Runs prepared tasks, at most `task.maxConcurrency` at once, results in order. */
+  /**
+   * Runs prepared tasks, at most `task.maxConcurrency` at once (and within
+   * the shared limiter, when there is one), results in order.
+   */
   async start(tasks: readonly PreparedTask[], signal?: AbortSignal): Promise<TaskResult[]> {
     const { config, env } = this.opts;
     const baseEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(env.env)) if (v !== undefined) baseEnv[k] = v;
-    return await mapLimit(tasks, config.task.maxConcurrency, async (task) => {
-      // Tasks still queued when the call is cancelled never start.
-      const final: TaskResult = signal?.aborted
-        ? {
-          id: task.envelope.id,
-          agent: task.envelope.agent.name,
-          status: "cancelled",
-          error: "cancelled",
-        }
-        : await this.cut(
-          await runChild({
-            envelope: task.envelope,
-            env: { ...baseEnv, ...task.childEnv },
-            timeoutMs: task.timeoutMs,
-            signal,
-            onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
-          }),
-        );
-      this.opts.onResult?.(final);
-      return final;
-    });
+    const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
+    return await mapLimit(tasks, config.task.maxConcurrency, (task) =>
+      slot(async () => {
+        // Tasks still queued when the call is cancelled never start.
+        const final: TaskResult = signal?.aborted
+          ? {
+            id: task.envelope.id,
+            agent: task.envelope.agent.name,
+            status: "cancelled",
+            error: "cancelled",
+          }
+          : await this.cut(
+            await runChild({
+              envelope: task.envelope,
+              env: { ...baseEnv, ...task.childEnv },
+              timeoutMs: task.timeoutMs,
+              signal,
+              onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
+            }),
+          );
+        this.opts.onResult?.(final);
+        return final;
+      }));
   }
 
   /** Cuts an over-long text, saving the whole of it as an artifact. */

@@ -152,4 +152,37 @@ describe("three task calls in one turn", () => {
       r.stderr,
     );
   });
+
+  test("concurrent task calls share one cap of task.maxConcurrency sub-agents", async () => {
+    // A server of its own: its peak in-flight count covers this test only.
+    const own = await startModelServer({
+      respond: (req) => {
+        if (!offeredTools(req).includes("task")) return { text: "ok", delayMs: 300 };
+        if (isAfterTool(req)) return { text: "all done" };
+        return {
+          toolCalls: ["a", "b", "c"].map((id) => ({
+            name: "task",
+            args: {
+              agent: "helper",
+              tasks: [{ id: `${id}1`, assignment: "x" }, { id: `${id}2`, assignment: "y" }],
+            },
+          })),
+        };
+      },
+    });
+    try {
+      const w = makeWorld(localConfig(own.url, "task: { maxConcurrency: 2 }\n"), {
+        boss: agentMd("boss", "tools: task, read\nspawns: helper\nmodel: local/mock-large\n"),
+        helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n"),
+      });
+      worlds.push(w);
+      const r = await runXcsh(["run", "boss", "delegate"], { cwd: w.cwd, home: w.home });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, "all done\n");
+      assert.equal(own.requests.length, 1 + 6 + 1, "six sub-agents ran");
+      assert.ok(own.peakInFlight() <= 2, `peak in flight: ${own.peakInFlight()}`);
+    } finally {
+      await own.close();
+    }
+  });
 });
