@@ -2,7 +2,8 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readContextFile } from "./context-read.ts";
@@ -54,5 +55,16 @@ describe("readContextFile", () => {
     const r = await readContextFile(join(dir, "loop.md"));
     assert.equal(r.kind, "skipped");
     assert.match(r.kind === "skipped" ? r.reason : "", /cannot be read \(ELOOP\)/);
+  });
+  test("a file without read permission cannot be read, with the reason", {
+    skip: process.getuid?.() === 0 ? "root reads every file: needs a non-root user" : false,
+  }, async () => {
+    const file = join(dir, "secret.md");
+    writeFileSync(file, "x");
+    chmodSync(file, 0o000);
+    assert.deepEqual(await readContextFile(file), {
+      kind: "skipped",
+      reason: "cannot be read (EACCES)",
+    });
   });
 });

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requireBinary, runXcsh } from "../support/cli.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
@@ -209,7 +209,7 @@ describe("instruction files in the child's prompt", () => {
 });
 
 describe("bad instruction files are skipped with one warning each", () => {
-  test("huge, binary, a FIFO and a folder named AGENTS.md", async () => {
+  test("huge, binary, a FIFO, a folder named AGENTS.md and an unreadable symlink loop", async () => {
     const w = world({
       "project/AGENTS.md": "x".repeat(2 * 1024 * 1024),
       "project/CLAUDE.md": new Uint8Array([0x68, 0x69, 0, 0xff, 0]),
@@ -218,6 +218,7 @@ describe("bad instruction files are skipped with one warning each", () => {
     });
     execFileSync("mkfifo", [join(w.cwd, "sub", "CLAUDE.md")]);
     mkdirSync(join(w.cwd, "sub", "AGENTS.md"));
+    symlinkSync(join(w.cwd, "sub", "GEMINI.md"), join(w.cwd, "sub", "GEMINI.md"));
     const { system, stderr } = await promptOf(w);
     assert.ok(system.includes("GOOD-ROOT-GEMINI") && system.includes("GOOD-USER"));
     const warnings = stderr.split("\n").filter((l) => l.includes("instruction file skipped"));
@@ -226,6 +227,7 @@ describe("bad instruction files are skipped with one warning each", () => {
       [join(w.cwd, "CLAUDE.md"), /looks like a binary file/],
       [join(w.cwd, "sub", "CLAUDE.md"), /not a regular file/],
       [join(w.cwd, "sub", "AGENTS.md"), /is a folder, not a file/],
+      [join(w.cwd, "sub", "GEMINI.md"), /cannot be read \(ELOOP\)/],
     ];
     assert.equal(warnings.length, expect.length, stderr);
     for (const [file, reason] of expect) {
