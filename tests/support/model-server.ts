@@ -2,9 +2,10 @@
  * Scripted local model server for tests.
  *
  * What this module decides:
- * - One HTTP server on 127.0.0.1 (port 0) speaks three wire formats:
- *   `POST /v1/chat/completions` (OpenAI chat completions), `POST /v1/messages`
- *   (Anthropic Messages), both with the base URL `${url}/v1`, and Gemini's
+ * - One HTTP server on 127.0.0.1 (port 0) speaks four wire formats:
+ *   `POST /v1/chat/completions` (OpenAI chat completions), `POST /v1/responses`
+ *   (OpenAI Responses, `wire-responses.ts`), `POST /v1/messages` (Anthropic
+ *   Messages), all with the base URL `${url}/v1`, and Gemini's
  *   `POST /v1beta/models/{model}:generateContent` (JSON) and
  *   `POST /v1beta/models/{model}:streamGenerateContent?alt=sse` (SSE), base URL
  *   `${url}/v1beta`. `GET /v1/models` and `GET /v1beta/models` list a few fake
@@ -13,14 +14,24 @@
  *   queue is empty the optional `respond` callback is asked; when there is none the
  *   server answers HTTP 500 "model server: no scripted turn left" so that a test
  *   which makes more model calls than it scripted fails loudly.
- * - Every model request is recorded (path, lower-cased headers, parsed JSON body,
- *   format, stream flag) BEFORE it is answered, fault turns included. `GET /v1/models`
+ * - Every model request is recorded (method, path, query, lower-cased headers,
+ *   raw and parsed body, format, stream flag) BEFORE it is answered, fault turns
+ *   included; the usage it was answered with is added once it is known. `GET /v1/models`
  *   and unknown paths are not recorded and never consume a turn.
  * - `stream: true` in the request body selects SSE (for Gemini the
  *   `:streamGenerateContent` method does, and it needs `?alt=sse`). Text, reasoning
  *   and tool-call arguments are each split across two deltas so clients must
  *   reassemble them; Gemini sends each function call whole, as the real API does,
  *   and has no call ids (the client makes its own).
+ * - Usage: a turn's `usage.input` counts every input token, cached ones included;
+ *   `cacheRead` / `cacheWrite` (default 0) are reported the way each format does
+ *   (Anthropic `cache_read_input_tokens` / `cache_creation_input_tokens` beside an
+ *   `input_tokens` that excludes them, OpenAI `prompt_tokens_details.cached_tokens`,
+ *   Responses `input_tokens_details.cached_tokens`, Gemini
+ *   `cachedContentTokenCount`). With the server option `cache: "computed"`, a turn
+ *   without `usage` gets input and cache counts computed from the request
+ *   (`prompt-cache.ts`: Anthropic honours `cache_control` breakpoints, the others
+ *   cache every prefix automatically).
  * - Fault turns simulate provider failures: 500, 429 + retry-after, a stall that
  *   never answers, a malformed SSE body, and a stream cut off mid-way. Error bodies
  *   take each provider's shape (Gemini: `{error: {code, message, status}}`).
@@ -30,6 +41,8 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { type CacheUsage, PromptCache } from "./prompt-cache.ts";
+import { type ResponsesAnswer, responsesEvents, responsesJson } from "./wire-responses.ts";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
@@ -43,7 +56,8 @@ export type Turn =
     text?: string;
     toolCalls?: ScriptedToolCall[];
     reasoning?: string;
-    usage?: { input: number; output: number };
+    /** `input` counts every input token, the cached ones included. */
+    usage?: TurnUsage;
     /** Gemini: `length` is `MAX_TOKENS`, anything else `STOP`. */
     finish?: "stop" | "tool_calls" | "length";
     /** Wait this long before answering (a slow model). */
@@ -59,8 +73,20 @@ export type Turn =
   | { fault: "malformed-sse" } // 200 text/event-stream with garbage / broken JSON data lines
   | { fault: "disconnect" }; // stream starts, sends a partial chunk, then destroys the socket
 
+/** Token counts a turn reports. */
+export interface TurnUsage {
+  input: number;
+  output: number;
+  /** Input tokens read from the prompt cache (part of `input`). */
+  cacheRead?: number;
+  /** Input tokens written to the prompt cache (part of `input`; Anthropic only). */
+  cacheWrite?: number;
+}
+
 /** One request as the server saw it. */
 export interface RecordedRequest {
+  /** HTTP method, e.g. `POST`. */
+  method: string;
   /** URL path without the query string, e.g. `/v1/messages` or
    * `/v1beta/models/gemini-test:streamGenerateContent`. */
   path: string;
@@ -71,9 +97,14 @@ export interface RecordedRequest {
   /** Parsed JSON body, or the raw text when it was not valid JSON. */
   // deno-lint-ignore no-explicit-any
   body: any;
-  format: "openai" | "anthropic" | "google";
+  /** The body exactly as received. */
+  raw: string;
+  /** `openai` is chat completions, `responses` OpenAI's Responses API. */
+  format: "openai" | "anthropic" | "google" | "responses";
   /** `body.stream === true`; for Gemini, the `:streamGenerateContent` method. */
   stream: boolean;
+  /** The usage the answer reported (set when an answer, not a fault, was sent). */
+  usage?: Required<TurnUsage>;
 }
 
 export interface ModelServer {
@@ -101,12 +132,15 @@ export interface ModelServerOptions {
   /** Asked when the queue is empty. `index` is the 0-based number of the model
    * request (its position in `requests`). A throw becomes an HTTP 500. */
   respond?: (req: RecordedRequest, index: number) => Turn;
+  /** `computed`: a turn without `usage` reports input and cache tokens counted
+   * from the request (`prompt-cache.ts`) instead of the fixed default. */
+  cache?: "computed";
 }
 
 type Format = RecordedRequest["format"];
 type AnswerTurn = Exclude<Turn, { fault: string }>;
 
-const DEFAULT_USAGE = { input: 10, output: 5 };
+const DEFAULT_USAGE: TurnUsage = { input: 10, output: 5 };
 /** The longest a `holdTogether` turn waits for company. */
 const HOLD_MAX_MS = 10_000;
 const MODEL_IDS = ["mock-small", "mock-large", "mock-reasoner"];
@@ -132,6 +166,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   let released = 0;
 
   const nextToolCallId = () => `call_${++toolCallCounter}`;
+  const promptCache = new PromptCache();
 
   const server: Server = createServer((req, res) => {
     openResponses.add(res);
@@ -180,6 +215,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     let googleStream = false;
     const gemini = GEMINI_PATH.exec(path);
     if (method === "POST" && path === "/v1/chat/completions") format = "openai";
+    else if (method === "POST" && path === "/v1/responses") format = "responses";
     else if (method === "POST" && path === "/v1/messages") format = "anthropic";
     else if (method === "POST" && gemini) {
       format = "google";
@@ -209,7 +245,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     }
     const stream = format === "google" ? googleStream : parsed && typeof body === "object" &&
       body !== null && (body as { stream?: unknown }).stream === true;
-    const recorded: RecordedRequest = { path, query, headers, body, format, stream };
+    const recorded: RecordedRequest = { method, path, query, headers, body, raw, format, stream };
     inFlight++;
     peak = Math.max(peak, inFlight);
     res.on("close", () => inFlight--);
@@ -286,18 +322,51 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       });
       if (res.destroyed) return;
     }
-    if (format === "openai") {
+    const usage = usageFor(turn, format, body);
+    recorded.usage = usage;
+    const answered: AnswerTurn = { ...turn, usage };
+    if (format === "responses") {
+      const answer = responsesAnswer(answered, model, usage);
+      if (stream) {
+        startSse(res);
+        for (const e of responsesEvents(answer)) res.write(sse((e as { type: string }).type, e));
+        res.end();
+      } else sendJson(res, 200, responsesJson(answer));
+    } else if (format === "openai") {
       const includeUsage = (body as { stream_options?: { include_usage?: unknown } })
         .stream_options?.include_usage === true;
-      if (stream) openAIStream(res, turn, model, includeUsage);
-      else openAIJson(res, turn, model);
+      if (stream) openAIStream(res, answered, model, includeUsage);
+      else openAIJson(res, answered, model);
     } else if (format === "anthropic") {
-      if (stream) anthropicStream(res, turn, model);
-      else anthropicJson(res, turn, model);
+      if (stream) anthropicStream(res, answered, model);
+      else anthropicJson(res, answered, model);
     } else {
-      if (stream) googleStreamAnswer(res, turn, model);
-      else googleJson(res, turn, model);
+      if (stream) googleStreamAnswer(res, answered, model);
+      else googleJson(res, answered, model);
     }
+  }
+
+  // ---- usage --------------------------------------------------------------------
+
+  function usageFor(turn: AnswerTurn, f: Format, body: unknown): Required<TurnUsage> {
+    if (turn.usage) return { cacheRead: 0, cacheWrite: 0, ...turn.usage };
+    if (opts.cache !== "computed") return { ...DEFAULT_USAGE, cacheRead: 0, cacheWrite: 0 };
+    const counted: CacheUsage = promptCache.account(f, body);
+    return { ...counted, output: DEFAULT_USAGE.output };
+  }
+
+  function responsesAnswer(turn: AnswerTurn, model: string, usage: Required<TurnUsage>) {
+    const answer: ResponsesAnswer = {
+      id: String(++messageCounter),
+      model,
+      text: turn.text,
+      reasoning: turn.reasoning,
+      calls: resolveCalls(turn),
+      usage,
+      truncated: turn.finish === "length",
+      pieces: halves,
+    };
+    return answer;
   }
 
   // ---- faults -------------------------------------------------------------------
@@ -327,6 +396,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           res.write(`data: {"id":"chatcmpl-bad","object":"chat.completion.chunk","choices":[{\n\n`);
           res.write("data: this is not json\n\n");
           res.write('data: {"choices": [{"delta": {"content": "unterminated}]}\n\n');
+        } else if (f === "responses") {
+          res.write('event: response.created\ndata: {"type":"response.created","response":{\n\n');
+          res.write("event: response.output_text.delta\ndata: this is not json\n\n");
+          res.write('event: response.completed\ndata: {"type": "response.completed"\n\n');
         } else if (f === "google") {
           res.write('data: {"candidates": [{"content": {"role": "model", "parts": [{\n\n');
           res.write("data: this is not json\n\n");
@@ -349,11 +422,18 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           ? sse(undefined, openAIChunk(`chatcmpl-${++messageCounter}`, m, { role: "assistant" }))
           : f === "google"
           ? sse(undefined, googleChunk(`resp_${++messageCounter}`, m, []))
-          : sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, m, 0));
+          : f === "responses"
+          ? responsesEvents(
+            responsesAnswer({}, m, { ...DEFAULT_USAGE, cacheRead: 0, cacheWrite: 0 }),
+          )
+            .slice(0, 1).map((e) => sse("response.created", e)).join("")
+          : sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, m));
         const partial = f === "openai"
           ? 'data: {"id":"chatcmpl-cut","object":"chat.completion.chunk","choices":[{"index":0,"del'
           : f === "google"
           ? 'data: {"candidates":[{"content":{"role":"model","parts":[{"te'
+          : f === "responses"
+          ? 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","ite'
           : 'event: content_block_delta\ndata: {"type":"content_block_delta","ind';
         res.write(first);
         res.write(partial, () => {
@@ -381,6 +461,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       prompt_tokens: u.input,
       completion_tokens: u.output,
       total_tokens: u.input + u.output,
+      ...(u.cacheRead ? { prompt_tokens_details: { cached_tokens: u.cacheRead } } : {}),
     };
   }
 
@@ -487,7 +568,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       content,
       stop_reason: anthropicStop(turn),
       stop_sequence: null,
-      usage: { input_tokens: u.input, output_tokens: u.output },
+      usage: anthropicUsage(u),
     });
   }
 
@@ -498,7 +579,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const ev = (type: string, data: object) => res.write(sse(type, { type, ...data }));
 
     res.write(
-      sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, model, u.input)),
+      sse("message_start", anthropicMessageStart(`msg_${++messageCounter}`, model, u)),
     );
     ev("ping", {});
     let index = 0;
@@ -538,7 +619,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     }
     ev("message_delta", {
       delta: { stop_reason: anthropicStop(turn), stop_sequence: null },
-      usage: { input_tokens: u.input, output_tokens: u.output },
+      usage: anthropicUsage(u),
     });
     ev("message_stop", {});
     res.end();
@@ -557,6 +638,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       promptTokenCount: u.input,
       candidatesTokenCount: u.output,
       totalTokenCount: u.input + u.output,
+      ...(u.cacheRead ? { cachedContentTokenCount: u.cacheRead } : {}),
     };
   }
 
@@ -764,7 +846,18 @@ function googleChunk(
   };
 }
 
-function anthropicMessageStart(id: string, model: string, inputTokens: number) {
+/** Anthropic's usage: `input_tokens` leaves out the tokens read from or written to the cache. */
+function anthropicUsage(u: TurnUsage) {
+  const read = u.cacheRead ?? 0;
+  const write = u.cacheWrite ?? 0;
+  return {
+    input_tokens: Math.max(0, u.input - read - write),
+    output_tokens: u.output,
+    ...(read || write ? { cache_read_input_tokens: read, cache_creation_input_tokens: write } : {}),
+  };
+}
+
+function anthropicMessageStart(id: string, model: string, u?: TurnUsage) {
   return {
     type: "message_start",
     message: {
@@ -775,7 +868,7 @@ function anthropicMessageStart(id: string, model: string, inputTokens: number) {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: inputTokens, output_tokens: 0 },
+      usage: { ...anthropicUsage(u ?? { input: 0, output: 0 }), output_tokens: 0 },
     },
   };
 }
