@@ -155,8 +155,13 @@ export interface PromptContext {
 }
 
 export interface TokenUsage {
+  /** Input tokens, the cached ones included. */
   input: number;
   output: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cacheRead?: number;
+  /** Input tokens written to the provider's prompt cache. */
+  cacheWrite?: number;
 }
 
 /** One JSON Lines event a child writes to stdout. */
@@ -165,7 +170,14 @@ export type ChildEvent =
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
   | { type: "text"; id: string; delta: string }
-  | { type: "usage"; id: string; input: number; output: number }
+  | {
+    type: "usage";
+    id: string;
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+  }
   | {
     type: "result";
     id: string;

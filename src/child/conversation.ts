@@ -67,6 +67,8 @@ export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: JsonSchemaObject;
+  /** Ask the provider to constrain the arguments to the schema (OpenAI strict mode). */
+  strict?: boolean;
 }
 
 /** A tool call the model made. `invalid` says why it cannot be run. */
@@ -84,6 +86,7 @@ export function toProviderTools(defs: readonly ToolDefinition[]): LanguageModelV
     name: d.name,
     description: d.description,
     inputSchema: d.inputSchema as LanguageModelV4FunctionTool["inputSchema"],
+    ...(d.strict ? { strict: true } : {}),
   }));
 }
 

@@ -19,6 +19,7 @@ after(() => sb.remove());
 function setup(script: Scripted[], extra: Partial<LoopOptions> = {}) {
   const seen: ModelMessage[][] = [];
   const events: ChildEvent[] = [];
+  const forced: (string | undefined)[] = [];
   let n = 0;
   const opts: LoopOptions = {
     id: "t",
@@ -27,8 +28,9 @@ function setup(script: Scripted[], extra: Partial<LoopOptions> = {}) {
     limits: { maxTurns: 10, timeoutMs: 1000, submitRetries: 1 },
     ctx: { ...sb.ctx, findings: [] },
     emit: (e) => events.push(e),
-    callModel: (messages) => {
+    callModel: (messages, forceTool) => {
       seen.push(structuredClone(messages));
+      forced.push(forceTool);
       const s = script[n++];
       if (!s) throw new Error("no more scripted turns");
       const calls: ToolCall[] = (s.calls ?? []).map(([name, input], i) => ({
@@ -40,14 +42,14 @@ function setup(script: Scripted[], extra: Partial<LoopOptions> = {}) {
         messages: [{ role: "assistant", content: s.text ?? "" }],
         toolCalls: calls,
         text: s.text ?? "",
-        usage: { input: 1, output: 1 },
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
         finishReason: calls.length ? "tool-calls" : "stop",
       };
       return Promise.resolve(out);
     },
     ...extra,
   };
-  return { opts, seen, events, calls: () => n };
+  return { opts, seen, events, forced, calls: () => n };
 }
 
 const schema = compileOutputSchema({
@@ -126,6 +128,25 @@ describe("runLoop", () => {
       calls: [["submit_result", { result: { data: { n: 5 } } }]],
     }], { validator });
     assert.deepEqual(await runLoop(opts), { status: "ok", data: { n: 5 }, text: "done" });
+  });
+
+  test("only the turn right after a reminder forces submit_result", async () => {
+    const script: Scripted[] = [
+      { calls: [["read", { path: "a.txt" }]] },
+      { text: "stop" },
+      { calls: [["read", { path: "a.txt" }]] },
+      { text: "stop again" },
+      { calls: [["submit_result", { result: { data: { n: 1 } } }]] },
+    ];
+    const { opts, forced } = setup(script, { validator });
+    assert.equal((await runLoop(opts)).status, "ok");
+    assert.deepEqual(forced, [undefined, undefined, "submit_result", undefined, "submit_result"]);
+  });
+
+  test("without a schema nothing is forced", async () => {
+    const { opts, forced } = setup([{ calls: [["read", { path: "a.txt" }]] }, { text: "done" }]);
+    assert.equal((await runLoop(opts)).status, "ok");
+    assert.deepEqual(forced, [undefined, undefined]);
   });
 
   test("unknown tools and bad arguments are answered, not run", async () => {

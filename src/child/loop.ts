@@ -8,7 +8,8 @@
  * - `submit_result` with `{error}` → error with the agent's reason;
  * - too many invalid submissions → error listing the last validation errors;
  * - a stop without tool calls: with no schema, ok with the final text (and
- *   any reported findings as data); with a schema, a reminder, and after
+ *   any reported findings as data); with a schema, a reminder (the next turn
+ *   asks the provider to force a `submit_result` call), and after
  *   {@link MAX_REMINDERS} of them an error;
  * - `maxTurns` model calls without an ending → error.
  * Model access is injected, so the rules are tested without a network.
@@ -45,8 +46,9 @@ export interface LoopOptions {
   /** Present when the result must satisfy an output schema. */
   validator?: OutputValidator;
   limits: TaskLimits;
-  /** One model turn over the conversation so far (retries included). */
-  callModel: (messages: Message[]) => Promise<TurnOutput>;
+  /** One model turn over the conversation so far (retries included); `forceTool`
+   * asks the provider to make the model call that tool. */
+  callModel: (messages: Message[], forceTool?: string) => Promise<TurnOutput>;
   ctx: ToolContext;
   emit: Emit;
 }
@@ -66,6 +68,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
   const offered = [...o.tools.keys(), SUBMIT_RESULT];
   let invalid = 0;
   let reminders = 0;
+  let forceSubmit = false;
   let lastText = "";
   /** An error outcome, with the model's last text when it wrote any. */
   const failed = (error: string): LoopOutcome => ({
@@ -97,7 +100,8 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     if (turn > o.limits.maxTurns) {
       return failed(`reached the turn limit (${o.limits.maxTurns} model calls) without a result`);
     }
-    const out = await o.callModel(messages);
+    const out = await o.callModel(messages, forceSubmit ? SUBMIT_RESULT : undefined);
+    forceSubmit = false;
     messages.push(...out.messages);
     if (out.text.trim() !== "") lastText = out.text.trim();
 
@@ -118,6 +122,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       }
       reminders++;
       messages.push({ role: "user", content: reminderMessage(MAX_REMINDERS - reminders + 1) });
+      forceSubmit = true;
       continue;
     }
 

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
@@ -18,11 +19,7 @@ import { reasoningOptions } from "../model/thinking.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { selectToolNames, TOOLS } from "../tools/registry.ts";
-import {
-  SUBMIT_RESULT,
-  submitResultDescription,
-  submitResultSchema,
-} from "../tools/submit-result.ts";
+import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
 import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
@@ -33,6 +30,9 @@ import { buildSystemPrompt } from "./prompt.ts";
 import type { LanguageModel, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries, ModelCallError } from "./retries.ts";
 import { streamTurn } from "./turn.ts";
+import { submitTool } from "./submit-tool.ts";
+import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
+import { rejectsToolChoice } from "./tool-choice.ts";
 import { displayPath } from "../home.ts";
 
 /** Default wait for the next byte of a model response before retrying. */
@@ -177,13 +177,14 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   for (const name of toolNames) {
     if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
   }
+  const submit = submitTool(provider.value.type, validator);
   const definitions: ToolDefinition[] = [
     ...[...tools.values()].map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema,
     })),
-    { name: SUBMIT_RESULT, description: submitResultDescription, inputSchema: submitResultSchema },
+    submit.definition,
   ];
 
   let model: LanguageModel;
@@ -224,12 +225,11 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     promptContext: envelope.promptContext,
   });
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
-  const providerOptions = reasoningOptions(
-    provider.value.type,
-    provider.value.name,
-    choice.value.model,
-    level,
+  const providerOptions = mergeProviderOptions(
+    reasoningOptions(provider.value.type, provider.value.name, choice.value.model, level),
+    cacheOptions(provider.value.type, `xcsh-${randomUUID()}`),
   );
+  let toolChoiceRefused = false;
   const target = { model: choice.value.id, baseURL: provider.value.baseURL };
   const findings: Finding[] = [];
 
@@ -239,7 +239,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
       id,
       assignment: envelope.assignment,
       tools,
-      validator,
+      validator: submit.validator,
       limits: envelope.limits,
       ctx: {
         cwd: envelope.cwd,
@@ -250,18 +250,27 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
           deps.runTask ?? unavailableTaskRunner,
       },
       emit,
-      callModel: async (messages) => {
+      callModel: async (messages, forceTool) => {
+        const turn = (force: string | undefined) =>
+          streamTurn({
+            model,
+            system,
+            messages,
+            tools: definitions,
+            providerOptions,
+            signal: controller.signal,
+            idleTimeoutMs,
+            onText: (delta) => emit({ type: "text", id, delta }),
+            controls: { forceTool: force },
+            breakpoints: provider.value.type === "anthropic",
+          });
         const out = await callModelWithRetries(
           () =>
-            streamTurn({
-              model,
-              system,
-              messages,
-              tools: definitions,
-              providerOptions,
-              signal: controller.signal,
-              idleTimeoutMs,
-              onText: (delta) => emit({ type: "text", id, delta }),
+            toolChoiceRefused || !forceTool ? turn(undefined) : turn(forceTool).catch((err) => {
+              if (!rejectsToolChoice(err)) throw err;
+              toolChoiceRefused = true;
+              log(`xcsh: ${target.model} refuses a forced tool choice; reminding without it`);
+              return turn(undefined);
             }),
           {
             policy,
@@ -275,7 +284,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
               ),
           },
         );
-        emit({ type: "usage", id, input: out.usage.input, output: out.usage.output });
+        emit({ type: "usage", id, ...out.usage });
         return out;
       },
     });

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { callModelWithRetries, ModelCallError } from "./retries.ts";
-import { streamTurn, type TurnRequest } from "./turn.ts";
+import { streamTurn, type TurnOutputLimitError, type TurnRequest } from "./turn.ts";
 import { IdleTimeoutError } from "../model/retry.ts";
 
 const usage = {
@@ -53,7 +53,7 @@ describe("streamTurn", () => {
     assert.deepEqual(deltas, ["Hel", "lo"]);
     assert.equal(out.text, "Hello");
     assert.deepEqual(out.toolCalls, [{ id: "c1", name: "read", input: { path: "a" } }]);
-    assert.deepEqual(out.usage, { input: 12, output: 4 });
+    assert.deepEqual(out.usage, { input: 12, output: 4, cacheRead: 0, cacheWrite: 0 });
     assert.equal(out.finishReason, "tool-calls");
     assert.equal(out.messages.length, 1);
     assert.equal(out.messages[0].role, "assistant");
@@ -61,6 +61,68 @@ describe("streamTurn", () => {
     const call = model.doStreamCalls[0];
     assert.deepEqual(call.prompt[0], { role: "system", content: "sys" });
     assert.deepEqual(call.tools?.map((t) => t.name), ["read"]);
+  });
+
+  test("cache reads and writes are reported; the tool choice is auto unless forced", async () => {
+    const cachedUsage = {
+      inputTokens: { total: 100, noCache: 10, cacheRead: 80, cacheWrite: 10 },
+      outputTokens: { total: 4, text: 4, reasoning: undefined },
+    };
+    const parts = [{
+      type: "finish",
+      finishReason: { unified: "stop", raw: "end" },
+      usage: cachedUsage,
+    }];
+    const model = new MockLanguageModelV4({ doStream: () => Promise.resolve(streamOf(parts)) });
+    const out = await streamTurn(request(model));
+    assert.deepEqual(out.usage, { input: 100, output: 4, cacheRead: 80, cacheWrite: 10 });
+    await streamTurn(request(model, { controls: { forceTool: "read" } }));
+    assert.deepEqual(model.doStreamCalls[0].toolChoice, { type: "auto" });
+    assert.deepEqual(model.doStreamCalls[1].toolChoice, { type: "tool", toolName: "read" });
+  });
+
+  test("a turn whose output passes the cap fails and stops reading", async () => {
+    let pulled = 0;
+    const model = new MockLanguageModelV4({
+      doStream: () =>
+        Promise.resolve({
+          stream: new ReadableStream({
+            pull(controller) {
+              pulled++;
+              if (pulled === 1) controller.enqueue({ type: "text-start", id: "t" });
+              else controller.enqueue({ type: "text-delta", id: "t", delta: "x".repeat(400) });
+            },
+          }),
+        }),
+    });
+    await assert.rejects(
+      streamTurn(request(model, { controls: { maxOutputChars: 1000 } })),
+      (err: TurnOutputLimitError) => {
+        assert.equal(err.name, "TurnOutputLimitError");
+        assert.match(err.message, /the model's turn passed .* MiB of output/);
+        return true;
+      },
+    );
+    assert.ok(pulled < 10, `stopped reading (pulled ${pulled} parts)`);
+  });
+
+  test("Anthropic breakpoints mark the last tool, the system prompt and the ends of the turns", async () => {
+    const parts = [{ type: "finish", finishReason: { unified: "stop", raw: "end" }, usage }];
+    const model = new MockLanguageModelV4({ doStream: () => Promise.resolve(streamOf(parts)) });
+    await streamTurn(request(model, {
+      breakpoints: true,
+      messages: [
+        { role: "user", content: "go" },
+        { role: "assistant", content: "thinking" },
+        { role: "user", content: "again" },
+      ],
+    }));
+    const call = model.doStreamCalls[0];
+    const cc = { anthropic: { cacheControl: { type: "ephemeral" } } };
+    assert.deepEqual((call.tools?.at(-1) as { providerOptions?: unknown }).providerOptions, cc);
+    assert.deepEqual(call.prompt.map((m) => m.providerOptions), [cc, cc, undefined, cc]);
+    await streamTurn(request(model));
+    assert.equal(model.doStreamCalls[1].prompt[0].providerOptions, undefined, "off by default");
   });
 
   test("a call of an unknown tool comes back marked invalid", async () => {

@@ -2,8 +2,11 @@
  * One model turn: sends the conversation and the tool definitions, streams
  * the text back as it arrives, and returns the assistant's messages, the tool
  * calls it made (not executed: the loop runs tools itself) and the token
- * usage. A call that sends nothing for `idleTimeoutMs` counts as failed;
- * `retries.ts` decides whether it is tried again.
+ * usage (cache reads and writes included). A call that sends nothing for
+ * `idleTimeoutMs` counts as failed; `retries.ts` decides whether it is tried
+ * again. One turn's output (text, reasoning and tool arguments) is capped at
+ * {@link MAX_TURN_OUTPUT_CHARS}: past it the call stops with a
+ * {@link TurnOutputLimitError} (not retried) instead of growing memory.
  *
  * Speaks the provider interface (`LanguageModelV4` of `@ai-sdk/provider`)
  * directly: the conversation becomes the provider prompt
@@ -32,13 +35,44 @@ import {
   toProviderTools,
   withOptions,
 } from "./conversation.ts";
+import { withAnthropicBreakpoints } from "./cache-breakpoints.ts";
+
+/** Token counts of one turn; `input` includes the cached input tokens. */
+export interface TurnUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
 
 export interface TurnOutput {
   messages: Message[];
   toolCalls: ToolCall[];
   text: string;
-  usage: { input: number; output: number };
+  usage: TurnUsage;
   finishReason: string;
+}
+
+/** Most characters one model turn may produce (text, reasoning and tool arguments). */
+export const MAX_TURN_OUTPUT_CHARS = 1024 * 1024;
+
+/** Raised when a turn's output passes {@link MAX_TURN_OUTPUT_CHARS}. */
+export class TurnOutputLimitError extends Error {
+  constructor(limit: number) {
+    super(
+      `the model's turn passed ${limit / (1024 * 1024)} MiB of output (text, reasoning and ` +
+        "tool arguments); the call was stopped",
+    );
+    this.name = "TurnOutputLimitError";
+  }
+}
+
+/** Where one turn's output is capped, and a forced tool choice. */
+export interface TurnControls {
+  /** Makes the model call this tool (the provider's tool choice). */
+  forceTool?: string;
+  /** Overrides {@link MAX_TURN_OUTPUT_CHARS} (tests). */
+  maxOutputChars?: number;
 }
 
 export interface TurnRequest {
@@ -50,12 +84,21 @@ export interface TurnRequest {
   signal: AbortSignal;
   idleTimeoutMs: number;
   onText: (delta: string) => void;
+  controls?: TurnControls;
+  /** Mark Anthropic cache breakpoints (`cache-breakpoints.ts`). */
+  breakpoints?: boolean;
 }
 
 function tokens(v: unknown): number {
   if (typeof v === "number") return v;
   const total = (v as { total?: unknown } | undefined)?.total;
   return typeof total === "number" ? total : 0;
+}
+
+/** Cached input tokens of one kind, when the provider reports them. */
+function cached(v: unknown, kind: "cacheRead" | "cacheWrite"): number {
+  const n = (v as Record<string, unknown> | undefined)?.[kind];
+  return typeof n === "number" ? n : 0;
 }
 
 /** An `error` stream part's payload as an Error the retry policy can classify. */
@@ -120,11 +163,16 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
   let drained = false;
   try {
     arm();
+    let prompt = toPrompt(req.system, req.messages);
+    let tools = toProviderTools(req.tools);
+    if (req.breakpoints) ({ prompt, tools } = withAnthropicBreakpoints(prompt, tools));
     const { stream } = await unlessAborted(
       req.model.doStream({
-        prompt: toPrompt(req.system, req.messages),
-        tools: toProviderTools(req.tools),
-        toolChoice: { type: "auto" },
+        prompt,
+        tools,
+        toolChoice: req.controls?.forceTool
+          ? { type: "tool", toolName: req.controls.forceTool }
+          : { type: "auto" },
         providerOptions: req.providerOptions as SharedV4ProviderOptions,
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         abortSignal: attempt.signal,
@@ -136,7 +184,13 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
     const open = new Map<string, TextPart | ReasoningPart>();
     const toolCalls: ToolCall[] = [];
     let text = "";
-    const usage = { input: 0, output: 0 };
+    const usage: TurnUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    const maxChars = req.controls?.maxOutputChars ?? MAX_TURN_OUTPUT_CHARS;
+    let produced = 0;
+    const count = (delta: string | undefined) => {
+      produced += delta?.length ?? 0;
+      if (produced > maxChars) throw new TurnOutputLimitError(maxChars);
+    };
     let finishReason = "unknown";
     // Text and reasoning blocks by stream id; metadata of a later part wins.
     const block = (
@@ -168,6 +222,7 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
           block("text", part.id, part.providerMetadata);
           break;
         case "text-delta":
+          count(part.delta);
           block("text", part.id, part.providerMetadata).text += part.delta;
           if (part.delta) {
             text += part.delta;
@@ -183,11 +238,15 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
           block("reasoning", part.id, part.providerMetadata);
           break;
         case "reasoning-delta":
+          count(part.delta);
           block("reasoning", part.id, part.providerMetadata).text += part.delta;
           break;
         case "reasoning-end":
           block("reasoning", part.id, part.providerMetadata);
           open.delete(`reasoning:${part.id}`);
+          break;
+        case "tool-input-delta":
+          count(part.delta);
           break;
         case "tool-call": {
           if (part.providerExecuted) break;
@@ -208,6 +267,8 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
         case "finish": {
           usage.input += tokens(part.usage?.inputTokens);
           usage.output += tokens(part.usage?.outputTokens);
+          usage.cacheRead += cached(part.usage?.inputTokens, "cacheRead");
+          usage.cacheWrite += cached(part.usage?.inputTokens, "cacheWrite");
           const fr = part.finishReason as unknown;
           finishReason = typeof fr === "string"
             ? fr

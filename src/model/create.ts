@@ -3,8 +3,9 @@
  * (`LanguageModelV4`, spoken to directly by `src/child/turn.ts`).
  * The only module that knows the SDK's provider factories, each loaded only
  * when a child uses it (a child talks to one provider; loading all four costs
- * start-up time). OpenAI is spoken through its Chat Completions API, which
- * OpenAI-compatible proxies share.
+ * start-up time). The `openai` type speaks OpenAI's Responses API (prompt
+ * cache keys, reasoning items kept across turns); OpenAI-compatible servers
+ * speak Chat Completions.
  *
  * @example
  * ```ts
@@ -30,7 +31,7 @@ export async function createLanguageModel(
     }
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai");
-      return createOpenAI({ baseURL, apiKey: apiKey ?? "" }).chat(model);
+      return createOpenAI({ baseURL, apiKey: apiKey ?? "" }).responses(model);
     }
     case "google": {
       const { createGoogleGenerativeAI } = await import("@ai-sdk/google");

@@ -57,6 +57,7 @@ const NOT_RETRYABLE = new Set([
   "AI_UnsupportedFunctionalityError",
   "AI_LoadAPIKeyError",
   "AI_NoSuchModelError",
+  "TurnOutputLimitError",
 ]);
 
 /** Parses `retry-after-ms` or `retry-after` from response headers. */

@@ -52,7 +52,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   const started = Date.now();
   const { envelope } = run;
   const self = selfCommand();
-  const usage: TokenUsage = { input: 0, output: 0 };
+  const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
   let textParts = "";
   let final: Extract<ChildEvent, { type: "result" }> | undefined;
@@ -110,6 +110,8 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
         sawUsage = true;
         usage.input += event.input ?? 0;
         usage.output += event.output ?? 0;
+        usage.cacheRead = (usage.cacheRead ?? 0) + (event.cacheRead ?? 0);
+        usage.cacheWrite = (usage.cacheWrite ?? 0) + (event.cacheWrite ?? 0);
       } else if (event.type === "text") {
         textParts += event.delta ?? "";
       } else if (event.type === "result" && !final) {

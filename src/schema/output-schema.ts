@@ -33,6 +33,8 @@ export interface OutputValidator {
   /** The schema as given (after JSON-string decoding). */
   schema: unknown;
   validate(data: unknown): { ok: true } | { ok: false; errors: string[] };
+  /** Applied to submitted data before `validate` (undoes what a provider form added). */
+  normalize?: (data: unknown) => unknown;
 }
 
 export type CompileResult = { ok: true; value: OutputValidator } | { ok: false; error: string };

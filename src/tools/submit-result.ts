@@ -10,6 +10,12 @@
  * `result` wrapper is accepted as if wrapped. Pure, apart from the schema's
  * own validator.
  *
+ * The tool's parameters carry the output schema (as JSON Schema) under
+ * `result.data`, so a model that follows tool schemas produces a valid
+ * result: `{result: {data: <schema>} | {error: string}}`. Without a schema,
+ * `data` is open. The schema's definitions move to the parameters' root and
+ * its local references are rebased there.
+ *
  * @module
  */
 import type { OutputValidator } from "../schema/output-schema.ts";
@@ -33,6 +39,64 @@ export const submitResultSchema: JsonSchemaObject = {
   },
   required: ["result"],
 };
+
+const RESULT_DESCRIPTION = "Exactly one of `data` (the finished result) or `error` (why the " +
+  "task cannot be done).";
+const ERROR_SCHEMA = { type: "string", description: "Why the task could not be completed." };
+
+/** Where the data schema sits inside the parameters. */
+const DATA_POINTER = "#/properties/result/anyOf/0/properties/data";
+
+/** `schema` with local `$ref`s (other than into the hoisted definitions) rebased to `base`. */
+function rebaseRefs(schema: unknown, base: string): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => rebaseRefs(s, base));
+  if (!isRecord(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "$ref" && typeof v === "string" && (v === "#" || v.startsWith("#/"))) {
+      out[k] = v.startsWith("#/$defs/") || v.startsWith("#/definitions/") ? v : base + v.slice(1);
+    } else out[k] = rebaseRefs(v, base);
+  }
+  return out;
+}
+
+/**
+ * The parameters of `submit_result` for an output schema given as JSON
+ * Schema (JTD converted first); without one, {@link submitResultSchema}.
+ */
+export function submitResultParameters(dataSchema: unknown): JsonSchemaObject {
+  if (dataSchema === undefined) return submitResultSchema;
+  const { $schema: _s, $id: _i, $defs, definitions, ...rest } = isRecord(dataSchema)
+    ? dataSchema
+    : {};
+  const data = rebaseRefs(rest, DATA_POINTER) as Record<string, unknown>;
+  return {
+    type: "object",
+    properties: {
+      result: {
+        description: RESULT_DESCRIPTION,
+        anyOf: [
+          {
+            type: "object",
+            properties: { data },
+            required: ["data"],
+            additionalProperties: false,
+          },
+          {
+            type: "object",
+            properties: { error: ERROR_SCHEMA },
+            required: ["error"],
+            additionalProperties: false,
+          },
+        ],
+      },
+    },
+    required: ["result"],
+    additionalProperties: false,
+    ...($defs !== undefined ? { $defs: rebaseRefs($defs, DATA_POINTER) } : {}),
+    ...(definitions !== undefined ? { definitions: rebaseRefs(definitions, DATA_POINTER) } : {}),
+  };
+}
 
 export const submitResultDescription = "Finish the task: submit the final result as " +
   '{"result": {"data": …}}, or give up with {"result": {"error": "why"}}. When the ' +
@@ -90,8 +154,9 @@ export function evaluateSubmission(
     errors = ["result.error must be a non-empty string"];
   } else {
     if (!validator) return { kind: "accepted", data: u.data };
-    const v = validator.validate(u.data);
-    if (v.ok) return { kind: "accepted", data: u.data };
+    const data = validator.normalize ? validator.normalize(u.data) : u.data;
+    const v = validator.validate(data);
+    if (v.ok) return { kind: "accepted", data };
     errors = v.errors.map((e) => `data${e.startsWith("(root)") ? e.slice(6) : e}`);
   }
   if (invalidSoFar >= submitRetries) return { kind: "exhausted", errors };

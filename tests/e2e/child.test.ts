@@ -514,6 +514,8 @@ describe("xcsh __child (Gemini specifics)", () => {
       id: "0-test",
       input: 10,
       output: 5,
+      cacheRead: 0,
+      cacheWrite: 0,
     });
 
     assert.equal(server.requests.length, 2);
@@ -657,13 +659,13 @@ describe("xcsh __child (either format)", () => {
         cwd,
         home,
         env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: SECRET },
-        stdin: JSON.stringify(envelope(cwd, { model: "openai/mock-small", thinkingLevel: "high" })),
+        stdin: JSON.stringify(envelope(cwd, { model: "openai/gpt-5-mock", thinkingLevel: "high" })),
       });
       const result = resultOf(r);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(result.data, { n: 1 });
-      assert.equal(server.requests[0].path, "/v1/chat/completions");
-      assert.equal(server.requests[0].body.reasoning_effort, "high");
+      assert.equal(server.requests[0].path, "/v1/responses");
+      assert.equal(server.requests[0].body.reasoning.effort, "high");
       assert.equal(server.requests[0].headers.authorization, `Bearer ${SECRET}`);
     } finally {
       await server.close();

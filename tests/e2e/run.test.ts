@@ -220,7 +220,7 @@ describe("running tasks", () => {
     assert.equal(doc.results[0].id, "0-task");
     assert.equal(doc.results[0].status, "ok");
     assert.equal(doc.results[0].text, "all done");
-    assert.deepEqual(doc.results[0].usage, { input: 10, output: 5 });
+    assert.deepEqual(doc.results[0].usage, { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 });
     assert.equal(assignmentOf(server.requests[0]), "tidy up\n");
   });
 

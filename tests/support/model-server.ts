@@ -32,7 +32,8 @@
  *   without `usage` gets input and cache counts computed from the request
  *   (`prompt-cache.ts`: Anthropic honours `cache_control` breakpoints, the others
  *   cache every prefix automatically).
- * - Fault turns simulate provider failures: 500, 429 + retry-after, a stall that
+ * - Fault turns simulate provider failures: 500, 400 with a given message (a
+ *   request the provider refuses), 429 + retry-after, a stall that
  *   never answers, a malformed SSE body, and a stream cut off mid-way. Error bodies
  *   take each provider's shape (Gemini: `{error: {code, message, status}}`).
  *
@@ -68,6 +69,7 @@ export type Turn =
     holdTogether?: number;
   }
   | { fault: "500" } // HTTP 500 with a JSON error body
+  | { fault: "400"; message: string } // HTTP 400 (a request the provider refuses) with this message
   | { fault: "429"; retryAfter: number } // HTTP 429 with retry-after header (seconds)
   | { fault: "stall" } // accept the request and never respond (until server close)
   | { fault: "malformed-sse" } // 200 text/event-stream with garbage / broken JSON data lines
@@ -380,6 +382,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     switch (turn.fault) {
       case "500":
         sendError(res, f, 500, "api_error", "model server: scripted internal error");
+        return;
+      case "400":
+        sendError(res, f, 400, "invalid_request_error", turn.message);
         return;
       case "429":
         sendError(res, f, 429, "rate_limit_error", "model server: scripted rate limit", {

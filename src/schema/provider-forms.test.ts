@@ -1,0 +1,205 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { dropAddedNulls, geminiForm, strictForm } from "./provider-forms.ts";
+import { jtdToJsonSchema } from "./jtd-to-json-schema.ts";
+
+/** Every object in `schema` (nested anywhere). */
+function objects(schema: unknown, out: Record<string, unknown>[] = []) {
+  if (Array.isArray(schema)) { for (const s of schema) objects(s, out); }
+  else if (schema && typeof schema === "object") {
+    const s = schema as Record<string, unknown>;
+    if (s.properties) out.push(s);
+    for (const v of Object.values(s)) objects(v, out);
+  }
+  return out;
+}
+
+describe("strictForm", () => {
+  test("every property required, optional ones nullable, no extra keys", () => {
+    const out = strictForm({
+      type: "object",
+      properties: {
+        a: { type: "string", minLength: 1 },
+        b: { type: "integer", minimum: 1 },
+        c: { type: "string", enum: ["x", "y"] },
+        d: { type: "array", items: { type: "object", properties: { e: { type: "boolean" } } } },
+      },
+      required: ["a"],
+    });
+    assert.deepEqual(out, {
+      type: "object",
+      properties: {
+        a: { type: "string" },
+        b: { type: ["integer", "null"], minimum: 1 },
+        c: { type: ["string", "null"], enum: ["x", "y", null] },
+        d: {
+          type: ["array", "null"],
+          items: {
+            type: "object",
+            properties: { e: { type: ["boolean", "null"] } },
+            required: ["e"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["a", "b", "c", "d"],
+      additionalProperties: false,
+    });
+  });
+
+  test("oneOf becomes anyOf; $ref and $defs stay references", () => {
+    const out = strictForm({
+      type: "object",
+      properties: {
+        v: { oneOf: [{ type: "string" }, { $ref: "#/$defs/n" }] },
+      },
+      required: ["v"],
+      $defs: { n: { type: "object", properties: { n: { $ref: "#/$defs/n" } }, required: ["n"] } },
+    });
+    assert.deepEqual(out?.properties, {
+      v: { anyOf: [{ type: "string" }, { $ref: "#/$defs/n" }] },
+    });
+    assert.deepEqual(out?.$defs, {
+      n: {
+        type: "object",
+        properties: { n: { $ref: "#/$defs/n" } },
+        required: ["n"],
+        additionalProperties: false,
+      },
+    });
+  });
+
+  test("the bundled-style JSON Schema and converted JTD keep a strict form", () => {
+    const jtd = jtdToJsonSchema({
+      properties: { n: { type: "uint8" }, tags: { elements: { enum: ["a", "b"] } } },
+      optionalProperties: { when: { type: "timestamp" } },
+    });
+    const out = strictForm(jtd);
+    assert.ok(out);
+    for (const o of objects(out)) {
+      assert.equal(o.additionalProperties, false);
+      assert.deepEqual(o.required, Object.keys(o.properties as object));
+    }
+  });
+
+  test("schemas strict mode cannot express have no strict form", () => {
+    const cases: unknown[] = [
+      { type: "object" }, // open object
+      { type: "object", properties: { a: {} } }, // a value of any type
+      {
+        type: "object",
+        properties: { m: { type: "object", additionalProperties: { type: "string" } } },
+      },
+      { type: "object", properties: { a: { type: "string" } }, additionalProperties: true },
+      { type: "object", properties: { a: { allOf: [{ type: "string" }] } } },
+      { type: "object", properties: { a: { not: { type: "string" } } } },
+      { type: "object", properties: { a: { type: "array" } } }, // no items
+      { type: "object", properties: { a: { type: "string" } }, if: {} },
+      jtdToJsonSchema({ values: { type: "string" } }),
+      jtdToJsonSchema({ properties: { a: {} } }),
+      jtdToJsonSchema({ properties: { a: { type: "string" } }, additionalProperties: true }),
+      "not a schema",
+    ];
+    for (const c of cases) assert.equal(strictForm(c), undefined, JSON.stringify(c));
+  });
+});
+
+describe("dropAddedNulls", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      a: { type: "string" },
+      b: { type: ["string", "null"] },
+      c: { type: "object", properties: { d: { type: "integer" } } },
+      list: { type: "array", items: { $ref: "#/$defs/item" } },
+    },
+    required: ["a"],
+    $defs: { item: { type: "object", properties: { x: { type: "string" } } } },
+  };
+
+  test("null for an optional property that does not allow null means absent", () => {
+    assert.deepEqual(
+      dropAddedNulls({ a: "1", b: null, c: { d: null }, list: [{ x: null }, { x: "y" }] }, schema),
+      { a: "1", b: null, c: {}, list: [{}, { x: "y" }] },
+    );
+  });
+
+  test("required properties and values of other shapes are left alone", () => {
+    assert.deepEqual(dropAddedNulls({ a: null }, schema), { a: null });
+    assert.deepEqual(dropAddedNulls("text", schema), "text");
+    assert.deepEqual(dropAddedNulls({ a: "1", extra: null }, schema), { a: "1", extra: null });
+  });
+
+  test("tagged anyOf branches are followed by their const tag", () => {
+    const tagged = jtdToJsonSchema({
+      discriminator: "k",
+      mapping: {
+        a: { optionalProperties: { x: { type: "string" } } },
+        b: { optionalProperties: { x: { type: "string", nullable: true } } },
+      },
+    });
+    assert.deepEqual(dropAddedNulls({ k: "a", x: null }, tagged), { k: "a" });
+    assert.deepEqual(dropAddedNulls({ k: "b", x: null }, tagged), { k: "b", x: null });
+  });
+});
+
+describe("geminiForm", () => {
+  test("refs are inlined and keywords outside the subset dropped", () => {
+    const out = geminiForm({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        p: { $ref: "#/$defs/point" },
+        s: { type: "string", minLength: 1, pattern: "^a", format: "uri", default: "a" },
+        t: { type: "string", format: "date-time" },
+      },
+      required: ["p"],
+      additionalProperties: false,
+      $defs: { point: { type: "object", properties: { x: { type: "number", minimum: 0 } } } },
+    });
+    assert.deepEqual(out, {
+      type: "object",
+      properties: {
+        p: { type: "object", properties: { x: { type: "number", minimum: 0 } } },
+        s: { type: "string" },
+        t: { type: "string", format: "date-time" },
+      },
+      required: ["p"],
+    });
+  });
+
+  test("null becomes nullable; const and enums keep strings; oneOf is anyOf", () => {
+    assert.deepEqual(geminiForm({ type: ["string", "null"] }), { type: "string", nullable: true });
+    assert.deepEqual(geminiForm({ type: ["string", "null"], enum: ["a", null] }), {
+      type: "string",
+      nullable: true,
+      enum: ["a"],
+    });
+    assert.deepEqual(geminiForm({ type: "string", const: "k" }), { type: "string", enum: ["k"] });
+    assert.deepEqual(geminiForm({ type: "integer", enum: [1, 2] }), { type: "integer" });
+    assert.deepEqual(geminiForm({ anyOf: [{ type: "string" }, { type: "null" }] }), {
+      type: "string",
+      nullable: true,
+    });
+    assert.deepEqual(geminiForm({ oneOf: [{ type: "string" }, { type: "number" }] }), {
+      anyOf: [{ type: "string" }, { type: "number" }],
+    });
+  });
+
+  test("a recursive reference becomes an open value naming it, one level down", () => {
+    const jtd = jtdToJsonSchema({
+      definitions: {
+        node: {
+          properties: { name: { type: "string" } },
+          optionalProperties: { children: { elements: { ref: "node" } } },
+        },
+      },
+      ref: "node",
+    });
+    const out = geminiForm(jtd) as { properties: { children: { items: unknown } } };
+    assert.deepEqual(out.properties.children.items, {
+      description: "Any value (recursive: nests the enclosing #/$defs/node of the output schema).",
+    });
+    assert.ok(!JSON.stringify(out).includes("$ref"), "no $ref is left");
+  });
+});

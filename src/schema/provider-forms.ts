@@ -1,0 +1,280 @@
+/**
+ * Which form of a JSON Schema each provider is sent as tool parameters, so no
+ * provider refuses the request and a model that follows tool schemas
+ * produces a valid result.
+ *
+ * - {@link strictForm}: OpenAI's strict tool schemas. Every object lists all
+ *   its properties in `required` and has `additionalProperties: false`; a
+ *   property that was optional becomes nullable (a `null` there means absent:
+ *   {@link dropAddedNulls} removes it before validation). Keywords strict mode
+ *   refuses but that only narrow a value (`minLength`, `maxLength`, …) are
+ *   left out; `oneOf` becomes `anyOf`. A schema that strict mode cannot
+ *   express (an open object or map, a value of any type, `allOf`, `not`,
+ *   conditionals, `patternProperties`, an array without `items`) has no strict
+ *   form: the tool is then sent non-strict.
+ * - {@link geminiForm}: Gemini's schema subset (the OpenAPI-style `Schema`
+ *   that every Gemini API version takes). `$ref`s are inlined; a recursive
+ *   reference, which cannot be inlined, becomes a value of any type whose
+ *   description names the reference (the full schema is in the system prompt
+ *   and the result is still validated against it), so the request is never
+ *   refused for it. `null` in a type list, an enum or an `anyOf` becomes
+ *   `nullable: true`; `oneOf` becomes `anyOf`; `const` and enums keep only
+ *   string values (an enum left empty is dropped); `additionalProperties`,
+ *   tuples and every other keyword outside the subset are dropped.
+ * Whatever is sent, results are validated against the original schema. Pure.
+ *
+ * @example
+ * ```ts
+ * strictForm({ type: "object", properties: { a: { type: "string" } } });
+ * // { type: "object", properties: { a: { type: ["string", "null"] } },
+ * //   required: ["a"], additionalProperties: false }
+ * strictForm({ type: "object" }); // undefined: an open object has no strict form
+ * ```
+ *
+ * @module
+ */
+import { isRecord } from "../values.ts";
+
+type Schema = Record<string, unknown>;
+
+/** Keywords strict mode takes besides the structural ones handled below. */
+const STRICT_KEEP = new Set([
+  "type",
+  "description",
+  "title",
+  "enum",
+  "const",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+]);
+/** Keywords whose meaning strict mode cannot express. */
+const STRICT_REFUSE = ["allOf", "not", "if", "then", "else", "patternProperties", "prefixItems"];
+
+class NoStrictForm extends Error {}
+
+/** `schema` also accepting null. */
+function nullable(schema: Schema): Schema {
+  const type = schema.type;
+  if (typeof type === "string" && type !== "null") {
+    const out: Schema = { ...schema, type: [type, "null"] };
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+      out.enum = [...schema.enum, null];
+    }
+    return out;
+  }
+  if (Array.isArray(type)) {
+    if (type.includes("null")) return schema;
+    const out: Schema = { ...schema, type: [...type, "null"] };
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+      out.enum = [...schema.enum, null];
+    }
+    return out;
+  }
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+function strictNode(node: unknown): Schema {
+  if (!isRecord(node)) throw new NoStrictForm();
+  for (const k of STRICT_REFUSE) if (k in node) throw new NoStrictForm();
+  if (typeof node.$ref === "string") {
+    const out: Schema = { $ref: node.$ref };
+    if (typeof node.description === "string") out.description = node.description;
+    return out;
+  }
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node)) if (STRICT_KEEP.has(k)) out[k] = v;
+  const alternatives = node.anyOf ?? node.oneOf;
+  if (Array.isArray(alternatives)) out.anyOf = alternatives.map(strictNode);
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  const isObject = types.includes("object") || (node.type === undefined && "properties" in node);
+  if (isObject) {
+    const props = isRecord(node.properties) ? node.properties : {};
+    if (Object.keys(props).length === 0) throw new NoStrictForm(); // an open object or a map
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
+      throw new NoStrictForm();
+    }
+    const required = Array.isArray(node.required) ? node.required : [];
+    const properties: Schema = {};
+    for (const [k, v] of Object.entries(props)) {
+      const s = strictNode(v);
+      properties[k] = required.includes(k) ? s : nullable(s);
+    }
+    out.type = node.type ?? "object";
+    out.properties = properties;
+    out.required = Object.keys(props);
+    out.additionalProperties = false;
+  }
+  if (types.includes("array")) {
+    if (!isRecord(node.items)) throw new NoStrictForm();
+    out.items = strictNode(node.items);
+  }
+  if (out.type === undefined && out.anyOf === undefined && out.enum === undefined) {
+    if (out.const === undefined) throw new NoStrictForm(); // a value of any type
+  }
+  return out;
+}
+
+/**
+ * The strict form of a JSON Schema whose root is an object, or undefined
+ * when strict mode cannot express it. `$defs` / `definitions` are converted
+ * too; `$ref`s stay references.
+ */
+export function strictForm(schema: unknown): Schema | undefined {
+  try {
+    const out = strictNode(schema);
+    for (const key of ["$defs", "definitions"]) {
+      const defs = isRecord(schema) ? schema[key] : undefined;
+      if (!isRecord(defs)) continue;
+      const converted: Schema = {};
+      for (const [name, def] of Object.entries(defs)) converted[name] = strictNode(def);
+      out[key] = converted;
+    }
+    return out;
+  } catch (err) {
+    if (err instanceof NoStrictForm) return undefined;
+    throw err;
+  }
+}
+
+/** The definitions a local `$ref` (`#/$defs/x`, `#/definitions/x`) points into. */
+function refTarget(ref: string, root: Schema): Schema | undefined {
+  const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+  if (!m) return ref === "#" ? root : undefined;
+  const defs = root[m[1]];
+  const name = m[2].replace(/~1/g, "/").replace(/~0/g, "~");
+  return isRecord(defs) && isRecord(defs[name]) ? defs[name] : undefined;
+}
+
+/**
+ * Removes the `null`s a model sent for optional properties that the strict
+ * form made nullable (the original schema does not allow null there): a
+ * property left out. Walks `data` along `schema` (the original); returns a copy.
+ */
+export function dropAddedNulls(data: unknown, schema: unknown, root: unknown = schema): unknown {
+  if (!isRecord(schema) || !isRecord(root)) return data;
+  if (typeof schema.$ref === "string") {
+    const target = refTarget(schema.$ref, root);
+    return target ? dropAddedNulls(data, target, root) : data;
+  }
+  if (Array.isArray(data)) {
+    return isRecord(schema.items) ? data.map((d) => dropAddedNulls(d, schema.items, root)) : data;
+  }
+  if (!isRecord(data)) return data;
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(alternatives)) {
+    // The branch whose `const` properties the data matches, else the first object branch.
+    const branch = alternatives.find((b) =>
+      isRecord(b) && isRecord(b.properties) &&
+      Object.entries(b.properties).every(([k, p]) =>
+        !isRecord(p) || p.const === undefined || data[k] === p.const
+      )
+    );
+    return branch ? dropAddedNulls(data, branch, root) : data;
+  }
+  if (!isRecord(schema.properties)) return data;
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) {
+    const prop = schema.properties[k];
+    if (v === null && prop !== undefined && !required.includes(k) && !allowsNull(prop, root)) {
+      continue;
+    }
+    out[k] = prop === undefined ? v : dropAddedNulls(v, prop, root);
+  }
+  return out;
+}
+
+function allowsNull(schema: unknown, root: Schema, depth = 0): boolean {
+  if (schema === true || !isRecord(schema) || depth > 20) return true;
+  if (typeof schema.$ref === "string") {
+    const target = refTarget(schema.$ref, root);
+    return target ? allowsNull(target, root, depth + 1) : true;
+  }
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(alternatives)) return alternatives.some((a) => allowsNull(a, root, depth + 1));
+  if (Array.isArray(schema.enum)) return schema.enum.includes(null);
+  if ("const" in schema) return schema.const === null;
+  if (schema.type === undefined) return true;
+  return schema.type === "null" || (Array.isArray(schema.type) && schema.type.includes("null"));
+}
+
+/** Keywords Gemini's function-declaration schemas take. */
+const GEMINI_KEEP = new Set([
+  "type",
+  "title",
+  "description",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "required",
+  "propertyOrdering",
+  "nullable",
+]);
+
+/** Gemini's form of a schema: `$ref`s inlined, unknown keywords dropped. */
+export function geminiForm(schema: unknown): Schema {
+  const root = isRecord(schema) ? schema : {};
+  const walk = (node: unknown, expanding: readonly string[]): Schema => {
+    if (!isRecord(node)) return {};
+    if (typeof node.$ref === "string") {
+      const ref = node.$ref;
+      const target = refTarget(ref, root);
+      if (!target || expanding.includes(ref)) {
+        const why = target ? "recursive: nests the enclosing" : "unresolved reference";
+        return { description: `Any value (${why} ${ref} of the output schema).` };
+      }
+      const inlined = walk(target, [...expanding, ref]);
+      return typeof node.description === "string"
+        ? { ...inlined, description: node.description }
+        : inlined;
+    }
+    const out: Schema = {};
+    for (const [k, v] of Object.entries(node)) if (GEMINI_KEEP.has(k)) out[k] = v;
+    if (Array.isArray(node.type)) {
+      const types = node.type.filter((t) => t !== "null");
+      if (types.length < node.type.length) out.nullable = true;
+      if (types.length === 1) out.type = types[0];
+      else {
+        delete out.type;
+        if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
+      }
+    }
+    if (node.type === "null") {
+      delete out.type;
+      out.nullable = true;
+    }
+    if (node.format === "date-time") out.format = node.format;
+    const values = Array.isArray(node.enum) ? node.enum : "const" in node ? [node.const] : [];
+    if (values.includes(null)) out.nullable = true;
+    const strings = values.filter((v) => typeof v === "string");
+    if (strings.length > 0 && strings.length === values.filter((v) => v !== null).length) {
+      out.enum = strings;
+    }
+    const alternatives = node.anyOf ?? node.oneOf;
+    if (Array.isArray(alternatives)) {
+      const isNull = (a: unknown) =>
+        isRecord(a) && a.type === "null" && Object.keys(a).length === 1;
+      if (alternatives.some(isNull)) out.nullable = true;
+      const rest = alternatives.filter((a) => !isNull(a)).map((a) => walk(a, expanding));
+      if (rest.length === 1 && out.anyOf === undefined) Object.assign(out, rest[0]);
+      else if (rest.length > 0) out.anyOf = rest;
+    }
+    if (isRecord(node.properties)) {
+      const props: Schema = {};
+      for (const [k, v] of Object.entries(node.properties)) props[k] = walk(v, expanding);
+      out.properties = props;
+    }
+    if (isRecord(node.items)) out.items = walk(node.items, expanding);
+    if (out.nullable !== true) delete out.nullable;
+    return out;
+  };
+  return walk(root, []);
+}
