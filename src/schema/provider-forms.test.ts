@@ -198,7 +198,8 @@ describe("geminiForm", () => {
     });
     const out = geminiForm(jtd) as { properties: { children: { items: unknown } } };
     assert.deepEqual(out.properties.children.items, {
-      description: "Any value (recursive: nests the enclosing #/$defs/node of the output schema).",
+      description: "Any value (a recursive use of the output schema's definition 'node'; see " +
+        "the schema in the system prompt).",
     });
     assert.ok(!JSON.stringify(out).includes("$ref"), "no $ref is left");
   });

@@ -228,8 +228,13 @@ export function geminiForm(schema: unknown): Schema {
       const ref = node.$ref;
       const target = refTarget(ref, root);
       if (!target || expanding.includes(ref)) {
-        const why = target ? "recursive: nests the enclosing" : "unresolved reference";
-        return { description: `Any value (${why} ${ref} of the output schema).` };
+        const m = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref);
+        const part = m ? `definition '${m[1]}'` : ref === "#" ? "root" : `part ${ref}`;
+        const why = target ? "a recursive use of" : "an unresolved reference to";
+        return {
+          description: `Any value (${why} the output schema's ${part}; see the schema in the ` +
+            "system prompt).",
+        };
       }
       const inlined = walk(target, [...expanding, ref]);
       return typeof node.description === "string"
