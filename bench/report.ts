@@ -76,6 +76,26 @@ export function limitRow(
   });
 }
 
+/** A row whose value must reach `floor` (same unit as the value). */
+export function floorRow(
+  section: string,
+  measurement: string,
+  value: number,
+  floor: number,
+  unit: string,
+) {
+  rows.push({
+    section,
+    measurement,
+    value,
+    baseline: floor,
+    unit,
+    ratio: value / floor,
+    target: `≥ ${floor} ${unit}`,
+    pass: value >= floor,
+  });
+}
+
 export function log(message: string): void {
   process.stderr.write(`bench: ${message}\n`);
 }

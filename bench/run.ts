@@ -24,8 +24,10 @@
  *   run alone under /usr/bin/time -v.
  * - scaling: discovery at 250, 2 500 and 25 000 files; linear when the cost
  *   per extra 1000 files stays flat.
- * - loop: one child's agent loop (bench/sections/loop.ts): a turn of four
- *   concurrent `task` calls against the slowest of them alone.
+ * - loop: one child's agent loop (bench/sections/loop.ts): the cached share
+ *   of input tokens over a scripted 10-turn task on the Anthropic wire (a
+ *   server counting prompt-cache reads from the breakpoints), and a turn of
+ *   four concurrent `task` calls against the slowest of them alone.
  *
  * @module
  */

@@ -3,6 +3,12 @@
  * the local model server. Each row is one function below; `benchLoop` runs
  * them in turn, so a new row is a new function and one line there.
  *
+ * - cached share: a scripted 10-turn task (nine `read` calls, then
+ *   `submit_result`) through `xcsh run` on the Anthropic wire, against the
+ *   model server in its computed-cache mode, which reads and writes the
+ *   prefixes the requests' `cache_control` breakpoints mark, as Anthropic
+ *   does. The figure is cacheRead / input over the whole task, from `--json`
+ *   usage. Target ≥ 80 %.
  * - concurrent tasks: a turn of four `task` calls whose sub-agents' model
  *   answers take 200, 400, 600 and 800 ms. The turn's wall time (first
  *   `tool_start` to last `tool_end`, timed as the child's events arrive) is
@@ -19,8 +25,8 @@ import {
   startModelServer,
   type Turn,
 } from "../../tests/support/model-server.ts";
-import { cleanEnv, requireXcsh, tmp, XCSH } from "../measure.ts";
-import { details, log, median, row } from "../report.ts";
+import { cleanEnv, requireXcsh, timedAsync, tmp, XCSH } from "../measure.ts";
+import { details, floorRow, log, median, row } from "../report.ts";
 
 const SECTION = "loop";
 
@@ -84,6 +90,65 @@ export function runChildTimed(
     });
     child.stdin.end(JSON.stringify(envelope));
   });
+}
+
+/** Model calls of the cached-share row. */
+const CACHE_TURNS = 10;
+
+async function cachedShare(): Promise<void> {
+  const server = await startModelServer({
+    cache: "computed",
+    respond: (_req, i) =>
+      i < CACHE_TURNS - 1
+        ? { toolCalls: [{ name: "read", args: { path: "notes.md" } }] }
+        : { toolCalls: [{ name: "submit_result", args: { result: { data: { done: true } } } }] },
+  });
+  try {
+    const base = tmp("loop-cache");
+    const home = join(base, "home");
+    const cwd = join(base, "work");
+    mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(home, ".xcsh", "agent", "config.yml"), "{}\n");
+    // A file of a few hundred tokens, so each turn adds a realistic tool result.
+    const lines = Array.from({ length: 40 }, (_, i) => `- note ${i}: the loop reads this file.`);
+    writeFileSync(join(cwd, "notes.md"), lines.join("\n") + "\n");
+    const env = cleanEnv({
+      HOME: home,
+      ANTHROPIC_BASE_URL: `${server.url}/v1`,
+      ANTHROPIC_API_KEY: "bench-key-not-secret",
+    });
+    const args = [
+      "run",
+      "task",
+      "Read notes.md ten times.",
+      "--model",
+      "anthropic/claude-sonnet-4-5",
+    ];
+    const r = await timedAsync(XCSH, [...args, "--json"], { cwd, env });
+    if (r.code !== 0) throw new Error(`xcsh run exited ${r.code}: ${r.stderr.slice(-2000)}`);
+    const usage = JSON.parse(r.stdout).results[0].usage;
+    if (server.requests.length !== CACHE_TURNS) {
+      throw new Error(`expected ${CACHE_TURNS} model calls, saw ${server.requests.length}`);
+    }
+    const share = (100 * usage.cacheRead) / usage.input;
+    floorRow(
+      SECTION,
+      `cached share of input tokens, ${CACHE_TURNS}-turn Anthropic task`,
+      share,
+      80,
+      "%",
+    );
+    details.loopCachedShare = {
+      usage,
+      perTurn: server.requests.map((q) => q.usage),
+      breakpoints: server.requests.map((q) =>
+        (JSON.stringify(q.body).match(/"cache_control"/g) ?? []).length
+      ),
+    };
+  } finally {
+    await server.close();
+  }
 }
 
 /** The answers' delays of the concurrent-tasks row, ms. */
@@ -161,7 +226,7 @@ async function concurrentTasks(): Promise<void> {
 }
 
 /** Every row of the section, in order. */
-const ROWS: (() => Promise<void>)[] = [concurrentTasks];
+const ROWS: (() => Promise<void>)[] = [cachedShare, concurrentTasks];
 
 export async function benchLoop(): Promise<void> {
   requireXcsh();

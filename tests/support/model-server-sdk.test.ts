@@ -170,6 +170,17 @@ describe("computed cache usage", () => {
       assert.equal(again.cacheRead, again.total, "the same prompt is read whole");
       const other = await run(marked("question two"));
       assert.equal(other.cacheRead, 0, "no breakpoint before the change: nothing to read");
+      const moved = await run([
+        { role: "system" as const, content: "A long stable system prompt. ".repeat(50) },
+        { role: "user" as const, content: [{ type: "text" as const, text: "question one" }] },
+        { role: "assistant" as const, content: [{ type: "text" as const, text: "an answer" }] },
+        {
+          role: "user" as const,
+          content: [{ type: "text" as const, text: "question three" }],
+          providerOptions: cc,
+        },
+      ]);
+      assert.equal(moved.cacheRead, first.total, "a breakpoint's marker is not content");
       const bare = await run(prompt("question one"));
       assert.equal(bare.cacheRead, 0, "no breakpoints: nothing cached");
     } finally {

@@ -6,7 +6,9 @@
  * - A request is cut into prompt blocks in the order the provider reads them
  *   (tools, then system, then each message's content blocks). A block costs
  *   `ceil(chars / 4)` tokens of its JSON text: crude, but stable and the same
- *   for every format, which is all a test needs.
+ *   for every format, which is all a test needs. `cache_control` markers are
+ *   not part of a block's content (the prefix is the same wherever the
+ *   breakpoints sit).
  * - Anthropic (`cache_control` breakpoints): a block carrying `cache_control`
  *   is a breakpoint; the prefix up to each breakpoint is written to the cache.
  *   A later request reads the longest of its block prefixes that an earlier
@@ -50,7 +52,8 @@ export function promptBlocks(format: WireFormat, body: Json): Block[] {
   const blocks: Block[] = [];
   const add = (value: Json) =>
     blocks.push({
-      text: JSON.stringify(value) ?? "",
+      // The marker is not content: moving a breakpoint keeps the prefix the same.
+      text: JSON.stringify(value, (k, v) => (k === "cache_control" ? undefined : v)) ?? "",
       breakpoint: value !== null && typeof value === "object" && "cache_control" in value,
     });
   if (body === null || typeof body !== "object") return blocks;
