@@ -5,7 +5,8 @@
  * The output schema (JTD converted to JSON Schema) goes into the tool's
  * parameters under `result.data`. OpenAI (the `openai` provider type) gets the
  * strict form when the schema has one (`strict: true`: the model's arguments
- * are constrained to it), else the plain form non-strict; Gemini gets its
+ * are constrained to it), else the plain form non-strict (without
+ * `propertyNames`, which it refuses); Gemini gets its
  * schema subset; Anthropic and OpenAI-compatible servers get the plain form.
  * Submissions are always validated against the original schema; under the
  * strict form, a `null` for an optional property first means "absent".
@@ -21,7 +22,7 @@
 import type { ProviderType } from "../model/providers.ts";
 import { jtdToJsonSchema } from "../schema/jtd-to-json-schema.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
-import { dropAddedNulls, geminiForm, strictForm } from "../schema/provider-forms.ts";
+import { dropAddedNulls, geminiForm, openAIForm, strictForm } from "../schema/provider-forms.ts";
 import {
   SUBMIT_RESULT,
   submitResultDescription,
@@ -48,7 +49,10 @@ export function submitTool(
   switch (type) {
     case "openai": {
       const strict = strictForm(params);
-      if (!strict) return { definition: plain, validator };
+      if (!strict) {
+        const inputSchema = openAIForm(params) as JsonSchemaObject;
+        return { definition: { ...plain, inputSchema }, validator };
+      }
       const data = params;
       return {
         definition: { ...plain, inputSchema: strict as JsonSchemaObject, strict: true },

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { dropAddedNulls, geminiForm, strictForm } from "./provider-forms.ts";
+import { dropAddedNulls, geminiForm, openAIForm, strictForm } from "./provider-forms.ts";
 import { jtdToJsonSchema } from "./jtd-to-json-schema.ts";
 
 /** Every object in `schema` (nested anywhere). */
@@ -140,6 +140,24 @@ describe("dropAddedNulls", () => {
     });
     assert.deepEqual(dropAddedNulls({ k: "a", x: null }, tagged), { k: "a" });
     assert.deepEqual(dropAddedNulls({ k: "b", x: null }, tagged), { k: "b", x: null });
+  });
+});
+
+describe("openAIForm", () => {
+  test("propertyNames is dropped everywhere, a property of that name kept", () => {
+    assert.deepEqual(
+      openAIForm({
+        type: "object",
+        propertyNames: { pattern: "^a" },
+        properties: { propertyNames: { type: "object", propertyNames: { maxLength: 2 } } },
+        anyOf: [{ propertyNames: { enum: ["a"] } }],
+      }),
+      {
+        type: "object",
+        properties: { propertyNames: { type: "object" } },
+        anyOf: [{}],
+      },
+    );
   });
 });
 

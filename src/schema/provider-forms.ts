@@ -21,6 +21,7 @@
  *   `nullable: true`; `oneOf` becomes `anyOf`; `const` and enums keep only
  *   string values (an enum left empty is dropped); `additionalProperties`,
  *   tuples and every other keyword outside the subset are dropped.
+ * - {@link openAIForm}: OpenAI's non-strict form, without `propertyNames`.
  * Whatever is sent, results are validated against the original schema. Pure.
  *
  * @example
@@ -141,6 +142,24 @@ export function strictForm(schema: unknown): Schema | undefined {
     if (err instanceof NoStrictForm) return undefined;
     throw err;
   }
+}
+
+/**
+ * OpenAI's non-strict form: the schema without `propertyNames`, which the
+ * OpenAI provider refuses outright unless it is a plain string schema (and
+ * drops otherwise).
+ */
+export function openAIForm(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(openAIForm);
+  if (!isRecord(schema)) return schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(schema)) {
+    // Under `properties` a key is a property name, not a keyword.
+    if (k === "properties" && isRecord(v)) {
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, openAIForm(s)]));
+    } else if (k !== "propertyNames") out[k] = openAIForm(v);
+  }
+  return out;
 }
 
 /** The definitions a local `$ref` (`#/$defs/x`, `#/definitions/x`) points into. */
