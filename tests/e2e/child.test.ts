@@ -1,8 +1,9 @@
 // End-to-end tests of `xcsh __child` through the built binary against the
-// scripted local model server, for all three wire formats: Anthropic Messages
+// scripted local model server, for all four wire formats: Anthropic Messages
 // (`anthropic/…` with ANTHROPIC_BASE_URL), OpenAI chat completions (a custom
-// openai-compatible provider from config.yml in a temporary HOME) and Gemini
-// generateContent (`google/…` with GEMINI_BASE_URL).
+// openai-compatible provider from config.yml in a temporary HOME), OpenAI's
+// Responses API (`openai/…` with OPENAI_BASE_URL) and Gemini generateContent
+// (`google/…` with GEMINI_BASE_URL).
 //
 // Needs `npm run build` first (npm test runs it).
 
@@ -36,7 +37,7 @@ type Event = Record<string, any>;
 
 /** A wire format and how to point the child at the server with it. */
 interface Format {
-  name: "anthropic" | "openai" | "google";
+  name: "anthropic" | "openai" | "responses" | "google";
   /** The `provider/model` the envelope names. */
   model: string;
   /** The `provider/model` the config's `smol` role names. */
@@ -84,6 +85,21 @@ const FORMATS: Format[] = [
     system: (b) =>
       (b.messages ?? []).filter((m: Event) => m.role === "system")
         .map((m: Event) => m.content).join("\n"),
+  },
+  {
+    name: "responses",
+    model: "openai/gpt-5-test",
+    smol: "openai/gpt-5-smol",
+    config: () => "models:\n  roles:\n    smol: openai/gpt-5-smol\n",
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: SECRET }),
+    keyVar: "OPENAI_API_KEY",
+    baseURL: (url) => `${url}/v1`,
+    modelOf: (req) => req.body.model,
+    toolNames: (b) => (b.tools ?? []).map((t: Event) => t.name),
+    system: (b) =>
+      (b.input ?? []).filter((m: Event) => m.role === "system" || m.role === "developer")
+        .map((m: Event) => typeof m.content === "string" ? m.content : JSON.stringify(m.content))
+        .join("\n"),
   },
   {
     name: "google",
@@ -283,6 +299,8 @@ for (const f of FORMATS) {
           thinkingLevel: "low",
           includeThoughts: false,
         });
+      } else if (f.name === "responses") {
+        assert.equal(body.reasoning.effort, "minimal");
       } else assert.equal(body.reasoning_effort, "minimal");
     });
 
