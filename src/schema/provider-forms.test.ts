@@ -19,7 +19,8 @@ describe("strictForm", () => {
     const out = strictForm({
       type: "object",
       properties: {
-        a: { type: "string", minLength: 1 },
+        a: { type: "string", minLength: 1, format: "uri" },
+        t: { type: "string", format: "date-time" },
         b: { type: "integer", minimum: 1 },
         c: { type: "string", enum: ["x", "y"] },
         d: { type: "array", items: { type: "object", properties: { e: { type: "boolean" } } } },
@@ -30,6 +31,7 @@ describe("strictForm", () => {
       type: "object",
       properties: {
         a: { type: "string" },
+        t: { type: ["string", "null"], format: "date-time" },
         b: { type: ["integer", "null"], minimum: 1 },
         c: { type: ["string", "null"], enum: ["x", "y", null] },
         d: {
@@ -42,7 +44,7 @@ describe("strictForm", () => {
           },
         },
       },
-      required: ["a", "b", "c", "d"],
+      required: ["a", "t", "b", "c", "d"],
       additionalProperties: false,
     });
   });

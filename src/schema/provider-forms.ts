@@ -7,8 +7,9 @@
  *   its properties in `required` and has `additionalProperties: false`; a
  *   property that was optional becomes nullable (a `null` there means absent:
  *   {@link dropAddedNulls} removes it before validation). Keywords strict mode
- *   refuses but that only narrow a value (`minLength`, `maxLength`, …) are
- *   left out; `oneOf` becomes `anyOf`. A schema that strict mode cannot
+ *   refuses but that only narrow a value (`minLength`, `maxLength`, string
+ *   formats other than the ones it knows, …) are left out; `oneOf` becomes
+ *   `anyOf`. A schema that strict mode cannot
  *   express (an open object or map, a value of any type, `allOf`, `not`,
  *   conditionals, `patternProperties`, an array without `items`) has no strict
  *   form: the tool is then sent non-strict.
@@ -46,7 +47,6 @@ const STRICT_KEEP = new Set([
   "enum",
   "const",
   "pattern",
-  "format",
   "minimum",
   "maximum",
   "exclusiveMinimum",
@@ -54,6 +54,18 @@ const STRICT_KEEP = new Set([
   "multipleOf",
   "minItems",
   "maxItems",
+]);
+/** String formats strict mode takes; others are left out. */
+const STRICT_FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
 ]);
 /** Keywords whose meaning strict mode cannot express. */
 const STRICT_REFUSE = ["allOf", "not", "if", "then", "else", "patternProperties", "prefixItems"];
@@ -91,6 +103,7 @@ function strictNode(node: unknown): Schema {
   }
   const out: Schema = {};
   for (const [k, v] of Object.entries(node)) if (STRICT_KEEP.has(k)) out[k] = v;
+  if (typeof node.format === "string" && STRICT_FORMATS.has(node.format)) out.format = node.format;
   const alternatives = node.anyOf ?? node.oneOf;
   if (Array.isArray(alternatives)) out.anyOf = alternatives.map(strictNode);
   const types = Array.isArray(node.type) ? node.type : [node.type];
