@@ -86,6 +86,24 @@ describe("submitTool", () => {
     });
   });
 
+  test("Gemini: a JSON Schema referring to its own root is inlined once", () => {
+    const v = validator({
+      type: "object",
+      properties: { name: { type: "string" }, next: { $ref: "#" } },
+      required: ["name"],
+    });
+    const params = submitTool("google", v).definition.inputSchema;
+    const sent = JSON.stringify(params);
+    assert.ok(!sent.includes("$ref"), sent);
+    const data = dataOf(params);
+    assert.deepEqual(data.properties.name, { type: "string" });
+    assert.deepEqual(data.properties.next.properties.name, { type: "string" }, "inlined once");
+    assert.match(
+      data.properties.next.properties.next.description,
+      /^Any value \(a recursive use of an enclosing part of the output schema/,
+    );
+  });
+
   test("Gemini: refs inlined, recursion open, nothing Gemini refuses", () => {
     const v = validator({
       definitions: { n: { optionalProperties: { kids: { elements: { ref: "n" } } } } },

@@ -97,6 +97,7 @@ describe("strictForm", () => {
       { type: "object", properties: { a: { not: { type: "string" } } } },
       { type: "object", properties: { a: { type: "array" } } }, // no items
       { type: "object", properties: { a: { type: "string" } }, if: {} },
+      { type: "object", properties: { next: { $ref: "#" } }, required: ["next"] },
       jtdToJsonSchema({ values: { type: "string" } }),
       jtdToJsonSchema({ properties: { a: {} } }),
       jtdToJsonSchema({ properties: { a: { type: "string" } }, additionalProperties: true }),

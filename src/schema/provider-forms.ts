@@ -97,6 +97,8 @@ function strictNode(node: unknown): Schema {
   if (!isRecord(node)) throw new NoStrictForm();
   for (const k of STRICT_REFUSE) if (k in node) throw new NoStrictForm();
   if (typeof node.$ref === "string") {
+    // Strict mode resolves references into the definitions; other pointers go non-strict.
+    if (!/^#\/(\$defs|definitions)\//.test(node.$ref)) throw new NoStrictForm();
     const out: Schema = { $ref: node.$ref };
     if (typeof node.description === "string") out.description = node.description;
     return out;
@@ -175,13 +177,15 @@ export function openAIForm(schema: unknown): unknown {
   return out;
 }
 
-/** The definitions a local `$ref` (`#/$defs/x`, `#/definitions/x`) points into. */
+/** The schema a local `$ref` (`#`, or a JSON pointer such as `#/$defs/x`) points to. */
 function refTarget(ref: string, root: Schema): Schema | undefined {
-  const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-  if (!m) return ref === "#" ? root : undefined;
-  const defs = root[m[1]];
-  const name = m[2].replace(/~1/g, "/").replace(/~0/g, "~");
-  return isRecord(defs) && isRecord(defs[name]) ? defs[name] : undefined;
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split("/").filter((p) => p !== "")) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    node = Array.isArray(node) ? node[Number(key)] : isRecord(node) ? node[key] : undefined;
+  }
+  return isRecord(node) ? node : undefined;
 }
 
 /**
@@ -261,11 +265,11 @@ export function geminiForm(schema: unknown): Schema {
       const target = refTarget(ref, root);
       if (!target || expanding.includes(ref)) {
         const m = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref);
-        const part = m ? `definition '${m[1]}'` : ref === "#" ? "root" : `part ${ref}`;
+        const part = m ? `the output schema's definition '${m[1]}'` : "an enclosing part of the " +
+          "output schema";
         const why = target ? "a recursive use of" : "an unresolved reference to";
         return {
-          description: `Any value (${why} the output schema's ${part}; see the schema in the ` +
-            "system prompt).",
+          description: `Any value (${why} ${part}; see the schema in the system prompt).`,
         };
       }
       const inlined = walk(target, [...expanding, ref]);
