@@ -189,19 +189,31 @@ describe("geminiForm", () => {
     });
   });
 
-  test("null becomes nullable; const and enums keep strings; oneOf is anyOf", () => {
-    assert.deepEqual(geminiForm({ type: ["string", "null"] }), { type: "string", nullable: true });
-    assert.deepEqual(geminiForm({ type: ["string", "null"], enum: ["a", null] }), {
-      type: "string",
-      nullable: true,
-      enum: ["a"],
+  test("null is an anyOf branch; type lists are anyOf; const is an enum; oneOf is anyOf", () => {
+    const orNull = (s: object) => ({ anyOf: [s, { type: "null" }] });
+    assert.deepEqual(geminiForm({ type: ["string", "null"] }), orNull({ type: "string" }));
+    assert.deepEqual(
+      geminiForm({ type: ["string", "null"], enum: ["a", null] }),
+      orNull({
+        type: "string",
+        enum: ["a"],
+      }),
+    );
+    assert.deepEqual(geminiForm({ type: ["string", "integer", "null"], description: "d" }), {
+      description: "d",
+      anyOf: [{ type: "string" }, { type: "integer" }, { type: "null" }],
     });
+    assert.deepEqual(geminiForm({ type: "null" }), { type: "null" });
     assert.deepEqual(geminiForm({ type: "string", const: "k" }), { type: "string", enum: ["k"] });
-    assert.deepEqual(geminiForm({ type: "integer", enum: [1, 2] }), { type: "integer" });
-    assert.deepEqual(geminiForm({ anyOf: [{ type: "string" }, { type: "null" }] }), {
-      type: "string",
-      nullable: true,
+    assert.deepEqual(geminiForm({ type: "integer", enum: [1, 2] }), {
+      type: "integer",
+      enum: [1, 2],
     });
+    assert.deepEqual(geminiForm({ enum: [true, "a"] }), {});
+    assert.deepEqual(
+      geminiForm({ anyOf: [{ type: "string" }, { type: "null" }] }),
+      orNull({ type: "string" }),
+    );
     assert.deepEqual(geminiForm({ oneOf: [{ type: "string" }, { type: "number" }] }), {
       anyOf: [{ type: "string" }, { type: "number" }],
     });

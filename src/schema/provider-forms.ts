@@ -13,15 +13,18 @@
  *   express (an open object or map, a value of any type, `allOf`, `not`,
  *   conditionals, `patternProperties`, an array without `items`) has no strict
  *   form: the tool is then sent non-strict.
- * - {@link geminiForm}: Gemini's schema subset (the OpenAPI-style `Schema`
- *   that every Gemini API version takes). `$ref`s are inlined; a recursive
- *   reference, which cannot be inlined, becomes a value of any type whose
- *   description names the reference (the full schema is in the system prompt
- *   and the result is still validated against it), so the request is never
- *   refused for it. `null` in a type list, an enum or an `anyOf` becomes
- *   `nullable: true`; `oneOf` becomes `anyOf`; `const` and enums keep only
- *   string values (an enum left empty is dropped); `additionalProperties`,
- *   tuples and every other keyword outside the subset are dropped.
+ * - {@link geminiForm}: Gemini's JSON Schema subset (what its
+ *   `parametersJsonSchema` takes, the field the Google provider sends).
+ *   `$ref`s are inlined; a recursive reference, which cannot be inlined,
+ *   becomes a value of any type whose description names the reference (the
+ *   full schema is in the system prompt and the result is still validated
+ *   against it), so the request is never refused for it. A type list becomes
+ *   `anyOf` of single types, and a value that may be `null` (a type list, an
+ *   enum or an `anyOf` naming it) `anyOf: [<the rest>, {type: "null"}]`;
+ *   `oneOf` becomes `anyOf`; `const` becomes a one-value enum; enums keep
+ *   only string and number values (one holding anything else is dropped);
+ *   `additionalProperties`, tuples and every other keyword outside the subset
+ *   are dropped.
  * - {@link openAIForm}: OpenAI's non-strict form, without `propertyNames`.
  * Whatever is sent, results are validated against the original schema. Pure.
  *
@@ -252,8 +255,18 @@ const GEMINI_KEEP = new Set([
   "maximum",
   "required",
   "propertyOrdering",
-  "nullable",
 ]);
+
+/** `schema` (Gemini's form) also accepting null, as `anyOf` with a null branch. */
+function orNull(schema: Schema): Schema {
+  const { description, ...rest } = schema;
+  const desc = typeof description === "string" ? { description } : {};
+  if (Object.keys(rest).length === 0) return { ...desc, type: "null" };
+  const alternatives = Object.keys(rest).length === 1 && Array.isArray(rest.anyOf)
+    ? rest.anyOf
+    : [rest];
+  return { ...desc, anyOf: [...alternatives, { type: "null" }] };
+}
 
 /** Gemini's form of a schema: `$ref`s inlined, unknown keywords dropped. */
 export function geminiForm(schema: unknown): Schema {
@@ -278,32 +291,31 @@ export function geminiForm(schema: unknown): Schema {
         : inlined;
     }
     const out: Schema = {};
+    let nullable = false;
     for (const [k, v] of Object.entries(node)) if (GEMINI_KEEP.has(k)) out[k] = v;
     if (Array.isArray(node.type)) {
       const types = node.type.filter((t) => t !== "null");
-      if (types.length < node.type.length) out.nullable = true;
+      nullable = types.length < node.type.length;
+      delete out.type;
       if (types.length === 1) out.type = types[0];
-      else {
-        delete out.type;
-        if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
-      }
+      else if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
     }
     if (node.type === "null") {
       delete out.type;
-      out.nullable = true;
+      nullable = true;
     }
     if (node.format === "date-time") out.format = node.format;
     const values = Array.isArray(node.enum) ? node.enum : "const" in node ? [node.const] : [];
-    if (values.includes(null)) out.nullable = true;
-    const strings = values.filter((v) => typeof v === "string");
-    if (strings.length > 0 && strings.length === values.filter((v) => v !== null).length) {
-      out.enum = strings;
+    if (values.includes(null)) nullable = true;
+    const kept = values.filter((v) => v !== null);
+    if (kept.length > 0 && kept.every((v) => typeof v === "string" || typeof v === "number")) {
+      out.enum = kept;
     }
     const alternatives = node.anyOf ?? node.oneOf;
     if (Array.isArray(alternatives)) {
       const isNull = (a: unknown) =>
         isRecord(a) && a.type === "null" && Object.keys(a).length === 1;
-      if (alternatives.some(isNull)) out.nullable = true;
+      if (alternatives.some(isNull)) nullable = true;
       const rest = alternatives.filter((a) => !isNull(a)).map((a) => walk(a, expanding));
       if (rest.length === 1 && out.anyOf === undefined) Object.assign(out, rest[0]);
       else if (rest.length > 0) out.anyOf = rest;
@@ -314,8 +326,7 @@ export function geminiForm(schema: unknown): Schema {
       out.properties = props;
     }
     if (isRecord(node.items)) out.items = walk(node.items, expanding);
-    if (out.nullable !== true) delete out.nullable;
-    return out;
+    return nullable ? orNull(out) : out;
   };
   return walk(root, []);
 }
