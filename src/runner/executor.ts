@@ -4,13 +4,15 @@
  * Decides how a child is started (this executable re-executed as
  * `xcsh __child` in its own process group, envelope on stdin), how its JSON
  * Lines events are read, and how a run ends: the child's `result` event; a
- * timeout or a cancellation (the whole process tree gets SIGTERM, then
- * SIGKILL after a grace period); or a child that exits without a result,
- * reported with the tail of its stderr.
+ * timeout or a cancellation (the child gets SIGTERM and ends its own tree,
+ * so a sub-task never dies before its parent knows it is cancelled; what is
+ * left of the tree, as it stood when the end began, gets SIGKILL when the
+ * child exits or after a grace period); or a child that exits without a
+ * result, reported with the tail of its stderr.
  *
  * @module
  */
-import { killPids, killTree } from "./process-tree.ts";
+import { killPids, killTree, listDescendants } from "./process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
 
@@ -62,7 +64,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let settled = false;
   let child: PipedProcess | undefined = undefined;
-  // Everything signalled when stopping: the escalation must reach them even
+  // The tree as it stood when stopping began: the escalation must reach its members even
   // after the child is gone and they have been re-parented.
   let signalled: number[] = [];
   let resolve!: (r: TaskResult) => void;
@@ -89,7 +91,10 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
     ending = why;
     const pid = child?.pid;
     if (pid !== undefined) {
-      signalled = killTree(pid, "SIGTERM");
+      // The tree is collected first, so that its members can still be reached
+      // once the child is gone and they have been re-parented.
+      signalled = [pid, ...listDescendants(pid)];
+      killPids([pid], "SIGTERM");
       graceTimer = setTimeout(() => {
         killTree(pid, "SIGKILL");
         killPids(signalled, "SIGKILL");
