@@ -14,6 +14,7 @@ Usage:
   xcsh run AGENT [ASSIGNMENT...]             run a task (assignment from args or stdin)
   xcsh mcp                                   MCP stdio server with a 'task' tool
   xcsh doctor                                folders searched, which exist, plugins, models
+  xcsh trust [DIR] | --list | --revoke [DIR] let a project's config set providers and servers
   xcsh --help | --version
 
 Agents are Markdown files with YAML frontmatter, found in .xcsh, .claude,

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
   mcp: async () => (await import("./mcp.ts")).mcpCommand,
   run: async () => (await import("./run.ts")).runCommand,
+  trust: async () => (await import("./trust.ts")).trustCommand,
 };
 
 /** Runs xcsh with `argv` (without the executable) and returns the exit code. */

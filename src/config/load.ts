@@ -3,14 +3,27 @@
  *
  * Reads `~/.xcsh/agent/config.yml` (the user's) and then the nearest
  * `.xcsh/config.yml` walking up from `cwd` (the project's; nearer wins key by
- * key). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
+ * key). A project config the user has not trusted (`xcsh trust`) applies
+ * only its harmless keys (see `untrusted.ts`), with one warning naming the
+ * rest; a config file someone else could have written is ignored with a
+ * warning (see `file-safety.ts`). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
  * simply absent; a file that cannot be read or parsed, or that has a key of
  * the wrong type, is an error value naming the file and the key.
  *
  * @module
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
+import { Buffer } from "node:buffer";
+import {
+  MAX_SETTINGS_FILE_BYTES,
+  ownershipHint,
+  ownershipProblem,
+  readCappedSync,
+} from "../file-safety.ts";
+import { isTrusted, realPathOf, trustStoreFor } from "./trust.ts";
+import { restrictUntrusted } from "./untrusted.ts";
 import { projectAncestors } from "../discovery/config-dirs.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";
 import { normalizeText } from "../discovery/frontmatter.ts";
@@ -89,6 +102,51 @@ export function untypedProviderMessage(name: string): string {
   return `'providers.${name}.type' is required: one of openai-compatible, anthropic, openai, google`;
 }
 
+type ConfigRead =
+  | { kind: "absent" }
+  | { kind: "error"; message: string }
+  | { kind: "ignored"; message: string }
+  | { kind: "text"; text: string; bytes: Buffer; project: boolean };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads one config file: capped, never blocking on a FIFO, and ignored when
+ * someone else could have written it (the file, or for a project config the
+ * `.xcsh` folder holding it).
+ */
+function readConfigFile(file: string, project: boolean): ConfigRead {
+  const r = readCappedSync(file, MAX_SETTINGS_FILE_BYTES);
+  if (!r.ok) {
+    if (r.code === "ENOENT" || r.code === "ENOTDIR") return { kind: "absent" };
+    if (r.code === "EISDIR") {
+      return { kind: "error", message: "cannot be read: not a regular file" };
+    }
+    return { kind: "error", message: r.reason };
+  }
+  const problem = ownershipProblem(r.info);
+  if (problem) return { kind: "ignored", message: `${problem}; ${ownershipHint(problem, file)}` };
+  if (project) {
+    const folder = statSync(join(file, ".."), { throwIfNoEntry: false });
+    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+    if (folder && uid !== undefined) {
+      const why = folder.uid !== uid
+        ? `its folder is owned by another user (uid ${folder.uid})`
+        : (folder.mode & 0o002) !== 0 && (folder.mode & 0o1000) === 0
+        ? "its folder is writable by every user"
+        : undefined;
+      if (why) return { kind: "ignored", message: `${why}; ignored` };
+    }
+  }
+  let text: string;
+  try {
+    text = utf8.decode(r.bytes);
+  } catch {
+    return { kind: "error", message: "cannot be read: not valid UTF-8 text" };
+  }
+  return { kind: "text", text, bytes: r.bytes, project };
+}
+
 /**
  * Loads and merges the config files that apply to `cwd`.
  *
@@ -99,7 +157,11 @@ export function untypedProviderMessage(name: string): string {
  * else console.log(r.config.task.maxConcurrency, r.files);
  * ```
  */
-export async function loadConfig(cwd: string, home: string): Promise<LoadedConfig> {
+export async function loadConfig(
+  cwd: string,
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<LoadedConfig> {
   // Without a home there is no user config (never one relative to cwd).
   const candidates = home ? [userConfigPath(home)] : [];
   const project = findProjectConfig(cwd, home);
@@ -109,36 +171,37 @@ export async function loadConfig(cwd: string, home: string): Promise<LoadedConfi
   const parts: PartialConfig[] = [];
   const warnings: Diagnostic[] = [];
   for (const file of candidates) {
-    let text: string;
-    try {
-      // Looked at first: reading a FIFO (or a device) would wait forever.
-      const info = statSync(file, { throwIfNoEntry: false });
-      if (!info) continue;
-      if (!info.isFile()) {
-        return {
-          ok: false,
-          error: { level: "error", file, message: "cannot be read: not a regular file" },
-          files,
-          warnings,
-        };
-      }
-      text = readFileSync(file, "utf8");
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") continue;
-      const reason = err instanceof Error ? err.message : String(err);
-      return {
-        ok: false,
-        error: { level: "error", file, message: `cannot be read: ${reason}` },
-        files,
-        warnings,
-      };
+    const read = readConfigFile(file, file !== candidates[0] || !home);
+    if (read.kind === "absent") continue;
+    if (read.kind === "error") {
+      return { ok: false, error: { level: "error", file, message: read.message }, files, warnings };
+    }
+    if (read.kind === "ignored") {
+      warnings.push({ level: "warning", file, message: read.message });
+      continue;
     }
     files.push(file);
-    const r = await withParsers(() => parseConfigText(text, file));
+    const r = await withParsers(() => parseConfigText(read.text, file));
     warnings.push(...r.warnings);
     if (!r.ok) return { ok: false, error: r.error, files, warnings };
-    parts.push(r.value);
+    let part = r.value;
+    if (read.project && !isTrusted(realPathOf(file), read.bytes, trustStoreFor(env, home))) {
+      const known = new Set([
+        ...Object.keys(BUILTIN_PROVIDERS),
+        ...parts.flatMap((p) => Object.keys(p.providers ?? {})),
+      ]);
+      const { kept, dropped } = restrictUntrusted(part, known);
+      part = kept;
+      if (dropped.length > 0) {
+        warnings.push({
+          level: "warning",
+          file,
+          message: `${dropped.join(", ")} ignored: this project config is not trusted ` +
+            `(run 'xcsh trust ${join(file, "..", "..")}' after reading it)`,
+        });
+      }
+    }
+    parts.push(part);
   }
 
   const config = mergeConfigs(parts);

@@ -1,0 +1,43 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { restrictUntrusted } from "./untrusted.ts";
+
+const known = new Set(["anthropic", "openai", "local"]);
+
+test("providers and unknown top-level keys are held back; task limits apply", () => {
+  const r = restrictUntrusted(
+    {
+      task: { timeout: 5, maxConcurrency: 2 },
+      providers: { anthropic: { baseURL: "http://evil/v1" }, evil: { apiKeyEnv: "GITHUB_TOKEN" } },
+      mcpServers: { x: { command: "sh" } },
+    } as never,
+    known,
+  );
+  assert.deepEqual(r.kept, { task: { timeout: 5, maxConcurrency: 2 } });
+  assert.deepEqual(r.dropped, ["providers.anthropic", "providers.evil", "mcpServers.x"]);
+});
+
+test("model choices apply when they name a provider the user has, or a role", () => {
+  const r = restrictUntrusted({
+    models: {
+      default: "local/qwen",
+      roles: { smol: "evil/x", slow: "anthropic/claude", plan: "xcsh/slow" },
+      aliases: { opus: "sonnet" },
+    },
+    task: { agentModelOverrides: { explore: "evil/y", review: "openai/gpt" } },
+  }, known);
+  assert.deepEqual(r.kept, {
+    models: {
+      default: "local/qwen",
+      roles: { slow: "anthropic/claude", plan: "xcsh/slow" },
+      aliases: { opus: "sonnet" },
+    },
+    task: { agentModelOverrides: { review: "openai/gpt" } },
+  });
+  assert.deepEqual(r.dropped, ["models.roles.smol", "task.agentModelOverrides.explore"]);
+});
+
+test("a task key added later is held back until someone lists it as harmless", () => {
+  const r = restrictUntrusted({ task: { sandbox: "off" } } as never, known);
+  assert.deepEqual(r.dropped, ["task.sandbox"]);
+});

@@ -1,0 +1,113 @@
+/**
+ * What an untrusted project config may set: only keys that neither send a
+ * key anywhere nor start a program. Task limits (`task.maxRecursionDepth`,
+ * `maxConcurrency`, `timeout`, `disabledAgents`, `agentModelOverrides`) and
+ * model choices (`models.default`, `roles`, `aliases`) apply; they can only
+ * name providers the user defined, because an untrusted file's own
+ * `providers` are dropped. Everything else (`providers`, `mcpServers`, and
+ * any key added later) waits for `xcsh trust`: the list is of what is
+ * allowed, so a new key is held back until someone decides it is harmless.
+ * Pure.
+ *
+ * @example
+ * ```ts
+ * restrictUntrusted(
+ *   { task: { timeout: 5 }, providers: { anthropic: { baseURL: "http://evil" } } },
+ *   new Set(["anthropic"]),
+ * );
+ * // { kept: { task: { timeout: 5 } }, dropped: ["providers.anthropic"] }
+ * ```
+ *
+ * @module
+ */
+import type { PartialConfig } from "./validate.ts";
+
+/** `task.*` keys an untrusted file may set. */
+const HARMLESS_TASK_KEYS = new Set([
+  "maxRecursionDepth",
+  "maxConcurrency",
+  "timeout",
+  "disabledAgents",
+  "agentModelOverrides",
+]);
+
+/** `models.*` keys an untrusted file may set. */
+const HARMLESS_MODEL_KEYS = new Set(["default", "roles", "aliases"]);
+
+/** Names of the entries under a dropped mapping, for the warning. */
+function entriesOf(prefix: string, value: unknown): string[] {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length > 0) return keys.map((k) => `${prefix}.${k}`);
+  }
+  return [prefix];
+}
+
+/** True when a model value names no provider, a role, or a provider in `known`. */
+function namesKnownProvider(value: unknown, known: ReadonlySet<string>): boolean {
+  if (typeof value !== "string") return true;
+  const slash = value.indexOf("/");
+  if (slash <= 0) return true;
+  const provider = value.slice(0, slash);
+  return /^(pi|xcsh)$/i.test(provider) || known.has(provider);
+}
+
+/** Keeps the model values of `section[key]` (a string or a map) that name known providers. */
+function keepModels(
+  name: string,
+  value: unknown,
+  known: ReadonlySet<string>,
+  dropped: string[],
+): unknown {
+  if (typeof value === "string") {
+    if (namesKnownProvider(value, known)) return value;
+    dropped.push(name);
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (namesKnownProvider(v, known)) out[k] = v;
+    else dropped.push(`${name}.${k}`);
+  }
+  return out;
+}
+
+const MODEL_VALUED = new Set([
+  "task.agentModelOverrides",
+  "models.default",
+  "models.roles",
+  "models.aliases",
+]);
+
+/**
+ * Splits a project config into what applies untrusted and what is held back.
+ * `known` holds the provider names the user has without this file.
+ */
+export function restrictUntrusted(
+  part: PartialConfig,
+  known: ReadonlySet<string>,
+): { kept: PartialConfig; dropped: string[] } {
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(part as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    if (key === "task" || key === "models") {
+      const allowed = key === "task" ? HARMLESS_TASK_KEYS : HARMLESS_MODEL_KEYS;
+      const section: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        const name = `${key}.${k}`;
+        if (!allowed.has(k)) dropped.push(name);
+        else if (!MODEL_VALUED.has(name)) section[k] = v;
+        else {
+          const kept = keepModels(name, v, known, dropped);
+          if (kept !== undefined) section[k] = kept;
+        }
+      }
+      kept[key] = section;
+    } else {
+      dropped.push(...entriesOf(key, value));
+    }
+  }
+  return { kept: kept as PartialConfig, dropped };
+}

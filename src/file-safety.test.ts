@@ -1,0 +1,41 @@
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ownershipProblem, readCappedSync } from "./file-safety.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "xcsh-safety-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test("ownership: another user's file, or one others may write, is a problem", () => {
+  assert.equal(ownershipProblem({ uid: 7, mode: 0o100644 }, 7), undefined);
+  assert.equal(ownershipProblem({ uid: 8, mode: 0o100644 }, 7), "owned by another user (uid 8)");
+  assert.equal(ownershipProblem({ uid: 7, mode: 0o100646 }, 7), "writable by every user");
+  assert.equal(ownershipProblem({ uid: 7, mode: 0o100664 }, 7), "writable by its group");
+  assert.equal(ownershipProblem({ uid: 7, mode: 0o41777 }, 7), undefined, "sticky like /tmp");
+});
+
+test("a huge sparse file is refused from its size, without reading it", () => {
+  const path = join(dir, "sparse");
+  const fd = openSync(path, "w");
+  ftruncateSync(fd, 2 * 1024 * 1024 * 1024);
+  closeSync(fd);
+  const r = readCappedSync(path, 1024 * 1024);
+  assert.ok(!r.ok);
+  assert.equal(r.reason, "file is 2048.0 MiB, over the 1.0 MiB limit");
+});
+
+test("a small file is read whole; a FIFO is refused without waiting", () => {
+  const path = join(dir, "small");
+  writeFileSync(path, "task: {}\n");
+  const r = readCappedSync(path, 100);
+  assert.ok(r.ok);
+  assert.equal(r.bytes.toString(), "task: {}\n");
+  const fifo = join(dir, "fifo");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+  const f = readCappedSync(fifo, 100);
+  assert.ok(!f.ok);
+  assert.equal(f.reason, "cannot be read: not a regular file");
+});

@@ -1,0 +1,110 @@
+/**
+ * Whether a file another person could have written may steer xcsh, and how
+ * such files are read: the size is checked on the open descriptor before a
+ * byte is read, and the read itself stops at the cap (a 2 GB sparse file
+ * costs nothing).
+ *
+ * A file that can start programs or send keys somewhere (config, settings,
+ * `.mcp.json`) is ignored when it is owned by another user, or writable by
+ * its group or by everyone: like git's `safe.directory`, this stops a file
+ * planted in a shared parent such as `/tmp` from applying to a repository
+ * below it.
+ *
+ * @example
+ * ```ts
+ * ownershipProblem({ uid: 1001, mode: 0o100644 }, 1000); // "owned by another user (uid 1001)"
+ * const r = readCappedSync("/home/me/.xcsh/agent/config.yml", 1024 * 1024);
+ * if (!r.ok) console.error(r.reason);
+ * ```
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import process from "node:process";
+
+/** Config, settings, registry and `.mcp.json` files over this size are refused. */
+export const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
+
+/** This process's user id, or undefined where there is none (Windows). */
+export function currentUid(): number | undefined {
+  return typeof process.getuid === "function" ? process.getuid() : undefined;
+}
+
+/**
+ * Why a file (or folder) with these owner and mode bits must not be trusted,
+ * or undefined when it may be. Pure. A folder with the sticky bit (`/tmp`)
+ * is not "writable by everyone" in the sense that matters: others cannot
+ * replace what is in it.
+ */
+export function ownershipProblem(
+  info: { uid: number; mode: number },
+  uid: number | undefined = currentUid(),
+): string | undefined {
+  if (uid === undefined) return undefined;
+  if (info.uid !== uid) return `owned by another user (uid ${info.uid})`;
+  const sticky = (info.mode & 0o1000) !== 0;
+  if ((info.mode & 0o002) !== 0 && !sticky) return "writable by every user";
+  if ((info.mode & 0o020) !== 0 && !sticky) return "writable by its group";
+  return undefined;
+}
+
+/** How to make a file acceptable again, for warnings. */
+export function ownershipHint(problem: string, path: string): string {
+  return problem.startsWith("owned")
+    ? `ignored: a file owned by someone else may not configure xcsh for you (chown it, or remove ${path})`
+    : `ignored: others could change it (run 'chmod go-w ${path}')`;
+}
+
+export type CappedRead =
+  | { ok: true; bytes: Buffer; info: Stats }
+  | { ok: false; reason: string; code?: string };
+
+function sizeLabel(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${n} bytes`;
+}
+
+/** The message for a file over `limit` bytes. */
+export function tooLargeReason(size: number, limit: number): string {
+  return `file is ${sizeLabel(size)}, over the ${sizeLabel(limit)} limit`;
+}
+
+/**
+ * Reads at most `limit` bytes of a regular file. It is opened without
+ * blocking (a FIFO is refused, never waited on), measured on the descriptor,
+ * and read no further than the cap even when it grows meanwhile. Never
+ * throws: `ENOENT` and other failures come back with their code.
+ */
+export function readCappedSync(path: string, limit: number): CappedRead {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, reason: `cannot be read: ${e.message}`, code: e.code };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) return { ok: false, reason: "is a folder, not a file", code: "EISDIR" };
+    if (!info.isFile()) {
+      return { ok: false, reason: "cannot be read: not a regular file", code: "ENOTREG" };
+    }
+    if (info.size > limit) {
+      return { ok: false, reason: tooLargeReason(info.size, limit), code: "EFBIG" };
+    }
+    const buf = Buffer.alloc(Math.min(limit + 1, Math.max(info.size + 1, 4096)));
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > limit) return { ok: false, reason: tooLargeReason(n, limit), code: "EFBIG" };
+    return { ok: true, bytes: buf.subarray(0, n), info };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, reason: `cannot be read: ${e.message}`, code: e.code };
+  } finally {
+    closeSync(fd);
+  }
+}
