@@ -121,6 +121,12 @@ export interface TaskEnvelope {
   config?: XcshConfig;
   /** Instruction files and environment facts the parent gathered for the prompt. */
   promptContext?: PromptContext;
+  /**
+   * Provider keys by variable name (`ANTHROPIC_API_KEY`: value). Keys travel
+   * here, never in the child's environment, so no process of xcsh below the
+   * top one holds a key where its tools could read it.
+   */
+  keys?: Record<string, string>;
 }
 
 /** One instruction file, as read by the parent. */

@@ -8,7 +8,8 @@
  * `thinkingLevel`, `planMode` (false), `limits` (`maxTurns` 50, `timeoutMs`
  * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
  * files), `promptContext` (instruction files and environment facts; absent:
- * none). Every problem names the field. Pure.
+ * none), `keys` (provider keys by variable name). Every problem names the
+ * field. Pure.
  *
  * @example
  * ```ts
@@ -135,6 +136,20 @@ function parseConfig(v: unknown): XcshConfig | undefined {
   return config;
 }
 
+/** Provider keys: an object of variable names to string values. */
+function parseKeys(v: unknown): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v)) bad("keys", "must be an object of variable names to key values");
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || typeof value !== "string") {
+      bad("keys", "must be an object of variable names to key values");
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
 /** Parses and checks an envelope from its JSON text. */
 export function parseEnvelope(text: string): EnvelopeResult {
   let doc: unknown;
@@ -188,6 +203,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (config) envelope.config = config;
     const promptContext = parsePromptContext(doc.promptContext);
     if (promptContext) envelope.promptContext = promptContext;
+    const keys = parseKeys(doc.keys);
+    if (keys) envelope.keys = keys;
     return { ok: true, value: envelope };
   } catch (err) {
     if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;

@@ -13,28 +13,9 @@
  * @module
  */
 import type { ChildEvent } from "../types.ts";
+import { redact, redactValue } from "../redact.ts";
 
-/** Replaces every occurrence of each secret (8+ characters) with `[redacted]`. Pure. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s.length >= 8 && out.includes(s)) out = out.split(s).join("[redacted]");
-  }
-  return out;
-}
-
-/** Deeply redacts the strings of a JSON-like value. Pure. */
-export function redactValue<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  if (typeof value === "string") return redact(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets)) as T;
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, redactValue(v, secrets)]),
-    ) as T;
-  }
-  return value;
-}
+export { redact, redactValue } from "../redact.ts";
 
 export type Emit = (event: ChildEvent) => void;
 

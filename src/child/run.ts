@@ -12,7 +12,12 @@ import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
-import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
+import {
+  BUILTIN_PROVIDERS,
+  keyVariables,
+  type ResolvedProvider,
+  resolveProvider,
+} from "../model/providers.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import { reasoningOptions } from "../model/thinking.ts";
@@ -25,6 +30,7 @@ import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
+import { hideUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import type { LanguageModel, ToolDefinition } from "./conversation.ts";
@@ -86,6 +92,14 @@ function displayFile(file: string | undefined, home: string): string {
   return file ? displayPath(file, home) : "config";
 }
 
+/** Every base URL this config and environment may use (their credentials are secrets). */
+function baseURLs(config: XcshConfig, env: Record<string, string | undefined>): string[] {
+  return [
+    ...Object.values(config.providers).map((p) => p.baseURL ?? ""),
+    ...Object.values(BUILTIN_PROVIDERS).flatMap((b) => b.baseURLEnv.map((n) => env[n] ?? "")),
+  ].filter(Boolean);
+}
+
 /** The environment commands get: the child's, without provider keys. */
 function commandEnv(
   env: Record<string, string | undefined>,
@@ -140,9 +154,13 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   }
   const config = loaded.config;
   const keyVars = keyVariables(config);
-  secrets = keyVars.map((k) => env[k]).filter((v): v is string =>
-    typeof v === "string" && v.length >= 8
-  );
+  // Keys come in the envelope; a child started by hand may still have them
+  // in its environment.
+  const keyEnv = { ...env, ...envelope.keys };
+  secrets = [
+    ...secretForms(keyVars.map((k) => keyEnv[k])),
+    ...baseURLs(config, env).flatMap(urlSecrets),
+  ];
   emit.setSecrets(secrets);
 
   const cwdStat = await stat(envelope.cwd).catch(() => undefined);
@@ -156,7 +174,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     envModel: env.XCSH_MODEL,
   });
   if (!choice.ok) return fail(choice.error);
-  const provider = resolveProvider(choice.value.provider, config, env);
+  const provider = resolveProvider(choice.value.provider, config, keyEnv);
   if (!provider.ok) return fail(provider.error);
 
   const schemaSource = envelope.outputSchema ?? envelope.agent.output ?? null;
@@ -230,7 +248,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     cacheOptions(provider.value.type, `xcsh-${randomUUID()}`),
   );
   let toolChoiceRefused = false;
-  const target = { model: choice.value.id, baseURL: provider.value.baseURL };
+  const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };
   const findings: Finding[] = [];
 
   let outcome: LoopOutcome;

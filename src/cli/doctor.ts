@@ -19,6 +19,7 @@ import { loadConfig, userConfigPath } from "../config/load.ts";
 import { BUILTIN_PROVIDERS, knownProviders, resolveProvider } from "../model/providers.ts";
 import { resolvePattern } from "../model/resolve.ts";
 import type { XcshConfig } from "../types.ts";
+import { hideUrlCredentials } from "../redact.ts";
 import { buildTarget } from "../runtime.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -147,7 +148,7 @@ function providerReport(config: XcshConfig, env: Env) {
       return {
         name,
         type: config.providers[name]?.type ?? b?.type ?? "?",
-        baseURL: config.providers[name]?.baseURL ?? b?.baseURL ?? "",
+        baseURL: hideUrlCredentials(config.providers[name]?.baseURL ?? b?.baseURL ?? ""),
         status: `not usable: ${r.error}`,
       };
     }
@@ -155,7 +156,7 @@ function providerReport(config: XcshConfig, env: Env) {
     return {
       name,
       type: p.type,
-      baseURL: p.baseURL,
+      baseURL: hideUrlCredentials(p.baseURL),
       status: p.keyEnv ? `key from ${p.keyEnv}` : "no key needed",
     };
   });

@@ -24,7 +24,8 @@ import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { selfCommand } from "../runtime.ts";
-import type { TaskItem, TaskRequest, TaskResult } from "../types.ts";
+import type { TaskEnvelope, TaskItem, TaskRequest, TaskResult } from "../types.ts";
+import { hideUrlCredentials } from "../redact.ts";
 
 export const RUN_HELP = `Usage:
   xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)
@@ -59,6 +60,21 @@ const FLAGS = {
 } as const;
 
 const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+/** An envelope as `--dry-run` prints it: key values and URL credentials hidden. */
+function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
+  const keys = Object.fromEntries(Object.keys(e.keys ?? {}).map((k) => [k, "<redacted>"]));
+  const config = e.config && {
+    ...e.config,
+    providers: Object.fromEntries(
+      Object.entries(e.config.providers).map(([name, p]) => [
+        name,
+        p.baseURL ? { ...p, baseURL: hideUrlCredentials(p.baseURL) } : p,
+      ]),
+    ),
+  };
+  return { ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) };
+}
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";
@@ -201,7 +217,7 @@ export async function runCommand(args: string[]): Promise<number> {
       tasks: prepared.tasks.map((t) => ({
         env: t.childEnv,
         timeoutMs: t.timeoutMs,
-        envelope: t.envelope,
+        envelope: shownEnvelope(t.envelope),
       })),
     });
     return EXIT_OK;

@@ -19,6 +19,7 @@
  */
 import type { Diagnostic, ProviderConfig, XcshConfig } from "../types.ts";
 import { isRecord } from "../values.ts";
+import { hideUrlCredentials } from "../redact.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -202,7 +203,9 @@ function checkProvider(
   }
   if (raw.baseURL !== undefined) {
     const url = str(raw.baseURL, `${key}.baseURL`);
-    if (!/^https?:\/\/[^\s]+$/.test(url)) fail(`${key}.baseURL`, "an http(s) URL", raw.baseURL);
+    if (!/^https?:\/\/[^\s]+$/.test(url)) {
+      fail(`${key}.baseURL`, "an http(s) URL", hideUrlCredentials(url));
+    }
     out.baseURL = url.replace(/\/+$/, "");
   }
   if (raw.apiKeyEnv !== undefined) {

@@ -180,6 +180,19 @@ export function splitModelId(id: string): { provider: string; model: string } | 
   return { provider: id.slice(0, i), model: id.slice(i + 1) };
 }
 
+/**
+ * The provider keys set in `env` under this config, by variable name: what a
+ * parent hands its child in the envelope.
+ */
+export function providerKeys(config: XcshConfig, env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of keyVariables(config)) {
+    const v = env[name];
+    if (v !== undefined && v.trim() !== "") out[name] = v;
+  }
+  return out;
+}
+
 /** Every variable that may hold a provider key under this config (for redaction). */
 export function keyVariables(config: XcshConfig): string[] {
   const names = new Set<string>();

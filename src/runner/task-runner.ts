@@ -30,6 +30,7 @@ import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
+import { keyVariables, providerKeys } from "../model/providers.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -63,6 +64,11 @@ export interface TaskToolOptions {
    * concurrent `task` calls): each child started takes a slot.
    */
   limiter?: Limiter;
+  /**
+   * Provider keys to hand each child in its envelope; default: those set in
+   * `env.env`. Key variables never reach a child's environment.
+   */
+  keys?: Record<string, string>;
 }
 
 /** A child ready to start. */
@@ -232,6 +238,7 @@ export class TaskTool {
         },
         config,
         promptContext: gathered.context,
+        keys: this.opts.keys ?? providerKeys(config, env.env),
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
@@ -253,7 +260,10 @@ export class TaskTool {
   async start(tasks: readonly PreparedTask[], signal?: AbortSignal): Promise<TaskResult[]> {
     const { config, env } = this.opts;
     const baseEnv: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env.env)) if (v !== undefined) baseEnv[k] = v;
+    const keyVars = new Set(keyVariables(config));
+    for (const [k, v] of Object.entries(env.env)) {
+      if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
+    }
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
     return await mapLimit(tasks, config.task.maxConcurrency, (task) =>
       slot(async () => {
