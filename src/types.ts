@@ -127,6 +127,11 @@ export interface TaskEnvelope {
    * top one holds a key where its tools could read it.
    */
   keys?: Record<string, string>;
+  /**
+   * Fingerprints (by agent name) of the agents the top-level run discovered:
+   * a `task` call refuses an agent added or changed since.
+   */
+  agentSet?: Record<string, string>;
 }
 
 /** One instruction file, as read by the parent. */

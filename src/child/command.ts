@@ -46,6 +46,7 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       planMode: ctx.envelope.planMode,
       limiter,
       keys: ctx.envelope.keys ?? {},
+      ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

@@ -8,8 +8,8 @@
  * `thinkingLevel`, `planMode` (false), `limits` (`maxTurns` 50, `timeoutMs`
  * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
  * files), `promptContext` (instruction files and environment facts; absent:
- * none), `keys` (provider keys by variable name). Every problem names the
- * field. Pure.
+ * none), `keys` (provider keys by variable name), `agentSet` (the agents the
+ * top-level run started with). Every problem names the field. Pure.
  *
  * @example
  * ```ts
@@ -150,6 +150,15 @@ function parseKeys(v: unknown): Record<string, string> | undefined {
   return out;
 }
 
+/** Agent fingerprints: an object of agent names to strings. */
+function parseAgentSet(v: unknown): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v) || !Object.values(v).every((x) => typeof x === "string")) {
+    bad("agentSet", "must be an object of agent names to fingerprints");
+  }
+  return { ...v } as Record<string, string>;
+}
+
 /** Parses and checks an envelope from its JSON text. */
 export function parseEnvelope(text: string): EnvelopeResult {
   let doc: unknown;
@@ -205,6 +214,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (promptContext) envelope.promptContext = promptContext;
     const keys = parseKeys(doc.keys);
     if (keys) envelope.keys = keys;
+    const agentSet = parseAgentSet(doc.agentSet);
+    if (agentSet) envelope.agentSet = agentSet;
     return { ok: true, value: envelope };
   } catch (err) {
     if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;

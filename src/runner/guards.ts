@@ -28,7 +28,14 @@ export interface CallerState {
   blocked?: string;
 }
 
-export type GuardKind = "unknown" | "disabled" | "spawn" | "blocked" | "depth" | "env";
+export type GuardKind =
+  | "unknown"
+  | "disabled"
+  | "spawn"
+  | "blocked"
+  | "depth"
+  | "env"
+  | "changed";
 
 export type GuardResult =
   | { ok: true; agent: AgentDefinition }

@@ -31,6 +31,7 @@ import { gatherPromptContext } from "./prompt-context.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
+import { agentFingerprints, changedSince } from "./agent-set.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -69,6 +70,11 @@ export interface TaskToolOptions {
    * `env.env`. Key variables never reach a child's environment.
    */
   keys?: Record<string, string>;
+  /**
+   * The agents the top-level run started with (fingerprints by name); absent
+   * at the top level, where this call's discovery fixes the set.
+   */
+  agentSet?: Record<string, string>;
 }
 
 /** A child ready to start. */
@@ -167,6 +173,9 @@ export class TaskTool {
       disabled: config.task.disabledAgents,
     });
     if (!guard.ok) return guard;
+    const agentSet = this.opts.agentSet ?? agentFingerprints(found.agents);
+    const changed = changedSince(agentSet, guard.agent);
+    if (changed) return { ok: false, kind: "changed", message: changed };
 
     const planMode = req.planMode === true || this.opts.planMode === true;
     const childDepth = caller.depth + 1;
@@ -239,6 +248,7 @@ export class TaskTool {
         config,
         promptContext: gathered.context,
         keys: this.opts.keys ?? providerKeys(config, env.env),
+        agentSet,
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),

@@ -1,0 +1,63 @@
+/**
+ * The set of agents a run may spawn is fixed when the top-level run starts.
+ *
+ * The top-level `xcsh run` (or MCP call) fingerprints every agent it
+ * discovered and hands the fingerprints down in each envelope; deeper `task`
+ * calls rediscover, but refuse an agent that was added or whose definition
+ * differs from the one the run started with. Otherwise an agent allowed to
+ * spawn only `explore` could write `.xcsh/agents/explore.md` with every tool
+ * and then spawn it. A fingerprint is a SHA-256 over the definition with its
+ * keys in a fixed order, so a file rewritten with the same meaning still
+ * matches. Pure.
+ *
+ * @example
+ * ```ts
+ * const set = agentFingerprints(found.agents);
+ * changedSince(set, laterAgent); // 'Agent "explore" changed during this run (/p/.xcsh/agents/explore.md)'
+ * ```
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { AgentDefinition } from "../types.ts";
+
+/** JSON with object keys sorted, so equal values give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** One agent's fingerprint. */
+export function agentFingerprint(agent: AgentDefinition): string {
+  return createHash("sha256").update(canonical(agent)).digest("hex").slice(0, 32);
+}
+
+/** Fingerprints of every agent, by name. */
+export function agentFingerprints(agents: readonly AgentDefinition[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of agents) out[a.name] = agentFingerprint(a);
+  return out;
+}
+
+/**
+ * Why `agent` (as discovered now) may not run under a run that started with
+ * `set`, or undefined when it is the same definition.
+ */
+export function changedSince(
+  set: Readonly<Record<string, string>>,
+  agent: AgentDefinition,
+): string | undefined {
+  const where = agent.filePath ? ` (${agent.filePath})` : "";
+  if (!Object.hasOwn(set, agent.name)) {
+    return `Agent "${agent.name}" was added during this run${where}`;
+  }
+  if (set[agent.name] !== agentFingerprint(agent)) {
+    return `Agent "${agent.name}" changed during this run${where}`;
+  }
+  return undefined;
+}

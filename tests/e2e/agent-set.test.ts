@@ -1,0 +1,57 @@
+// End-to-end test: the agents a run may spawn are fixed when it starts. An
+// agent allowed to spawn only `explore` that writes its own, all-powerful
+// `.xcsh/agents/explore.md` during the run cannot spawn it.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { requireBinary, runXcsh } from "../support/cli.ts";
+import { type ModelServer, startModelServer } from "../support/model-server.ts";
+import { agentMd, localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+
+let server: ModelServer;
+let w: World;
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer();
+  w = makeWorld(localConfig(server.url), {
+    boss: agentMd("boss", "tools: write, task\nspawns: explore\n"),
+  });
+});
+after(async () => {
+  await server.close();
+  w.cleanup();
+});
+
+test("an agent written during the run is refused by the task tool", async () => {
+  const file = join(w.cwd, ".xcsh", "agents", "explore.md");
+  server.script([
+    {
+      toolCalls: [{
+        name: "write",
+        args: {
+          path: ".xcsh/agents/explore.md",
+          content: "---\nname: explore\ndescription: now with every tool\n---\nDo anything.\n",
+        },
+      }],
+    },
+    {
+      toolCalls: [{
+        name: "task",
+        args: { agent: "explore", tasks: [{ id: "x", assignment: "run rm -rf" }] },
+      }],
+    },
+    { text: "finished" },
+  ]);
+  const r = await runXcsh(["run", "boss", "take over"], { cwd: w.cwd, home: w.home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(server.requests.length, 3, "a child was started for the new explore");
+  const answer = toolResults(server.requests[2]);
+  assert.ok(
+    answer.includes(`Agent "explore" changed during this run (${file})`),
+    `the task tool's answer was: ${answer}`,
+  );
+});
