@@ -11,6 +11,7 @@
  * cleanText("ok\u001b]52;c;ZXZpbA==\u0007 done"); // "ok done"
  * cleanText("a\u202Eb");                          // "ab"
  * invisibleIn("ex\u200Bplore");                   // "U+200B"
+ * showInvisible("ex\u200Bplore");                 // "ex<U+200B>plore"
  * ```
  *
  * @module
@@ -48,8 +49,17 @@ export function cleanText(text: string): string {
   return text.replace(ESCAPES, "").replace(CONTROLS, "");
 }
 
+/** `name` with each control or invisible character written as `<U+XXXX>`. */
+export function showInvisible(name: string): string {
+  return name.replace(new RegExp(INVISIBLE.source, "g"), (c) => `<${codePoint(c)}>`);
+}
+
+function codePoint(c: string): string {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
 /** The first control or invisible character in `name` as `U+XXXX`, or undefined. */
 export function invisibleIn(name: string): string | undefined {
   const m = INVISIBLE.exec(name);
-  return m ? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}` : undefined;
+  return m ? codePoint(m[0]) : undefined;
 }

@@ -11,18 +11,19 @@
  * @module
  */
 import type { Diagnostic } from "./types.ts";
+import { cleanText } from "./clean-text.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${d.file}: ` : "";
   const field = d.field && !d.message.includes(`'${d.field}'`) ? `${d.field}: ` : "";
-  return `xcsh: ${d.level}: ${where}${field}${d.message}`;
+  return cleanText(`xcsh: ${d.level}: ${where}${field}${d.message}`);
 }
 
 /** Shortens a value to one line of at most `max` characters. */
 export function oneLine(value: unknown, max = 60): string {
   const s = typeof value === "string" ? value : JSON.stringify(value) ?? "";
-  const one = s.replace(/\s+/g, " ");
+  const one = cleanText(s).replace(/\s+/g, " ");
   return one.length > max ? one.slice(0, max - 1) + "…" : one;
 }
 

@@ -22,6 +22,7 @@
  * @module
  */
 import { readlinkSync, writeSync } from "node:fs";
+import { cleanText } from "./clean-text.ts";
 import process from "node:process";
 
 /** Writes `length` bytes of `bytes` from `offset`; returns how many went. */
@@ -76,13 +77,27 @@ export function writeText(fd: number, text: string, write: WriteBytes = systemWr
   return true;
 }
 
-/** Writes `text` to stdout. */
+/**
+ * Writes `text` to stdout, without control characters, escape sequences or
+ * bidi overrides (text from files, models and tools must not drive the
+ * terminal); see `clean-text.ts`.
+ */
 export function writeOut(text: string): void {
+  writeText(1, cleanText(text));
+}
+
+/** Writes `text` to stderr, cleaned like {@link writeOut}. */
+export function writeErr(text: string): void {
+  writeText(2, cleanText(text));
+}
+
+/** Writes `text` to stdout as it is: protocol lines and JSON documents. */
+export function writeOutRaw(text: string): void {
   writeText(1, text);
 }
 
-/** Writes `text` to stderr. */
-export function writeErr(text: string): void {
+/** Writes `text` to stderr as it is: only for escape sequences xcsh makes itself. */
+export function writeErrRaw(text: string): void {
   writeText(2, text);
 }
 

@@ -8,7 +8,7 @@
  * @module
  */
 import process from "node:process";
-import { isTerminal, writeErr, writeOut } from "../stdio.ts";
+import { isTerminal, writeErr, writeOutRaw } from "../stdio.ts";
 import { readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
@@ -85,7 +85,7 @@ export async function childCommand(_args: string[]): Promise<number> {
     const code = await runChild(input, {
       env: process.env,
       home: homeDirectory(),
-      writeEvent: (line) => writeOut(line),
+      writeEvent: (line) => writeOutRaw(line),
       log: (line) => writeErr(line + "\n"),
       taskRunnerFor,
       abort: abort.signal,

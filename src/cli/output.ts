@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOutRaw } from "../stdio.ts";
 import type { Diagnostic } from "../types.ts";
 import { formatDiagnostic } from "../labels.ts";
 
@@ -21,7 +21,8 @@ export function reportDiagnostics(diags: readonly Diagnostic[]): void {
 
 /** Prints a value as indented JSON on stdout. */
 export function printJson(value: unknown): void {
-  writeOut(JSON.stringify(value, null, 2) + "\n");
+  // JSON escapes control characters itself; the data stays exactly as it is.
+  writeOutRaw(JSON.stringify(value, null, 2) + "\n");
 }
 
 import { displayPath } from "../home.ts";

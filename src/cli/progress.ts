@@ -10,7 +10,8 @@
  * @module
  */
 import process from "node:process";
-import { isTerminal, writeErr } from "../stdio.ts";
+import { isTerminal, writeErrRaw } from "../stdio.ts";
+import { cleanText } from "../clean-text.ts";
 import type { ChildEvent, TaskResult } from "../types.ts";
 import { oneLine } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";
@@ -47,13 +48,18 @@ export class Progress {
   private readonly out: ProgressOutput;
 
   constructor(out?: ProgressOutput) {
-    this.out = out ?? { isTTY: isTerminal(2), write: writeErr };
+    this.out = out ?? { isTTY: isTerminal(2), write: writeErrRaw };
     this.tty = this.out.isTTY;
     this.color = this.tty && !process.env.NO_COLOR;
   }
 
   add(id: string, agent: string): void {
-    this.rows.set(id, { id, agent, state: "starting", started: Date.now() });
+    this.rows.set(id, {
+      id: cleanText(id),
+      agent: cleanText(agent),
+      state: "starting",
+      started: Date.now(),
+    });
     if (this.tty && !this.timer) {
       this.timer = setInterval(() => this.draw(), 120);
       this.timer.unref?.();
@@ -64,12 +70,18 @@ export class Progress {
     const row = this.rows.get(id);
     if (!row) return;
     if (e.type === "start") {
-      row.state = `running (${e.model})`;
-      this.plain(`[${id}] ${row.agent} started on ${e.model}`);
+      row.state = `running (${cleanText(String(e.model))})`;
+      this.plain(`[${row.id}] ${row.agent} started on ${cleanText(String(e.model))}`);
     } else if (e.type === "tool_start" || e.type === "tool_end") {
       this.running.event(id, e);
-      row.state = this.running.label(id) || "thinking";
-      if (e.type === "tool_start") this.plain(`[${id}] ${row.state}`);
+      row.state = cleanText(this.running.label(id)) || "thinking";
+      if (e.type === "tool_start") this.plain(`[${row.id}] ${row.state}`);
+      else if (e.ok === false) {
+        // A refused or failed call must not read like one that ran.
+        const failed = `✗ ${cleanText(oneLine(e.tool, 30))} failed`;
+        if (this.running.count(id) === 0) row.state = failed;
+        this.plain(`[${row.id}] ${failed}: ${oneLine(e.summary ?? "", 100)}`);
+      }
     }
   }
 
@@ -79,7 +91,7 @@ export class Progress {
     row.done = result;
     const extra = result.status === "ok" ? "" : `: ${oneLine(result.error ?? "", 100)}`;
     this.plain(
-      `[${result.id}] ${result.status} after ${seconds(Date.now() - row.started)}${extra}`,
+      `[${row.id}] ${result.status} after ${seconds(Date.now() - row.started)}${extra}`,
     );
   }
 
@@ -90,7 +102,7 @@ export class Progress {
   }
 
   private plain(line: string): void {
-    if (!this.tty) this.out.write(`xcsh: ${line}\n`);
+    if (!this.tty) this.out.write(cleanText(`xcsh: ${line}\n`));
   }
 
   private paint(code: string, text: string): string {

@@ -22,6 +22,7 @@ import {
   parseFrontmatter,
 } from "./frontmatter.ts";
 import { normalizeToolNames } from "./tool-names.ts";
+import { invisibleIn, showInvisible } from "../clean-text.ts";
 import {
   type AgentDefinition,
   type AgentFamily,
@@ -122,7 +123,8 @@ export interface FieldContext {
  * Validates and normalises the frontmatter keys of one agent.
  *
  * Errors (the agent is invalid): missing or non-string `name`/`description`,
- * a name with spaces or commas, `tools`/`spawns`/`model` of the wrong type,
+ * a name with spaces, commas, control or invisible characters,
+ * `tools`/`spawns`/`model` of the wrong type,
  * an `output` string that is not JSON. Warnings (the field is dropped): an
  * unknown thinking level, a non-positive `maxTurns`/`timeout`, a `recursive`,
  * `omitClaudeMd` or `context` that is not a boolean. `omitClaudeMd: true` or
@@ -151,6 +153,13 @@ export function parseAgentFields(
   };
   const name = requiredString("name");
   if (typeof name !== "string") return name;
+  const hidden = invisibleIn(name);
+  if (hidden) {
+    return fail(
+      "name",
+      `'name' contains an invisible or control character (${hidden}): "${showInvisible(name)}"`,
+    );
+  }
   if (BAD_NAME.test(name)) {
     return fail("name", `'name' must not contain spaces or commas: "${name}"`);
   }
