@@ -37,6 +37,7 @@ after(async () => {
 
 function assertClean(what: string, text: string): void {
   assert.ok(
+    // deno-lint-ignore no-control-regex
     !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text),
     `${what} has control characters: ${JSON.stringify(text)}`,
   );
