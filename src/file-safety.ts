@@ -20,7 +20,15 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  promises as fs,
+  readSync,
+  type Stats,
+} from "node:fs";
 import process from "node:process";
 
 /** Config, settings, registry and `.mcp.json` files over this size are refused. */
@@ -58,7 +66,57 @@ export function ownershipHint(problem: string, path: string): string {
 
 export type CappedRead =
   | { ok: true; bytes: Buffer; info: Stats }
-  | { ok: false; reason: string; code?: string };
+  | { ok: false; reason: string; code?: string; size?: number; error?: unknown };
+
+/** Opening flags: read only, never waiting for a FIFO's writer. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** What the descriptor's `fstat` rules out before anything is read. */
+function refuse(info: Stats, limit: number): CappedRead | undefined {
+  if (info.isDirectory()) return { ok: false, reason: "is a folder, not a file", code: "EISDIR" };
+  if (!info.isFile()) {
+    return { ok: false, reason: "cannot be read: not a regular file", code: "ENOTREG" };
+  }
+  if (info.size > limit) {
+    return { ok: false, reason: tooLargeReason(info.size, limit), code: "EFBIG", size: info.size };
+  }
+  return undefined;
+}
+
+function failure(err: unknown): CappedRead {
+  const e = err as NodeJS.ErrnoException;
+  return { ok: false, reason: `cannot be read: ${e?.message ?? e}`, code: e?.code, error: err };
+}
+
+/** {@link readCappedSync}, asynchronously. */
+export async function readCapped(path: string, limit: number): Promise<CappedRead> {
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, OPEN_FLAGS);
+  } catch (err) {
+    return failure(err);
+  }
+  try {
+    const info = await fh.stat();
+    const refused = refuse(info, limit);
+    if (refused) return refused;
+    const buf = Buffer.alloc(Math.min(limit + 1, info.size + 1));
+    let n = 0;
+    while (n < buf.length) {
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > limit) {
+      return { ok: false, reason: tooLargeReason(n, limit), code: "EFBIG", size: n };
+    }
+    return { ok: true, bytes: buf.subarray(0, n), info };
+  } catch (err) {
+    return failure(err);
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
 
 function sizeLabel(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${n} bytes`;
@@ -78,32 +136,25 @@ export function tooLargeReason(size: number, limit: number): string {
 export function readCappedSync(path: string, limit: number): CappedRead {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(path, OPEN_FLAGS);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return { ok: false, reason: `cannot be read: ${e.message}`, code: e.code };
+    return failure(err);
   }
   try {
     const info = fstatSync(fd);
-    if (info.isDirectory()) return { ok: false, reason: "is a folder, not a file", code: "EISDIR" };
-    if (!info.isFile()) {
-      return { ok: false, reason: "cannot be read: not a regular file", code: "ENOTREG" };
-    }
-    if (info.size > limit) {
-      return { ok: false, reason: tooLargeReason(info.size, limit), code: "EFBIG" };
-    }
-    const buf = Buffer.alloc(Math.min(limit + 1, Math.max(info.size + 1, 4096)));
+    const refused = refuse(info, limit);
+    if (refused) return refused;
+    const buf = Buffer.alloc(Math.min(limit + 1, info.size + 1));
     let n = 0;
     while (n < buf.length) {
       const got = readSync(fd, buf, n, buf.length - n, n);
       if (got === 0) break;
       n += got;
     }
-    if (n > limit) return { ok: false, reason: tooLargeReason(n, limit), code: "EFBIG" };
+    if (n > limit) return { ok: false, reason: tooLargeReason(n, limit), code: "EFBIG", size: n };
     return { ok: true, bytes: buf.subarray(0, n), info };
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return { ok: false, reason: `cannot be read: ${e.message}`, code: e.code };
+    return failure(err);
   } finally {
     closeSync(fd);
   }

@@ -9,7 +9,7 @@
  */
 import process from "node:process";
 import { isTerminal, writeErr, writeOutRaw } from "../stdio.ts";
-import { readEnvelope } from "./stdin.ts";
+import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
 import { runId } from "../runner/artifacts.ts";
@@ -79,9 +79,19 @@ export async function childCommand(_args: string[]): Promise<number> {
   process.on("SIGHUP", onHup);
   try {
     const watchParent = process.env.XCSH_PARENT_PIPE === "1";
-    const input = isTerminal(0)
-      ? ""
-      : await readEnvelope({ watchParent, onParentGone: () => onSignal("parent exit") });
+    let input = "";
+    try {
+      if (!isTerminal(0)) {
+        input = await readEnvelope({ watchParent, onParentGone: () => onSignal("parent exit") });
+      }
+    } catch (err) {
+      if (!(err instanceof EnvelopeTooLarge)) throw err;
+      // Its own error, reported as the protocol's result (not a model failure).
+      writeOutRaw(
+        JSON.stringify({ type: "result", id: "", status: "error", error: err.message }) + "\n",
+      );
+      process.exit(1);
+    }
     const code = await runChild(input, {
       env: process.env,
       home: homeDirectory(),

@@ -16,6 +16,7 @@
  * @module
  */
 import { read } from "node:fs";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../runner/limits.ts";
 
 const CHUNK = 64 * 1024;
 
@@ -46,6 +47,16 @@ export interface ReadEnvelopeOptions {
   fd?: number;
   /** Reads one chunk; for tests. */
   readChunk?: (fd: number) => Promise<Uint8Array | null>;
+  /** Input beyond this many bytes is refused ({@link EnvelopeTooLarge}). */
+  maxBytes?: number;
+}
+
+/** Thrown when the envelope is larger than allowed; its message says so. */
+export class EnvelopeTooLarge extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EnvelopeTooLarge";
+  }
 }
 
 /**
@@ -56,10 +67,14 @@ export async function readEnvelope(opts: ReadEnvelopeOptions): Promise<string> {
   const fd = opts.fd ?? 0;
   const next = opts.readChunk ?? readChunk;
   const decoder = new TextDecoder();
+  const max = opts.maxBytes ?? MAX_ENVELOPE_BYTES;
   let text = "";
+  let bytes = 0;
   for (;;) {
     const chunk = await next(fd);
     if (chunk === null) return text + decoder.decode();
+    bytes += chunk.length;
+    if (bytes > max) throw new EnvelopeTooLarge(`invalid envelope: ${envelopeTooLarge(bytes)}`);
     text += decoder.decode(chunk, { stream: true });
     const nl = opts.watchParent ? text.indexOf("\n") : -1;
     if (nl >= 0) {

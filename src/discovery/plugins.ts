@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { readFileSync, statSync } from "node:fs";
+import { MAX_SETTINGS_FILE_BYTES, ownershipProblem, readCappedSync } from "../file-safety.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
 import type { Diagnostic } from "../types.ts";
@@ -119,20 +119,23 @@ type JsonRead = { exists: false } | { exists: true; value?: unknown; error?: str
 
 /**
  * Synchronous: these are small files, read before anything else can run.
- * Looked at first: reading a FIFO (or a device) would wait forever.
+ * Measured on the open descriptor and read capped (a FIFO or a device is
+ * refused, never waited on); a file someone else could have written is
+ * refused too (see `file-safety.ts`).
  */
 function readJson(path: string): JsonRead {
-  let text: string;
-  try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (!info) return { exists: false };
-    if (!info.isFile()) return { exists: true, error: "is not a regular file" };
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { exists: false };
-    return { exists: true, error: `cannot read (${(err as Error).message})` };
+  const r = readCappedSync(path, MAX_SETTINGS_FILE_BYTES);
+  if (!r.ok) {
+    if (r.code === "ENOENT" || r.code === "ENOTDIR") return { exists: false };
+    if (r.code === "EISDIR" || r.code === "ENOTREG") {
+      return { exists: true, error: "is not a regular file" };
+    }
+    if (r.code === "EFBIG") return { exists: true, error: r.reason };
+    return { exists: true, error: `cannot read (${(r.error as Error)?.message ?? r.reason})` };
   }
+  const problem = ownershipProblem(r.info);
+  if (problem) return { exists: true, error: `${problem}, so it is not trusted` };
+  const text = r.bytes.toString("utf8");
   try {
     return { exists: true, value: JSON.parse(text) };
   } catch (err) {

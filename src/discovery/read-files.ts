@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { type Dirent, promises as fs, readdirSync, type Stats, statSync } from "node:fs";
+import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../types.ts";
+import { readCapped } from "../file-safety.ts";
 import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
 
 /** Files over this size are skipped. */
@@ -75,40 +75,29 @@ function tooLarge(size: number): string {
 
 /**
  * Reads one file with the size and encoding rules; a string result is the
- * skip reason. `regular` says the folder listing already showed a regular
- * file (not a symlink): then it is read at once and measured after, which
- * saves a `stat` per file on the hot path. Anything else is looked at first:
- * opening a FIFO, socket or device for reading can block forever, and bad
- * input must never stop discovery.
+ * skip reason. The file is opened without blocking (a FIFO, socket or device
+ * could otherwise wait forever), measured on the descriptor, and read no
+ * further than the cap, so bad input never stops discovery and a huge file
+ * costs nothing. (`_regular`, what the listing said, is no longer needed.)
  */
 export async function readSourceFile(
   path: string,
-  regular = false,
+  _regular = false,
 ): Promise<string | { text: string }> {
+  // Measured on the open descriptor, then read no further than the cap: a
+  // huge (or sparse) file costs nothing, a FIFO is never waited on.
+  const r = await readCapped(path, MAX_AGENT_FILE_BYTES);
+  if (!r.ok) {
+    if (r.code === "EFBIG") return tooLarge(r.size ?? MAX_AGENT_FILE_BYTES + 1);
+    if (r.code === "EISDIR") return "is a folder, not a file";
+    if (r.code === "ENOTREG") return "is not a regular file";
+    const code = r.code ?? "";
+    return code === "EMFILE" || code === "ENFILE" ? DESCRIPTOR_SHORTAGE : reasonOf(r.error);
+  }
   try {
-    if (!regular) {
-      const info = await fs.stat(path);
-      if (info.isDirectory()) return "is a folder, not a file";
-      if (!info.isFile()) return "is not a regular file";
-      if (info.size > MAX_AGENT_FILE_BYTES) return tooLarge(info.size);
-    }
-    // Decoding in the runtime is the fast path; a replacement character in
-    // the result means either a real U+FFFD or bytes that are not UTF-8, and
-    // only then are the bytes checked strictly.
-    const text = await fs.readFile(path, "utf8");
-    const size = text.length * 3 <= MAX_AGENT_FILE_BYTES ? 0 : Buffer.byteLength(text, "utf8");
-    if (size > MAX_AGENT_FILE_BYTES) return tooLarge(size);
-    if (!text.includes("\uFFFD")) return { text };
-    const bytes = await fs.readFile(path);
-    if (bytes.length > MAX_AGENT_FILE_BYTES) return tooLarge(bytes.length);
-    try {
-      return { text: utf8.decode(bytes) };
-    } catch {
-      return "file is not valid UTF-8 text";
-    }
-  } catch (err) {
-    const code = errCode(err);
-    return code === "EMFILE" || code === "ENFILE" ? DESCRIPTOR_SHORTAGE : reasonOf(err);
+    return { text: utf8.decode(r.bytes) };
+  } catch {
+    return "file is not valid UTF-8 text";
   }
 }
 

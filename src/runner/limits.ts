@@ -22,6 +22,20 @@ export const DEFAULT_LIMITS: Readonly<TaskLimits> = {
   submitRetries: 3,
 };
 
+/**
+ * The largest envelope a parent sends or a child reads (16 MiB): far above
+ * any model's context window, far below what would exhaust memory.
+ */
+export const MAX_ENVELOPE_BYTES = 16 * 1024 * 1024;
+
+/** The message for an envelope of `bytes` over {@link MAX_ENVELOPE_BYTES}. */
+export function envelopeTooLarge(bytes: number): string {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `the task envelope is ${mib(bytes)}, over the ${
+    mib(MAX_ENVELOPE_BYTES)
+  } limit: shorten the assignment or the context`;
+}
+
 /** The longest delay `setTimeout` honours. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

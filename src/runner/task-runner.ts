@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import { writeErr } from "../stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
@@ -25,7 +26,7 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runChild } from "./executor.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
-import { DEFAULT_LIMITS, timerMs } from "./limits.ts";
+import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
@@ -253,6 +254,16 @@ export class TaskTool {
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
     }));
+    for (const t of tasks) {
+      const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");
+      if (bytes > MAX_ENVELOPE_BYTES) {
+        return {
+          ok: false,
+          kind: "usage",
+          message: `task "${t.envelope.id}": ${envelopeTooLarge(bytes)}`,
+        };
+      }
+    }
     return { ok: true, tasks };
   }
 
