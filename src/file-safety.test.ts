@@ -12,6 +12,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test("ownership: another user's file, or one others may write, is a problem", () => {
   assert.equal(ownershipProblem({ uid: 7, mode: 0o100644 }, 7), undefined);
   assert.equal(ownershipProblem({ uid: 8, mode: 0o100644 }, 7), "owned by another user (uid 8)");
+  assert.equal(ownershipProblem({ uid: 0, mode: 0o100644 }, 7), undefined, "root's own");
+  assert.equal(ownershipProblem({ uid: 0, mode: 0o100666 }, 7), "writable by every user");
   assert.equal(ownershipProblem({ uid: 7, mode: 0o100646 }, 7), "writable by every user");
   assert.equal(ownershipProblem({ uid: 7, mode: 0o100664 }, 7), "writable by its group");
   assert.equal(ownershipProblem({ uid: 7, mode: 0o41777 }, 7), undefined, "sticky like /tmp");

@@ -8,11 +8,14 @@
  * `.mcp.json`) is ignored when it is owned by another user, or writable by
  * its group or by everyone: like git's `safe.directory`, this stops a file
  * planted in a shared parent such as `/tmp` from applying to a repository
- * below it.
+ * below it. Files owned by root count as the user's own: nobody but root
+ * could have planted them, and root can do anything anyway (system-wide
+ * installs, root-owned checkouts in containers).
  *
  * @example
  * ```ts
  * ownershipProblem({ uid: 1001, mode: 0o100644 }, 1000); // "owned by another user (uid 1001)"
+ * ownershipProblem({ uid: 0, mode: 0o100644 }, 1000);    // undefined (root's)
  * const r = readCappedSync("/home/me/.xcsh/agent/config.yml", 1024 * 1024);
  * if (!r.ok) console.error(r.reason);
  * ```
@@ -50,7 +53,7 @@ export function ownershipProblem(
   uid: number | undefined = currentUid(),
 ): string | undefined {
   if (uid === undefined) return undefined;
-  if (info.uid !== uid) return `owned by another user (uid ${info.uid})`;
+  if (info.uid !== uid && info.uid !== 0) return `owned by another user (uid ${info.uid})`;
   const sticky = (info.mode & 0o1000) !== 0;
   if ((info.mode & 0o002) !== 0 && !sticky) return "writable by every user";
   if ((info.mode & 0o020) !== 0 && !sticky) return "writable by its group";

@@ -133,7 +133,10 @@ function modelReport(config: XcshConfig, env: Env) {
   add("models.default", config.models.default);
   for (const role of ["smol", "slow", "plan", ...Object.keys(config.models.roles)]) {
     if (!rows.some((r) => r.name === `roles.${role}`)) {
-      add(`roles.${role}`, config.models.roles[role]);
+      add(
+        `roles.${role}`,
+        Object.hasOwn(config.models.roles, role) ? config.models.roles[role] : undefined,
+      );
     }
   }
   return rows.filter((r) => r.value !== undefined || r.name !== "XCSH_MODEL");

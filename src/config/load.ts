@@ -75,8 +75,13 @@ export function parseConfigText(
   if (simple?.ok) return validateConfig(simple.data, file);
   const parse = yamlParse();
   let doc: unknown;
+  const yamlWarnings: Diagnostic[] = [];
   try {
-    doc = parse(text, { maxAliasCount: 100 });
+    doc = parse(text, {
+      maxAliasCount: 100,
+      onWarning: (message) =>
+        yamlWarnings.push({ level: "warning", file, message: `YAML: ${message}` }),
+    });
   } catch (err) {
     const pos = (err as { linePos?: { line: number; col: number }[] } | null)?.linePos?.[0];
     const where = pos ? ` (line ${pos.line}, column ${pos.col})` : "";
@@ -87,7 +92,9 @@ export function parseConfigText(
       warnings: [],
     };
   }
-  return validateConfig(doc, file);
+  const checked = validateConfig(doc, file);
+  checked.warnings.unshift(...yamlWarnings);
+  return checked;
 }
 
 /** The first provider with no `type` that is not a built-in one, if any. */
@@ -130,7 +137,7 @@ function readConfigFile(file: string, project: boolean): ConfigRead {
     const folder = statSync(join(file, ".."), { throwIfNoEntry: false });
     const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
     if (folder && uid !== undefined) {
-      const why = folder.uid !== uid
+      const why = folder.uid !== uid && folder.uid !== 0
         ? `its folder is owned by another user (uid ${folder.uid})`
         : (folder.mode & 0o002) !== 0 && (folder.mode & 0o1000) === 0
         ? "its folder is writable by every user"

@@ -189,7 +189,15 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
     }
     const parse = yamlParse();
     try {
-      data = parse(block, { maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true });
+      data = parse(block, {
+        maxAliasCount: MAX_YAML_ALIASES,
+        prettyErrors: true,
+        onWarning: (message) => {
+          if (opts.level !== "off") {
+            warnings.push({ level: "warning", file: opts.file, message: `YAML: ${message}` });
+          }
+        },
+      });
     } catch (err) {
       yamlError = firstLine(err instanceof Error ? err.message : String(err));
     }

@@ -15,9 +15,20 @@
  *
  * @module
  */
-import type * as Yaml from "yaml";
+/** Options of {@link YamlParse}. */
+export interface YamlOptions {
+  maxAliasCount?: number;
+  prettyErrors?: boolean;
+  /**
+   * Receives the parser's warnings (an unknown tag, …), one line each.
+   * Without it they are dropped: never printed by the runtime as a process
+   * warning (which names flags of a runtime xcsh does not have).
+   */
+  onWarning?: (message: string) => void;
+}
 
-export type YamlParse = typeof Yaml.parse;
+/** Parses YAML text to a plain value; throws the first error. */
+export type YamlParse = (text: string, options?: YamlOptions) => unknown;
 export type TomlParse = (text: string) => Record<string, unknown>;
 
 let yaml: YamlParse | undefined;
@@ -33,7 +44,17 @@ export class ParserNotLoaded extends Error {
 
 /** Loads `yaml`. */
 export async function loadYaml(): Promise<YamlParse> {
-  yaml ??= (await import("yaml")).parse;
+  if (!yaml) {
+    const { parseDocument } = await import("yaml");
+    // What `yaml`'s own parse does, except that warnings are handed to the
+    // caller instead of the runtime's process warnings.
+    yaml = (text, { onWarning, ...options } = {}) => {
+      const doc = parseDocument(text, options);
+      if (doc.errors.length > 0) throw doc.errors[0];
+      for (const w of doc.warnings) onWarning?.(w.message.split("\n")[0].replace(/:$/, ""));
+      return doc.toJS(options);
+    };
+  }
   return yaml;
 }
 

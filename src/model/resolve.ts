@@ -64,7 +64,12 @@ export function resolvePattern(pattern: string, config: XcshConfig, depth = 0): 
     return resolvePattern(config.models.default, config, depth + 1);
   }
   if (p.kind === "role") {
-    const target = p.role === "default" ? config.models.default : config.models.roles[p.role];
+    // Own keys only: a role named "constructor" is simply not set.
+    const target = p.role === "default"
+      ? config.models.default
+      : Object.hasOwn(config.models.roles, p.role)
+      ? config.models.roles[p.role]
+      : undefined;
     if (!target) {
       const key = p.role === "default" ? "models.default" : `models.roles.${p.role}`;
       return { ok: false, reason: `'${pattern}' names ${key}, which is not set` };

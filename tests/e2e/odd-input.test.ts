@@ -1,0 +1,54 @@
+// End-to-end tests of odd input that used to escape as internal errors or
+// runtime noise: model names that are also names of object properties, and
+// YAML tags xcsh does not know.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { requireBinary, runXcsh } from "../support/cli.ts";
+import { makeWorld } from "../support/world.ts";
+
+requireBinary();
+const w = makeWorld("models:\n  default: ollama/qwen3\n");
+after(() => w.cleanup());
+
+test("constructor-like model names are ordinary unknown names", async () => {
+  const cases: [string, RegExp][] = [
+    ["xcsh/constructor", /'xcsh\/constructor' names models\.roles\.constructor, which is not set/],
+    ["pi/toString", /'pi\/toString' names models\.roles\.toString, which is not set/],
+    ["xcsh/__proto__", /names models\.roles\.__proto__, which is not set/],
+    ["constructor/x", /unknown provider 'constructor' in 'constructor\/x'/],
+  ];
+  for (const [model, message] of cases) {
+    const r = await runXcsh(["run", "--dry-run", "--model", model, "quick_task", "x"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 2, `${model}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /TypeError|is not a function|internal error/);
+  }
+});
+
+test("an unknown YAML tag is one warning line naming the file, no runtime warning", async () => {
+  const agent = join(w.cwd, ".xcsh", "agents", "tagged.md");
+  writeFileSync(agent, '---\nname: tagged\ndescription: !weird "a thing"\n---\nHi\n');
+  const config = join(w.cwd, ".xcsh", "config.yml");
+  writeFileSync(config, "task: !foo\n  timeout: 5\n");
+  const r = await runXcsh(["agents"], { cwd: w.cwd, home: w.home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^tagged /m);
+  assert.equal(
+    r.stderr,
+    `xcsh: warning: ${agent}: YAML: Unresolved tag: !weird at line 2, column 14\n`,
+  );
+  const run = await runXcsh(["run", "--dry-run", "quick_task", "x"], { cwd: w.cwd, home: w.home });
+  assert.match(
+    run.stderr,
+    new RegExp(`^xcsh: warning: ${config}: YAML: Unresolved tag: !foo`, "m"),
+  );
+  assert.doesNotMatch(run.stderr + r.stderr, /YAMLWarning|trace-warnings|\(node:\d+\)/);
+});
