@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ownershipProblem, readCappedSync } from "./file-safety.ts";
+import { ownershipProblem, readCapped, readCappedSync } from "./file-safety.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-safety-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,4 +40,23 @@ test("a small file is read whole; a FIFO is refused without waiting", () => {
   const f = readCappedSync(fifo, 100);
   assert.ok(!f.ok);
   assert.equal(f.reason, "cannot be read: not a regular file");
+});
+
+test("the asynchronous read follows the same rules", async () => {
+  const path = join(dir, "async-small");
+  writeFileSync(path, "{}");
+  const ok = await readCapped(path, 10);
+  assert.ok(ok.ok);
+  assert.equal(ok.bytes.toString(), "{}");
+  const big = await readCapped(path, 1);
+  assert.ok(!big.ok);
+  assert.equal(big.code, "EFBIG");
+  const fifo = join(dir, "async-fifo");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+  const f = await readCapped(fifo, 100);
+  assert.ok(!f.ok);
+  assert.equal(f.code, "ENOTREG");
+  const none = await readCapped(join(dir, "none"), 100);
+  assert.ok(!none.ok);
+  assert.equal(none.code, "ENOENT");
 });

@@ -13,7 +13,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../types.ts";
-import { readCapped } from "../file-safety.ts";
+import { readCappedSync } from "../file-safety.ts";
 import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
 
 /** Files over this size are skipped. */
@@ -80,13 +80,20 @@ function tooLarge(size: number): string {
  * further than the cap, so bad input never stops discovery and a huge file
  * costs nothing. (`_regular`, what the listing said, is no longer needed.)
  */
-export async function readSourceFile(
+export function readSourceFile(
   path: string,
   _regular = false,
 ): Promise<string | { text: string }> {
+  // Read synchronously: a small file takes microseconds, and one descriptor
+  // at a time leaves the rest for the folder listings under a low limit.
+  return Promise.resolve(readSourceFileSync(path));
+}
+
+/** {@link readSourceFile}, synchronously. */
+export function readSourceFileSync(path: string): string | { text: string } {
   // Measured on the open descriptor, then read no further than the cap: a
   // huge (or sparse) file costs nothing, a FIFO is never waited on.
-  const r = await readCapped(path, MAX_AGENT_FILE_BYTES);
+  const r = readCappedSync(path, MAX_AGENT_FILE_BYTES);
   if (!r.ok) {
     if (r.code === "EFBIG") return tooLarge(r.size ?? MAX_AGENT_FILE_BYTES + 1);
     if (r.code === "EISDIR") return "is a folder, not a file";
