@@ -45,7 +45,8 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       parentModel: ctx.model,
       planMode: ctx.envelope.planMode,
       limiter,
-      keys: ctx.envelope.keys ?? {},
+      // Without envelope keys (a child started by hand), its own environment's.
+      ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
       ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
     });
     const outcome = await tool.execute(req, signal);

@@ -126,6 +126,12 @@ describe("a project config moving a built-in provider's base URL", () => {
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, new RegExp(`config +${projectConfig} +changed`));
     assert.match(list.stdout, new RegExp(`project +${w.cwd}`));
+    const listed = await runXcsh(["trust", "--list", "--json"], { cwd: w.cwd, home: w.home });
+    const doc = JSON.parse(listed.stdout);
+    assert.deepEqual(doc.files.map((f: { path: string; state: string }) => [f.path, f.state]), [
+      [projectConfig, "changed"],
+    ]);
+    assert.deepEqual(doc.projects.map((p: { root: string }) => p.root), [w.cwd]);
 
     const revoke = await runXcsh(["trust", "--revoke"], {
       cwd: join(w.cwd, ".xcsh"),
