@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  isInsideTrustedProject,
   isProjectTrusted,
   isTrusted,
   revokeProject,
@@ -36,6 +37,10 @@ test("a trusted file is trusted with its content only; revoking forgets it", () 
   assert.equal(isTrusted(file, "a: 2\n", store), false);
   assert.equal(isProjectTrusted(project, store), true);
   assert.equal(isProjectTrusted(join(project, ".xcsh"), store), false, "no inheritance");
+  assert.equal(isInsideTrustedProject(file, store), true);
+  assert.equal(isInsideTrustedProject(project, store), true);
+  assert.equal(isInsideTrustedProject(project + "-other/x.md", store), false);
+  assert.equal(isInsideTrustedProject(dir, store), false);
   assert.equal(revokeProject(store, project), 2);
   assert.equal(isTrusted(file, "a: 1\n", store), false);
 });

@@ -7,7 +7,9 @@
  * The record pins the content: after any change the file is untrusted again.
  * Trusting a project also records its folder, which answers "may this
  * project's own files start programs?" for callers that have no single file
- * to pin (see {@link isProjectTrusted}).
+ * to pin (see {@link isProjectTrusted} for a project folder and
+ * {@link isInsideTrustedProject} for a file in one, such as an agent file
+ * naming MCP servers).
  *
  * The store is one JSON file, `trusted.json`, in the user's state folder:
  * `$XDG_STATE_HOME/xcsh` when that is an absolute path, else
@@ -36,7 +38,7 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import process from "node:process";
 import { homeDirectory } from "../home.ts";
 import { readCappedSync } from "../file-safety.ts";
@@ -188,6 +190,26 @@ export function isProjectTrusted(
 ): boolean {
   const real = realPathOf(root);
   return readTrustRecords(store).projects.some((p) => p.root === real);
+}
+
+/**
+ * True when `path` (a file or folder; its real path is compared) lies in a
+ * project folder that `xcsh trust` recorded, at any depth: for example
+ * whether an agent file's own MCP servers may start. Never throws.
+ *
+ * @example
+ * ```ts
+ * isInsideTrustedProject("/src/app/.claude/agents/db.md"); // true after `xcsh trust /src/app`
+ * ```
+ */
+export function isInsideTrustedProject(
+  path: string,
+  store: TrustStore | undefined = defaultTrustStore(),
+): boolean {
+  const real = realPathOf(path);
+  return readTrustRecords(store).projects.some((p) =>
+    real === p.root || real.startsWith(p.root.endsWith(sep) ? p.root : p.root + sep)
+  );
 }
 
 /**
