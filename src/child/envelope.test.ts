@@ -65,6 +65,11 @@ describe("parseEnvelope", () => {
       { providers: { mine: { baseURL: "http://x" } } },
       /'providers\.mine\.type' is required/,
     ],
+    ["keys", "sk-x", /'keys' must be an object of variable names to key values/],
+    ["keys", { "BAD NAME": "x" }, /'keys' must be an object of variable names/],
+    ["keys", { OPENAI_API_KEY: 5 }, /'keys' must be an object of variable names/],
+    ["agentSet", ["explore"], /'agentSet' must be an object of agent names to fingerprints/],
+    ["agentSet", { explore: 1 }, /'agentSet' must be an object of agent names/],
   ];
   for (const [field, value, message] of bad) {
     test(`a bad ${field} is named: ${JSON.stringify(value) ?? "absent"}`, () => {
@@ -75,6 +80,14 @@ describe("parseEnvelope", () => {
       assert.equal(r.id, field === "id" ? "" : "0-explore");
     });
   }
+
+  test("keys and agentSet are carried as given", () => {
+    const doc = { ...good, keys: { OPENAI_API_KEY: " sk-1 " }, agentSet: { explore: "ab12" } };
+    const r = parseEnvelope(JSON.stringify(doc));
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.keys, { OPENAI_API_KEY: " sk-1 " });
+    assert.deepEqual(r.value.agentSet, { explore: "ab12" });
+  });
 
   test("text that is not a JSON object", () => {
     assert.match(
