@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
 import { writeErr, writeOut } from "../stdio.ts";
@@ -84,6 +85,9 @@ export async function trustCommand(args: string[]): Promise<number> {
   if (values.list) return list(store, values.json === true);
 
   const dir = resolve(positionals[0] ?? process.cwd());
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`trust: not a folder: ${positionals[0]}`);
+  }
   const { root, config } = projectOf(dir, home);
   if (values.revoke) {
     const n = revokeProject(store, root);

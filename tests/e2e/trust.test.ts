@@ -182,6 +182,26 @@ describe("a project config adding a provider that reads another variable", () =>
   });
 });
 
+describe("trust usage", () => {
+  test("bad arguments are usage errors naming what is wrong", async () => {
+    const w = world("");
+    const cases: [string[], RegExp][] = [
+      [["trust", "a", "b"], /^xcsh: trust: expected at most one DIR$/m],
+      [["trust", "--list", "x"], /^xcsh: trust: --list takes no DIR and no --revoke$/m],
+      [["trust", "--bogus"], /^xcsh: trust: unknown flag '--bogus'$/m],
+      [["trust", join(w.root, "nope")], /^xcsh: trust: not a folder: .*nope$/m],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runXcsh(args, { cwd: w.cwd, home: w.home });
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, message);
+    }
+    const t = await runXcsh(["trust"], { cwd: w.cwd, home: w.home });
+    assert.equal(t.code, 0, t.stderr);
+    assert.equal(t.stdout, `Trusted ${w.cwd} (it has no .xcsh/config.yml)\n`);
+  });
+});
+
 describe("config files someone else could have written", () => {
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
