@@ -45,6 +45,7 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       parentModel: ctx.model,
       planMode: ctx.envelope.planMode,
       limiter,
+      ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

@@ -30,10 +30,12 @@ import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
+import { sandboxFor } from "./sandbox-choice.ts";
 import type {
   AgentDefinition,
   ChildEvent,
   Diagnostic,
+  SandboxSetting,
   TaskEnvelope,
   TaskRequest,
   TaskResult,
@@ -54,6 +56,8 @@ export interface TaskToolOptions {
   parentModel?: string | null;
   /** The calling session is in plan mode: every child is too. */
   planMode?: boolean;
+  /** The calling session's sandbox: no child is less confined. */
+  sandbox?: SandboxSetting;
   onEvent?: (taskId: string, event: ChildEvent) => void;
   /** Called as each task ends (before the others may have). */
   onResult?: (result: TaskResult) => void;
@@ -202,6 +206,15 @@ export class TaskTool {
     if (!model.ok) {
       return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     }
+    const sandbox = sandboxFor({
+      request: req.sandbox,
+      agent,
+      config,
+      caller: this.opts.sandbox,
+      path: env.env.PATH,
+    });
+    if (!sandbox.ok) return { ok: false, kind: "usage", message: sandbox.message };
+    if (sandbox.warning) this.opts.onWarnings?.([sandbox.warning]);
     // Read once for every task of the call; children only format them.
     const gathered = await gatherPromptContext({
       cwd: env.cwd,
@@ -232,6 +245,7 @@ export class TaskTool {
         },
         config,
         promptContext: gathered.context,
+        sandbox: sandbox.setting,
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
