@@ -270,9 +270,9 @@ export interface SandboxSetting {
   /** False: commands get no network (`task.sandboxNetwork: false`). */
   network: boolean;
   /**
-   * True when the mode was asked for (flag, agent or config): a sandbox that
-   * cannot start fails the task. False for the default, which then runs
-   * commands unsandboxed.
+   * True when the user asked for the mode (`--sandbox`, `task.sandbox`): a
+   * sandbox that cannot start fails the task. False for the default and an
+   * agent's own choice, which then run commands unsandboxed.
    */
   required: boolean;
 }

@@ -32,6 +32,12 @@ describe("chooseSandbox", () => {
     });
     assert.equal(chooseSandbox({ ...all, flag: undefined }).source, "agent");
     assert.equal(
+      chooseSandbox({ ...all, flag: undefined }).required,
+      false,
+      "an agent's wish degrades",
+    );
+    assert.equal(chooseSandbox({ ...all, flag: undefined, agent: undefined }).required, true);
+    assert.equal(
       chooseSandbox({ ...all, flag: undefined, agent: undefined }).source,
       "task.sandbox",
     );

@@ -4,14 +4,17 @@
  * Decides the spelling of a mode (`read-only`, `workspace-write`, `off`, and
  * Codex's `danger-full-access` for `off`), the precedence (`--sandbox`, then
  * the agent's `sandbox`, then `task.sandbox`, then the default
- * `workspace-write`), that a mode somebody asked for is required (it fails
- * rather than degrade) while the default is not, and that a delegated task is
- * never less confined than the task that started it. Pure.
+ * `workspace-write`), that a mode the user asked for (`--sandbox`,
+ * `task.sandbox`) is required: it fails rather than run unsandboxed, while
+ * the default and an agent's own choice (a file that may come from anywhere,
+ * and must not stop working on a machine without bubblewrap) degrade, and
+ * that a delegated task is never less confined than the task that started
+ * it. Pure.
  *
  * @example
  * ```ts
  * chooseSandbox({ agent: "read-only", config: "off", network: true });
- * // { mode: "read-only", network: true, required: true, source: "agent" }
+ * // { mode: "read-only", network: true, required: false, source: "agent" }
  * ```
  *
  * @module
@@ -65,7 +68,8 @@ export function chooseSandbox(i: SandboxInputs): SandboxChoice {
     : i.config !== undefined
     ? [i.config, "task.sandbox"]
     : ["workspace-write", "default"];
-  const own: SandboxChoice = { mode, network: i.network, required: source !== "default", source };
+  const required = source === "--sandbox" || source === "task.sandbox";
+  const own: SandboxChoice = { mode, network: i.network, required, source };
   const c = i.caller;
   if (!c) return own;
   const network = own.network && c.network;
