@@ -169,23 +169,25 @@ describe("what a sandboxed command may write", { skip: needsBwrap }, () => {
 describe("a double fork never outlives its task", { skip: linux }, () => {
   for (const mode of ["workspace-write", "off"] as const) {
     const skip = mode === "off" ? false : needsBwrap;
+    // The default mode, or task.sandbox: off (which older builds ignored).
+    const config = mode === "off" ? "task:\n  sandbox: off\n" : "";
 
     test(`${mode}: gone once the task has ended`, { skip }, async () => {
-      const w = world();
+      const w = world(config);
       const { marker, command } = doubleFork();
-      const { r, output } = await runBash(w, command, ["--sandbox", mode]);
+      const { r, output } = await runBash(w, command);
       assert.equal(r.code, 0, r.stderr);
       assert.match(output, /started/);
       assert.deepEqual(await survivors(marker), []);
     });
 
     test(`${mode}: gone after the task's timeout`, { skip }, async () => {
-      const w = world();
+      const w = world(config);
       const { marker, command } = doubleFork();
       server.script([bash(`${command}; sleep 100`)]);
       server.requests.length = 0;
       const r = await runXcsh(
-        ["run", "quick_task", "--sandbox", mode, "--timeout", "3", "go"],
+        ["run", "quick_task", "--timeout", "3", "go"],
         { cwd: w.cwd, home: w.home },
       );
       assert.equal(r.code, 1);
@@ -194,11 +196,11 @@ describe("a double fork never outlives its task", { skip: linux }, () => {
     });
 
     test(`${mode}: gone after Ctrl-C`, { skip }, async () => {
-      const w = world();
+      const w = world(config);
       const { marker, command } = doubleFork();
       server.script([bash(`${command}; sleep 100`)]);
       server.requests.length = 0;
-      const proc = spawn(XCSH, ["run", "quick_task", "--sandbox", mode, "go"], {
+      const proc = spawn(XCSH, ["run", "quick_task", "go"], {
         cwd: w.cwd,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
         stdio: ["ignore", "pipe", "pipe"],
