@@ -20,6 +20,7 @@ import { BUILTIN_PROVIDERS, knownProviders, resolveProvider } from "../model/pro
 import { resolvePattern } from "../model/resolve.ts";
 import type { XcshConfig } from "../types.ts";
 import { buildTarget } from "../runtime.ts";
+import { sandboxLines, sandboxReport } from "./doctor-sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const FLAGS = {
@@ -39,6 +40,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const config = loaded.ok ? loaded.config : undefined;
   const models = config ? modelReport(config, env.env) : [];
   const providers = config ? providerReport(config, env.env) : [];
+  const sandbox = config ? sandboxReport(config, env.cwd, env.home, env.env.PATH) : undefined;
   const configInfo = {
     user: userConfigPath(env.home),
     files: loaded.files,
@@ -56,6 +58,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       config: configInfo,
       models,
       providers,
+      ...(sandbox ? { sandbox } : {}),
       agents: found.agents.length,
       shadowed: found.shadowed.length,
       warnings: found.warnings,
@@ -109,6 +112,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   for (const p of providers) {
     out.push(`  ${p.name.padEnd(16)} ${p.type.padEnd(18)} ${p.baseURL.padEnd(44)} ${p.status}`);
   }
+  if (sandbox) out.push("", "Sandbox for bash:", ...sandboxLines(sandbox));
   out.push("", `Agents: ${found.agents.length} available, ${found.shadowed.length} shadowed`);
   if (found.warnings.length > 0) {
     out.push("", "Warnings:");

@@ -388,3 +388,49 @@ describe("file tools stay in the project", () => {
     assert.match(toolResults(server.requests[1]), /run\/pipe is not a regular file/);
   });
 });
+
+describe("doctor and delegation", () => {
+  test("doctor --json shows the sandbox, bubblewrap's state and the allowed folders", async () => {
+    const data = outsideFolder();
+    const w = world(`task:\n  additionalDirectories: [${data}, /no/such/folder]\n`);
+    mkdirSync(join(w.cwd, "src"));
+    const r = await runXcsh(["doctor", "--json"], { cwd: join(w.cwd, "src"), home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.sandbox.mode, "workspace-write");
+    assert.equal(doc.sandbox.source, "default");
+    assert.equal(doc.sandbox.bwrap.ok, support.ok);
+    // The project root is the folder holding .xcsh, not the working directory.
+    assert.deepEqual(doc.sandbox.roots, [w.cwd, data]);
+    assert.deepEqual(doc.sandbox.missing, ["/no/such/folder"]);
+  });
+
+  test("a delegated task is never looser than its caller", { skip: needsBwrap }, async () => {
+    const w = world();
+    w.addAgent(
+      "lead",
+      "---\nname: lead\ndescription: Lead\nmodel: local/mock-small\ntools: [task]\nspawns: [free]\n" +
+        "sandbox: read-only\n---\nLead.\n",
+    );
+    w.addAgent(
+      "free",
+      "---\nname: free\ndescription: Free\nmodel: local/mock-small\ntools: [bash]\nsandbox: off\n---\nFree.\n",
+    );
+    server.script([
+      {
+        toolCalls: [{
+          name: "task",
+          args: { agent: "free", tasks: [{ id: "t", assignment: "write" }] },
+        }],
+      },
+      bash("touch made.txt && echo MADE"),
+      { text: "free done" },
+      { text: "lead done" },
+    ]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "lead", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResults(server.requests[2]), /Read-only file system/);
+    assert.equal(existsSync(join(w.cwd, "made.txt")), false);
+  });
+});
