@@ -200,6 +200,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     home: deps.home,
     path: env.PATH,
     usesBash: tools.has("bash"),
+    // xcsh's own children: the parent probed bubblewrap before starting them.
+    parentChecked: env.XCSH_PARENT_PIPE === "1",
   });
   if (!workspace.ok) return fail(workspace.error);
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);

@@ -66,6 +66,8 @@ export interface WorkspaceInputs {
   path: string | undefined;
   /** False when the child has no `bash` tool: no sandbox is needed. */
   usesBash: boolean;
+  /** The parent (an xcsh) probed bubblewrap already: only look `bwrap` up. */
+  parentChecked: boolean;
 }
 
 /** Sets up the roots and, when commands run, the sandbox. */
@@ -79,7 +81,7 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     network: i.config.task.sandboxNetwork,
   });
   if (!i.usesBash || setting.mode === "off") return { ok: true, value: none, warnings };
-  const support = sandboxSupport(i.path, setting.network);
+  const support = sandboxSupport(i.path, setting.network, i.parentChecked);
   if (!support.ok) {
     if (setting.required) {
       return {

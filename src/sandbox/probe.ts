@@ -6,7 +6,8 @@
  * what "works" means: Linux, and `bwrap` running `true` in the same kind of
  * sandbox the commands get (a machine without unprivileged user namespaces
  * fails here). The answer is cached per network setting; the probe costs a
- * few milliseconds. Elsewhere than Linux the answer is no: macOS's
+ * few milliseconds, so a child whose parent already probed only looks
+ * `bwrap` up. Elsewhere than Linux the answer is no: macOS's
  * `sandbox-exec` is deprecated, so commands there run unsandboxed.
  *
  * @example
@@ -44,17 +45,25 @@ export function findBwrap(path: string | undefined): string | undefined {
 
 const cache = new Map<string, SandboxSupport>();
 
-/** Can commands be sandboxed here (with or without network)? Cached. */
-export function sandboxSupport(path: string | undefined, network: boolean): SandboxSupport {
-  const key = `${network}\0${path ?? ""}`;
+/**
+ * Can commands be sandboxed here (with or without network)? Cached. With
+ * `checked` (the parent process already probed this machine with the same
+ * `PATH`) only `bwrap` is looked up, not run.
+ */
+export function sandboxSupport(
+  path: string | undefined,
+  network: boolean,
+  checked = false,
+): SandboxSupport {
+  const key = `${network}\0${checked}\0${path ?? ""}`;
   const known = cache.get(key);
   if (known) return known;
-  const answer = probe(path, network);
+  const answer = probe(path, network, checked);
   cache.set(key, answer);
   return answer;
 }
 
-function probe(path: string | undefined, network: boolean): SandboxSupport {
+function probe(path: string | undefined, network: boolean, checked: boolean): SandboxSupport {
   if (process.platform !== "linux") {
     return {
       ok: false,
@@ -65,6 +74,7 @@ function probe(path: string | undefined, network: boolean): SandboxSupport {
   if (!bwrap) {
     return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on PATH" };
   }
+  if (checked) return { ok: true, bwrap };
   const r = spawnSync(bwrap, probeArgs(network, tmpdir()), {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",

@@ -315,6 +315,50 @@ describe("without bubblewrap", { skip: linux }, () => {
     assert.match(r.stderr, /task\.sandbox: read-only: bubblewrap \(bwrap\) is not installed/);
   });
 
+  test("an envelope written by hand: a required mode fails the task, the default degrades", async () => {
+    const w = world();
+    const path = pathWithoutBwrap();
+    const envelope = (sandbox: unknown) =>
+      JSON.stringify({
+        version: 1,
+        id: "hand",
+        agent: { name: "hand", description: "d", systemPrompt: "p", tools: ["bash"] },
+        assignment: "go",
+        model: "local/mock-small",
+        cwd: w.cwd,
+        ...(sandbox ? { sandbox } : {}),
+      });
+    server.script([]);
+    server.requests.length = 0;
+    const r = await runXcsh(["__child"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: path },
+      stdin: envelope({ mode: "read-only", required: true }),
+    });
+    assert.equal(r.code, 1);
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.equal(result.status, "error");
+    assert.match(
+      result.error,
+      /the read-only sandbox for bash cannot start: bubblewrap \(bwrap\) is not installed/,
+    );
+    assert.equal(server.requests.length, 0, "the model was never called");
+
+    server.script([{ text: "fine" }]);
+    const d = await runXcsh(["__child"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: path },
+      stdin: envelope(undefined),
+    });
+    assert.equal(d.code, 0, d.stderr);
+    assert.match(
+      d.stderr,
+      /warning: bubblewrap \(bwrap\) is not installed.*bash commands run unsandboxed/,
+    );
+  });
+
   test("plan mode has no bash: no probe, no warning", async () => {
     const w = world();
     server.script([{ text: "plan" }]);
