@@ -154,6 +154,23 @@ describe("what a sandboxed command may write", { skip: needsBwrap }, () => {
     assert.equal(existsSync(join(w.cwd, "made.txt")), true);
   });
 
+  test("no process outside the sandbox is visible: no key read through /proc", async () => {
+    const w = world();
+    const secret = "sk-test-SANDBOXED-0123456789";
+    const { r, output } = await runBash(
+      w,
+      "ls /proc | grep -c '^[0-9]'; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | " +
+        "grep -c SANDBOXED-0123; echo end",
+      [],
+      { OPENAI_API_KEY: secret },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const [processes, hits] = output.split("\n").map(Number);
+    assert.ok(processes <= 6, `only the sandbox's own processes: ${output}`);
+    assert.equal(hits, 0, output);
+    assert.doesNotMatch(output, /sk-test/);
+  });
+
   test("task.sandboxNetwork: false: a local server cannot be reached; by default it can", async () => {
     const port = new URL(server.url).port;
     const command = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED || echo REFUSED`;
