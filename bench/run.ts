@@ -3,7 +3,7 @@
  * prints one table (section, measurement, value, baseline, ratio, target,
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
- *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop]
+ *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -28,6 +28,8 @@
  *   of input tokens over a scripted 10-turn task on the Anthropic wire (a
  *   server counting prompt-cache reads from the breakpoints), and a turn of
  *   four concurrent `task` calls against the slowest of them alone.
+ * - sandbox: one bash tool call of `true` inside bubblewrap vs unsandboxed,
+ *   and the bwrap probe.
  *
  * @module
  */
@@ -41,6 +43,7 @@ import { benchDiscovery, benchScaling } from "./sections/discovery.ts";
 import { benchColdStart } from "./sections/coldstart.ts";
 import { benchFanout, benchTask } from "./sections/tasks.ts";
 import { benchLoop } from "./sections/loop.ts";
+import { benchSandbox } from "./sections/sandbox.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -49,6 +52,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   fanout: benchFanout,
   scaling: benchScaling,
   loop: benchLoop,
+  sandbox: benchSandbox,
 };
 
 async function main(): Promise<void> {

@@ -56,6 +56,8 @@ export interface AgentDefinition {
   timeout?: number;
   /** When true the child may spawn an agent of its own name. */
   recursive?: boolean;
+  /** How the agent's `bash` commands are sandboxed (frontmatter `sandbox`). */
+  sandbox?: SandboxMode;
   source: AgentSource;
   filePath?: string;
   family: AgentFamily;
@@ -132,6 +134,8 @@ export interface TaskEnvelope {
    * a `task` call refuses an agent added or changed since.
    */
   agentSet?: Record<string, string>;
+  /** How `bash` commands are sandboxed; absent: the default (see {@link SandboxSetting}). */
+  sandbox?: SandboxSetting;
 }
 
 /** One instruction file, as read by the parent. */
@@ -217,6 +221,8 @@ export interface TaskRequest {
   model?: string;
   /** Per-task timeout override, seconds. */
   timeout?: number;
+  /** `--sandbox` override. */
+  sandbox?: SandboxMode;
 }
 
 /** What became of one task. */
@@ -249,6 +255,12 @@ export interface XcshConfig {
     timeout: number;
     disabledAgents: string[];
     agentModelOverrides: Record<string, string>;
+    /** Absent: the default (`workspace-write` where bubblewrap works). */
+    sandbox?: SandboxMode;
+    /** False: sandboxed commands get no network. */
+    sandboxNetwork: boolean;
+    /** Folders the file tools and sandboxed commands may use besides the project. */
+    additionalDirectories: string[];
   };
   models: {
     default?: string;
@@ -257,4 +269,21 @@ export interface XcshConfig {
     aliases: Record<string, string>;
   };
   providers: Record<string, ProviderConfig>;
+}
+
+/** How `bash` commands are confined (on Linux through bubblewrap). */
+export const SANDBOX_MODES = ["read-only", "workspace-write", "off"] as const;
+export type SandboxMode = typeof SANDBOX_MODES[number];
+
+/** The sandbox a child applies to its `bash` commands. */
+export interface SandboxSetting {
+  mode: SandboxMode;
+  /** False: commands get no network (`task.sandboxNetwork: false`). */
+  network: boolean;
+  /**
+   * True when the user asked for the mode (`--sandbox`, `task.sandbox`): a
+   * sandbox that cannot start fails the task. False for the default and an
+   * agent's own choice, which then run commands unsandboxed.
+   */
+  required: boolean;
 }

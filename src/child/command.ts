@@ -48,6 +48,7 @@ function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       // Without envelope keys (a child started by hand), its own environment's.
       ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
       ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
+      ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

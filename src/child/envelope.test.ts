@@ -58,6 +58,10 @@ describe("parseEnvelope", () => {
     ["limits", { timeoutMs: 1.5 }, /'limits\.timeoutMs' must be a positive integer/],
     ["limits", { submitRetries: -1 }, /'limits\.submitRetries' must be an integer ≥ 0/],
     ["config", "yes", /'config' must be an object/],
+    ["sandbox", "off", /'sandbox' must be an object/],
+    ["sandbox", { mode: "none" }, /'sandbox\.mode' must be one of read-only, workspace-write, off/],
+    ["sandbox", { mode: "off", network: "no" }, /'sandbox\.network' must be true or false/],
+    ["agent.sandbox", "loose", /'agent\.sandbox' must be one of/],
     ["config", { task: { maxConcurrency: 0 } }, /'config' is invalid: .*maxConcurrency/],
     ["config", { tasks: {} }, /'config' is invalid: .*tasks/],
     [
@@ -89,6 +93,15 @@ describe("parseEnvelope", () => {
     assert.deepEqual(r.value.agentSet, { explore: "ab12" });
   });
 
+  test("the sandbox: absent stays absent; given, its defaults are filled in", () => {
+    const none = parseEnvelope(JSON.stringify(good));
+    assert.ok(none.ok);
+    assert.equal(none.value.sandbox, undefined);
+    const r = parseEnvelope(withField("sandbox", { mode: "read-only" }));
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.sandbox, { mode: "read-only", network: true, required: false });
+  });
+
   test("text that is not a JSON object", () => {
     assert.match(
       (parseEnvelope("[1]") as { error: string }).error,
@@ -114,6 +127,9 @@ task:
   timeout: 30
   disabledAgents: [plan]
   agentModelOverrides: { explore: local/s }
+  sandbox: read-only
+  sandboxNetwork: false
+  additionalDirectories: [/data]
 `;
     const parsed = parseConfigText(yaml, "config.yml");
     assert.ok(parsed.ok);

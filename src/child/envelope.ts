@@ -9,7 +9,9 @@
  * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
  * files), `promptContext` (instruction files and environment facts; absent:
  * none), `keys` (provider keys by variable name), `agentSet` (the agents the
- * top-level run started with). Every problem names the field. Pure.
+ * top-level run started with), `sandbox` (`mode`, `network` true, `required`
+ * false; absent: the agent's and the config's choice). Every problem names the
+ * field. Pure.
  *
  * @example
  * ```ts
@@ -23,6 +25,8 @@ import { isAbsolute } from "node:path";
 import { DEFAULT_LIMITS, timerMs } from "../runner/limits.ts";
 import {
   type AgentDefinition,
+  SANDBOX_MODES,
+  type SandboxSetting,
   type TaskEnvelope,
   type TaskLimits,
   THINKING_LEVELS,
@@ -104,7 +108,34 @@ function parseAgent(v: unknown): AgentDefinition {
   agent.tools = optStringList(v, "tools", "agent.tools");
   agent.model = optStringList(v, "model", "agent.model");
   agent.thinkingLevel = optLevel(v.thinkingLevel, "agent.thinkingLevel");
+  if (v.sandbox !== undefined && v.sandbox !== null) {
+    agent.sandbox = mode(v.sandbox, "agent.sandbox");
+  } else delete agent.sandbox;
   return agent;
+}
+
+function mode(v: unknown, field: string): SandboxSetting["mode"] {
+  if (typeof v !== "string" || !(SANDBOX_MODES as readonly string[]).includes(v)) {
+    bad(field, `must be one of ${SANDBOX_MODES.join(", ")}`);
+  }
+  return v as SandboxSetting["mode"];
+}
+
+function optBool(o: Record<string, unknown>, key: string, field: string, dflt: boolean): boolean {
+  const v = o[key];
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== "boolean") bad(field, "must be true or false");
+  return v;
+}
+
+function parseSandbox(v: unknown): SandboxSetting | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v)) bad("sandbox", "must be an object");
+  return {
+    mode: mode(v.mode, "sandbox.mode"),
+    network: optBool(v, "network", "sandbox.network", true),
+    required: optBool(v, "required", "sandbox.required", false),
+  };
 }
 
 function parseLimits(v: unknown): TaskLimits {
@@ -216,6 +247,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (keys) envelope.keys = keys;
     const agentSet = parseAgentSet(doc.agentSet);
     if (agentSet) envelope.agentSet = agentSet;
+    const sandbox = parseSandbox(doc.sandbox);
+    if (sandbox) envelope.sandbox = sandbox;
     return { ok: true, value: envelope };
   } catch (err) {
     if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;

@@ -40,6 +40,7 @@ import { submitTool } from "./submit-tool.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { rejectsToolChoice } from "./tool-choice.ts";
 import { displayPath } from "../home.ts";
+import { prepareWorkspace } from "./workspace.ts";
 
 /** Default wait for the next byte of a model response before retrying. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -211,6 +212,17 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   } catch (err) {
     return fail(`cannot set up ${choice.value.id}: ${err instanceof Error ? err.message : err}`);
   }
+  const workspace = prepareWorkspace({
+    envelope,
+    config,
+    home: deps.home,
+    path: env.PATH,
+    usesBash: tools.has("bash"),
+    // xcsh's own children: the parent probed bubblewrap before starting them.
+    parentChecked: env.XCSH_PARENT_PIPE === "1",
+  });
+  if (!workspace.ok) return fail(workspace.error);
+  for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
   const depth = Math.max(0, Math.trunc(numberEnv(env.XCSH_TASK_DEPTH, 0)));
   emit({ type: "start", id, agent: envelope.agent.name, model: choice.value.id, depth });
 
@@ -261,6 +273,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
       limits: envelope.limits,
       ctx: {
         cwd: envelope.cwd,
+        roots: workspace.value.roots,
+        ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
         signal: controller.signal,
         env: commandEnv(env, keyVars),
         findings,
@@ -320,6 +334,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     clearTimeout(timer);
     deps.abort?.removeEventListener("abort", onOuterAbort);
     killAllCommandGroups();
+    workspace.value.cleanup();
   }
   emit({ type: "result", id, ...outcome });
   return outcome.status === "ok" ? 0 : 1;

@@ -46,6 +46,7 @@ const SUMMARY_ORDER = [
   "timeout",
   "recursive",
   "omitContextFiles",
+  "sandbox",
   "output",
 ] as const;
 
@@ -134,6 +135,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
         ...(agent.timeout ? [`timeout:      ${agent.timeout} s`] : []),
         ...(agent.recursive ? ["recursive:    yes"] : []),
         ...(agent.omitContextFiles ? ["context:      no instruction files"] : []),
+        ...(agent.sandbox ? [`sandbox:      ${agent.sandbox}`] : []),
         `output:       ${
           agent.output === undefined ? "(free text)" : JSON.stringify(agent.output)
         }`,

@@ -21,6 +21,7 @@ import { resolvePattern } from "../model/resolve.ts";
 import type { XcshConfig } from "../types.ts";
 import { hideUrlCredentials } from "../redact.ts";
 import { buildTarget } from "../runtime.ts";
+import { sandboxLines, sandboxReport } from "./doctor-sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const FLAGS = {
@@ -40,6 +41,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const config = loaded.ok ? loaded.config : undefined;
   const models = config ? modelReport(config, env.env) : [];
   const providers = config ? providerReport(config, env.env) : [];
+  const sandbox = config ? sandboxReport(config, env.cwd, env.home, env.env.PATH) : undefined;
   const configInfo = {
     user: userConfigPath(env.home),
     files: loaded.files,
@@ -57,6 +59,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       config: configInfo,
       models,
       providers,
+      ...(sandbox ? { sandbox } : {}),
       agents: found.agents.length,
       shadowed: found.shadowed.length,
       warnings: found.warnings,
@@ -110,6 +113,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   for (const p of providers) {
     out.push(`  ${p.name.padEnd(16)} ${p.type.padEnd(18)} ${p.baseURL.padEnd(44)} ${p.status}`);
   }
+  if (sandbox) out.push("", "Sandbox for bash:", ...sandboxLines(sandbox));
   out.push("", `Agents: ${found.agents.length} available, ${found.shadowed.length} shadowed`);
   if (found.warnings.length > 0) {
     out.push("", "Warnings:");

@@ -24,8 +24,9 @@ import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { selfCommand } from "../runtime.ts";
-import type { TaskEnvelope, TaskItem, TaskRequest, TaskResult } from "../types.ts";
+import type { SandboxMode, TaskEnvelope, TaskItem, TaskRequest, TaskResult } from "../types.ts";
 import { hideUrlCredentials } from "../redact.ts";
+import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 
 export const RUN_HELP = `Usage:
   xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)
@@ -37,6 +38,8 @@ Flags:
   --schema JSON|@FILE    output schema (JSON Schema or JTD) when the agent has none
   --plan                 plan mode: read-only tools, no delegation
   --model PROVIDER/MODEL model for this run (overrides config and agent)
+  --sandbox MODE         bash sandbox: workspace-write (default where bubblewrap
+                         works), read-only or off (overrides agent and config)
   --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
   --cwd DIR              run as if started in DIR
   --json                 print one JSON document with every task's outcome
@@ -52,6 +55,7 @@ const FLAGS = {
   schema: { type: "string" },
   plan: { type: "boolean" },
   model: { type: "string" },
+  sandbox: { type: "string" },
   timeout: { type: "string" },
   cwd: { type: "string" },
   json: { type: "boolean" },
@@ -127,6 +131,13 @@ function parseTimeout(value: string | undefined): number | undefined {
   return n;
 }
 
+function parseSandboxFlag(value: string | undefined): SandboxMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = parseSandboxMode(value);
+  if (!mode) throw new UsageError(`--sandbox: expected one of ${SANDBOX_CHOICES}, got "${value}"`);
+  return mode;
+}
+
 function resultBody(r: TaskResult): string {
   if (r.status === "ok") {
     if (r.data !== undefined) return JSON.stringify(r.data, null, 2);
@@ -150,6 +161,7 @@ export async function runCommand(args: string[]): Promise<number> {
     throw new UsageError("run: give the assignment either as arguments or with --task, not both");
   }
   const timeout = parseTimeout(values.timeout);
+  const sandbox = parseSandboxFlag(values.sandbox);
   const schema = values.schema !== undefined ? await readSchemaFlag(values.schema) : undefined;
   const env = discoveryEnv(values.cwd);
 
@@ -182,6 +194,7 @@ export async function runCommand(args: string[]): Promise<number> {
     ...(values.plan ? { planMode: true } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
 
   const progress = values["dry-run"] ? undefined : new Progress();

@@ -41,3 +41,20 @@ test("a task key added later is held back until someone lists it as harmless", (
   const r = restrictUntrusted({ task: { sandbox: "off" } } as never, known);
   assert.deepEqual(r.dropped, ["task.sandbox"]);
 });
+
+test("the sandbox and the file tools' folders cannot be loosened without trust", () => {
+  const r = restrictUntrusted({
+    task: {
+      sandbox: "off",
+      sandboxNetwork: true,
+      additionalDirectories: ["/"],
+      timeout: 30,
+    },
+  } as never, known);
+  assert.deepEqual(r.kept, { task: { timeout: 30 } });
+  assert.deepEqual(r.dropped, [
+    "task.sandbox",
+    "task.sandboxNetwork",
+    "task.additionalDirectories",
+  ]);
+});

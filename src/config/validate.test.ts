@@ -32,6 +32,24 @@ describe("validateConfig", () => {
     assert.equal(r.value.providers?.local.baseURL, "http://127.0.0.1:8080/v1");
   });
 
+  test("sandbox keys: modes (Codex's danger-full-access is off), network, folders", () => {
+    const r = validateConfig({
+      task: {
+        sandbox: "danger-full-access",
+        sandboxNetwork: false,
+        additionalDirectories: ["/data", "~/notes"],
+      },
+    }, FILE);
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.task, {
+      sandbox: "off",
+      sandboxNetwork: false,
+      additionalDirectories: ["/data", "~/notes"],
+    });
+    assert.deepEqual(defaultConfig().task.sandbox, undefined, "no mode: the default");
+    assert.equal(defaultConfig().task.sandboxNetwork, true);
+  });
+
   test("unknown keys are warnings naming the key", () => {
     const r = validateConfig({ task: { maxConcurency: 3 }, colour: "red" }, FILE);
     assert.ok(r.ok);
@@ -50,6 +68,24 @@ describe("validateConfig", () => {
     ],
     ["a string depth", { task: { maxRecursionDepth: "2" } }, "task.maxRecursionDepth", /got "2"/],
     ["a negative timeout", { task: { timeout: -1 } }, "task.timeout", /positive number/],
+    [
+      "an unknown sandbox mode",
+      { task: { sandbox: "readonly" } },
+      "task.sandbox",
+      /'task.sandbox' must be one of read-only, workspace-write, off .*got "readonly"/,
+    ],
+    [
+      "a sandboxNetwork string",
+      { task: { sandboxNetwork: "no" } },
+      "task.sandboxNetwork",
+      /true or false/,
+    ],
+    [
+      "a relative additional folder",
+      { task: { additionalDirectories: ["data"] } },
+      "task.additionalDirectories",
+      /absolute paths .*got "data"/,
+    ],
     ["a bad provider type", { providers: { p: { type: "grpc" } } }, "providers.p.type", /one of/],
     [
       "a bad base URL",

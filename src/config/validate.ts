@@ -18,8 +18,10 @@
  * @module
  */
 import type { Diagnostic, ProviderConfig, XcshConfig } from "../types.ts";
+import { isAbsolute } from "node:path";
 import { isRecord } from "../values.ts";
 import { hideUrlCredentials } from "../redact.ts";
+import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -48,6 +50,8 @@ export function defaultConfig(): XcshConfig {
       timeout: 600,
       disabledAgents: [],
       agentModelOverrides: {},
+      sandboxNetwork: true,
+      additionalDirectories: [],
     },
     models: { roles: {}, aliases: {} },
     providers: {},
@@ -128,7 +132,16 @@ function checkTask(
   const out: NonNullable<PartialConfig["task"]> = {};
   unknownKeys(
     raw,
-    ["maxRecursionDepth", "maxConcurrency", "timeout", "disabledAgents", "agentModelOverrides"],
+    [
+      "maxRecursionDepth",
+      "maxConcurrency",
+      "timeout",
+      "disabledAgents",
+      "agentModelOverrides",
+      "sandbox",
+      "sandboxNetwork",
+      "additionalDirectories",
+    ],
     "task",
     file,
     warnings,
@@ -157,7 +170,36 @@ function checkTask(
   if (raw.agentModelOverrides !== undefined) {
     out.agentModelOverrides = stringMap(raw.agentModelOverrides, "task.agentModelOverrides");
   }
+  checkSandboxKeys(raw, out);
   return out;
+}
+
+/** `task.sandbox`, `task.sandboxNetwork` and `task.additionalDirectories`. */
+function checkSandboxKeys(
+  raw: Record<string, unknown>,
+  out: NonNullable<PartialConfig["task"]>,
+): void {
+  if (raw.sandbox !== undefined) {
+    const mode = parseSandboxMode(raw.sandbox);
+    if (!mode) fail("task.sandbox", `one of ${SANDBOX_CHOICES}`, raw.sandbox);
+    out.sandbox = mode;
+  }
+  if (raw.sandboxNetwork !== undefined) {
+    if (typeof raw.sandboxNetwork !== "boolean") {
+      fail("task.sandboxNetwork", "true or false", raw.sandboxNetwork);
+    }
+    out.sandboxNetwork = raw.sandboxNetwork;
+  }
+  if (raw.additionalDirectories !== undefined) {
+    const key = "task.additionalDirectories";
+    const dirs = stringList(raw.additionalDirectories, key);
+    for (const d of dirs) {
+      if (!isAbsolute(d) && d !== "~" && !d.startsWith("~/")) {
+        fail(key, "a list of absolute paths (or paths starting with ~/)", d);
+      }
+    }
+    out.additionalDirectories = dirs;
+  }
 }
 
 function checkModels(

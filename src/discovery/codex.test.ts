@@ -36,6 +36,7 @@ Review carefully.
       description: "Reviews",
       model: "gpt-5-codex",
       thinkingLevel: "high",
+      sandbox_mode: "read-only",
       tools: [...READ_ONLY_TOOLS],
     });
     assert.equal(r.body, "Review carefully.\n");
@@ -55,11 +56,26 @@ Review carefully.
     assert.deepEqual(parsed.warnings.map((w) => w.field), ["thinkingLevel"]);
   });
 
-  test("other sandbox modes keep all tools; absent keys stay absent", () => {
-    for (const mode of ["workspace-write", "danger-full-access"]) {
+  test("other sandbox modes keep all tools and become the agent's sandbox", () => {
+    for (
+      const [mode, sandbox] of [["workspace-write", "workspace-write"], [
+        "danger-full-access",
+        "off",
+      ]]
+    ) {
       const r = fieldsOf(`name = "a"\ndescription = "d"\nsandbox_mode = "${mode}"`);
-      assert.deepEqual(r.fields, { name: "a", description: "d" }, mode);
+      assert.deepEqual(r.fields, { name: "a", description: "d", sandbox_mode: mode }, mode);
+      const parsed = parseAgentFields(r.fields, { file: "a.toml" });
+      assert.ok(parsed.ok);
+      assert.equal(parsed.value.sandbox, sandbox);
+      assert.equal(parsed.value.tools, undefined);
     }
+    const bad = parseAgentFields(
+      fieldsOf(`name = "a"\ndescription = "d"\nsandbox_mode = "full"`).fields,
+      { file: "a.toml" },
+    );
+    assert.ok(!bad.ok);
+    assert.equal(bad.error.field, "sandbox_mode");
     assert.equal(fieldsOf(`name = "a"\ndescription = "d"`).body, "");
   });
 

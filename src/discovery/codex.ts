@@ -3,7 +3,8 @@
  *
  * Decides the mapping: `developer_instructions` is the system prompt,
  * `model_reasoning_effort` the thinking level (`none` → `off`), and
- * `sandbox_mode = "read-only"` limits the agent to the read-only tools.
+ * `sandbox_mode` is the agent's sandbox (`danger-full-access` meaning `off`),
+ * and `"read-only"` also limits the agent to the read-only tools.
  * Validation of the mapped keys is {@link parseAgentFields}'s job.
  *
  * @example
@@ -46,6 +47,7 @@ export function codexToFields(text: string): CodexMapping {
       ? "off"
       : doc.model_reasoning_effort;
   }
+  if (doc.sandbox_mode !== undefined) fields.sandbox_mode = doc.sandbox_mode;
   if (doc.sandbox_mode === "read-only") fields.tools = [...READ_ONLY_TOOLS];
   const body = doc.developer_instructions;
   if (body !== undefined && typeof body !== "string") {

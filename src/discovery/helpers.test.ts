@@ -361,6 +361,22 @@ const fieldRows: FieldRow[] = [
     value: {},
     warnings: ["context"],
   },
+  // sandbox
+  { name: "sandbox: read-only", fm: { sandbox: "read-only" }, value: { sandbox: "read-only" } },
+  { name: "sandbox: off", fm: { sandbox: "off" }, value: { sandbox: "off" } },
+  {
+    name: "sandbox_mode: danger-full-access → off (Codex)",
+    fm: { sandbox_mode: "danger-full-access" },
+    value: { sandbox: "off" },
+  },
+  {
+    name: "sandbox: readonly is an error naming the accepted modes",
+    fm: { sandbox: "readonly" },
+    error: {
+      field: "sandbox",
+      message: /'sandbox' must be one of read-only, workspace-write, off/,
+    },
+  },
   // unknown keys
   {
     name: "unknown keys (color, permissionMode) are ignored silently",

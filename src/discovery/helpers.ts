@@ -23,6 +23,7 @@ import {
 } from "./frontmatter.ts";
 import { normalizeToolNames } from "./tool-names.ts";
 import { invisibleIn, showInvisible } from "../clean-text.ts";
+import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import {
   type AgentDefinition,
   type AgentFamily,
@@ -125,10 +126,12 @@ export interface FieldContext {
  * Errors (the agent is invalid): missing or non-string `name`/`description`,
  * a name with spaces, commas, control or invisible characters,
  * `tools`/`spawns`/`model` of the wrong type,
- * an `output` string that is not JSON. Warnings (the field is dropped): an
- * unknown thinking level, a non-positive `maxTurns`/`timeout`, a `recursive`,
- * `omitClaudeMd` or `context` that is not a boolean. `omitClaudeMd: true` or
- * `context: false` keeps the instruction files out of the agent's prompt.
+ * an `output` string that is not JSON, an unknown `sandbox` mode (an agent
+ * must never run looser than its file says). Warnings (the field is dropped):
+ * an unknown thinking level, a non-positive `maxTurns`/`timeout`, a
+ * `recursive`, `omitClaudeMd` or `context` that is not a boolean.
+ * `omitClaudeMd: true` or `context: false` keeps the instruction files out of
+ * the agent's prompt.
  */
 export function parseAgentFields(
   fm: Record<string, unknown>,
@@ -237,6 +240,18 @@ export function parseAgentFields(
     const n = positiveNumber(minutes[1]);
     if (n !== undefined) fields.timeout = n * 60;
     else warn(minutes[0], `'${minutes[0]}' must be a positive number of minutes; ignored`);
+  }
+
+  const sandbox = pick(fm, ["sandbox", "sandbox_mode"]);
+  if (sandbox && sandbox[1] !== undefined && sandbox[1] !== null && sandbox[1] !== "") {
+    const mode = parseSandboxMode(sandbox[1]);
+    if (!mode) {
+      return fail(
+        sandbox[0],
+        `'${sandbox[0]}' must be one of ${SANDBOX_CHOICES}, not ${describe(sandbox[1])}`,
+      );
+    }
+    fields.sandbox = mode;
   }
 
   if (fm.recursive !== undefined && fm.recursive !== null) {

@@ -7,14 +7,21 @@
  * timeout or a cancellation (the child gets SIGTERM and ends its own tree,
  * so a sub-task never dies before its parent knows it is cancelled; what is
  * left of the tree, as it stood when the end began, gets SIGKILL when the
- * child exits or after a grace period); or a child that exits without a
- * result, reported with the tail of its stderr.
+ * child exits or after a grace period, and so does every process carrying
+ * the task's mark, `XCSH_TASK_MARK` in its environment, which finds what
+ * double-forked out of the tree); or a child that exits without a result,
+ * reported with the tail of its stderr.
  *
  * @module
  */
-import { killPids, killTree, listDescendants } from "./process-tree.ts";
+import process from "node:process";
+import { killMarked, killPids, killTree, listDescendants } from "./process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
+
+/** The variable that marks every process of one task. */
+export const TASK_MARK = "XCSH_TASK_MARK";
+let taskCount = 0;
 
 /** How long a child has to exit after SIGTERM before it gets SIGKILL. */
 export const KILL_GRACE_MS = 3000;
@@ -86,6 +93,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
     });
   };
 
+  const mark = `${process.pid}-${++taskCount}-${Math.random().toString(36).slice(2)}`;
   const stop = (why: "timeout" | "cancelled") => {
     if (ending || settled) return;
     ending = why;
@@ -98,6 +106,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       graceTimer = setTimeout(() => {
         killTree(pid, "SIGKILL");
         killPids(signalled, "SIGKILL");
+        killMarked(TASK_MARK, mark, "SIGKILL");
       }, KILL_GRACE_MS);
     }
   };
@@ -130,6 +139,8 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
     // The child has had its chance to end its own tree; whatever of it
     // still runs ignored SIGTERM.
     if (ending && signalled.length > 1) killPids(signalled.slice(1), "SIGKILL");
+    // Whatever of the task left the tree (a double fork) still carries its mark.
+    if (ending) killMarked(TASK_MARK, mark, "SIGKILL");
     const tail = pending.trim() ? parseEventLine(pending) : undefined;
     if (tail?.type === "result" && !final) final = tail;
     if (ending === "timeout") {
@@ -166,7 +177,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
     cwd: envelope.cwd,
     // The pipe stays open after the envelope: its end tells the child that
     // this process is gone, however it died, and the child then stops.
-    env: { ...run.env, XCSH_PARENT_PIPE: "1" },
+    env: { ...run.env, XCSH_PARENT_PIPE: "1", [TASK_MARK]: mark },
     detached: true,
     onStdout,
     onStderr: (chunk) => {

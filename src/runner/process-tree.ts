@@ -7,10 +7,15 @@
  * then every member and every group it leads is signalled. On Windows,
  * `taskkill /T` ends the tree.
  *
+ * A process that double-forked (`(setsid cmd &)`) has left the tree: it
+ * belongs to init. Such orphans are found by a mark in their environment,
+ * which every descendant inherits (`/proc/<pid>/environ`, Linux only).
+ *
  * @module
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { Buffer } from "node:buffer";
 import process from "node:process";
 
 /** Parent pid of `pid` from `/proc/<pid>/stat`, or undefined. */
@@ -84,6 +89,42 @@ export function killTree(pid: number, signal: NodeJS.Signals): number[] {
   const members = [pid, ...listDescendants(pid)];
   killPids(members, signal);
   return members;
+}
+
+/**
+ * Every process (this one excepted) whose environment holds `name=value`,
+ * read from `/proc`; none where there is no `/proc`.
+ */
+export function listMarked(name: string, value: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  // An entry is `NAME=VALUE` ended by a NUL, at the start or after another NUL.
+  const entry = Buffer.from(`${name}=${value}\0`);
+  const inner = Buffer.from(`\0${name}=${value}\0`);
+  const out: number[] = [];
+  for (const n of names) {
+    if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${n}/environ`);
+      if (env.subarray(0, entry.length).equals(entry) || env.includes(inner)) {
+        out.push(Number(n));
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Sends `signal` to every process {@link listMarked} finds, and returns them. */
+export function killMarked(name: string, value: string, signal: NodeJS.Signals): number[] {
+  const pids = listMarked(name, value);
+  killPids(pids, signal);
+  return pids;
 }
 
 /** Sends `signal` to each pid and the group it may lead; gone ones are skipped. */

@@ -33,10 +33,12 @@ import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
+import { sandboxFor } from "./sandbox-choice.ts";
 import type {
   AgentDefinition,
   ChildEvent,
   Diagnostic,
+  SandboxSetting,
   TaskEnvelope,
   TaskRequest,
   TaskResult,
@@ -57,6 +59,8 @@ export interface TaskToolOptions {
   parentModel?: string | null;
   /** The calling session is in plan mode: every child is too. */
   planMode?: boolean;
+  /** The calling session's sandbox: no child is less confined. */
+  sandbox?: SandboxSetting;
   onEvent?: (taskId: string, event: ChildEvent) => void;
   /** Called as each task ends (before the others may have). */
   onResult?: (result: TaskResult) => void;
@@ -218,6 +222,15 @@ export class TaskTool {
     if (!model.ok) {
       return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     }
+    const sandbox = sandboxFor({
+      request: req.sandbox,
+      agent,
+      config,
+      caller: this.opts.sandbox,
+      path: env.env.PATH,
+    });
+    if (!sandbox.ok) return { ok: false, kind: "usage", message: sandbox.message };
+    if (sandbox.warning) this.opts.onWarnings?.([sandbox.warning]);
     // Read once for every task of the call; children only format them.
     const gathered = await gatherPromptContext({
       cwd: env.cwd,
@@ -250,6 +263,7 @@ export class TaskTool {
         promptContext: gathered.context,
         keys: this.opts.keys ?? providerKeys(config, env.env),
         agentSet,
+        sandbox: sandbox.setting,
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),

@@ -103,6 +103,42 @@ describe("bash", () => {
     assert.deepEqual(await survivorsOf("42.25"), []);
   });
 
+  test("a double fork under setsid ends with the command", {
+    skip: hasSetsid ? false : "no setsid",
+    timeout: 20_000,
+  }, async () => {
+    // The subshell exits at once: the sleep belongs to init, outside any tree or group.
+    const r = await bashTool.run(
+      { command: "(setsid sleep 44.125 >/dev/null 2>&1 &); echo done" },
+      sb.ctx,
+    );
+    assert.ok(r.ok);
+    const left = await survivorsOf("44.125");
+    for (const p of left) process.kill(Number(p), "SIGKILL");
+    assert.deepEqual(left, []);
+  });
+
+  test("a double fork under setsid ends when the command is aborted", {
+    skip: hasSetsid ? false : "no setsid",
+    timeout: 20_000,
+  }, async () => {
+    const ac = new AbortController();
+    const p = bashTool.run(
+      { command: "(setsid sleep 44.375 >/dev/null 2>&1 &); sleep 100" },
+      { ...sb.ctx, signal: ac.signal },
+    );
+    const until = Date.now() + 5000;
+    while (processesWith("44.375").length === 0 && Date.now() < until) {
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    ac.abort();
+    const r = await p;
+    const left = await survivorsOf("44.375");
+    for (const q of left) process.kill(Number(q), "SIGKILL");
+    assert.equal(r.output, "Error: cancelled");
+    assert.deepEqual(left, []);
+  });
+
   test("an abort kills the command", async () => {
     const ac = new AbortController();
     const ctx = { ...sb.ctx, signal: ac.signal };

@@ -3,9 +3,13 @@
  *
  * Decides how commands run and end: `bash -c` (or `sh -c` where there is no
  * bash), no stdin, stdout and stderr merged, each command in its own process
- * group; a timeout or an abort kills the command's whole process tree (every
- * descendant and every group it leads, so `setsid` does not escape), and the
- * end of the command kills what is left in its group; the timeout (default
+ * group, inside the task's bubblewrap sandbox when it has one (see
+ * `src/sandbox/bwrap-args.ts`); a timeout or an abort kills the command's
+ * whole process tree (every descendant and every group it leads, so `setsid`
+ * does not escape), and the end of the command kills whatever it left
+ * running: its group, and every process carrying its mark
+ * (`XCSH_COMMAND_MARK` in the environment), so a double fork
+ * (`(setsid cmd &)`) that left the tree ends too; the timeout (default
  * 120 s, at most 600 s) and the output cap (the first 8 KiB and the last
  * 40 KiB are kept, with a count of the characters cut in between).
  * The environment is the child's minus provider API keys.
@@ -14,24 +18,51 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { killTree } from "../runner/process-tree.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import process from "node:process";
+import { killMarked, killTree } from "../runner/process-tree.ts";
+import { bwrapArgs } from "../sandbox/bwrap-args.ts";
+import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 export const BASH_HEAD_BYTES = 8 * 1024;
 export const BASH_TAIL_BYTES = 40 * 1024;
 
-/** Shell pids of commands still running (for the child's signal handler). */
-const liveCommands = new Set<number>();
+/** The variable that marks every process a command starts. */
+export const COMMAND_MARK = "XCSH_COMMAND_MARK";
+
+/** Commands still running, pid → mark (for the child's signal handler). */
+const liveCommands = new Map<number, string>();
+let commandCount = 0;
+
+/** Ends a command's tree and every process carrying its mark. */
+function endCommand(pid: number | undefined, mark: string): void {
+  if (pid !== undefined) killTree(pid, "SIGKILL");
+  killMarked(COMMAND_MARK, mark, "SIGKILL");
+}
 
 /**
  * Kills every command still running, with everything it started (its
- * process group, its descendants and their groups, so `setsid` does not
- * escape).
+ * process group, its descendants and their groups, and every process
+ * carrying its mark, so neither `setsid` nor a double fork escapes).
  */
 export function killAllCommandGroups(): void {
-  for (const pid of liveCommands) killTree(pid, "SIGKILL");
+  for (const [pid, mark] of liveCommands) endCommand(pid, mark);
+}
+
+/** The program and arguments that run `script`: in the sandbox when there is one. */
+function commandLine(script: string, ctx: ToolContext): [string, string[]] {
+  const sh = [shell(), "-c", script];
+  const sb = ctx.sandbox;
+  if (!sb) return [sh[0], sh.slice(1)];
+  const plan = {
+    mode: sb.mode,
+    network: sb.network,
+    roots: ctx.roots ?? [ctx.cwd],
+    tmp: sb.tmp,
+    cwd: ctx.cwd,
+  };
+  return [sb.bwrap, bwrapArgs(plan, sh)];
 }
 
 /**
@@ -105,7 +136,9 @@ export const bashTool: ToolSpec = {
   name: "bash",
   description: "Run a shell command in the working directory and return its exit code and " +
     "combined stdout/stderr. No stdin. Default timeout " + `${BASH_DEFAULT_TIMEOUT_S} s ` +
-    `(max ${BASH_MAX_TIMEOUT_S}); the command and everything it started are killed at the timeout.`,
+    `(max ${BASH_MAX_TIMEOUT_S}); the command and everything it started are killed at the ` +
+    "timeout, and when it ends (nothing keeps running in the background). Commands may run " +
+    "in a sandbox where only the project folder and /tmp are writable.",
   readOnly: false,
   inputSchema: {
     type: "object",
@@ -128,23 +161,23 @@ export const bashTool: ToolSpec = {
       const out = new OutputCollector();
       let timedOut = false;
       let settled = false;
+      const mark = `${process.pid}-${++commandCount}-${Math.random().toString(36).slice(2)}`;
       // `exec 2>&1` first: one stream keeps stdout and stderr lines in order.
-      const child = spawn(shell(), ["-c", `exec 2>&1\n${args.command}`], {
+      const [program, argv] = commandLine(`exec 2>&1\n${args.command}`, ctx);
+      const child = spawn(program, argv, {
         cwd: ctx.cwd,
-        env: ctx.env,
+        env: { ...ctx.env, [COMMAND_MARK]: mark },
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });
       const pid = child.pid;
-      if (pid !== undefined) liveCommands.add(pid);
+      if (pid !== undefined) liveCommands.set(pid, mark);
       // Decoded per stream, so a character split across two chunks stays whole.
       const onData = (d: string) => out.push(d);
       child.stdout?.setEncoding("utf8").on("data", onData);
       child.stderr?.setEncoding("utf8").on("data", onData);
-      // The shell, everything it started (setsid included) and their groups.
-      const stop = () => {
-        if (pid !== undefined) killTree(pid, "SIGKILL");
-      };
+      // The shell, everything it started (setsid and double forks included).
+      const stop = () => endCommand(pid, mark);
       const timer = setTimeout(() => {
         timedOut = true;
         stop();
@@ -157,9 +190,8 @@ export const bashTool: ToolSpec = {
         settled = true;
         clearTimeout(timer);
         ctx.signal.removeEventListener("abort", onAbort);
-        // The shell is gone; end whatever it left running in its group. (Its
-        // orphans now belong to init, so one that left the group with
-        // `setsid` before the shell exited cannot be found from here.)
+        // The shell is gone; end whatever it left running (its orphans now
+        // belong to init: they are found by their mark).
         stop();
         if (pid !== undefined) liveCommands.delete(pid);
         const text = out.text().replace(/\s+$/, "");

@@ -10,7 +10,7 @@
  */
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
-import { displayPath, resolvePath } from "./walk.ts";
+import { confine } from "./confine.ts";
 
 export interface EditArgs {
   path: string;
@@ -138,8 +138,9 @@ export const editTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: EditArgs, ctx): Promise<ToolOutcome> {
-    const abs = resolvePath(ctx.cwd, args.path);
-    const shown = displayPath(ctx.cwd, abs);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const { abs, shown } = where;
     let text: string;
     try {
       // Stat first: opening a FIFO would block, and a device may never end.

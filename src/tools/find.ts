@@ -10,7 +10,8 @@
 import { stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "./types.ts";
-import { displayPath, resolvePath, walk } from "./walk.ts";
+import { confine } from "./confine.ts";
+import { displayPath, walk } from "./walk.ts";
 
 export const FIND_DEFAULT_RESULTS = 200;
 export const FIND_MAX_RESULTS = 1000;
@@ -38,7 +39,9 @@ export const findTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: FindArgs, ctx) {
-    const start = resolvePath(ctx.cwd, args.path);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const start = where.abs;
     try {
       if (!(await stat(start)).isDirectory()) {
         return toolError(`${displayPath(ctx.cwd, start)} is not a directory`);

@@ -12,7 +12,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "./types.ts";
-import { displayPath, looksBinary, resolvePath, walk } from "./walk.ts";
+import { confine, linkStaysInside } from "./confine.ts";
+import { displayPath, looksBinary, walk } from "./walk.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
@@ -85,7 +86,9 @@ export const grepTool: ToolSpec = {
       return toolError(`invalid regular expression: ${(err as Error).message}`);
     }
     const limit = Math.min(args.max_results ?? GREP_DEFAULT_RESULTS, GREP_MAX_RESULTS);
-    const start = resolvePath(ctx.cwd, args.path);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const start = where.abs;
     let st;
     try {
       st = await stat(start);
@@ -138,6 +141,8 @@ export const grepTool: ToolSpec = {
         if (more) break;
         if (e.isDir) continue;
         if (filter && !filter(displayPath(start, e.abs))) continue;
+        // A symlink met on the walk is searched only when it stays inside.
+        if (e.isLink && !(await linkStaysInside(e.abs, where.roots))) continue;
         await searchFile(e.abs);
       }
       truncatedWalk = w.truncated();

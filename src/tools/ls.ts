@@ -6,7 +6,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { toolError, type ToolSpec } from "./types.ts";
-import { displayPath, resolvePath } from "./walk.ts";
+import { confine } from "./confine.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 
@@ -23,8 +23,9 @@ export const lsTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: { path?: string }, ctx) {
-    const abs = resolvePath(ctx.cwd, args.path);
-    const shown = displayPath(ctx.cwd, abs);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const { abs, shown } = where;
     let entries;
     try {
       entries = await readdir(abs, { withFileTypes: true });

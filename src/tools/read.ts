@@ -7,7 +7,8 @@
  * @module
  */
 import { readFile, stat } from "node:fs/promises";
-import { displayPath, looksBinary, resolvePath } from "./walk.ts";
+import { confine } from "./confine.ts";
+import { looksBinary } from "./walk.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 
 export const READ_MAX_LINES = 2000;
@@ -71,8 +72,9 @@ export const readTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: ReadArgs, ctx) {
-    const abs = resolvePath(ctx.cwd, args.path);
-    const shown = displayPath(ctx.cwd, abs);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const { abs, shown } = where;
     let st;
     try {
       st = await stat(abs);

@@ -38,6 +38,13 @@ export type TaskRunner = (req: TaskRequest, signal: AbortSignal) => Promise<Task
 export interface ToolContext {
   /** The envelope's working directory; relative paths start here. */
   cwd: string;
+  /**
+   * The folders the file tools may use: the project root, then
+   * `task.additionalDirectories` (absent: the working directory alone).
+   */
+  roots?: readonly string[];
+  /** The sandbox `bash` runs its commands in; absent: unsandboxed. */
+  sandbox?: CommandSandbox;
   /** Aborted on timeout, signal or task end. */
   signal: AbortSignal;
   /** Environment for commands (provider keys already removed). */
@@ -46,6 +53,16 @@ export interface ToolContext {
   findings: Finding[];
   /** Runs delegated tasks (`task` tool). */
   runTask: TaskRunner;
+}
+
+/** A working bubblewrap sandbox for `bash` (see `src/sandbox/`). */
+export interface CommandSandbox {
+  mode: "read-only" | "workspace-write";
+  network: boolean;
+  /** The `bwrap` executable. */
+  bwrap: string;
+  /** The task's private temporary folder, `/tmp` inside the sandbox. */
+  tmp: string;
 }
 
 /** What a tool call produced. */

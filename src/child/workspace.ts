@@ -1,0 +1,113 @@
+/**
+ * Where a child's tools may work: the folders the file tools are confined to
+ * and the sandbox its `bash` commands run in.
+ *
+ * Decides the roots (the project root of the working directory, then each
+ * existing folder of `task.additionalDirectories`, `~/` meaning the home
+ * folder; all as real paths), the sandbox setting (the envelope's, else the
+ * agent's and the config's by the usual precedence) and what happens when
+ * bubblewrap cannot sandbox here: a required mode is an error, the default
+ * runs commands unsandboxed with a warning. A sandboxed task gets a private
+ * temporary folder (0700), removed by `cleanup`.
+ *
+ * @module
+ */
+import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chooseSandbox } from "../sandbox/mode.ts";
+import { sandboxSupport } from "../sandbox/probe.ts";
+import { projectRoot } from "../sandbox/project-root.ts";
+import type { CommandSandbox } from "../tools/types.ts";
+import type { TaskEnvelope, XcshConfig } from "../types.ts";
+
+export interface Workspace {
+  /** The project root first, then the additional folders. */
+  roots: string[];
+  sandbox?: CommandSandbox;
+  /** Removes the private temporary folder. */
+  cleanup(): void;
+}
+
+export type WorkspaceResult =
+  | { ok: true; value: Workspace; warnings: string[] }
+  | { ok: false; error: string };
+
+function real(dir: string): string | undefined {
+  try {
+    return statSync(dir).isDirectory() ? realpathSync(dir) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The allowed folders of a task in `cwd`; missing additional folders are reported. */
+export function workspaceRoots(
+  cwd: string,
+  home: string,
+  config: XcshConfig,
+): { roots: string[]; missing: string[] } {
+  const roots = [real(projectRoot(cwd, home)) ?? resolve(cwd)];
+  const missing: string[] = [];
+  for (const d of config.task.additionalDirectories) {
+    const abs = d === "~" ? home : d.startsWith("~/") ? join(home, d.slice(2)) : d;
+    const r = real(abs);
+    if (r === undefined) missing.push(d);
+    else if (!roots.includes(r)) roots.push(r);
+  }
+  return { roots, missing };
+}
+
+export interface WorkspaceInputs {
+  envelope: TaskEnvelope;
+  config: XcshConfig;
+  home: string;
+  /** `PATH`, where `bwrap` is looked for. */
+  path: string | undefined;
+  /** False when the child has no `bash` tool: no sandbox is needed. */
+  usesBash: boolean;
+  /** The parent (an xcsh) probed bubblewrap already: only look `bwrap` up. */
+  parentChecked: boolean;
+}
+
+/** Sets up the roots and, when commands run, the sandbox. */
+export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
+  const { roots, missing } = workspaceRoots(i.envelope.cwd, i.home, i.config);
+  const warnings = missing.map((d) => `task.additionalDirectories: ${d} is not a folder (ignored)`);
+  const none: Workspace = { roots, cleanup: () => {} };
+  const setting = i.envelope.sandbox ?? chooseSandbox({
+    agent: i.envelope.agent.sandbox,
+    config: i.config.task.sandbox,
+    network: i.config.task.sandboxNetwork,
+  });
+  if (!i.usesBash || setting.mode === "off") return { ok: true, value: none, warnings };
+  const support = sandboxSupport(i.path, setting.network, i.parentChecked);
+  if (!support.ok) {
+    if (setting.required) {
+      return {
+        ok: false,
+        error: `the ${setting.mode} sandbox for bash cannot start: ${support.reason}. ` +
+          "Install bubblewrap, or run with --sandbox off (task.sandbox: off) to run " +
+          "commands unsandboxed",
+      };
+    }
+    warnings.push(`${support.reason}: bash commands run unsandboxed`);
+    return { ok: true, value: none, warnings };
+  }
+  const tmp = mkdtempSync(join(tmpdir(), "xcsh-sandbox-"));
+  return {
+    ok: true,
+    value: {
+      roots,
+      sandbox: { mode: setting.mode, network: setting.network, bwrap: support.bwrap, tmp },
+      cleanup: () => {
+        try {
+          rmSync(tmp, { recursive: true, force: true });
+        } catch {
+          // a file the command made unremovable: leave it to the system
+        }
+      },
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The sandbox a child gets, decided by the parent before the child starts.
+ *
+ * Decides, from `--sandbox`, the agent, the config and the calling task (see
+ * `src/sandbox/mode.ts`), the setting that travels in the envelope, and what
+ * happens where bubblewrap cannot sandbox (probed once per process, only for
+ * an agent that has `bash`): a mode somebody asked for is a usage error
+ * before any child starts; the default becomes `off`, with one warning per
+ * process.
+ *
+ * @example
+ * ```ts
+ * const s = sandboxFor({ request: "read-only", agent, config, path: process.env.PATH });
+ * if (!s.ok) console.error(s.message); // "--sandbox read-only: bubblewrap (bwrap) is not installed …"
+ * ```
+ *
+ * @module
+ */
+import { chooseSandbox, describeSource } from "../sandbox/mode.ts";
+import { sandboxSupport } from "../sandbox/probe.ts";
+import type {
+  AgentDefinition,
+  Diagnostic,
+  SandboxMode,
+  SandboxSetting,
+  XcshConfig,
+} from "../types.ts";
+
+export type SandboxDecision =
+  | { ok: true; setting: SandboxSetting; warning?: Diagnostic }
+  | { ok: false; message: string };
+
+export interface SandboxRequest {
+  /** `--sandbox`. */
+  request?: SandboxMode;
+  /** The effective agent (plan mode has already removed `bash`). */
+  agent: AgentDefinition;
+  config: XcshConfig;
+  /** The calling task's sandbox, for delegated tasks. */
+  caller?: SandboxSetting;
+  /** `PATH`, where `bwrap` is looked for. */
+  path: string | undefined;
+}
+
+let warned = false;
+
+/** The child's sandbox, or why it cannot have the one asked for. */
+export function sandboxFor(r: SandboxRequest): SandboxDecision {
+  const choice = chooseSandbox({
+    flag: r.request,
+    agent: r.agent.sandbox,
+    config: r.config.task.sandbox,
+    network: r.config.task.sandboxNetwork,
+    caller: r.caller,
+  });
+  const setting: SandboxSetting = {
+    mode: choice.mode,
+    network: choice.network,
+    required: choice.required,
+  };
+  const usesBash = r.agent.tools === undefined || r.agent.tools.includes("bash");
+  if (setting.mode === "off" || !usesBash) return { ok: true, setting };
+  const support = sandboxSupport(r.path, setting.network);
+  if (support.ok) return { ok: true, setting };
+  if (setting.required) {
+    return {
+      ok: false,
+      message: `${describeSource(choice)}: ${support.reason}. Install bubblewrap, or use ` +
+        "--sandbox off (task.sandbox: off) to run bash commands unsandboxed",
+    };
+  }
+  const off: SandboxSetting = { ...setting, mode: "off" };
+  if (warned) return { ok: true, setting: off };
+  warned = true;
+  return {
+    ok: true,
+    setting: off,
+    warning: {
+      level: "warning",
+      field: "task.sandbox",
+      message: `${support.reason}: bash commands run unsandboxed ` +
+        "(task.sandbox: off says so and silences this warning)",
+    },
+  };
+}

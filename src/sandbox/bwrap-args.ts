@@ -1,0 +1,59 @@
+/**
+ * The bubblewrap (`bwrap`) command line that runs one shell command inside a
+ * sandbox.
+ *
+ * Decides what a sandboxed command sees: the whole file system read-only
+ * (`--ro-bind / /`), a fresh `/dev` and `/proc` (its own PID namespace, so it
+ * sees no other process and no other process's environment), the task's
+ * private temporary folder as `/tmp` (`TMPDIR=/tmp`), and in
+ * `workspace-write` the writable folders (the project and
+ * `task.additionalDirectories`) bound read-write on top (in `read-only`,
+ * bound again read-only, so that a project below `/tmp` stays visible). Every sandbox has its
+ * own session (`--new-session`: no typing into the terminal) and dies with
+ * its parent (`--die-with-parent`); as its PID namespace ends with it, every
+ * process the command started ends too, double forks included. Without
+ * network, `--unshare-net` leaves it only an unconfigured loopback. Pure.
+ *
+ * @example
+ * ```ts
+ * bwrapArgs({ mode: "read-only", network: true, roots: ["/p"], tmp: "/tmp/x", cwd: "/p" }, ["true"]);
+ * // ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp/x", "/tmp",
+ * //  "--ro-bind", "/p", "/p", "--unshare-pid", "--die-with-parent", "--new-session", "--setenv", "TMPDIR", "/tmp",
+ * //  "--chdir", "/p", "--", "true"]
+ * ```
+ *
+ * @module
+ */
+
+export interface BwrapPlan {
+  mode: "read-only" | "workspace-write";
+  network: boolean;
+  /**
+   * The project folders (absolute, real paths): writable in
+   * `workspace-write`, read-only in `read-only`; bound again after `/tmp`, so
+   * one that lives below `/tmp` stays visible.
+   */
+  roots: readonly string[];
+  /** The task's private temporary folder, seen as `/tmp` inside. */
+  tmp: string;
+  /** Where the command starts. */
+  cwd: string;
+}
+
+/** The arguments after `bwrap` that run `command` (program and its arguments). */
+export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // /tmp first: a project that lives below /tmp is bound back on top of it.
+  args.push("--bind", plan.tmp, "/tmp");
+  const bind = plan.mode === "workspace-write" ? "--bind" : "--ro-bind";
+  for (const dir of plan.roots) args.push(bind, dir, dir);
+  args.push("--unshare-pid", "--die-with-parent", "--new-session");
+  if (!plan.network) args.push("--unshare-net");
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", plan.cwd, "--", ...command);
+  return args;
+}
+
+/** The probe's command line: the same sandbox around `true`. */
+export function probeArgs(network: boolean, tmp: string): string[] {
+  return bwrapArgs({ mode: "read-only", network, roots: [], tmp, cwd: "/" }, ["true"]);
+}

@@ -1,0 +1,86 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { chooseSandbox, describeSource, parseSandboxMode } from "./mode.ts";
+
+describe("parseSandboxMode", () => {
+  test("the three modes, and Codex's danger-full-access as off", () => {
+    assert.equal(parseSandboxMode("read-only"), "read-only");
+    assert.equal(parseSandboxMode("workspace-write"), "workspace-write");
+    assert.equal(parseSandboxMode(" Off "), "off");
+    assert.equal(parseSandboxMode("danger-full-access"), "off");
+  });
+  test("anything else names no mode", () => {
+    for (const v of ["readonly", "", "none", true, 1, null, undefined]) {
+      assert.equal(parseSandboxMode(v), undefined, String(v));
+    }
+  });
+});
+
+describe("chooseSandbox", () => {
+  test("the flag, then the agent, then the config, then the default", () => {
+    const all = {
+      flag: "off",
+      agent: "read-only",
+      config: "workspace-write",
+      network: true,
+    } as const;
+    assert.deepEqual(chooseSandbox(all), {
+      mode: "off",
+      network: true,
+      required: true,
+      source: "--sandbox",
+    });
+    assert.equal(chooseSandbox({ ...all, flag: undefined }).source, "agent");
+    assert.equal(
+      chooseSandbox({ ...all, flag: undefined }).required,
+      false,
+      "an agent's wish degrades",
+    );
+    assert.equal(chooseSandbox({ ...all, flag: undefined, agent: undefined }).required, true);
+    assert.equal(
+      chooseSandbox({ ...all, flag: undefined, agent: undefined }).source,
+      "task.sandbox",
+    );
+    assert.deepEqual(chooseSandbox({ network: false }), {
+      mode: "workspace-write",
+      network: false,
+      required: false,
+      source: "default",
+    });
+  });
+
+  test("a delegated task is never less confined than its caller", () => {
+    const caller = { mode: "read-only", network: true, required: true } as const;
+    assert.deepEqual(chooseSandbox({ agent: "off", network: true, caller }), {
+      mode: "read-only",
+      network: true,
+      required: true,
+      source: "caller",
+    });
+    const looser = { mode: "off", network: true, required: true } as const;
+    assert.equal(
+      chooseSandbox({ agent: "read-only", network: true, caller: looser }).mode,
+      "read-only",
+    );
+    const noNet = { mode: "off", network: false, required: false } as const;
+    assert.equal(chooseSandbox({ network: true, caller: noNet }).network, false);
+  });
+
+  test("the default stays optional unless the caller required the same mode", () => {
+    const explicitOff = { mode: "off", network: true, required: true } as const;
+    assert.equal(chooseSandbox({ network: true, caller: explicitOff }).required, false);
+    const explicitWs = { mode: "workspace-write", network: true, required: true } as const;
+    assert.equal(chooseSandbox({ network: true, caller: explicitWs }).required, true);
+  });
+
+  test("messages name where the mode came from", () => {
+    assert.equal(
+      describeSource(chooseSandbox({ flag: "read-only", network: true })),
+      "--sandbox read-only",
+    );
+    assert.equal(
+      describeSource(chooseSandbox({ config: "read-only", network: true })),
+      "task.sandbox: read-only",
+    );
+  });
+});

@@ -1,0 +1,110 @@
+// Every file tool stays inside the project folder and the additional
+// folders: `..`, absolute paths and symlinks (dangling ones too) that lead
+// outside are refused with a tool error; paths inside work, symlinks that
+// stay inside included.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { sandbox } from "../../tests/support/tool-context.ts";
+import { confine, realLocation } from "./confine.ts";
+import { editTool } from "./edit.ts";
+import { findTool } from "./find.ts";
+import { grepTool } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { readTool } from "./read.ts";
+import { writeTool } from "./write.ts";
+
+const unix = process.platform === "win32" ? "symlinks need privileges on Windows" : false;
+
+describe("file tools confined to the project", { skip: unix }, () => {
+  const outside = mkdtempSync(join(tmpdir(), "xcsh-outside-"));
+  writeFileSync(join(outside, "secret.txt"), "SECRET-LINE\n");
+  mkdirSync(join(outside, "dir"));
+  const extra = mkdtempSync(join(tmpdir(), "xcsh-extra-"));
+  writeFileSync(join(extra, "shared.txt"), "shared\n");
+  const sb = sandbox({ "a.txt": "alpha\n", "sub/b.txt": "beta SECRET-LINE\n" });
+  symlinkSync(join(outside, "secret.txt"), join(sb.dir, "leak.txt"));
+  symlinkSync(outside, join(sb.dir, "leakdir"));
+  symlinkSync(join(outside, "new.txt"), join(sb.dir, "dangling.txt"));
+  symlinkSync(join(sb.dir, "a.txt"), join(sb.dir, "alias.txt"));
+  after(() => {
+    sb.remove();
+    rmSync(outside, { recursive: true, force: true });
+    rmSync(extra, { recursive: true, force: true });
+  });
+  const rel = `../${outside.split("/").at(-1)}/secret.txt`;
+
+  const refusals: [string, () => Promise<{ ok: boolean; output: string }>][] = [
+    ["read ..", () => readTool.run({ path: rel }, sb.ctx)],
+    ["read absolute", () => readTool.run({ path: join(outside, "secret.txt") }, sb.ctx)],
+    ["read symlink", () => readTool.run({ path: "leak.txt" }, sb.ctx)],
+    ["read via symlinked dir", () => readTool.run({ path: "leakdir/secret.txt" }, sb.ctx)],
+    ["ls ..", () => lsTool.run({ path: ".." }, sb.ctx)],
+    ["ls symlinked dir", () => lsTool.run({ path: "leakdir" }, sb.ctx)],
+    ["find outside", () => findTool.run({ pattern: "*", path: outside }, sb.ctx)],
+    ["grep outside", () => grepTool.run({ pattern: "SECRET", path: outside }, sb.ctx)],
+    ["grep symlink", () => grepTool.run({ pattern: "SECRET", path: "leak.txt" }, sb.ctx)],
+    [
+      "edit outside",
+      () => editTool.run({ path: "leak.txt", old_string: "SECRET", new_string: "x" }, sb.ctx),
+    ],
+    ["write ..", () => writeTool.run({ path: "../escape.txt", content: "x" }, sb.ctx)],
+    [
+      "write via symlinked dir",
+      () => writeTool.run({ path: "leakdir/w.txt", content: "x" }, sb.ctx),
+    ],
+    ["write dangling symlink", () => writeTool.run({ path: "dangling.txt", content: "x" }, sb.ctx)],
+  ];
+  for (const [name, run] of refusals) {
+    test(`${name}: refused, naming the project folder`, async () => {
+      const r = await run();
+      assert.equal(r.ok, false);
+      assert.match(r.output, /is outside the project folder .*: the file tools work only there/);
+    });
+  }
+
+  test("nothing was written or changed outside", () => {
+    assert.equal(existsSync(join(outside, "new.txt")), false, "the dangling link's target");
+    assert.equal(existsSync(join(outside, "dir", "w.txt")), false);
+    assert.equal(existsSync(join(sb.dir, "..", "escape.txt")), false);
+  });
+
+  test("a directory search skips symlinks that lead outside", async () => {
+    const r = await grepTool.run({ pattern: "SECRET-LINE" }, sb.ctx);
+    assert.equal(r.ok, true);
+    assert.match(r.output, /sub\/b\.txt:1:/);
+    assert.doesNotMatch(r.output, /leak/);
+  });
+
+  test("paths inside work: relative, absolute, .. back in, a symlink staying inside", async () => {
+    assert.equal((await readTool.run({ path: "a.txt" }, sb.ctx)).output, "1\talpha");
+    assert.equal((await readTool.run({ path: join(sb.dir, "a.txt") }, sb.ctx)).ok, true);
+    assert.equal((await readTool.run({ path: "sub/../a.txt" }, sb.ctx)).ok, true);
+    assert.equal((await readTool.run({ path: "alias.txt" }, sb.ctx)).output, "1\talpha");
+    assert.equal((await writeTool.run({ path: "new/c.txt", content: "c" }, sb.ctx)).ok, true);
+    assert.equal((await lsTool.run({}, sb.ctx)).ok, true);
+  });
+
+  test("task.additionalDirectories are allowed too", async () => {
+    const ctx = { ...sb.ctx, roots: [sb.dir, extra] };
+    assert.equal(
+      (await readTool.run({ path: join(extra, "shared.txt") }, ctx)).output,
+      "1\tshared",
+    );
+    const r = await readTool.run({ path: join(outside, "secret.txt") }, ctx);
+    assert.match(r.output, /and task\.additionalDirectories \(/);
+  });
+
+  test("realLocation follows a dangling symlink to its target; a loop is an error", async () => {
+    const real = await realLocation(join(sb.dir, "dangling.txt"));
+    assert.equal(real, join(await realLocation(outside), "new.txt"));
+    symlinkSync(join(sb.dir, "loop2"), join(sb.dir, "loop1"));
+    symlinkSync(join(sb.dir, "loop1"), join(sb.dir, "loop2"));
+    const r = await confine(sb.ctx, "loop1");
+    assert.equal(r.ok, false);
+    assert.match(!r.ok ? r.error.output : "", /too many levels of symbolic links/);
+  });
+});

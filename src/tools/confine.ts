@@ -1,0 +1,84 @@
+/**
+ * Keeps the file tools inside the project: resolves the path a tool was
+ * given (relative to the working directory, or absolute), follows every
+ * symlink on the way — a dangling one included, since writing through it
+ * would create its target — and refuses a path whose real location is
+ * outside the project root and `task.additionalDirectories`. The rule itself
+ * is `inside.ts`; this module is its edge on the disk.
+ *
+ * @example
+ * ```ts
+ * const where = await confine(ctx, "../secrets.txt");
+ * if (!where.ok) return where.error; // "Error: ../secrets.txt is outside the project folder …"
+ * ```
+ *
+ * @module
+ */
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { isInside, outsideMessage } from "./inside.ts";
+import { type ToolContext, toolError, type ToolOutcome } from "./types.ts";
+import { displayPath, resolvePath } from "./walk.ts";
+
+/** Symlinks followed before a path is called a loop (as the kernel does). */
+const MAX_LINKS = 40;
+
+/**
+ * The real location of `abs`: `realpath` where it exists; for a path that
+ * does not (yet), its nearest existing ancestor resolved, with each
+ * remaining name followed if it is a dangling symlink.
+ */
+export async function realLocation(abs: string, links = 0): Promise<string> {
+  try {
+    return await realpath(abs);
+  } catch {
+    // missing (or a loop): resolve the parent and look at the last name
+  }
+  if (links > MAX_LINKS) throw new Error("too many levels of symbolic links");
+  const parent = dirname(abs);
+  if (parent === abs) return abs;
+  const here = join(await realLocation(parent, links + 1), basename(abs));
+  const st = await lstat(here).catch(() => undefined);
+  if (st?.isSymbolicLink()) {
+    return realLocation(resolve(dirname(here), await readlink(here)), links + 1);
+  }
+  return here;
+}
+
+/** The real paths of the folders `ctx` allows (the working directory when unset). */
+export async function allowedRoots(ctx: ToolContext): Promise<string[]> {
+  const roots = ctx.roots && ctx.roots.length > 0 ? ctx.roots : [ctx.cwd];
+  return await Promise.all(roots.map((r) => realpath(r).catch(() => resolve(r))));
+}
+
+export type Confined =
+  | { ok: true; abs: string; shown: string; roots: string[] }
+  | { ok: false; error: ToolOutcome };
+
+/** `p` resolved for a tool, or the tool error saying it is out of bounds. */
+export async function confine(ctx: ToolContext, p: string | undefined): Promise<Confined> {
+  const abs = resolvePath(ctx.cwd, p);
+  const shown = displayPath(ctx.cwd, abs);
+  const roots = await allowedRoots(ctx);
+  let real: string;
+  try {
+    real = await realLocation(abs);
+  } catch (err) {
+    return { ok: false, error: toolError(`${shown}: ${(err as Error).message}`) };
+  }
+  if (!isInside(real, roots)) {
+    return { ok: false, error: toolError(outsideMessage(p ?? ".", real, roots)) };
+  }
+  return { ok: true, abs, shown, roots };
+}
+
+/** False for a symlink (met while walking) whose target is outside `roots`. */
+export async function linkStaysInside(abs: string, roots: readonly string[]): Promise<boolean> {
+  const st = await lstat(abs).catch(() => undefined);
+  if (!st?.isSymbolicLink()) return true;
+  try {
+    return isInside(await realLocation(abs), roots);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,497 @@
+// The bash sandbox and the double-fork kill, through the built binary and the
+// local model server (which scripts the bash calls): what a command may write
+// in each mode, that nothing it started outlives the task (a double fork
+// included, sandboxed or not, after a normal end, a timeout or Ctrl-C), the
+// network switch, bad values, and what happens without bubblewrap. The tests
+// that need bwrap say so when they are skipped.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
+import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
+import { localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+import { findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
+
+const linux = process.platform === "linux" ? false : "needs /proc and Linux";
+const support = sandboxSupport(process.env.PATH, true);
+const needsBwrap = linux || (support.ok ? false : `bwrap unavailable: ${support.reason}`);
+
+let server: ModelServer;
+const worlds: World[] = [];
+const scratch: string[] = [];
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer();
+});
+after(async () => {
+  await server.close();
+  for (const w of worlds) w.cleanup();
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+function world(extra = ""): World {
+  const w = makeWorld(localConfig(server.url, extra));
+  worlds.push(w);
+  return w;
+}
+
+/** A folder outside the project and outside /tmp (the sandbox's /tmp is private). */
+function outsideFolder(): string {
+  const base = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
+  const dir = mkdtempSync(join(base, "xcsh-outside-"));
+  scratch.push(dir);
+  return dir;
+}
+
+const bash = (command: string): Turn => ({ toolCalls: [{ name: "bash", args: { command } }] });
+const done: Turn = { text: "done" };
+
+/** Runs quick_task whose model makes one bash call; returns the run and the tool's output. */
+async function runBash(w: World, command: string, args: string[] = [], env = {}) {
+  server.script([bash(command), done]);
+  server.requests.length = 0;
+  const r = await runXcsh(["run", "quick_task", ...args, "go"], { cwd: w.cwd, home: w.home, env });
+  const output = server.requests[1] ? toolResults(server.requests[1]) : "";
+  return { r, output };
+}
+
+/** Pids whose command line holds `marker`. */
+function withMarker(marker: string): number[] {
+  return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+/** Waits (bounded) for every process holding `marker` to be gone; kills and returns survivors. */
+async function survivors(marker: string): Promise<number[]> {
+  const until = Date.now() + 8000;
+  while (withMarker(marker).length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const left = withMarker(marker);
+  for (const p of left) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch { /* gone */ }
+  }
+  return left;
+}
+
+let markers = 0;
+/** A double fork whose process keeps `marker` on its command line. */
+function doubleFork(): { marker: string; command: string } {
+  const marker = `xcsh-df-${process.pid}-${++markers}-${Date.now()}`;
+  return {
+    marker,
+    command: `(setsid sh -c 'sleep 1000; : ${marker}' >/dev/null 2>&1 &); echo started`,
+  };
+}
+
+describe("what a sandboxed command may write", { skip: needsBwrap }, () => {
+  test("workspace-write (the default): the project yes, elsewhere no", async () => {
+    const w = world();
+    const out = outsideFolder();
+    const { r, output } = await runBash(
+      w,
+      `touch inside.txt && echo IN-OK; touch ${out}/x.txt; touch ${w.root}/escape.txt; echo end`,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(output, /IN-OK/);
+    assert.match(output, new RegExp(`touch: cannot touch '${out}/x.txt': Read-only file system`));
+    assert.equal(existsSync(join(w.cwd, "inside.txt")), true);
+    assert.equal(existsSync(join(out, "x.txt")), false);
+    assert.equal(existsSync(join(w.root, "escape.txt")), false, "the real folder is untouched");
+  });
+
+  test("read-only (--sandbox read-only): not even the project", async () => {
+    const w = world();
+    const { r, output } = await runBash(w, "cat README.md; touch ro.txt", [
+      "--sandbox",
+      "read-only",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(output, /# demo project[\s\S]*cannot touch 'ro.txt': Read-only file system/);
+    assert.equal(existsSync(join(w.cwd, "ro.txt")), false);
+  });
+
+  test("an agent's sandbox: read-only applies; --sandbox overrides it", async () => {
+    const w = world();
+    w.addAgent(
+      "careful",
+      "---\nname: careful\ndescription: Careful\nmodel: local/mock-small\nsandbox: read-only\n---\nBe careful.\n",
+    );
+    const run = async (args: string[]) => {
+      server.script([bash("touch made.txt && echo MADE"), done]);
+      server.requests.length = 0;
+      const r = await runXcsh(["run", "careful", ...args, "go"], { cwd: w.cwd, home: w.home });
+      assert.equal(r.code, 0, r.stderr);
+      return toolResults(server.requests[1]);
+    };
+    assert.match(await run([]), /Read-only file system/);
+    assert.equal(existsSync(join(w.cwd, "made.txt")), false);
+    assert.match(await run(["--sandbox", "workspace-write"]), /MADE/);
+    assert.equal(existsSync(join(w.cwd, "made.txt")), true);
+  });
+
+  test("no process outside the sandbox is visible: no key read through /proc", async () => {
+    const w = world();
+    const secret = "sk-test-SANDBOXED-0123456789";
+    const { r, output } = await runBash(
+      w,
+      "ls /proc | grep -c '^[0-9]'; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | " +
+        "grep -c SANDBOXED-0123; echo end",
+      [],
+      { OPENAI_API_KEY: secret },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const [processes, hits] = output.split("\n").map(Number);
+    assert.ok(processes <= 6, `only the sandbox's own processes: ${output}`);
+    assert.equal(hits, 0, output);
+    assert.doesNotMatch(output, /sk-test/);
+  });
+
+  test("task.sandboxNetwork: false: a local server cannot be reached; by default it can", async () => {
+    const port = new URL(server.url).port;
+    const command = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED || echo REFUSED`;
+    const on = await runBash(world(), command);
+    assert.equal(on.r.code, 0, on.r.stderr);
+    assert.match(on.output, /CONNECTED/);
+    const off = await runBash(world("task:\n  sandboxNetwork: false\n"), command);
+    assert.equal(off.r.code, 0, off.r.stderr);
+    assert.match(off.output, /REFUSED/);
+  });
+});
+
+describe("a double fork never outlives its task", { skip: linux }, () => {
+  for (const mode of ["workspace-write", "off"] as const) {
+    const skip = mode === "off" ? false : needsBwrap;
+    // The default mode, or task.sandbox: off (which older builds ignored).
+    const config = mode === "off" ? "task:\n  sandbox: off\n" : "";
+
+    test(`${mode}: gone once the task has ended`, { skip }, async () => {
+      const w = world(config);
+      const { marker, command } = doubleFork();
+      const { r, output } = await runBash(w, command);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(output, /started/);
+      assert.deepEqual(await survivors(marker), []);
+    });
+
+    test(`${mode}: gone after the task's timeout`, { skip }, async () => {
+      const w = world(config);
+      const { marker, command } = doubleFork();
+      server.script([bash(`${command}; sleep 100`)]);
+      server.requests.length = 0;
+      const r = await runXcsh(
+        ["run", "quick_task", "--timeout", "3", "go"],
+        { cwd: w.cwd, home: w.home },
+      );
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /timed out after 3 s/);
+      assert.deepEqual(await survivors(marker), []);
+    });
+
+    test(`${mode}: gone after Ctrl-C`, { skip }, async () => {
+      const w = world(config);
+      const { marker, command } = doubleFork();
+      server.script([bash(`${command}; sleep 100`)]);
+      server.requests.length = 0;
+      const proc = spawn(XCSH, ["run", "quick_task", "go"], {
+        cwd: w.cwd,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const closed = new Promise((resolve) => proc.on("close", resolve));
+      const until = Date.now() + 20_000;
+      while (withMarker(marker).length === 0 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.notDeepEqual(withMarker(marker), [], "the double fork started");
+      process.kill(proc.pid!, "SIGINT");
+      await closed;
+      assert.deepEqual(await survivors(marker), []);
+    });
+  }
+});
+
+describe("bad sandbox values", () => {
+  test("--sandbox with an unknown mode: exit 2 naming the flag, no child", async () => {
+    const w = world();
+    server.script([]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "quick_task", "--sandbox", "loose", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /--sandbox: expected one of read-only, workspace-write, off .*got "loose"/,
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
+  test("task.sandbox with an unknown mode: exit 2 naming the file and key", async () => {
+    const w = world("task:\n  sandbox: strict\n");
+    const r = await runXcsh(["run", "quick_task", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /config\.yml: 'task\.sandbox' must be one of read-only, workspace-write/,
+    );
+  });
+});
+
+describe("without bubblewrap", { skip: linux }, () => {
+  /** A PATH holding the usual tools but no bwrap. */
+  function pathWithoutBwrap(): string {
+    const dir = mkdtempSync(join(tmpdir(), "xcsh-nobwrap-"));
+    scratch.push(dir);
+    for (const name of ["bash", "sh", "touch", "cat", "sleep", "setsid"]) {
+      for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":")) {
+        if (d && existsSync(join(d, name)) && !existsSync(join(dir, name))) {
+          symlinkSync(join(d, name), join(dir, name));
+        }
+      }
+    }
+    assert.equal(findBwrap(dir), undefined);
+    return dir;
+  }
+
+  test("the default runs commands unsandboxed, with one warning for the whole run", async () => {
+    const w = world();
+    const out = outsideFolder();
+    const path = pathWithoutBwrap();
+    server.script([]);
+    server.requests.length = 0;
+    server.push({ text: "a" }, { text: "b" });
+    const two = await runXcsh(["run", "quick_task", "--task", "a=go", "--task", "b=go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: path },
+    });
+    assert.equal(two.code, 0, two.stderr);
+    const warnings = two.stderr.match(/bash commands run unsandboxed/g) ?? [];
+    assert.equal(warnings.length, 1, two.stderr);
+    assert.match(two.stderr, /xcsh: warning: task\.sandbox: bubblewrap \(bwrap\) is not installed/);
+
+    const { r, output } = await runBash(w, `touch ${out}/free.txt && echo WROTE`, [], {
+      PATH: path,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(output, /WROTE/);
+    assert.equal(existsSync(join(out, "free.txt")), true, "no sandbox: the write went through");
+  });
+
+  test("an explicit mode is an error before any child starts", async () => {
+    const w = world();
+    const path = pathWithoutBwrap();
+    for (const args of [["--sandbox", "workspace-write"], ["--sandbox", "read-only"]]) {
+      server.script([]);
+      server.requests.length = 0;
+      const r = await runXcsh(["run", "quick_task", ...args, "go"], {
+        cwd: w.cwd,
+        home: w.home,
+        env: { PATH: path },
+      });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(`--sandbox ${args[1]}: bubblewrap \\(bwrap\\) is not installed.*--sandbox off`),
+      );
+      assert.equal(server.requests.length, 0, "no child reached the model");
+    }
+    const c = world("task:\n  sandbox: read-only\n");
+    const r = await runXcsh(["run", "quick_task", "go"], {
+      cwd: c.cwd,
+      home: c.home,
+      env: { PATH: path },
+    });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /task\.sandbox: read-only: bubblewrap \(bwrap\) is not installed/);
+  });
+
+  test("an envelope written by hand: a required mode fails the task, the default degrades", async () => {
+    const w = world();
+    const path = pathWithoutBwrap();
+    const envelope = (sandbox: unknown) =>
+      JSON.stringify({
+        version: 1,
+        id: "hand",
+        agent: { name: "hand", description: "d", systemPrompt: "p", tools: ["bash"] },
+        assignment: "go",
+        model: "local/mock-small",
+        cwd: w.cwd,
+        ...(sandbox ? { sandbox } : {}),
+      });
+    server.script([]);
+    server.requests.length = 0;
+    const r = await runXcsh(["__child"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: path },
+      stdin: envelope({ mode: "read-only", required: true }),
+    });
+    assert.equal(r.code, 1);
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.equal(result.status, "error");
+    assert.match(
+      result.error,
+      /the read-only sandbox for bash cannot start: bubblewrap \(bwrap\) is not installed/,
+    );
+    assert.equal(server.requests.length, 0, "the model was never called");
+
+    server.script([{ text: "fine" }]);
+    const d = await runXcsh(["__child"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: path },
+      stdin: envelope(undefined),
+    });
+    assert.equal(d.code, 0, d.stderr);
+    assert.match(
+      d.stderr,
+      /warning: bubblewrap \(bwrap\) is not installed.*bash commands run unsandboxed/,
+    );
+  });
+
+  test("plan mode has no bash: no probe, no warning", async () => {
+    const w = world();
+    server.script([{ text: "plan" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "quick_task", "--plan", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: pathWithoutBwrap() },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /unsandboxed/);
+  });
+});
+
+describe("file tools stay in the project", () => {
+  const call = (name: string, args: unknown): Turn => ({ toolCalls: [{ name, args }] });
+
+  for (const plan of [false, true]) {
+    test(
+      `read of ../, an absolute path and a symlink outside: refused${plan ? " (plan mode)" : ""}`,
+      {
+        skip: process.platform === "win32" ? "symlinks" : false,
+      },
+      async () => {
+        const w = world();
+        writeFileSync(join(w.root, "secret.txt"), "TOP-SECRET\n");
+        symlinkSync(join(w.root, "secret.txt"), join(w.cwd, "link.txt"));
+        server.script([
+          {
+            toolCalls: [
+              { name: "read", args: { path: "../secret.txt" } },
+              { name: "read", args: { path: join(w.root, "secret.txt") } },
+              { name: "read", args: { path: "link.txt" } },
+              { name: "read", args: { path: "README.md" } },
+            ],
+          },
+          done,
+        ]);
+        server.requests.length = 0;
+        const r = await runXcsh(["run", "quick_task", ...(plan ? ["--plan"] : []), "go"], {
+          cwd: w.cwd,
+          home: w.home,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        const results = toolResults(server.requests[1]);
+        assert.doesNotMatch(results, /TOP-SECRET/);
+        assert.equal(results.match(/is outside the project folder/g)?.length, 3, results);
+        assert.match(results, /# demo project/, "inside still works");
+      },
+    );
+  }
+
+  test("write to a FIFO in the project: refused at once, the task goes on", {
+    skip: linux,
+  }, async () => {
+    const w = world();
+    mkdirSync(join(w.cwd, "run"));
+    const fifo = join(w.cwd, "run", "pipe");
+    assert.equal(
+      (await new Promise((res) => spawn("mkfifo", [fifo]).on("close", res))) as number,
+      0,
+    );
+    server.script([call("write", { path: "run/pipe", content: "x" }), done]);
+    server.requests.length = 0;
+    // Before, the write waited for a reader until the task's timeout.
+    const r = await runXcsh(["run", "quick_task", "--timeout", "60", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResults(server.requests[1]), /run\/pipe is not a regular file/);
+  });
+});
+
+describe("doctor and delegation", () => {
+  test("doctor --json shows the sandbox, bubblewrap's state and the allowed folders", async () => {
+    const data = outsideFolder();
+    const w = world(`task:\n  additionalDirectories: [${data}, /no/such/folder]\n`);
+    mkdirSync(join(w.cwd, "src"));
+    const r = await runXcsh(["doctor", "--json"], { cwd: join(w.cwd, "src"), home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.sandbox.mode, "workspace-write");
+    assert.equal(doc.sandbox.source, "default");
+    assert.equal(doc.sandbox.bwrap.ok, support.ok);
+    // The project root is the folder holding .xcsh, not the working directory.
+    assert.deepEqual(doc.sandbox.roots, [w.cwd, data]);
+    assert.deepEqual(doc.sandbox.missing, ["/no/such/folder"]);
+  });
+
+  test("a delegated task is never looser than its caller", { skip: needsBwrap }, async () => {
+    const w = world();
+    w.addAgent(
+      "lead",
+      "---\nname: lead\ndescription: Lead\nmodel: local/mock-small\ntools: [task]\nspawns: [free]\n" +
+        "sandbox: read-only\n---\nLead.\n",
+    );
+    w.addAgent(
+      "free",
+      "---\nname: free\ndescription: Free\nmodel: local/mock-small\ntools: [bash]\nsandbox: off\n---\nFree.\n",
+    );
+    server.script([
+      {
+        toolCalls: [{
+          name: "task",
+          args: { agent: "free", tasks: [{ id: "t", assignment: "write" }] },
+        }],
+      },
+      bash("touch made.txt && echo MADE"),
+      { text: "free done" },
+      { text: "lead done" },
+    ]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "lead", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResults(server.requests[2]), /Read-only file system/);
+    assert.equal(existsSync(join(w.cwd, "made.txt")), false);
+  });
+});
