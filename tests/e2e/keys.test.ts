@@ -30,10 +30,10 @@ after(async () => {
   for (const w of worlds) w.cleanup();
 });
 
-function world(baseURL = `${server.url}/v1`): World {
+function world(baseURL = `${server.url}/v1`, extra = ""): World {
   const w = makeWorld(
     `providers:\n  local: { type: openai-compatible, baseURL: "${baseURL}", apiKeyEnv: LOCAL_KEY }\n` +
-      `models:\n  default: local/mock-large\n`,
+      `models:\n  default: local/mock-large\n` + extra,
     { worker: agentMd("worker", "tools: bash, read\n") },
   );
   worlds.push(w);
@@ -42,7 +42,9 @@ function world(baseURL = `${server.url}/v1`): World {
 
 describe("keys travel in the envelope", () => {
   test("bash finds no key in its environment nor in its parent's /proc environ", async () => {
-    const w = world();
+    // Unsandboxed, so that bash's parent is the child itself: the keys must be
+    // out of reach even without the sandbox's own PID namespace.
+    const w = world(undefined, "task:\n  sandbox: off\n");
     server.requests.length = 0;
     respond = (req) =>
       isAfterTool(req) ? { text: "looked" } : {
