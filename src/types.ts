@@ -28,6 +28,9 @@ export const TOOL_NAMES = [
   "submit_result",
   "task",
   "report_finding",
+  "web_fetch",
+  "web_search",
+  "todo",
 ] as const;
 export type ToolName = typeof TOOL_NAMES[number];
 
@@ -70,6 +73,31 @@ export interface AgentDefinition {
    * or `context: false` in its frontmatter); the environment block stays.
    */
   omitContextFiles?: boolean;
+  /**
+   * MCP servers the file declares (`mcpServers:` / `mcp-servers:`): a name
+   * of a configured server, or a name with an inline definition.
+   */
+  mcpServers?: McpServerRef[];
+}
+
+/** How to reach one MCP server: a command speaking stdio, or an HTTP endpoint. */
+export type McpServerDef =
+  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { type: "http"; url: string; headers: Record<string, string> };
+
+/** A server an agent file declares: by name, or by name with its definition. */
+export interface McpServerRef {
+  name: string;
+  definition?: McpServerDef;
+}
+
+/** `search:` in config: the provider behind the `web_search` tool. */
+export interface SearchConfig {
+  provider: "brave" | "tavily";
+  /** The variable holding the key (default BRAVE_API_KEY / TAVILY_API_KEY). */
+  apiKeyEnv: string;
+  /** The API's base URL, without a trailing slash. */
+  baseURL: string;
 }
 
 /** Parse strictness: `fatal` throws, `warn` reports and falls back, `off` is silent. */
@@ -136,6 +164,11 @@ export interface TaskEnvelope {
   agentSet?: Record<string, string>;
   /** How `bash` commands are sandboxed; absent: the default (see {@link SandboxSetting}). */
   sandbox?: SandboxSetting;
+  /**
+   * The MCP servers this child starts (resolved and approved by the parent),
+   * by name; the agent's `tools` patterns say which of their tools it gets.
+   */
+  mcpServers?: Record<string, McpServerDef>;
 }
 
 /** One instruction file, as read by the parent. */
@@ -269,6 +302,10 @@ export interface XcshConfig {
     aliases: Record<string, string>;
   };
   providers: Record<string, ProviderConfig>;
+  /** MCP servers by name (`mcpServers` in config). */
+  mcpServers: Record<string, McpServerDef>;
+  /** The web search provider; absent: no `web_search` tool. */
+  search?: SearchConfig;
 }
 
 /** How `bash` commands are confined (on Linux through bubblewrap). */

@@ -10,8 +10,8 @@
  * files), `promptContext` (instruction files and environment facts; absent:
  * none), `keys` (provider keys by variable name), `agentSet` (the agents the
  * top-level run started with), `sandbox` (`mode`, `network` true, `required`
- * false; absent: the agent's and the config's choice). Every problem names the
- * field. Pure.
+ * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
+ * servers the child starts, by name). Every problem names the field. Pure.
  *
  * @example
  * ```ts
@@ -25,6 +25,7 @@ import { isAbsolute } from "node:path";
 import { DEFAULT_LIMITS, timerMs } from "../runner/limits.ts";
 import {
   type AgentDefinition,
+  type McpServerRef,
   SANDBOX_MODES,
   type SandboxSetting,
   type TaskEnvelope,
@@ -37,6 +38,7 @@ import { isRecord } from "../values.ts";
 import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 import { parsePromptContext, PromptContextError } from "./prompt-context.ts";
+import { checkMcpDefinition, checkMcpServerMap } from "../discovery/mcp-definition.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -93,6 +95,20 @@ function posInt(v: unknown, field: string, min: number): number {
   return v;
 }
 
+/** `agent.mcpServers`: `[{name, definition?}]` as the parent resolved them. */
+function parseServerRefs(v: unknown): McpServerRef[] {
+  if (!Array.isArray(v)) bad("agent.mcpServers", "must be a list of {name, definition?}");
+  return v.map((r, i) => {
+    const at = `agent.mcpServers[${i}]`;
+    if (!isRecord(r)) bad(at, "must be an object {name, definition?}");
+    const name = reqString(r, "name", `${at}.name`);
+    if (r.definition === undefined || r.definition === null) return { name };
+    const def = checkMcpDefinition(r.definition, `${at}.definition`);
+    if (!def.ok) bad(def.field, def.message.replace(/^'[^']*' /, ""));
+    return { name, definition: def.value };
+  });
+}
+
 function parseAgent(v: unknown): AgentDefinition {
   if (!isRecord(v)) bad("agent", "must be an object (the effective agent definition)");
   const agent: AgentDefinition = {
@@ -111,6 +127,9 @@ function parseAgent(v: unknown): AgentDefinition {
   if (v.sandbox !== undefined && v.sandbox !== null) {
     agent.sandbox = mode(v.sandbox, "agent.sandbox");
   } else delete agent.sandbox;
+  if (v.mcpServers !== undefined && v.mcpServers !== null) {
+    agent.mcpServers = parseServerRefs(v.mcpServers);
+  } else delete agent.mcpServers;
   return agent;
 }
 
@@ -249,6 +268,11 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (agentSet) envelope.agentSet = agentSet;
     const sandbox = parseSandbox(doc.sandbox);
     if (sandbox) envelope.sandbox = sandbox;
+    if (doc.mcpServers !== undefined && doc.mcpServers !== null) {
+      const servers = checkMcpServerMap(doc.mcpServers, "mcpServers");
+      if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));
+      envelope.mcpServers = servers.value;
+    }
     return { ok: true, value: envelope };
   } catch (err) {
     if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;

@@ -1,8 +1,9 @@
 /**
  * One child run from envelope text to exit code: validate the envelope, load
  * config, pick the model and provider, compile the output schema, choose the
- * tools, run the loop, and report exactly one `result` event. Every failure
- * becomes an error result whose message says what to fix. Stops cleanly on
+ * tools (starting the MCP servers, ended with the run), run the loop, and
+ * report exactly one `result` event. Every failure becomes an error result
+ * whose message says what to fix. Stops cleanly on
  * the envelope's timeout or when `abort` is called (signals): model call and
  * commands are cancelled first.
  *
@@ -23,10 +24,8 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import { reasoningOptions } from "../model/thinking.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
-import { selectToolNames, TOOLS } from "../tools/registry.ts";
-import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
+import type { Finding, TaskRunner } from "../tools/types.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
@@ -36,6 +35,7 @@ import { buildSystemPrompt } from "./prompt.ts";
 import type { LanguageModel, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries, ModelCallError } from "./retries.ts";
 import { streamTurn } from "./turn.ts";
+import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { rejectsToolChoice } from "./tool-choice.ts";
@@ -188,14 +188,12 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     validator = compiled.value;
   }
 
-  const toolNames = selectToolNames(envelope.agent.tools, {
-    planMode: envelope.planMode,
-    spawns: env.XCSH_SPAWNS,
+  // Tools that could not be set up are reported after the `start` event.
+  const unavailable: { tool: string; message: string }[] = [];
+  const toolSet = await childTools(envelope, config, keyEnv, (server, message) => {
+    unavailable.push({ tool: server === "web_search" ? server : `mcp__${server}`, message });
   });
-  const tools = new Map<string, ToolSpec>();
-  for (const name of toolNames) {
-    if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
-  }
+  const tools = toolSet.tools;
   const submit = submitTool(provider.value.type, validator);
   const definitions: ToolDefinition[] = [
     ...[...tools.values()].map((t) => ({
@@ -210,6 +208,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   try {
     model = await (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model);
   } catch (err) {
+    await toolSet.close();
     return fail(`cannot set up ${choice.value.id}: ${err instanceof Error ? err.message : err}`);
   }
   const workspace = prepareWorkspace({
@@ -221,10 +220,24 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     // xcsh's own children: the parent probed bubblewrap before starting them.
     parentChecked: env.XCSH_PARENT_PIPE === "1",
   });
-  if (!workspace.ok) return fail(workspace.error);
+  if (!workspace.ok) {
+    await toolSet.close();
+    return fail(workspace.error);
+  }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
   const depth = Math.max(0, Math.trunc(numberEnv(env.XCSH_TASK_DEPTH, 0)));
   emit({ type: "start", id, agent: envelope.agent.name, model: choice.value.id, depth });
+  for (const u of unavailable) {
+    log(`xcsh: warning: ${u.message}`);
+    emit({
+      type: "tool_end",
+      id,
+      callId: `setup-${u.tool}`,
+      tool: u.tool,
+      ok: false,
+      summary: u.message,
+    });
+  }
 
   const controller = new AbortController();
   const timeoutS = envelope.limits.timeoutMs / 1000;
@@ -335,6 +348,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     deps.abort?.removeEventListener("abort", onOuterAbort);
     killAllCommandGroups();
     workspace.value.cleanup();
+    await toolSet.close();
   }
   emit({ type: "result", id, ...outcome });
   return outcome.status === "ok" ? 0 : 1;

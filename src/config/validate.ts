@@ -6,7 +6,9 @@
  *
  * The keys are those of the configuration section of the spec: `task.*`,
  * `models.default`, `models.roles`, `models.aliases` and
- * `providers.<name>.{type, baseURL, apiKeyEnv}`.
+ * `providers.<name>.{type, baseURL, apiKeyEnv}`, `mcpServers.<name>` (an MCP
+ * server definition, see `discovery/mcp-definition.ts`) and `search` (see
+ * `search.ts`).
  *
  * @example
  * ```ts
@@ -17,11 +19,19 @@
  *
  * @module
  */
-import type { Diagnostic, ProviderConfig, XcshConfig } from "../types.ts";
+import type {
+  Diagnostic,
+  McpServerDef,
+  ProviderConfig,
+  SearchConfig,
+  XcshConfig,
+} from "../types.ts";
 import { isAbsolute } from "node:path";
 import { isRecord } from "../values.ts";
 import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
+import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -35,6 +45,8 @@ export interface PartialConfig {
     aliases?: Record<string, string>;
   };
   providers?: Record<string, Partial<ProviderConfig>>;
+  mcpServers?: Record<string, McpServerDef>;
+  search?: SearchConfig;
 }
 
 export type ConfigCheck =
@@ -55,6 +67,7 @@ export function defaultConfig(): XcshConfig {
     },
     models: { roles: {}, aliases: {} },
     providers: {},
+    mcpServers: {},
   };
 }
 
@@ -280,14 +293,14 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
         error: {
           level: "error",
           file,
-          message: `the file must hold a mapping of keys (task, models, providers), got ${
+          message: `the file must hold a mapping of keys (task, models, providers, …), got ${
             describe(doc)
           }`,
         },
         warnings,
       };
     }
-    unknownKeys(doc, ["task", "models", "providers"], "", file, warnings);
+    unknownKeys(doc, ["task", "models", "providers", "mcpServers", "search"], "", file, warnings);
     const value: PartialConfig = {};
     if (doc.task !== undefined && doc.task !== null) {
       value.task = checkTask(mapping(doc.task, "task"), file, warnings);
@@ -301,6 +314,20 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
       for (const [name, p] of Object.entries(providers)) {
         value.providers[name] = checkProvider(name, p, file, warnings);
       }
+    }
+    if (doc.mcpServers !== undefined && doc.mcpServers !== null) {
+      const servers = checkMcpServerMap(doc.mcpServers, "mcpServers");
+      if (!servers.ok) throw new KeyError(servers.field, servers.message);
+      value.mcpServers = servers.value;
+    }
+    if (doc.search !== undefined && doc.search !== null) {
+      try {
+        value.search = checkSearchConfig(doc.search);
+      } catch (err) {
+        if (err instanceof SearchConfigError) throw new KeyError(err.field, err.message);
+        throw err;
+      }
+      unknownKeys(doc.search as Record<string, unknown>, SEARCH_KEYS, "search", file, warnings);
     }
     return { ok: true, value, warnings };
   } catch (err) {
@@ -344,6 +371,8 @@ export function mergeConfigs(parts: readonly PartialConfig[]): XcshConfig {
     for (const [name, prov] of Object.entries(p.providers ?? {})) {
       providers[name] = { ...providers[name], ...prov };
     }
+    Object.assign(config.mcpServers, p.mcpServers);
+    if (p.search) config.search = p.search;
   }
   for (const [name, prov] of Object.entries(providers)) {
     config.providers[name] = prov as ProviderConfig;

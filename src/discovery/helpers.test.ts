@@ -144,8 +144,49 @@ const fieldRows: FieldRow[] = [
   },
   {
     name: "unknown tool names are kept out and listed in unknownTools",
-    fm: { tools: "Read, WebFetch, mcp__github__search, WebFetch" },
-    value: { tools: ["read", "submit_result"], unknownTools: ["WebFetch", "mcp__github__search"] },
+    fm: { tools: "Read, NotebookEdit, Frob, NotebookEdit" },
+    value: { tools: ["read", "submit_result"], unknownTools: ["NotebookEdit", "Frob"] },
+  },
+  {
+    name: "web, checklist and MCP tool names are kept",
+    fm: { tools: "Read, WebFetch, TodoWrite, WebSearch, mcp__github__search, mcp__fs__*" },
+    value: {
+      tools: [
+        "read",
+        "web_fetch",
+        "todo",
+        "web_search",
+        "mcp__github__search",
+        "mcp__fs__*",
+        "submit_result",
+      ],
+    },
+  },
+  {
+    name: "mcpServers: names and inline definitions (Claude Code's list)",
+    fm: {
+      mcpServers: ["github", { fs: { type: "stdio", command: "npx", args: ["-y", "srv"] } }],
+    },
+    value: {
+      mcpServers: [
+        { name: "github" },
+        { name: "fs", definition: { type: "stdio", command: "npx", args: ["-y", "srv"], env: {} } },
+      ],
+    },
+  },
+  {
+    name: "mcp-servers: Copilot CLI's mapping",
+    fm: {
+      "mcp-servers": { api: { type: "local", command: "api-mcp", env: { PORT: 3 } } },
+    },
+    value: {
+      mcpServers: [
+        {
+          name: "api",
+          definition: { type: "stdio", command: "api-mcp", args: [], env: { PORT: "3" } },
+        },
+      ],
+    },
   },
   {
     name: "prototype keys are unknown tools, not aliases",
@@ -376,6 +417,26 @@ const fieldRows: FieldRow[] = [
       field: "sandbox",
       message: /'sandbox' must be one of read-only, workspace-write, off/,
     },
+  },
+  // MCP server declarations that cannot be used: dropped with a warning naming the field
+  { name: "mcpServers: 5", fm: { mcpServers: 5 }, value: {}, warnings: ["mcpServers"] },
+  {
+    name: "mcpServers: an sse server",
+    fm: { mcpServers: [{ fs: { type: "sse", url: "http://127.0.0.1:1/sse" } }] },
+    value: {},
+    warnings: ["mcpServers[0].fs.type"],
+  },
+  {
+    name: "mcpServers: a name with a space",
+    fm: { mcpServers: ["my server"] },
+    value: {},
+    warnings: ["mcpServers[0]"],
+  },
+  {
+    name: "mcp-servers: a definition without command or url",
+    fm: { "mcp-servers": { api: { args: ["x"] } } },
+    value: {},
+    warnings: ["mcp-servers.api"],
   },
   // unknown keys
   {

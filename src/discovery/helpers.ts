@@ -21,6 +21,7 @@ import {
   type FrontmatterStatus,
   parseFrontmatter,
 } from "./frontmatter.ts";
+import { checkMcpDeclarations } from "./mcp-definition.ts";
 import { normalizeToolNames } from "./tool-names.ts";
 import { invisibleIn, showInvisible } from "../clean-text.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
@@ -252,6 +253,13 @@ export function parseAgentFields(
       );
     }
     fields.sandbox = mode;
+  }
+
+  const servers = pick(fm, ["mcpServers", "mcp-servers", "mcp_servers"]);
+  if (servers) {
+    const refs = checkMcpDeclarations(servers[1], servers[0]);
+    if (!refs.ok) warn(refs.field, `${refs.message}; the MCP servers of this file are ignored`);
+    else if (refs.value.length > 0) fields.mcpServers = refs.value;
   }
 
   if (fm.recursive !== undefined && fm.recursive !== null) {

@@ -36,9 +36,20 @@ describe("canonicalToolName", () => {
     // Codex
     ["shell", "bash"],
     ["apply_patch", "edit"],
+    // Web and checklist tools (Claude, Gemini)
+    ["WebFetch", "web_fetch"],
+    ["web_fetch", "web_fetch"],
+    ["WebSearch", "web_search"],
+    ["google_web_search", "web_search"],
+    ["TodoWrite", "todo"],
+    ["write_todos", "todo"],
+    // MCP tool names and patterns are kept as written
+    ["mcp__github__create_issue", "mcp__github__create_issue"],
+    ["mcp__github__*", "mcp__github__*"],
+    ["mcp__GitHub", "mcp__GitHub"],
     // Unknown
-    ["WebFetch", undefined],
-    ["mcp__github__create_issue", undefined],
+    ["NotebookEdit", undefined],
+    ["mcp__", undefined],
     ["", undefined],
     ["constructor", undefined],
     ["__proto__", undefined],
@@ -74,9 +85,9 @@ describe("normalizeToolNames", () => {
     },
     {
       name: "unknown names kept as written, deduplicated",
-      input: ["WebFetch", "read", "WebFetch", "NotebookEdit"],
+      input: ["Frob", "read", "Frob", "NotebookEdit"],
       tools: ["read"],
-      unknown: ["WebFetch", "NotebookEdit"],
+      unknown: ["Frob", "NotebookEdit"],
     },
     {
       name: "blank entries are skipped, names trimmed",

@@ -2,13 +2,15 @@
  * Which xcsh tool a tool name from any ecosystem means.
  *
  * Names are matched case-insensitively; Claude Code's and Gemini CLI's tool
- * names (and a few Codex ones) map onto ours. A name that maps to nothing is
+ * names (and a few Codex ones) map onto ours. MCP tool names in Claude Code's
+ * form are kept as written: `mcp__<server>__<tool>`, `mcp__<server>__*` and
+ * `mcp__<server>` (every tool of the server). A name that maps to nothing is
  * "unknown": it grants nothing, and `xcsh agents check` reports it.
  *
  * @example
  * ```ts
- * normalizeToolNames(["Read", "Glob", "run_shell_command", "WebFetch"]);
- * // { tools: ["read", "find", "bash"], unknown: ["WebFetch"] }
+ * normalizeToolNames(["Read", "Glob", "run_shell_command", "WebFetch", "mcp__github__*", "Frob"]);
+ * // { tools: ["read", "find", "bash", "web_fetch", "mcp__github__*"], unknown: ["Frob"] }
  * ```
  *
  * @module
@@ -23,6 +25,9 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
   glob: "find",
   multiedit: "edit",
   agent: "task",
+  webfetch: "web_fetch",
+  websearch: "web_search",
+  todowrite: "todo",
   // Gemini CLI
   read_file: "read",
   read_many_files: "read",
@@ -32,13 +37,34 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
   run_shell_command: "bash",
   replace: "edit",
   write_file: "write",
+  google_web_search: "web_search",
+  write_todos: "todo",
   // Codex
   shell: "bash",
   apply_patch: "edit",
 };
 
+/** `mcp__<server>`, `mcp__<server>__*` or `mcp__<server>__<tool>`. */
+const MCP_TOOL = /^mcp__([A-Za-z0-9][A-Za-z0-9_.-]*?)(?:__(.+))?$/;
+
+/**
+ * The server and tool an MCP tool name or pattern means (`tool` is `*` for
+ * every tool), or undefined when `name` is not one.
+ *
+ * @example
+ * ```ts
+ * parseMcpToolName("mcp__github__create_issue"); // { server: "github", tool: "create_issue" }
+ * parseMcpToolName("mcp__github"); // { server: "github", tool: "*" }
+ * ```
+ */
+export function parseMcpToolName(name: string): { server: string; tool: string } | undefined {
+  const m = MCP_TOOL.exec(name.trim());
+  return m ? { server: m[1], tool: m[2] ?? "*" } : undefined;
+}
+
 /** The canonical name for `name`, or `undefined` when it means no xcsh tool. */
 export function canonicalToolName(name: string): string | undefined {
+  if (parseMcpToolName(name)) return name.trim();
   const lower = name.trim().toLowerCase();
   if (CANONICAL.has(lower)) return lower;
   // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.

@@ -193,10 +193,12 @@ export function providerKeys(config: XcshConfig, env: Env): Record<string, strin
   return out;
 }
 
-/** Every variable that may hold a provider key under this config (for redaction). */
+/** Every variable that may hold a provider key (or the search key) under this config. */
 export function keyVariables(config: XcshConfig): string[] {
   const names = new Set<string>();
   for (const p of Object.values(BUILTIN_PROVIDERS)) for (const k of p.keyEnv) names.add(k);
   for (const p of Object.values(config.providers)) if (p.apiKeyEnv) names.add(p.apiKeyEnv);
+  // The web search provider's key travels and is hidden like a model key.
+  if (config.search) names.add(config.search.apiKeyEnv);
   return [...names];
 }

@@ -2,7 +2,7 @@
  * What a child actually runs: the effective agent and its output schema.
  *
  * Decides plan mode (a read-only preamble, only `read grep find ls` plus
- * `submit_result`, no spawns), the removal of the `task` tool when the child
+ * `submit_result` and the agent's read-only extras, no spawns), the removal of the `task` tool when the child
  * will sit at the depth limit, and the schema precedence
  * `agent.output ?? call schema ?? parent schema`. The effective agent is
  * what the child receives — never the original. Pure.
@@ -14,6 +14,22 @@ import { type AgentDefinition, TOOL_NAMES } from "../types.ts";
 
 /** Tools a plan-mode child keeps. */
 export const PLAN_MODE_TOOLS = ["read", "grep", "find", "ls", "submit_result"] as const;
+
+/**
+ * Read-only tools a plan-mode child also keeps when its agent lists them.
+ * MCP tool patterns are kept too; the child then offers only the tools their
+ * servers annotate `readOnlyHint`.
+ */
+export const PLAN_MODE_EXTRA_TOOLS = ["web_fetch", "web_search", "todo"] as const;
+
+function planModeTools(agentTools: readonly string[] | undefined): string[] {
+  const listed = agentTools ?? [];
+  return [
+    ...PLAN_MODE_TOOLS,
+    ...PLAN_MODE_EXTRA_TOOLS.filter((t) => listed.includes(t)),
+    ...listed.filter((t) => t.startsWith("mcp__")),
+  ];
+}
 
 export const PLAN_MODE_PREAMBLE = `You are running in plan mode. Investigate and plan only:
 do not create, modify or delete files, do not run commands, and do not
@@ -35,7 +51,7 @@ export function effectiveAgent(agent: AgentDefinition, opts: EffectiveOptions): 
     return {
       ...rest,
       systemPrompt: `${PLAN_MODE_PREAMBLE}\n\n${agent.systemPrompt}`,
-      tools: [...PLAN_MODE_TOOLS],
+      tools: planModeTools(agent.tools),
     };
   }
   if (depthExhausted(opts.childDepth, opts.maxDepth)) {

@@ -29,6 +29,8 @@ import { type CallerState, checkGuards, childEnvironment, type GuardKind } from 
 import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
+import { neededServers, planMcpServers, projectRootOf } from "./mcp-plan.ts";
+import { readProjectMcp } from "./project-mcp.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
@@ -38,6 +40,7 @@ import type {
   AgentDefinition,
   ChildEvent,
   Diagnostic,
+  McpServerDef,
   SandboxSetting,
   TaskEnvelope,
   TaskRequest,
@@ -80,6 +83,12 @@ export interface TaskToolOptions {
    * at the top level, where this call's discovery fixes the set.
    */
   agentSet?: Record<string, string>;
+  /**
+   * Whether the project folder `root` is trusted (`xcsh trust`): a project
+   * agent file's own MCP server definitions start only then (or when
+   * approved in `.claude/settings*.json`). Absent: never trusted.
+   */
+  isProjectTrusted?: (root: string) => boolean;
 }
 
 /** A child ready to start. */
@@ -239,6 +248,7 @@ export class TaskTool {
       files: agent.omitContextFiles !== true,
     });
     this.opts.onWarnings?.(gathered.warnings);
+    const mcp = this.mcpServersOf(agent);
     const childEnv = childEnvironment(agent, caller.depth, maxDepth);
     if (planMode) childEnv.XCSH_SPAWNS = "";
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
@@ -264,6 +274,7 @@ export class TaskTool {
         keys: this.opts.keys ?? providerKeys(config, env.env),
         agentSet,
         sandbox: sandbox.setting,
+        ...(mcp ? { mcpServers: mcp } : {}),
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
@@ -279,6 +290,22 @@ export class TaskTool {
       }
     }
     return { ok: true, tasks };
+  }
+
+  /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
+  private mcpServersOf(agent: AgentDefinition): Record<string, McpServerDef> | undefined {
+    if (neededServers(agent).length === 0) return undefined;
+    const { config, env } = this.opts;
+    const project = readProjectMcp(env.cwd, env.home);
+    const root = agent.source === "project" ? projectRootOf(agent.filePath) : undefined;
+    const plan = planMcpServers(agent, {
+      config,
+      project,
+      projectTrusted: root !== undefined && (this.opts.isProjectTrusted?.(root) ?? false),
+    });
+    const warnings = [...project.warnings, ...plan.warnings];
+    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
+    return Object.keys(plan.servers).length > 0 ? plan.servers : undefined;
   }
 
   /** Runs every task of `req`; guard and usage problems come back before any child starts. */

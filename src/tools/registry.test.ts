@@ -18,6 +18,9 @@ describe("selectToolNames", () => {
     "submit_result",
     "task",
     "report_finding",
+    "web_fetch",
+    "web_search",
+    "todo",
   ];
 
   test("absent or empty tools mean all tools", () => {
@@ -27,7 +30,7 @@ describe("selectToolNames", () => {
 
   test("the agent's list, always with submit_result, unknown names dropped", () => {
     assert.deepEqual(
-      selectToolNames(["grep", "read", "webfetch"], { planMode: false, spawns: undefined }),
+      selectToolNames(["grep", "read", "frobnicate"], { planMode: false, spawns: undefined }),
       [
         "read",
         "grep",
@@ -49,6 +52,9 @@ describe("selectToolNames", () => {
       "ls",
       "submit_result",
       "report_finding",
+      "web_fetch",
+      "web_search",
+      "todo",
     ]);
   });
 });

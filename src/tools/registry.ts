@@ -26,10 +26,16 @@ import { readTool } from "./read.ts";
 import { reportFindingTool } from "./report-finding.ts";
 import { SUBMIT_RESULT } from "./submit-result.ts";
 import { taskTool } from "./task.ts";
+import { todoTool } from "./todo.ts";
 import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
+import { webFetchTool } from "./web-fetch.ts";
 import { writeTool } from "./write.ts";
 
-/** Every tool except `submit_result` (which the child loop handles itself). */
+/**
+ * Every tool except `submit_result` (which the child loop handles itself),
+ * `web_search` (built from its configuration, see `web-search.ts`) and MCP
+ * servers' tools (see `mcp-tools.ts`).
+ */
 export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   read: readTool,
   grep: grepTool,
@@ -40,6 +46,8 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   write: writeTool,
   task: taskTool,
   report_finding: reportFindingTool,
+  web_fetch: webFetchTool,
+  todo: todoTool,
 };
 
 /** Tools a plan-mode child never gets. */
@@ -72,7 +80,7 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<ToolOutcome> {
-  const problems = checkArguments(spec.inputSchema, args);
+  const problems = spec.checksOwnArguments ? [] : checkArguments(spec.inputSchema, args);
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_ARGUMENT_ERRORS);
     if (problems.length > shown.length) {

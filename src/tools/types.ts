@@ -89,6 +89,8 @@ export interface ToolSpec {
    * read-only (`task`: each sub-agent is its own process). Default: `readOnly`.
    */
   concurrent?: boolean;
+  /** True when the tool checks its own arguments (an MCP server's tool). */
+  checksOwnArguments?: boolean;
   // deno-lint-ignore no-explicit-any
   run(args: any, ctx: ToolContext): Promise<ToolOutcome>;
 }

@@ -1,0 +1,68 @@
+/**
+ * The tools one child offers its model: the built-in tools its agent may use
+ * (see `tools/registry.ts`), `web_search` when `search:` is configured and
+ * its key variable is set, and the tools of the MCP servers the parent
+ * approved for it (`envelope.mcpServers`), which start here, once, and end
+ * with {@link ChildTools.close}. A server that cannot start is reported once
+ * by name (a warning on stderr and a failed `tool_end` event named after
+ * the server), and the task goes on without it.
+ *
+ * @module
+ */
+import { selectToolNames, TOOLS } from "../tools/registry.ts";
+import { startMcpTools } from "../tools/mcp-tools.ts";
+import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp-client.ts";
+import { SUBMIT_RESULT } from "../tools/submit-result.ts";
+import type { ToolSpec } from "../tools/types.ts";
+import { webSearchTool } from "../tools/web-search.ts";
+import type { TaskEnvelope, XcshConfig } from "../types.ts";
+
+export interface ChildTools {
+  tools: Map<string, ToolSpec>;
+  /** Ends the MCP servers started for this child. */
+  close(): Promise<void>;
+}
+
+function msEnv(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** Builds the child's tools; `warn` receives one line per server that failed. */
+export async function childTools(
+  envelope: TaskEnvelope,
+  config: XcshConfig,
+  env: Record<string, string | undefined>,
+  warn: (server: string, message: string) => void,
+): Promise<ChildTools> {
+  const names = selectToolNames(envelope.agent.tools, {
+    planMode: envelope.planMode,
+    spawns: env.XCSH_SPAWNS,
+  });
+  const tools = new Map<string, ToolSpec>();
+  for (const name of names) {
+    if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
+  }
+  const search = config.search;
+  if (names.includes("web_search") && search) {
+    const key = env[search.apiKeyEnv];
+    if (key) tools.set("web_search", webSearchTool(search, key));
+    else warn("web_search", `web_search is not offered: ${search.apiKeyEnv} is not set`);
+  }
+  const servers = envelope.mcpServers ?? {};
+  if (Object.keys(servers).length === 0) return { tools, close: () => Promise.resolve() };
+  const limit = env.XCSH_MCP_TIMEOUT_MS;
+  const mcp = await startMcpTools(servers, {
+    tools: envelope.agent.tools,
+    declared: (envelope.agent.mcpServers ?? []).map((s) => s.name),
+    planMode: envelope.planMode,
+  }, {
+    cwd: envelope.cwd,
+    env,
+    startTimeoutMs: msEnv(limit, MCP_START_TIMEOUT_MS),
+    callTimeoutMs: msEnv(limit, MCP_CALL_TIMEOUT_MS),
+  });
+  for (const e of mcp.errors) warn(/'([^']+)'/.exec(e)?.[1] ?? "mcp", e);
+  for (const t of mcp.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+  return { tools, close: mcp.close };
+}

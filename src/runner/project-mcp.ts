@@ -1,0 +1,126 @@
+/**
+ * A project's MCP servers as Claude Code records them: the nearest
+ * `.mcp.json` at or above the working folder (`{"mcpServers": {name:
+ * definition}}`), and which of them the user approved in that folder's
+ * `.claude/settings.json` or `.claude/settings.local.json`
+ * (`enableAllProjectMcpServers: true`, or the name in
+ * `enabledMcpjsonServers`; a name in `disabledMcpjsonServers` is never
+ * approved). A file that is unreadable, too large or malformed is a warning
+ * naming it, and its servers (or approvals) count as absent.
+ *
+ * @module
+ */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { projectAncestors } from "../discovery/config-dirs.ts";
+import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import type { Diagnostic, McpServerDef } from "../types.ts";
+import { isRecord } from "../values.ts";
+
+/** Larger files are refused (a `.mcp.json` is a few hundred bytes). */
+const MAX_BYTES = 1024 * 1024;
+
+export interface ProjectMcp {
+  /** The folder holding `.mcp.json` (the project root for approvals). */
+  root?: string;
+  /** The `.mcp.json` read, when there is one. */
+  file?: string;
+  servers: Record<string, McpServerDef>;
+  /** Approved names, or "all". */
+  approved: "all" | ReadonlySet<string>;
+  /** Names the settings refuse. */
+  disabled: ReadonlySet<string>;
+  warnings: Diagnostic[];
+}
+
+function readJson(file: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (!info) return { ok: true, value: undefined };
+    if (!info.isFile()) return { ok: false, reason: "not a regular file" };
+    if (info.size > MAX_BYTES) return { ok: false, reason: `larger than ${MAX_BYTES} bytes` };
+    const text = readFileSync(file, "utf8");
+    try {
+      return { ok: true, value: JSON.parse(text) };
+    } catch (err) {
+      return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : err})` };
+    }
+  } catch (err) {
+    return { ok: false, reason: `cannot be read: ${err instanceof Error ? err.message : err}` };
+  }
+}
+
+function names(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
+/** Reads the approvals of `.claude/settings.json` and `.claude/settings.local.json` in `root`. */
+export function readApprovals(root: string): {
+  approved: "all" | Set<string>;
+  disabled: Set<string>;
+  warnings: Diagnostic[];
+} {
+  const warnings: Diagnostic[] = [];
+  let all = false;
+  const approved = new Set<string>();
+  const disabled = new Set<string>();
+  for (const name of ["settings.json", "settings.local.json"]) {
+    const file = join(root, ".claude", name);
+    const r = readJson(file);
+    if (!r.ok) {
+      warnings.push({
+        level: "warning",
+        file,
+        message: `${r.reason}; its MCP approvals are ignored`,
+      });
+      continue;
+    }
+    if (!isRecord(r.value)) continue;
+    if (r.value.enableAllProjectMcpServers === true) all = true;
+    names(r.value.enabledMcpjsonServers).forEach((n) => approved.add(n));
+    names(r.value.disabledMcpjsonServers).forEach((n) => disabled.add(n));
+  }
+  return { approved: all ? "all" : approved, disabled, warnings };
+}
+
+/** The project's `.mcp.json` servers and approvals for `cwd`. */
+export function readProjectMcp(cwd: string, home: string): ProjectMcp {
+  const root = projectAncestors(cwd, home).find((dir) => {
+    try {
+      return statSync(join(dir, ".mcp.json"), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false;
+    }
+  });
+  if (!root) return { servers: {}, approved: new Set(), disabled: new Set(), warnings: [] };
+  const file = join(root, ".mcp.json");
+  const approvals = readApprovals(root);
+  const warnings = [...approvals.warnings];
+  const base = { root, file, approved: approvals.approved, disabled: approvals.disabled };
+  const r = readJson(file);
+  if (!r.ok) {
+    warnings.push({ level: "warning", file, message: `${r.reason}; its MCP servers are ignored` });
+    return { ...base, servers: {}, warnings };
+  }
+  if (r.value === undefined) return { ...base, servers: {}, warnings };
+  if (!isRecord(r.value) || r.value.mcpServers === undefined) {
+    warnings.push({
+      level: "warning",
+      file,
+      field: "mcpServers",
+      message: `must hold {"mcpServers": {name: definition}}; its MCP servers are ignored`,
+    });
+    return { ...base, servers: {}, warnings };
+  }
+  const servers = checkMcpServerMap(r.value.mcpServers, "mcpServers");
+  if (!servers.ok) {
+    warnings.push({
+      level: "warning",
+      file,
+      field: servers.field,
+      message: `${servers.message}; its MCP servers are ignored`,
+    });
+    return { ...base, servers: {}, warnings };
+  }
+  return { ...base, servers: servers.value, warnings };
+}

@@ -1,0 +1,110 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { callTool } from "./registry.ts";
+import { WEB_FETCH_MAX_BYTES, webFetchTool } from "./web-fetch.ts";
+import { sandbox } from "../../tests/support/tool-context.ts";
+import { startWebServer, type WebServer } from "../../tests/support/web-server.ts";
+
+let web: WebServer;
+const box = sandbox();
+box.ctx.env.XCSH_WEB_FETCH_TIMEOUT_MS = "1500";
+
+before(async () => {
+  web = await startWebServer();
+});
+after(async () => {
+  await web.close();
+  box.remove();
+});
+
+const fetchUrl = (url: string, start?: number) =>
+  callTool(webFetchTool, start === undefined ? { url } : { url, start }, box.ctx);
+
+describe("web_fetch", () => {
+  test("HTML becomes Markdown without script or style content", async () => {
+    const r = await fetchUrl(`${web.url}/page`);
+    assert.equal(r.ok, true, r.output);
+    assert.match(r.output, /^# Main heading$/m);
+    assert.match(r.output, new RegExp(`\\[relative link\\]\\(${web.url}/other\\)`));
+    assert.match(r.output, /élève – ☺/);
+    assert.match(r.output, /^- one$/m);
+    assert.match(r.output, /^ {2}1\. nested$/m);
+    assert.match(r.output, /```\nlet x = 1;\n {2}indented\(\);\n```/);
+    assert.match(r.output, /Inline `code\(\)` here/);
+    for (const hidden of ["secretScript", "secret-style", "color: red", "noscript text"]) {
+      assert.ok(!r.output.includes(hidden), `${hidden} leaked: ${r.output}`);
+    }
+    assert.match(r.summary, /\/page: \d+ chars/);
+  });
+
+  test("charset from <meta charset> and from the Content-Type header", async () => {
+    const latin = await fetchUrl(`${web.url}/latin1`);
+    assert.equal(latin.ok, true, latin.output);
+    assert.match(latin.output, /café – naïve/);
+    const koi = await fetchUrl(`${web.url}/koi8`);
+    assert.match(koi.output, /Привет/);
+  });
+
+  test("JSON comes back as it is", async () => {
+    const r = await fetchUrl(`${web.url}/json`);
+    assert.equal(r.ok, true);
+    assert.match(r.output, /\{"answer":42\}/);
+  });
+
+  test("redirects are followed and reported", async () => {
+    const r = await fetchUrl(`${web.url}/redirect/3`);
+    assert.equal(r.ok, true, r.output);
+    assert.match(r.output, /redirected to .*\/page/);
+    assert.match(r.output, /Main heading/);
+  });
+
+  const failures: { name: string; path: string; message: RegExp }[] = [
+    { name: "a redirect loop", path: "/loop-a", message: /loop-a: redirect loop \(.*loop-b.*\)/ },
+    { name: "too many redirects", path: "/redirect/9", message: /more than 5 redirects/ },
+    {
+      name: "a redirect off http(s)",
+      path: "/to-file",
+      message: /to-file redirects to file:\/\/\/etc\/passwd: only http and https/,
+    },
+    { name: "binary content", path: "/png", message: /\/png: binary content \(image\/png\)/ },
+    { name: "bytes with no type", path: "/octet", message: /\/octet: binary content/ },
+    { name: "HTTP 404", path: "/missing", message: /\/missing: HTTP 404/ },
+    {
+      name: "a stalled body",
+      path: "/stall",
+      message: /\/stall: no complete answer within 1\.5 s/,
+    },
+    {
+      name: "a server that never answers",
+      path: "/stall-headers",
+      message: /\/stall-headers: no complete answer within 1\.5 s/,
+    },
+  ];
+  for (const f of failures) {
+    test(`${f.name} is a tool error naming the URL`, async () => {
+      const r = await fetchUrl(`${web.url}${f.path}`);
+      assert.equal(r.ok, false, r.output);
+      assert.match(r.output, f.message);
+    });
+  }
+
+  for (const url of ["file:///etc/passwd", "ftp://example.com/x", "javascript:alert(1)", "nope"]) {
+    test(`${url} is refused without a request`, async () => {
+      const r = await fetchUrl(url);
+      assert.equal(r.ok, false);
+      assert.ok(r.output.includes(url), r.output);
+    });
+  }
+
+  test("a 2 GB body is read only up to the cap", async () => {
+    const r = await fetchUrl(`${web.url}/huge`);
+    assert.equal(r.ok, true, r.output.slice(0, 200));
+    assert.match(r.output, /only the first 5 MiB were read/);
+    assert.match(r.output, /more characters: call web_fetch with start 40000/);
+    // The server stops once the client goes: far less than 2 GB was produced.
+    await new Promise((res) => setTimeout(res, 100));
+    assert.ok(web.hugeSent() < 100 * WEB_FETCH_MAX_BYTES, `sent ${web.hugeSent()}`);
+    const next = await fetchUrl(`${web.url}/huge`, 40_000);
+    assert.match(next.summary, /showing 40000-80000/);
+  });
+});
