@@ -10,6 +10,7 @@ import { writeOut } from "../stdio.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { printJson } from "./output.ts";
+import { checkMcpServers } from "./check-mcp.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
@@ -113,9 +114,15 @@ export async function checkCommand(
   const report = lintAgentFiles(read.outcomes);
   const folderProblems = read.warnings.map((w): Diagnostic => ({ ...w, level: "error" }));
   const schemaProblems = await checkOutputSchemas(read.outcomes);
-  const diagnostics = [...folderProblems, ...report.diagnostics, ...schemaProblems];
+  const mcpProblems = await checkMcpServers(read.outcomes, env);
+  const diagnostics = [
+    ...folderProblems,
+    ...report.diagnostics,
+    ...schemaProblems,
+    ...mcpProblems,
+  ];
   const errors = report.errors + folderProblems.length + schemaProblems.length;
-  const warnings = report.warnings;
+  const warnings = report.warnings + mcpProblems.length;
   if (json) {
     printJson({
       version: 1,

@@ -73,14 +73,19 @@ export class Progress {
       row.state = `running (${cleanText(String(e.model))})`;
       this.plain(`[${row.id}] ${row.agent} started on ${cleanText(String(e.model))}`);
     } else if (e.type === "tool_start" || e.type === "tool_end") {
-      this.running.event(id, e);
+      // A tool_end with no tool_start reports a tool that could not be set
+      // up (an MCP server that did not start): its message is shown whole.
+      const paired = this.running.event(id, e);
       row.state = cleanText(this.running.label(id)) || "thinking";
       if (e.type === "tool_start") this.plain(`[${row.id}] ${row.state}`);
       else if (e.ok === false) {
         // A refused or failed call must not read like one that ran.
         const failed = `✗ ${cleanText(oneLine(e.tool, 30))} failed`;
         if (this.running.count(id) === 0) row.state = failed;
-        this.plain(`[${row.id}] ${failed}: ${oneLine(e.summary ?? "", 100)}`);
+        this.plain(`[${row.id}] ${failed}: ${oneLine(e.summary ?? "", paired ? 100 : 300)}`);
+      } else if (e.tool === "todo") {
+        // The model's checklist shows as it changes.
+        this.plain(`[${row.id}] checklist: ${oneLine(e.summary ?? "", 100)}`);
       }
     }
   }

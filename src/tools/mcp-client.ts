@@ -19,7 +19,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
-import { killPids, killTree } from "../runner/process-tree.ts";
+import process from "node:process";
+import { killPids, listDescendants } from "../runner/process-tree.ts";
 import type { McpServerDef } from "../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";
@@ -49,6 +50,15 @@ export interface ConnectOptions {
   env: Record<string, string | undefined>;
   startTimeoutMs?: number;
   callTimeoutMs?: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function message(err: unknown): string {
@@ -118,13 +128,15 @@ export async function connectMcpServer(
     closedReason ??= "it exited";
   };
   client.onerror = () => {};
-  let pids: number[] = [];
   const close = async () => {
     closedReason ??= "closed";
     const pid = stdio?.pid;
-    if (pid) pids = killTree(pid, "SIGTERM");
-    await client.close().catch(() => {});
-    if (pids.length > 0) killPids(pids, "SIGKILL");
+    // Collected first: once the server is gone its children are re-parented.
+    const members = pid ? [pid, ...listDescendants(pid)] : [];
+    const closing = client.close().catch(() => {});
+    killPids(members, "SIGTERM");
+    await closing;
+    killPids(members.filter(alive), "SIGKILL");
   };
 
   const timer = AbortSignal.timeout(startMs);

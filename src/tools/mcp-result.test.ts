@@ -1,0 +1,87 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { MCP_RESULT_MAX_CHARS, mcpResultText } from "./mcp-result.ts";
+import { expandDefinition, expandVariables } from "./mcp-expand.ts";
+import { mcpToolAllowed, mcpToolName } from "./mcp-tools.ts";
+
+describe("mcpResultText", () => {
+  test("text, resources and links", () => {
+    const r = mcpResultText({
+      content: [
+        { type: "text", text: "a" },
+        { type: "resource", resource: { uri: "file:///x", text: "inside" } },
+        {
+          type: "resource",
+          resource: { uri: "file:///y", blob: "AAAA", mimeType: "application/zip" },
+        },
+        { type: "resource_link", uri: "file:///z", name: "z" },
+        { type: "audio", mimeType: "audio/wav", data: "AAAA" },
+      ],
+    }, "s/t");
+    assert.equal(
+      r.output,
+      "a\ninside\n[resource file:///y: application/zip, 3 bytes]\n[resource link: z file:///z]\n[audio: audio/wav, 3 bytes]",
+    );
+    assert.equal(r.ok, true);
+  });
+  test("structured content is not repeated when a text part carries it", () => {
+    const r = mcpResultText({
+      content: [{ type: "text", text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    }, "s/t");
+    assert.equal(r.output, '{"a":1}');
+  });
+  test("empty results and long ones", () => {
+    assert.equal(mcpResultText({ content: [] }, "s/t").output, "(no content)");
+    const long = mcpResultText({
+      content: [{ type: "text", text: "x".repeat(MCP_RESULT_MAX_CHARS + 5) }],
+    }, "s/t");
+    assert.match(long.output, /\[cut at 100000 of 100005 characters\]$/);
+  });
+});
+
+describe("expandVariables", () => {
+  test("set, default and missing", () => {
+    assert.deepEqual(expandVariables("${A}-${B:-b}-${C}", { A: "a" }), {
+      text: "a-b-",
+      missing: ["C"],
+    });
+  });
+  test("a whole definition", () => {
+    const r = expandDefinition({
+      type: "http",
+      url: "https://${HOST}/mcp",
+      headers: { T: "${TOK}" },
+    }, { HOST: "h", TOK: "t" });
+    assert.deepEqual(r, {
+      def: { type: "http", url: "https://h/mcp", headers: { T: "t" } },
+      missing: [],
+    });
+  });
+});
+
+describe("MCP tool names and selection", () => {
+  test("names model APIs accept", () => {
+    assert.equal(mcpToolName("fs", "read_file"), "mcp__fs__read_file");
+    assert.equal(mcpToolName("my.server", "get data"), "mcp__my_server__get_data");
+    const long = mcpToolName("server", "t".repeat(100));
+    assert.equal(long.length, 64);
+    assert.notEqual(long, mcpToolName("server", "t".repeat(99)));
+  });
+  const o = { declared: false, planMode: false, readOnly: false };
+  const rows: [string, readonly string[] | undefined, typeof o, boolean][] = [
+    ["no tool list: every tool", undefined, o, true],
+    ["exact tool", ["mcp__fs__read"], o, true],
+    ["other tool of the server", ["mcp__fs__write"], o, false],
+    ["server wildcard", ["mcp__fs__*"], o, true],
+    ["bare server", ["mcp__fs"], o, true],
+    ["declared, no pattern", ["read"], { ...o, declared: true }, true],
+    ["declared but a pattern narrows it", ["mcp__fs__write"], { ...o, declared: true }, false],
+    ["neither", ["read"], o, false],
+    ["plan mode drops tools not read-only", ["mcp__fs__*"], { ...o, planMode: true }, false],
+    ["plan mode keeps read-only", ["mcp__fs__*"], { ...o, planMode: true, readOnly: true }, true],
+  ];
+  for (const [name, tools, opts, expected] of rows) {
+    test(name, () => assert.equal(mcpToolAllowed("fs", "read", tools, opts), expected));
+  }
+});

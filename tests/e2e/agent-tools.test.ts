@@ -1,0 +1,304 @@
+// End-to-end tests of the tools real agent files ask for — web_fetch, todo,
+// web_search — and of MCP servers' tools inside a child, through the built
+// binary against the scripted model server (OpenAI wire format), a local web
+// server, the official filesystem MCP server from npm and a small fixture
+// MCP server that crashes or hangs on request.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { requireBinary, ROOT, runXcsh } from "../support/cli.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
+import {
+  agentMd,
+  isAfterTool,
+  localConfig,
+  makeWorld,
+  offeredTools,
+  toolResults,
+  waitForNoProcessesIn,
+  type World,
+} from "../support/world.ts";
+import { startWebServer, type WebServer } from "../support/web-server.ts";
+
+const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
+const FS_SERVER = join(
+  ROOT,
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-filesystem",
+  "dist",
+  "index.js",
+);
+
+let server: ModelServer;
+let web: WebServer;
+let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
+const worlds: World[] = [];
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer({ respond: (req, i) => respond(req, i) });
+  web = await startWebServer();
+});
+after(async () => {
+  await server.close();
+  await web.close();
+  for (const w of worlds) w.cleanup();
+});
+
+function world(agents: Record<string, string>, extraConfig = ""): World {
+  const w = makeWorld(localConfig(server.url, extraConfig), agents);
+  worlds.push(w);
+  return w;
+}
+
+/** The model calls `calls` in one turn, then answers with the tool results it saw. */
+function callThenEcho(calls: { name: string; args: unknown }[]): void {
+  server.script([]);
+  server.requests.length = 0;
+  respond = (req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls };
+}
+
+/** The JSON-string-escaped form of `s`, as it appears inside a tool result. */
+const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+
+describe("web_fetch through a real run", () => {
+  test("a Claude agent's WebFetch reads a page; every bad URL is a tool error and the task goes on", async () => {
+    const w = world({ reader: agentMd("reader", "tools: Read, WebFetch\n") });
+    callThenEcho([
+      { name: "web_fetch", args: { url: `${web.url}/page` } },
+      { name: "web_fetch", args: { url: "file:///etc/passwd" } },
+      { name: "web_fetch", args: { url: "ftp://127.0.0.1/x" } },
+      { name: "web_fetch", args: { url: `${web.url}/loop-a` } },
+      { name: "web_fetch", args: { url: `${web.url}/huge` } },
+      { name: "web_fetch", args: { url: `${web.url}/png` } },
+      { name: "web_fetch", args: { url: `${web.url}/stall` } },
+    ]);
+    const r = await runXcsh(["run", "reader", "read the page"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_WEB_FETCH_TIMEOUT_MS: "1500" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(offeredTools(server.requests[0]).includes("web_fetch"));
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(seen.includes("# Main heading"), seen.slice(0, 400));
+    assert.ok(!seen.includes("secretScript") && !seen.includes("color: red"));
+    assert.ok(seen.includes(inJson("file:///etc/passwd: only http and https URLs")));
+    assert.ok(seen.includes(inJson("ftp://127.0.0.1/x: only http and https URLs")));
+    assert.ok(seen.includes("/loop-a: redirect loop"));
+    assert.ok(seen.includes("only the first 5 MiB were read"));
+    assert.ok(seen.includes("/png: binary content (image/png)"));
+    assert.ok(seen.includes("/stall: no complete answer within 1.5 s"));
+    assert.ok(web.hugeSent() < 2 ** 30, "the 2 GB body was not downloaded");
+  });
+});
+
+describe("todo through a real child", () => {
+  test("TodoWrite is the todo tool; progress shows the checklist in the tool_end summary", async () => {
+    const w = world({ planner: agentMd("planner", "tools:\n  - Read\n  - TodoWrite\n") });
+    callThenEcho([{
+      name: "todo",
+      args: {
+        todos: [
+          { content: "Read the code", status: "completed" },
+          { content: "Write the plan", status: "in_progress" },
+        ],
+      },
+    }]);
+    const r = await runXcsh(["run", "planner", "plan it", "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(seen.includes("[x] 1. Read the code"), seen);
+    assert.ok(seen.includes("[~] 2. Write the plan"), seen);
+    assert.match(r.stderr, /\] checklist: 1\/2 done; now: Write the plan$/m);
+    callThenEcho([{
+      name: "todo",
+      args: { todos: [{ content: "Only step", status: "pending" }] },
+    }]);
+    const again = await runXcsh(["__child"], {
+      cwd: w.cwd,
+      home: w.home,
+      stdin: JSON.stringify({
+        version: 1,
+        id: "t",
+        agent: { name: "planner", description: "d", systemPrompt: "p", tools: ["todo"] },
+        assignment: "plan",
+        cwd: w.cwd,
+      }),
+    });
+    const events = again.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const end = events.find((e) => e.type === "tool_end" && e.tool === "todo");
+    assert.deepEqual(end, {
+      type: "tool_end",
+      id: "t",
+      tool: "todo",
+      ok: true,
+      summary: "0/1 done",
+    });
+  });
+});
+
+describe("web_search", () => {
+  const agent = agentMd("searcher", "tools: [WebSearch, google_web_search, WebFetch]\n");
+  test("offered and working when search: is configured and its key is set", async () => {
+    const w = world(
+      { searcher: agent },
+      `search:\n  provider: brave\n  apiKeyEnv: XCSH_TEST_SEARCH_KEY\n  baseURL: "${web.url}/brave"\n`,
+    );
+    callThenEcho([{ name: "web_search", args: { query: "mcp servers" } }]);
+    const r = await runXcsh(["run", "searcher", "search"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_TEST_SEARCH_KEY: "search-secret-123" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(offeredTools(server.requests[0]).includes("web_search"));
+    assert.ok(toolResults(server.requests.at(-1)!).includes("[First hit](https://one.test/)"));
+    assert.equal(web.searches.at(-1)!.headers["x-subscription-token"], "search-secret-123");
+  });
+  test("not offered without a search provider", async () => {
+    const w = world({ searcher: agent });
+    server.script([{ text: "no search here" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "searcher", "search"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const tools = offeredTools(server.requests[0]);
+    assert.ok(!tools.includes("web_search") && tools.includes("web_fetch"), tools.join(", "));
+  });
+  test("a bad search block is an error naming the key", async () => {
+    const w = world({ searcher: agent }, "search:\n  provider: bing\n");
+    const r = await runXcsh(["run", "searcher", "search"], { cwd: w.cwd, home: w.home });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /'search\.provider' must be one of brave, tavily, got "bing"/);
+  });
+});
+
+describe("MCP servers' tools inside a child", { skip: !existsSync(FS_SERVER) }, () => {
+  function projectMcp(w: World, settings?: unknown): void {
+    writeFileSync(
+      join(w.cwd, ".mcp.json"),
+      JSON.stringify({ mcpServers: { fs: { command: "node", args: [FS_SERVER, w.cwd] } } }),
+    );
+    if (settings) {
+      mkdirSync(join(w.cwd, ".claude"), { recursive: true });
+      writeFileSync(join(w.cwd, ".claude", "settings.local.json"), JSON.stringify(settings));
+    }
+  }
+
+  test("an approved .mcp.json server (the official filesystem server) gives the agent the tools it lists", async () => {
+    const w = world({ fsuser: agentMd("fsuser", "tools: Read, mcp__fs__read_text_file\n") });
+    projectMcp(w, { enabledMcpjsonServers: ["fs"] });
+    callThenEcho([{
+      name: "mcp__fs__read_text_file",
+      args: { path: join(w.cwd, "README.md") },
+    }]);
+    const r = await runXcsh(["run", "fsuser", "read the readme"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const tools = offeredTools(server.requests[0]);
+    assert.ok(tools.includes("mcp__fs__read_text_file"), tools.join(", "));
+    assert.ok(!tools.includes("mcp__fs__write_file"), "only the listed tool is offered");
+    const schema = server.requests[0].body.tools.find(
+      (t: { function: { name: string } }) => t.function.name === "mcp__fs__read_text_file",
+    ).function.parameters;
+    assert.ok(schema.properties.path, "the server's own input schema is offered");
+    assert.ok(toolResults(server.requests.at(-1)!).includes("# demo project"));
+    assert.deepEqual(await waitForNoProcessesIn(w.cwd), [], "the server ended with the child");
+  });
+
+  test("plan mode keeps only the server's read-only tools", async () => {
+    const w = world({ fsuser: agentMd("fsuser", "tools: Read, mcp__fs__*\n") });
+    projectMcp(w, { enableAllProjectMcpServers: true });
+    server.script([{ text: "planned" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "fsuser", "plan", "--plan"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const tools = offeredTools(server.requests[0]);
+    assert.ok(tools.includes("mcp__fs__read_text_file"), tools.join(", "));
+    assert.ok(!tools.includes("mcp__fs__write_file") && !tools.includes("mcp__fs__edit_file"));
+  });
+
+  test("an unapproved .mcp.json server does not start; one warning says how to approve it", async () => {
+    const w = world({ fsuser: agentMd("fsuser", "tools: Read, mcp__fs__*\n") });
+    projectMcp(w);
+    server.script([{ text: "done without it" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "fsuser", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr.match(/MCP server 'fs'/g)?.length, 1, r.stderr);
+    assert.match(r.stderr, /not approved.*enabledMcpjsonServers.*\.claude\/settings\.local\.json/);
+    assert.ok(!offeredTools(server.requests[0]).some((t) => t.startsWith("mcp__")));
+  });
+
+  test("a user agent's inline server: crash mid-call and no answer are tool errors; the task goes on", async () => {
+    const w = world({});
+    mkdirSync(join(w.home, ".claude", "agents"), { recursive: true });
+    writeFileSync(
+      join(w.home, ".claude", "agents", "fixer.md"),
+      "---\nname: fixer\ndescription: Uses the fixture\ntools: Read, mcp__fix__*\nmcpServers:\n" +
+        `  - fix:\n      type: stdio\n      command: node\n      args: ["${FIXTURE}"]\n` +
+        `  - hung:\n      command: node\n      args: ["${FIXTURE}", "silent"]\n` +
+        "  - ghost:\n      command: xcsh-no-such-server\n---\nUse the tools.\n",
+    );
+    callThenEcho([
+      { name: "mcp__fix__echo", args: { text: "hi" } },
+      { name: "mcp__fix__hang", args: {} },
+      { name: "mcp__fix__crash", args: {} },
+      { name: "mcp__fix__echo", args: { text: "again" } },
+    ]);
+    const r = await runXcsh(["run", "fixer", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_MCP_TIMEOUT_MS: "1500" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(seen.includes("echo: hi"), seen);
+    assert.ok(seen.includes("MCP server 'fix' did not answer 'hang' within 1.5 s"), seen);
+    assert.ok(seen.includes("MCP server 'fix' stopped while running 'crash'"), seen);
+    assert.ok(seen.includes("MCP server 'fix' is not running"), seen);
+    assert.match(
+      r.stderr,
+      /MCP server 'hung' \(command "node"\) could not start: it did not answer/,
+    );
+    assert.match(
+      r.stderr,
+      /MCP server 'ghost' \(command "xcsh-no-such-server"\) could not start: .*was not found/,
+    );
+    assert.deepEqual(await waitForNoProcessesIn(w.cwd), [], "every server ended with the child");
+  });
+
+  test("agents check warns about an undefined server, and a malformed .mcp.json, without failing", async () => {
+    const w = world({
+      lost: agentMd("lost", "tools: Read, mcp__nowhere__*\nmcpServers: [alsonowhere]\n"),
+    });
+    writeFileSync(join(w.cwd, ".mcp.json"), '{"mcpServers": {"x": {"args": []}}}');
+    const r = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    assert.match(r.stdout, /lost\.md.*MCP server 'alsonowhere', which is not defined/);
+    assert.match(r.stdout, /lost\.md.*MCP server 'nowhere', which is not defined/);
+    assert.match(
+      r.stdout,
+      /\.mcp\.json.*'mcpServers\.x' needs a 'command' \(stdio\) or a 'url' \(http\)/,
+    );
+    assert.doesNotMatch(r.stdout, /\n\s+at /, "no stack trace");
+  });
+
+  test("a malformed mcpServers block in config is an error naming the key", async () => {
+    const w = world(
+      { fsuser: agentMd("fsuser", "tools: mcp__fs__*\n") },
+      "mcpServers:\n  fs:\n    command: [node]\n",
+    );
+    const r = await runXcsh(["run", "fsuser", "go"], { cwd: w.cwd, home: w.home });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /'mcpServers\.fs\.command' must be a non-empty string, got a list/);
+  });
+});
