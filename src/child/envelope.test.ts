@@ -74,6 +74,15 @@ describe("parseEnvelope", () => {
     ["keys", { OPENAI_API_KEY: 5 }, /'keys' must be an object of variable names/],
     ["agentSet", ["explore"], /'agentSet' must be an object of agent names to fingerprints/],
     ["agentSet", { explore: 1 }, /'agentSet' must be an object of agent names/],
+    ["mcpServers", ["fs"], /'mcpServers' must be a mapping of server names/],
+    ["mcpServers", { fs: { command: "" } }, /'mcpServers\.fs\.command' must be a non-empty string/],
+    ["agent.mcpServers", "fs", /'agent\.mcpServers' must be a list/],
+    ["agent.mcpServers", [{ definition: {} }], /'agent\.mcpServers\[0\]\.name'/],
+    [
+      "agent.mcpServers",
+      [{ name: "x", definition: { url: "file:///x" } }],
+      /'agent\.mcpServers\[0\]\.definition\.url' must be an http\(s\) URL/,
+    ],
   ];
   for (const [field, value, message] of bad) {
     test(`a bad ${field} is named: ${JSON.stringify(value) ?? "absent"}`, () => {
@@ -100,6 +109,26 @@ describe("parseEnvelope", () => {
     const r = parseEnvelope(withField("sandbox", { mode: "read-only" }));
     assert.ok(r.ok);
     assert.deepEqual(r.value.sandbox, { mode: "read-only", network: true, required: false });
+  });
+
+  test("MCP servers and an agent's declarations pass through, checked", () => {
+    const doc = {
+      ...good,
+      agent: {
+        ...good.agent,
+        mcpServers: [{ name: "fs" }, { name: "own", definition: { command: "x" } }],
+      },
+      mcpServers: { fs: { command: "npx", args: ["fs"] } },
+    };
+    const r = parseEnvelope(JSON.stringify(doc));
+    assert.ok(r.ok, r.ok ? "" : r.error);
+    assert.deepEqual(r.value.mcpServers, {
+      fs: { type: "stdio", command: "npx", args: ["fs"], env: {} },
+    });
+    assert.deepEqual(r.value.agent.mcpServers, [
+      { name: "fs" },
+      { name: "own", definition: { type: "stdio", command: "x", args: [], env: {} } },
+    ]);
   });
 
   test("text that is not a JSON object", () => {

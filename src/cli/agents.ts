@@ -39,6 +39,7 @@ const SUMMARY_ORDER = [
   "filePath",
   "tools",
   "unknownTools",
+  "mcpServers",
   "spawns",
   "model",
   "thinkingLevel",
@@ -127,6 +128,14 @@ export async function agentsCommand(args: string[]): Promise<number> {
         `tools:        ${agent.tools?.join(", ") ?? "all"}`,
         ...(agent.unknownTools
           ? [`unknown tools: ${agent.unknownTools.join(", ")} (ignored)`]
+          : []),
+        ...(agent.mcpServers
+          ? [
+            `mcp servers:  ${
+              agent.mcpServers.map((m) => m.definition ? `${m.name} (defined here)` : m.name)
+                .join(", ")
+            }`,
+          ]
           : []),
         `spawns:       ${agent.spawns === "*" ? "*" : agent.spawns?.join(", ") ?? "none"}`,
         `model:        ${agent.model?.join(", ") ?? "(parent's)"}`,

@@ -10,7 +10,7 @@ import { writeOut } from "../stdio.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { printJson } from "./output.ts";
-import { checkMcpServers } from "./check-mcp.ts";
+import { checkAgentNeeds } from "./check-needs.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
@@ -114,15 +114,15 @@ export async function checkCommand(
   const report = lintAgentFiles(read.outcomes);
   const folderProblems = read.warnings.map((w): Diagnostic => ({ ...w, level: "error" }));
   const schemaProblems = await checkOutputSchemas(read.outcomes);
-  const mcpProblems = await checkMcpServers(read.outcomes, env);
+  const needProblems = await checkAgentNeeds(read.outcomes, env);
   const diagnostics = [
     ...folderProblems,
     ...report.diagnostics,
     ...schemaProblems,
-    ...mcpProblems,
+    ...needProblems,
   ];
   const errors = report.errors + folderProblems.length + schemaProblems.length;
-  const warnings = report.warnings + mcpProblems.length;
+  const warnings = report.warnings + needProblems.length;
   if (json) {
     printJson({
       version: 1,

@@ -106,6 +106,38 @@ describe("validateConfig", () => {
       "providers.p.apiKeyEnv",
       /variable/,
     ],
+    ["mcpServers as a list", { mcpServers: ["fs"] }, "mcpServers", /mapping of server names/],
+    ["an MCP server with nothing to run", { mcpServers: { fs: {} } }, "mcpServers.fs", /'command'/],
+    [
+      "an MCP server command that is a list",
+      { mcpServers: { fs: { command: ["npx"] } } },
+      "mcpServers.fs.command",
+      /non-empty string, got a list/,
+    ],
+    [
+      "MCP server env that is a list",
+      { mcpServers: { fs: { command: "x", env: ["A=1"] } } },
+      "mcpServers.fs.env",
+      /mapping/,
+    ],
+    [
+      "an MCP server of an unknown type",
+      { mcpServers: { fs: { type: "websocket", url: "ws://x" } } },
+      "mcpServers.fs.type",
+      /stdio or http/,
+    ],
+    [
+      "an MCP server name with a space",
+      { mcpServers: { "my server": { command: "x" } } },
+      "mcpServers.my server",
+      /a name may use only/,
+    ],
+    [
+      "search without a provider",
+      { search: { apiKeyEnv: "K" } },
+      "search.provider",
+      /one of brave, tavily/,
+    ],
   ];
   for (const [what, doc, field, message] of bad) {
     test(`${what} is an error naming file and key`, () => {
@@ -117,6 +149,27 @@ describe("validateConfig", () => {
       assert.match(r.error.message, message);
     });
   }
+
+  test("mcpServers and search: checked, defaults applied, merged per name", () => {
+    const r = validateConfig({
+      mcpServers: {
+        fs: { command: "npx", args: ["-y", "fs"], env: { N: 1 } },
+        api: { type: "http", url: "https://a.test/mcp", headers: { A: "b" } },
+      },
+      search: { provider: "tavily" },
+    }, FILE);
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.mcpServers, {
+      fs: { type: "stdio", command: "npx", args: ["-y", "fs"], env: { N: "1" } },
+      api: { type: "http", url: "https://a.test/mcp", headers: { A: "b" } },
+    });
+    const merged = mergeConfigs([r.value, {
+      mcpServers: { fs: { type: "stdio", command: "own", args: [], env: {} } },
+    }]);
+    assert.equal((merged.mcpServers.fs as { command: string }).command, "own");
+    assert.ok(merged.mcpServers.api);
+    assert.equal(merged.search?.apiKeyEnv, "TAVILY_API_KEY");
+  });
 
   test("a document that is not a mapping is an error", () => {
     const r = validateConfig("just text", FILE);

@@ -125,7 +125,9 @@ function named(name: string, field: string): string {
   if (!MCP_SERVER_NAME.test(name)) {
     throw new FieldProblem(
       field,
-      `MCP server name ${JSON.stringify(name)} may use only letters, digits, '.', '_' and '-'`,
+      `'${field}' names MCP server ${
+        JSON.stringify(name)
+      }: a name may use only letters, digits, '.', '_' and '-'`,
     );
   }
   return name;

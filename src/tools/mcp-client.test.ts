@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { connectMcpServer, type McpConnection } from "./mcp-client.ts";
 import { startMcpTools } from "./mcp-tools.ts";
 import type { McpServerDef } from "../types.ts";
+import { startMcpHttpServer } from "../../tests/support/mcp-http-server.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
@@ -23,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), "xcsh-mcp-"));
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir };
 const opts = { cwd: dir, env, startTimeoutMs: 5000, callTimeoutMs: 1500 };
 const signal = new AbortController().signal;
-const fixture = (...args: string[]): McpServerDef => ({
+const fixture = (...args: string[]): McpServerDef & { type: "stdio" } => ({
   type: "stdio",
   command: "node",
   args: [FIXTURE, ...args],
@@ -186,5 +187,28 @@ describe("the official filesystem server", { skip: !existsSync(FS_SERVER) }, () 
     assert.match(r.output, /hello from the filesystem server/);
     const denied = await c.call("read_text_file", { path: "/etc/hostname" }, signal);
     assert.equal(denied.ok, false);
+  });
+});
+
+describe("an MCP server over streamable HTTP", () => {
+  test("tools listed and called; headers from the definition (with ${VAR}) are sent", async () => {
+    const http = await startMcpHttpServer();
+    try {
+      const r = await connectMcpServer("web", {
+        type: "http",
+        url: http.url,
+        headers: { Authorization: "Bearer ${XCSH_TEST_TOKEN}" },
+      }, { ...opts, env: { ...env, XCSH_TEST_TOKEN: "tok-1" } });
+      assert.ok(r.ok, r.ok ? "" : r.error);
+      try {
+        assert.deepEqual(r.conn.tools.map((t) => [t.name, t.readOnly]), [["whoami", true]]);
+        const out = await r.conn.call("whoami", {}, signal);
+        assert.deepEqual([out.ok, out.output], [true, "auth: Bearer tok-1"]);
+      } finally {
+        await r.conn.close();
+      }
+    } finally {
+      await http.close();
+    }
   });
 });

@@ -280,6 +280,7 @@ describe("MCP servers' tools inside a child", { skip: !existsSync(FS_SERVER) }, 
   test("agents check warns about an undefined server, and a malformed .mcp.json, without failing", async () => {
     const w = world({
       lost: agentMd("lost", "tools: Read, mcp__nowhere__*\nmcpServers: [alsonowhere]\n"),
+      seeker: agentMd("seeker", "tools: Read, WebSearch\n"),
     });
     writeFileSync(join(w.cwd, ".mcp.json"), '{"mcpServers": {"x": {"args": []}}}');
     const r = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
@@ -288,6 +289,10 @@ describe("MCP servers' tools inside a child", { skip: !existsSync(FS_SERVER) }, 
     assert.match(
       r.stdout,
       /\.mcp\.json.*'mcpServers\.x' needs a 'command' \(stdio\) or a 'url' \(http\)/,
+    );
+    assert.match(
+      r.stdout,
+      /seeker\.md.*web_search is not offered: no search provider is configured/,
     );
     assert.doesNotMatch(r.stdout, /\n\s+at /, "no stack trace");
   });
