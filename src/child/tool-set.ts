@@ -47,7 +47,10 @@ export async function childTools(
   if (names.includes("web_search") && search) {
     const key = env[search.apiKeyEnv];
     if (key) tools.set("web_search", webSearchTool(search, key));
-    else warn("web_search", `web_search is not offered: ${search.apiKeyEnv} is not set`);
+    else if (envelope.agent.tools?.includes("web_search")) {
+      // Said only to an agent that asked for it, not to every all-tools agent.
+      warn("web_search", `web_search is not offered: ${search.apiKeyEnv} is not set`);
+    }
   }
   const servers = envelope.mcpServers ?? {};
   if (Object.keys(servers).length === 0) return { tools, close: () => Promise.resolve() };
