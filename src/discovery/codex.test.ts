@@ -86,6 +86,44 @@ Review carefully.
     assert.deepEqual(parsed.value.tools, ["read", "grep", "find", "ls", "submit_result"]);
   });
 
+  test("[mcp_servers.*] tables declare MCP servers", () => {
+    const r = fieldsOf(`name = "a"
+description = "d"
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+[mcp_servers.docs.env]
+LEVEL = "info"
+[mcp_servers.remote]
+url = "https://mcp.example.test/mcp"
+bearer_token_env_var = "REMOTE_TOKEN"
+[mcp_servers.off]
+command = "never"
+enabled = false
+`);
+    const parsed = parseAgentFields(r.fields, { file: "a.toml" });
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value.mcpServers, [
+      {
+        name: "docs",
+        definition: {
+          type: "stdio",
+          command: "npx",
+          args: ["-y", "docs-mcp"],
+          env: { LEVEL: "info" },
+        },
+      },
+      {
+        name: "remote",
+        definition: {
+          type: "http",
+          url: "https://mcp.example.test/mcp",
+          headers: { Authorization: "Bearer ${REMOTE_TOKEN}" },
+        },
+      },
+    ]);
+  });
+
   test("missing name is left for parseAgentFields to reject", () => {
     const r = fieldsOf(`description = "d"`);
     const parsed = parseAgentFields(r.fields, { file: "a.toml" });

@@ -4,8 +4,10 @@
  * Decides the mapping: `developer_instructions` is the system prompt,
  * `model_reasoning_effort` the thinking level (`none` → `off`), and
  * `sandbox_mode` is the agent's sandbox (`danger-full-access` meaning `off`),
- * and `"read-only"` also limits the agent to the read-only tools.
- * Validation of the mapped keys is {@link parseAgentFields}'s job.
+ * and `"read-only"` also limits the agent to the read-only tools;
+ * `[mcp_servers.<name>]` tables declare MCP servers (one with `enabled =
+ * false` is left out; `bearer_token_env_var` becomes an `Authorization`
+ * header). Validation of the mapped keys is {@link parseAgentFields}'s job.
  *
  * @example
  * ```ts
@@ -23,6 +25,29 @@ export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"] as const;
 export type CodexMapping =
   | { ok: true; fields: Record<string, unknown>; body: string }
   | { ok: false; reason: string };
+
+/** Codex's `mcp_servers` tables in the shape agent files use elsewhere. */
+function codexServers(v: unknown): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(v)) {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      out[name] = raw;
+      continue;
+    }
+    const { enabled, bearer_token_env_var: tokenVar, ...def } = raw as Record<string, unknown>;
+    if (enabled === false) continue;
+    if (typeof tokenVar === "string" && tokenVar !== "") {
+      const headers = (def.http_headers ?? def.headers ?? {}) as Record<string, unknown>;
+      def.headers = { ...headers, Authorization: "Bearer ${" + tokenVar + "}" };
+    } else if (def.http_headers !== undefined && def.headers === undefined) {
+      def.headers = def.http_headers;
+    }
+    delete def.http_headers;
+    out[name] = def;
+  }
+  return out;
+}
 
 /**
  * Maps TOML text to agent keys plus the prompt body. Never throws, except
@@ -49,6 +74,7 @@ export function codexToFields(text: string): CodexMapping {
   }
   if (doc.sandbox_mode !== undefined) fields.sandbox_mode = doc.sandbox_mode;
   if (doc.sandbox_mode === "read-only") fields.tools = [...READ_ONLY_TOOLS];
+  if (doc.mcp_servers !== undefined) fields.mcp_servers = codexServers(doc.mcp_servers);
   const body = doc.developer_instructions;
   if (body !== undefined && typeof body !== "string") {
     return { ok: false, reason: "'developer_instructions' must be a string" };

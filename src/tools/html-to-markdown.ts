@@ -70,8 +70,75 @@ interface ListFrame {
   next: number;
 }
 
-const TAG =
-  /^<(\/?)([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?)*)\s*(\/?)>/;
+interface Tag {
+  /** Index just past the tag's `>`. */
+  end: number;
+  closing: boolean;
+  name: string;
+  attrs: string;
+  selfClosing: boolean;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isNameChar(c: number): boolean {
+  return isLetter(c) || (c >= 48 && c <= 57) || c === 45;
+}
+
+/** Whether the text before `j` (inside a tag) ends with `=` and spaces. */
+function afterEquals(html: string, j: number, from: number): boolean {
+  let k = j - 1;
+  while (
+    k >= from && (html[k] === " " || html[k] === "\t" || html[k] === "\n" || html[k] === "\r")
+  ) k--;
+  return k >= from && html[k] === "=";
+}
+
+/**
+ * The tag starting at `html[i] === "<"`, or undefined when that `<` starts
+ * no tag (it is then text). Scans to the `>` that is not inside a quoted
+ * value, once: the whole conversion stays linear in the page's length.
+ */
+function readTag(html: string, i: number): Tag | undefined {
+  let j = i + 1;
+  const closing = html[j] === "/";
+  if (closing) j++;
+  if (!isLetter(html.charCodeAt(j))) return undefined;
+  const nameStart = j;
+  while (j < html.length && isNameChar(html.charCodeAt(j))) j++;
+  const name = html.slice(nameStart, j).toLowerCase();
+  const attrStart = j;
+  let quote = "";
+  let quoteAt = -1;
+  for (; j < html.length; j++) {
+    const c = html[j];
+    if (quote) {
+      if (c === quote) quote = "";
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      // Only a quote that starts a value opens one (`a="…"`, `a='…'`).
+      if (afterEquals(html, j, attrStart)) {
+        quote = c;
+        quoteAt = j;
+      }
+      continue;
+    }
+    if (c === ">") break;
+  }
+  if (quote) {
+    // An unclosed quote: end the tag at the first `>` after it instead.
+    const gt = html.indexOf(">", quoteAt);
+    if (gt === -1) return { end: html.length, closing, name, attrs: "", selfClosing: false };
+    j = gt;
+  }
+  if (j >= html.length) return { end: html.length, closing, name, attrs: "", selfClosing: false };
+  const attrs = html.slice(attrStart, j);
+  return { end: j + 1, closing, name, attrs, selfClosing: attrs.trimEnd().endsWith("/") };
+}
+
 const ATTR = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?/g;
 
 function attributes(text: string): Record<string, string> {
@@ -90,9 +157,12 @@ function absolute(href: string, base: string | undefined): string {
   }
 }
 
+const CLOSERS = new Map<string, RegExp>();
+
 /** Index just past `</name` … `>` at or after `from`, or the end of `html`. */
 function skipElement(html: string, from: number, name: string): number {
-  const close = new RegExp(`</${name}\\s*>`, "ig");
+  let close = CLOSERS.get(name);
+  if (!close) CLOSERS.set(name, close = new RegExp(`</${name}\\s*>`, "ig"));
   close.lastIndex = from;
   const m = close.exec(html);
   return m ? m.index + m[0].length : html.length;
@@ -147,24 +217,23 @@ export function htmlToMarkdown(html: string, baseURL?: string): string {
       i = end === -1 ? html.length : end + 1;
       continue;
     }
-    const m = TAG.exec(html.slice(i, i + 4096));
-    if (!m) {
+    const tag = readTag(html, i);
+    if (!tag) {
       emitText("<");
       i++;
       continue;
     }
-    i += m[0].length;
-    const closing = m[1] === "/";
-    const name = m[2].toLowerCase();
+    i = tag.end;
+    const { closing, name } = tag;
     if (!closing && DROPPED.has(name)) {
-      if (m[4] !== "/") i = skipElement(html, i, name);
+      if (!tag.selfClosing) i = skipElement(html, i, name);
       continue;
     }
     if (name === "title") {
       if (!closing) i = skipElement(html, i, "title");
       continue;
     }
-    const attrs = closing ? {} : attributes(m[3]);
+    const attrs = closing ? {} : attributes(tag.attrs);
     if (/^h[1-6]$/.test(name)) {
       block();
       if (!closing) out.push("#".repeat(Number(name[1])) + " ");
