@@ -3,7 +3,7 @@
  * prints one table (section, measurement, value, baseline, ratio, target,
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
- *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox]
+ *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -30,6 +30,8 @@
  *   four concurrent `task` calls against the slowest of them alone.
  * - sandbox: one bash tool call of `true` inside bubblewrap vs unsandboxed,
  *   and the bwrap probe.
+ * - web: the HTML converter on a 5 MiB page, and a `web_fetch` call of it
+ *   against a plain fetch of the same bytes.
  *
  * @module
  */
@@ -44,6 +46,7 @@ import { benchColdStart } from "./sections/coldstart.ts";
 import { benchFanout, benchTask } from "./sections/tasks.ts";
 import { benchLoop } from "./sections/loop.ts";
 import { benchSandbox } from "./sections/sandbox.ts";
+import { benchWeb } from "./sections/web.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -53,6 +56,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   scaling: benchScaling,
   loop: benchLoop,
   sandbox: benchSandbox,
+  web: benchWeb,
 };
 
 async function main(): Promise<void> {
