@@ -30,6 +30,14 @@ export const MCP_START_TIMEOUT_MS = 30_000;
 export const MCP_CALL_TIMEOUT_MS = 300_000;
 const STDERR_TAIL = 2000;
 
+/**
+ * What a stdio server inherits from the child's environment (its definition's
+ * `env` adds the rest): the basics a program needs, locale, temp folder, XDG
+ * folders and proxy settings; never provider keys or other secrets.
+ */
+const INHERITED_ENV =
+  /^(PATH|HOME|USER|LOGNAME|SHELL|TERM|LANG|LANGUAGE|LC_\w+|TMPDIR|TZ|XDG_\w+|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR))$/;
+
 /** A tool a server offers, as listed. */
 export interface McpToolInfo {
   name: string;
@@ -91,7 +99,7 @@ export async function connectMcpServer(
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.env)) {
       if (
-        v !== undefined && /^(PATH|HOME|USER|LOGNAME|SHELL|TERM|LANG|LC_\w+|TMPDIR|TZ)$/.test(k)
+        v !== undefined && INHERITED_ENV.test(k)
       ) {
         env[k] = v;
       }
