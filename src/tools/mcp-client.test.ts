@@ -62,6 +62,17 @@ describe("an MCP server over stdio", () => {
     const r = await c.call("echo", { text: "hi" }, signal);
     assert.deepEqual([r.ok, r.output], [true, "echo: hi"]);
   });
+  test("the server gets the basics and its own env, never the child's secrets", async () => {
+    const r = await connectMcpServer("envs", { ...fixture(), env: { OWN: "1" } }, {
+      ...opts,
+      env: { ...env, ANTHROPIC_API_KEY: "sk-secret", GITHUB_TOKEN: "ghp", LANG: "C.UTF-8" },
+    });
+    assert.ok(r.ok, r.ok ? "" : r.error);
+    open.push(r.conn);
+    const names = (await r.conn.call("env", {}, signal)).output.split(",");
+    for (const n of ["PATH", "HOME", "LANG", "OWN"]) assert.ok(names.includes(n), names.join(","));
+    assert.ok(!names.includes("ANTHROPIC_API_KEY") && !names.includes("GITHUB_TOKEN"));
+  });
   test("images are summarised and structured content kept", async () => {
     const c = await connect("pic", fixture());
     const r = await c.call("picture", {}, signal);

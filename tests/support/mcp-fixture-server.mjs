@@ -3,7 +3,8 @@
 //
 // - no mode: answers; tools `echo` (readOnlyHint), `shout` (not read-only),
 //   `picture` (returns an image and structured content), `crash` (the process
-//   exits mid-call), `hang` (never answers), `fail` (isError result);
+//   exits mid-call), `hang` (never answers), `fail` (isError result), `env`
+//   (the names of its environment variables);
 // - `exit`: exits at once with a message on stderr;
 // - `silent`: reads requests and never answers (not even `initialize`).
 //
@@ -40,6 +41,11 @@ const TOOLS = [
   { name: "crash", description: "Exits mid-call.", inputSchema: { type: "object" } },
   { name: "hang", description: "Never answers.", inputSchema: { type: "object" } },
   { name: "fail", description: "Reports an error.", inputSchema: { type: "object" } },
+  {
+    name: "env",
+    description: "The names of its environment variables.",
+    inputSchema: { type: "object" },
+  },
 ];
 
 function send(msg) {
@@ -68,6 +74,11 @@ function call(id, name, args) {
       return process.exit(7);
     case "hang":
       return;
+    case "env":
+      return send({
+        id,
+        result: { content: [{ type: "text", text: Object.keys(process.env).sort().join(",") }] },
+      });
     case "fail":
       return send({
         id,
