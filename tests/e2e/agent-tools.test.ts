@@ -103,6 +103,40 @@ describe("web_fetch through a real run", () => {
   });
 });
 
+describe("agent files as other ecosystems write them", () => {
+  test("a Gemini CLI agent's web_fetch and write_todos, a Copilot-style mcp-servers block", async () => {
+    const w = world({});
+    mkdirSync(join(w.cwd, ".gemini", "agents"), { recursive: true });
+    writeFileSync(
+      join(w.cwd, ".gemini", "agents", "gem.md"),
+      "---\nname: gem\ndescription: Gemini-shaped\nkind: local\n" +
+        "tools:\n  - read_file\n  - web_fetch\n  - write_todos\n  - google_web_search\n---\nGo.\n",
+    );
+    mkdirSync(join(w.home, ".claude", "agents"), { recursive: true });
+    writeFileSync(
+      join(w.home, ".claude", "agents", "cop.md"),
+      "---\nname: cop\ndescription: Copilot-shaped\ntools: ['read', 'fix/echo']\n" +
+        `mcp-servers:\n  fix:\n    type: 'local'\n    command: 'node'\n    args: ['${FIXTURE}']\n` +
+        "    tools: ['*']\n---\nGo.\n",
+    );
+    server.script([{ text: "gem done" }, { text: "cop done" }]);
+    server.requests.length = 0;
+    const gem = await runXcsh(["run", "gem", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(gem.code, 0, gem.stderr);
+    assert.deepEqual(offeredTools(server.requests[0]).sort(), [
+      "read",
+      "submit_result",
+      "todo",
+      "web_fetch",
+    ]);
+    const cop = await runXcsh(["run", "cop", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(cop.code, 0, cop.stderr);
+    const tools = offeredTools(server.requests[1]);
+    assert.ok(tools.includes("mcp__fix__echo") && tools.includes("mcp__fix__crash"), tools.join());
+    assert.deepEqual(await waitForNoProcessesIn(w.cwd), []);
+  });
+});
+
 describe("todo through a real child", () => {
   test("TodoWrite is the todo tool; progress shows the checklist in the tool_end summary", async () => {
     const w = world({ planner: agentMd("planner", "tools:\n  - Read\n  - TodoWrite\n") });
