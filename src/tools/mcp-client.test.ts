@@ -159,13 +159,21 @@ describe("startMcpTools", () => {
         fix: fixture(),
         gone: { type: "stdio", command: "xcsh-no-such-command", args: [], env: {} },
       },
-      { tools: ["read", "mcp__fix__echo", "mcp__fix__shout"], declared: [], planMode: false },
+      {
+        tools: ["read", "mcp__fix__echo", "mcp__fix__shout", "mcp__fix__nope"],
+        declared: [],
+        planMode: false,
+      },
       opts,
     );
     try {
       assert.deepEqual(set.tools.map((t) => t.name), ["mcp__fix__echo", "mcp__fix__shout"]);
-      assert.equal(set.errors.length, 1);
+      assert.equal(set.errors.length, 2);
       assert.match(set.errors[0], /MCP server 'gone'/);
+      assert.match(
+        set.errors[1],
+        /^MCP server 'fix' has no tool 'nope' \(the agent lists mcp__fix__nope\); its tools: echo, shout,/,
+      );
     } finally {
       await set.close();
     }

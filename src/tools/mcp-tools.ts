@@ -67,7 +67,7 @@ export function mcpToolSpec(conn: McpConnection, tool: McpConnection["tools"][nu
 
 export interface McpToolSet {
   tools: ToolSpec[];
-  /** One message per server that could not start, naming it. */
+  /** One message per server that could not start, or tool listed that it lacks, naming it. */
   errors: string[];
   /** Ends every server (and its process tree). */
   close(): Promise<void>;
@@ -105,6 +105,21 @@ export async function startMcpTools(
       tools.push(spec);
     }
   });
+  for (const conn of conns) {
+    for (const name of agent.tools ?? []) {
+      const p = parseMcpToolName(name);
+      if (!p || p.server !== conn.server || p.tool === "*") continue;
+      const known = conn.tools.some((t) =>
+        t.name === p.tool || mcpToolName(conn.server, t.name) === mcpToolName(conn.server, p.tool)
+      );
+      if (!known) {
+        errors.push(
+          `MCP server '${conn.server}' has no tool '${p.tool}' (the agent lists ${name}); ` +
+            `its tools: ${conn.tools.map((t) => t.name).join(", ") || "none"}`,
+        );
+      }
+    }
+  }
   return {
     tools,
     errors,
