@@ -171,10 +171,12 @@ describe("todo through a real child", () => {
       }),
     });
     const events = again.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const start = events.find((e) => e.type === "tool_start" && e.tool === "todo");
     const end = events.find((e) => e.type === "tool_end" && e.tool === "todo");
     assert.deepEqual(end, {
       type: "tool_end",
       id: "t",
+      callId: start.callId,
       tool: "todo",
       ok: true,
       summary: "0/1 done",
