@@ -8,10 +8,11 @@
  *
  * @module
  */
+import { sep } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import type { FileOutcome } from "../discovery/lint.ts";
-import { neededServers, planMcpServers } from "../runner/mcp-plan.ts";
+import { agentFileTrusted, neededServers, planMcpServers } from "../runner/mcp-plan.ts";
 import { readProjectMcp } from "../runner/project-mcp.ts";
 import type { Diagnostic } from "../types.ts";
 
@@ -20,9 +21,16 @@ export async function checkAgentNeeds(
   outcomes: readonly FileOutcome[],
   env: DiscoveryEnv,
 ): Promise<Diagnostic[]> {
+  // `agents check` reads every folder as a project's; a file in the user's
+  // own folders (`~/.claude/agents`, …) is the user's and needs no approval.
+  const userDirs = `${env.home.replace(/[\\/]+$/, "")}${sep}.`;
   const agents = outcomes.flatMap((o) =>
     o.agent && (neededServers(o.agent).length > 0 || o.agent.tools?.includes("web_search"))
-      ? [{ ...o.agent, filePath: o.path }]
+      ? [{
+        ...o.agent,
+        filePath: o.path,
+        source: env.home && o.path.startsWith(userDirs) ? "user" as const : o.agent.source,
+      }]
       : []
   );
   if (agents.length === 0) return [];
@@ -46,7 +54,11 @@ export async function checkAgentNeeds(
   out.push(...project.warnings);
   const seen = new Set<string>();
   for (const agent of mcpAgents) {
-    const plan = planMcpServers(agent, { config: loaded.config, project, projectTrusted: false });
+    const plan = planMcpServers(agent, {
+      config: loaded.config,
+      project,
+      projectTrusted: agentFileTrusted(agent, env),
+    });
     for (const w of plan.warnings) {
       const key = `${w.file}\0${w.message}`;
       if (seen.has(key)) continue;

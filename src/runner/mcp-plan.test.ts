@@ -1,9 +1,9 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { neededServers, planMcpServers, projectRootOf } from "./mcp-plan.ts";
+import { neededServers, planMcpServers } from "./mcp-plan.ts";
 import { type ProjectMcp, readProjectMcp } from "./project-mcp.ts";
 import { defaultConfig } from "../config/validate.ts";
 import type { AgentDefinition, McpServerDef } from "../types.ts";
@@ -116,11 +116,6 @@ describe("planMcpServers", () => {
     });
     assert.deepEqual(approved.servers, { own: def("own-cmd") });
   });
-  test("projectRootOf", () => {
-    assert.equal(projectRootOf("/src/app/.claude/agents/x.md"), "/src/app");
-    assert.equal(projectRootOf("/src/app/.xcsh/agents/x.md"), "/src/app");
-    assert.equal(projectRootOf("/elsewhere/x.md"), undefined);
-  });
 });
 
 describe("readProjectMcp", () => {
@@ -195,6 +190,14 @@ describe("readProjectMcp", () => {
       assert.match(r.warnings[0].message, message);
     });
   }
+  test("a .mcp.json others may write is ignored with a warning saying why", () => {
+    write(".mcp.json", '{"mcpServers":{"fs":{"command":"x"}}}');
+    chmodSync(join(proj, ".mcp.json"), 0o666);
+    const r = readProjectMcp(proj, home);
+    chmodSync(join(proj, ".mcp.json"), 0o644);
+    assert.deepEqual(r.servers, {});
+    assert.match(r.warnings[0].message, /writable by every user.*chmod go-w/);
+  });
   test("a malformed settings file is a warning and approves nothing", () => {
     write(".mcp.json", '{"mcpServers":{}}');
     write(".claude/settings.local.json", "[");

@@ -13,7 +13,8 @@
  *    `.claude/settings.json` / `.claude/settings.local.json`).
  *
  * A name found nowhere, or found only unapproved, is a warning naming the
- * agent and the server (with how to approve it). Pure.
+ * agent and the server (with how to approve it). Pure, apart from
+ * {@link agentFileTrusted}, which reads the trust store.
  *
  * @example
  * ```ts
@@ -22,6 +23,8 @@
  *
  * @module
  */
+import { isInsideTrustedProject, trustStoreFor } from "../config/trust.ts";
+import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { parseMcpToolName } from "../discovery/tool-names.ts";
 import type { AgentDefinition, Diagnostic, McpServerDef, XcshConfig } from "../types.ts";
 import type { ProjectMcp } from "./project-mcp.ts";
@@ -55,18 +58,13 @@ function approvedInProject(project: ProjectMcp, name: string): boolean {
 }
 
 /**
- * The project folder an agent file belongs to: the folder holding its
- * `.claude`, `.xcsh`, `.codex`, `.gemini` or `.github` folder. Pure.
- *
- * @example
- * ```ts
- * projectRootOf("/src/app/.claude/agents/x.md"); // "/src/app"
- * ```
+ * Whether a project agent file lies in a project the user trusted with
+ * `xcsh trust` (its own MCP server definitions may then start). Reads the
+ * trust store of `env`; never throws.
  */
-export function projectRootOf(file: string | undefined): string | undefined {
-  if (!file) return undefined;
-  const m = /^(.*?)[\\/]\.(?:claude|xcsh|codex|gemini|github)[\\/]/.exec(file);
-  return m ? (m[1] === "" ? "/" : m[1]) : undefined;
+export function agentFileTrusted(agent: AgentDefinition, env: DiscoveryEnv): boolean {
+  if (agent.source !== "project" || !agent.filePath) return false;
+  return isInsideTrustedProject(agent.filePath, trustStoreFor(env.env, env.home));
 }
 
 /** How to approve `name`, for warnings. */

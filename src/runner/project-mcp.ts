@@ -5,20 +5,24 @@
  * `.claude/settings.json` or `.claude/settings.local.json`
  * (`enableAllProjectMcpServers: true`, or the name in
  * `enabledMcpjsonServers`; a name in `disabledMcpjsonServers` is never
- * approved). A file that is unreadable, too large or malformed is a warning
- * naming it, and its servers (or approvals) count as absent.
+ * approved). A file that is unreadable, too large, malformed, owned by
+ * another user or writable by others is a warning naming it, and its servers
+ * (or approvals) count as absent.
  *
  * @module
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { projectAncestors } from "../discovery/config-dirs.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
 import { isRecord } from "../values.ts";
-
-/** Larger files are refused (a `.mcp.json` is a few hundred bytes). */
-const MAX_BYTES = 1024 * 1024;
+import {
+  MAX_SETTINGS_FILE_BYTES,
+  ownershipHint,
+  ownershipProblem,
+  readCappedSync,
+} from "../file-safety.ts";
 
 export interface ProjectMcp {
   /** The folder holding `.mcp.json` (the project root for approvals). */
@@ -33,20 +37,23 @@ export interface ProjectMcp {
   warnings: Diagnostic[];
 }
 
+/**
+ * The parsed JSON of `file`, undefined when it does not exist, or why it is
+ * not used: unreadable, too large, not JSON, or owned or writable by
+ * someone else (it could start programs).
+ */
 function readJson(file: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const r = readCappedSync(file, MAX_SETTINGS_FILE_BYTES);
+  if (!r.ok) {
+    if (r.code === "ENOENT" || r.code === "ENOTDIR") return { ok: true, value: undefined };
+    return { ok: false, reason: r.reason };
+  }
+  const problem = ownershipProblem(r.info);
+  if (problem) return { ok: false, reason: `${problem}, ${ownershipHint(problem, file)}` };
   try {
-    const info = statSync(file, { throwIfNoEntry: false });
-    if (!info) return { ok: true, value: undefined };
-    if (!info.isFile()) return { ok: false, reason: "not a regular file" };
-    if (info.size > MAX_BYTES) return { ok: false, reason: `larger than ${MAX_BYTES} bytes` };
-    const text = readFileSync(file, "utf8");
-    try {
-      return { ok: true, value: JSON.parse(text) };
-    } catch (err) {
-      return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : err})` };
-    }
+    return { ok: true, value: JSON.parse(r.bytes.toString("utf8")) };
   } catch (err) {
-    return { ok: false, reason: `cannot be read: ${err instanceof Error ? err.message : err}` };
+    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : err})` };
   }
 }
 

@@ -29,7 +29,7 @@ import { type CallerState, checkGuards, childEnvironment, type GuardKind } from 
 import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
-import { neededServers, planMcpServers, projectRootOf } from "./mcp-plan.ts";
+import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
 import { readProjectMcp } from "./project-mcp.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
@@ -83,12 +83,6 @@ export interface TaskToolOptions {
    * at the top level, where this call's discovery fixes the set.
    */
   agentSet?: Record<string, string>;
-  /**
-   * Whether the project folder `root` is trusted (`xcsh trust`): a project
-   * agent file's own MCP server definitions start only then (or when
-   * approved in `.claude/settings*.json`). Absent: never trusted.
-   */
-  isProjectTrusted?: (root: string) => boolean;
 }
 
 /** A child ready to start. */
@@ -297,11 +291,10 @@ export class TaskTool {
     if (neededServers(agent).length === 0) return undefined;
     const { config, env } = this.opts;
     const project = readProjectMcp(env.cwd, env.home);
-    const root = agent.source === "project" ? projectRootOf(agent.filePath) : undefined;
     const plan = planMcpServers(agent, {
       config,
       project,
-      projectTrusted: root !== undefined && (this.opts.isProjectTrusted?.(root) ?? false),
+      projectTrusted: agentFileTrusted(agent, env),
     });
     const warnings = [...project.warnings, ...plan.warnings];
     if (warnings.length > 0) this.opts.onWarnings?.(warnings);

@@ -313,6 +313,38 @@ describe("MCP servers' tools inside a child", { skip: !existsSync(FS_SERVER) }, 
     assert.deepEqual(await waitForNoProcessesIn(w.cwd), [], "every server ended with the child");
   });
 
+  test("a project agent's own server starts only once the project is trusted", async () => {
+    const w = world({
+      inl: agentMd(
+        "inl",
+        `tools: Read, mcp__fix__echo\nmcpServers:\n  - fix:\n      command: node\n      args: ["${FIXTURE}"]\n`,
+      ),
+    });
+    server.script([{ text: "without it" }, { text: "with it" }]);
+    server.requests.length = 0;
+    const before = await runXcsh(["run", "inl", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(
+      before.stderr,
+      /MCP server 'fix' is defined in a project agent file and is not approved/,
+    );
+    assert.ok(!offeredTools(server.requests[0]).includes("mcp__fix__echo"));
+    const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    assert.match(
+      check.stdout,
+      /inl\.md.*'fix' is defined in a project agent file and is not approved/,
+    );
+
+    const trusted = await runXcsh(["trust", w.cwd], { cwd: w.cwd, home: w.home });
+    assert.equal(trusted.code, 0, trusted.stderr);
+    const after = await runXcsh(["run", "inl", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(after.code, 0, after.stderr);
+    assert.doesNotMatch(after.stderr, /not approved/);
+    assert.ok(offeredTools(server.requests[1]).includes("mcp__fix__echo"));
+    const checked = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    assert.doesNotMatch(checked.stdout, /not approved/);
+  });
+
   test("agents check warns about an undefined server, and a malformed .mcp.json, without failing", async () => {
     const w = world({
       lost: agentMd("lost", "tools: Read, mcp__nowhere__*\nmcpServers: [alsonowhere]\n"),
