@@ -3,7 +3,7 @@
  * prints one table (section, measurement, value, baseline, ratio, target,
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
- *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox]
+ *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [tools]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -30,6 +30,9 @@
  *   four concurrent `task` calls against the slowest of them alone.
  * - sandbox: one bash tool call of `true` inside bubblewrap vs unsandboxed,
  *   and the bwrap probe.
+ * - tools: the `grep` and `find` tools on a ~19 000-file tree against
+ *   ripgrep (`rg`, Debian's `ripgrep` package; the section is skipped with a
+ *   message when it is missing), and a full-tree grep's peak memory.
  *
  * @module
  */
@@ -44,6 +47,7 @@ import { benchColdStart } from "./sections/coldstart.ts";
 import { benchFanout, benchTask } from "./sections/tasks.ts";
 import { benchLoop } from "./sections/loop.ts";
 import { benchSandbox } from "./sections/sandbox.ts";
+import { benchTools } from "./sections/tools.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -53,6 +57,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   scaling: benchScaling,
   loop: benchLoop,
   sandbox: benchSandbox,
+  tools: benchTools,
 };
 
 async function main(): Promise<void> {

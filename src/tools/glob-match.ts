@@ -214,7 +214,30 @@ export function compileNodes(
     const want = String.fromCharCode(...nodes.map((n) => (n as { c: number }).c));
     return (s) => s === want;
   }
-  if (isSimple(nodes)) return twoPointer(nodes, counter);
+  if (isSimple(nodes)) {
+    // `*.ts`, `README*`, `*test*`: a literal end, start or middle.
+    const lits = (from: number, to: number) =>
+      nodes.slice(from, to).every((n) => n.t === "lit")
+        ? String.fromCharCode(...nodes.slice(from, to).map((n) => (n as { c: number }).c))
+        : undefined;
+    const last = nodes.length - 1;
+    const starFirst = nodes[0]?.t === "star";
+    const starLast = nodes[last]?.t === "star";
+    const noSlash = (s: string) => s.indexOf("/") === -1;
+    if (starFirst && !starLast) {
+      const end = lits(1, nodes.length);
+      if (end !== undefined) return (s) => s.endsWith(end) && noSlash(s);
+    }
+    if (starLast && !starFirst) {
+      const begin = lits(0, last);
+      if (begin !== undefined) return (s) => s.startsWith(begin) && noSlash(s);
+    }
+    if (starFirst && starLast && last > 0) {
+      const mid = lits(1, last);
+      if (mid !== undefined) return (s) => s.includes(mid) && noSlash(s);
+    }
+    return twoPointer(nodes, counter);
+  }
   return automaton(nodes, counter);
 }
 

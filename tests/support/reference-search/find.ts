@@ -14,7 +14,8 @@
 import { stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "../../../src/tools/types.ts";
-import { displayPath, resolvePath, walk } from "./walk.ts";
+import { confine } from "../../../src/tools/confine.ts";
+import { displayPath, walk } from "./walk.ts";
 
 export const FIND_DEFAULT_RESULTS = 200;
 export const FIND_MAX_RESULTS = 1000;
@@ -27,10 +28,10 @@ export interface FindArgs {
 
 export const findTool: ToolSpec = {
   name: "find",
-  readOnly: true,
   description: "Find files and directories by glob pattern, e.g. `*.ts` (any depth), " +
     "`src/**/*.test.ts`, `**/README.md`, `*.{yml,yaml}`. Skips what .gitignore excludes. " +
     "Directories end with `/`.",
+  readOnly: true,
   inputSchema: {
     type: "object",
     properties: {
@@ -42,7 +43,9 @@ export const findTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: FindArgs, ctx) {
-    const start = resolvePath(ctx.cwd, args.path);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const start = where.abs;
     try {
       if (!(await stat(start)).isDirectory()) {
         return toolError(`${displayPath(ctx.cwd, start)} is not a directory`);

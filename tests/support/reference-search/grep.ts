@@ -16,7 +16,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "../../../src/tools/types.ts";
-import { displayPath, looksBinary, resolvePath, walk } from "./walk.ts";
+import { confine, linkStaysInside } from "../../../src/tools/confine.ts";
+import { displayPath, looksBinary, walk } from "./walk.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
@@ -57,11 +58,11 @@ function cut(line: string): string {
 
 export const grepTool: ToolSpec = {
   name: "grep",
-  readOnly: true,
   description: "Search file contents with a JavaScript regular expression. Searches every file " +
     "below `path` (default: the working directory) that .gitignore does not exclude; `glob` " +
     "filters file names (e.g. `*.ts`, `src/**/*.py`). Returns `path:line:text` lines, at most " +
     `max_results (default ${GREP_DEFAULT_RESULTS}).`,
+  readOnly: true,
   inputSchema: {
     type: "object",
     properties: {
@@ -89,7 +90,9 @@ export const grepTool: ToolSpec = {
       return toolError(`invalid regular expression: ${(err as Error).message}`);
     }
     const limit = Math.min(args.max_results ?? GREP_DEFAULT_RESULTS, GREP_MAX_RESULTS);
-    const start = resolvePath(ctx.cwd, args.path);
+    const where = await confine(ctx, args.path);
+    if (!where.ok) return where.error;
+    const start = where.abs;
     let st;
     try {
       st = await stat(start);
@@ -142,6 +145,8 @@ export const grepTool: ToolSpec = {
         if (more) break;
         if (e.isDir) continue;
         if (filter && !filter(displayPath(start, e.abs))) continue;
+        // A symlink met on the walk is searched only when it stays inside.
+        if (e.isLink && !(await linkStaysInside(e.abs, where.roots))) continue;
         await searchFile(e.abs);
       }
       truncatedWalk = w.truncated();

@@ -68,6 +68,8 @@ function toPosix(p: string): string {
 export interface WalkEntry {
   abs: string;
   isDir: boolean;
+  /** A symlink (to a file, or to a folder that is listed but not entered). */
+  isLink?: boolean;
 }
 
 export interface WalkOptions {
@@ -117,13 +119,17 @@ export function walk(start: string, opts: WalkOptions = {}): {
         if (name === ".git") continue;
         const abs = join(dir, name);
         let isDir = false;
+        let isLink = false;
         try {
           const st = await lstat(abs);
           if (st.isSymbolicLink()) {
             isDir = false; // a symlink is listed, never descended into
+            isLink = true;
             const target = await stat(abs).catch(() => undefined);
             if (target?.isDirectory()) {
-              if (!isIgnored(toPosix(relative(root, abs)), true, here)) yield { abs, isDir: true };
+              if (!isIgnored(toPosix(relative(root, abs)), true, here)) {
+                yield { abs, isDir: true, isLink };
+              }
               continue;
             }
           } else {
@@ -133,7 +139,7 @@ export function walk(start: string, opts: WalkOptions = {}): {
           continue;
         }
         if (isIgnored(toPosix(relative(root, abs)), isDir, here)) continue;
-        yield { abs, isDir };
+        yield isLink ? { abs, isDir, isLink } : { abs, isDir };
         if (isDir) yield* visit(abs, here);
       }
     }
