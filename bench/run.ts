@@ -14,12 +14,15 @@
  * - discovery: a generated tree (4 families × project + user × 250 agents,
  *   20 plugins × 10 agents, cwd 30 folders deep); `discoverAgents` warm median
  *   and first call in a fresh process, each against the raw-I/O floor
- *   (bench/floor.ts) measured the same way.
+ *   (bench/floor.ts) measured the same way; `dist/xcsh agents --json` on the
+ *   same tree with the cache off (against the floor compiled like dist/xcsh),
+ *   with an empty cache (a first run) and with the cache on disk.
  * - coldstart: `dist/xcsh agents --json` on a ~60-file tree vs an empty
  *   binary compiled with the same flags.
  * - task: `dist/xcsh run` against the local model server (answers at once)
  *   vs `dist/xcsh --version`.
- * - fanout: 32 tasks at concurrency 8 vs 4 × one task; peak RSS of the
+ * - fanout: 32 tasks at concurrency 8 vs 32 × a child's CPU time ÷ cores
+ *   (and, for information, vs 4 × one task); a child's CPU time; peak RSS of the
  *   `__child` processes, sampled from /proc during the run, and of one child
  *   run alone under /usr/bin/time -v.
  * - scaling: discovery at 250, 2 500 and 25 000 files; linear when the cost
