@@ -16,7 +16,7 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.ts";
-import { pacer } from "./pace.ts";
+import { type Pacer, pacer } from "./pace.ts";
 
 /** Entries visited before a walk gives up (bounds time on huge trees). */
 export const MAX_WALK_ENTRIES = 200_000;
@@ -87,6 +87,10 @@ export function entryPath(e: WalkEntry): string {
 
 export interface WalkOptions {
   signal?: AbortSignal;
+  /** Entries visited before giving up (default {@link MAX_WALK_ENTRIES}). */
+  maxEntries?: number;
+  /** When to give the event loop a turn (default: after each slice of ./pace.ts). */
+  pace?: Pacer;
 }
 
 /**
@@ -142,7 +146,8 @@ export async function walk(
   }
   const startFromRoot = toPosix(relative(root, start));
   const rootPrefix = startFromRoot === "" ? "" : startFromRoot + "/";
-  const pace = pacer();
+  const pace = opts.pace ?? pacer();
+  const maxEntries = opts.maxEntries ?? MAX_WALK_ENTRIES;
   let seen = 0;
   let truncated = false;
   let stopped = false;
@@ -175,7 +180,7 @@ export async function walk(
         stopped = true;
         return;
       }
-      if (++seen > MAX_WALK_ENTRIES) {
+      if (++seen > maxEntries) {
         truncated = stopped = true;
         return;
       }
