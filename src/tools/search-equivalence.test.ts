@@ -215,6 +215,19 @@ describe("grep and find give the earlier implementation's results", () => {
     await same(grepTool, oldGrep, { pattern: "foo", max_results: 1000 }, ctx);
   });
 
+  test("searches from a sub-folder reaching out of it: `..`, absolute paths, symlinks", async () => {
+    for (const { dir, folders } of trees.slice(0, 6)) {
+      const inner = folders[folders.length - 1];
+      if (inner === "") continue;
+      const ctx = context(join(dir, inner));
+      for (const path of ["..", dir, join(dir, "linkdir"), "../..", "."]) {
+        await same(grepTool, oldGrep, { pattern: "foo|needle", path, max_results: 1000 }, ctx);
+        await same(findTool, oldFind, { pattern: "*", path, max_results: 1000 }, ctx);
+        await same(findTool, oldFind, { pattern: "**/*.ts", path }, ctx);
+      }
+    }
+  });
+
   test("find: globs, caps and sub-folders", async () => {
     const globs = [
       "*",
