@@ -108,6 +108,28 @@ describe("glob matching agrees with the earlier regular expressions", () => {
     );
   });
 
+  test("the automaton gives the same answers when it may remember few states or none", () => {
+    fc.assert(
+      fc.property(glob, fc.array(path, { minLength: 1, maxLength: 6 }), fills, (g, some, f) => {
+        let nodes;
+        try {
+          nodes = parseGlob(g);
+        } catch {
+          return;
+        }
+        const full = compileNodes(nodes);
+        const few = compileNodes(nodes, undefined, 2);
+        const none = compileNodes(nodes, undefined, 0);
+        for (const p of [...some, instantiate(g, f)]) {
+          const want = full(p);
+          assert.equal(few(p), want, `${g} on ${JSON.stringify(p)}`);
+          assert.equal(none(p), want, `${g} on ${JSON.stringify(p)}`);
+        }
+      }),
+      { numRuns: 2000, seed: 15 },
+    );
+  });
+
   test("gitignore: same answer on generated rules and paths", () => {
     const line = fc.tuple(fc.constantFrom("", "!", "/", "\\!", "#"), glob, fc.constantFrom("", "/"))
       .map(([a, b, c]) => a + b + c);

@@ -3,14 +3,15 @@
  * string's length for a given pattern: no backtracking, so a pattern such as
  * `*a*a*a*a*a*a*a*a*b` against a long name answers at once.
  *
- * Three strategies, chosen once per pattern: a pattern of plain characters is
- * compared directly; one of characters, `?`, classes and `*` that can never
- * match a `/` uses the two-pointer wildcard walk (the last `*` absorbs a
- * mismatch; earlier ones never need to move again); anything else (`**`,
- * `{a,b}`, a `/` in the pattern) runs as a state-set simulation of the
- * pattern's automaton (every live state advanced one character at a time).
- * All three agree with the anchored regular expression the pattern stands
- * for. Pure.
+ * Three strategies, chosen once per pattern: a pattern of plain characters
+ * (or one `*` before or after them, as in `*.ts`) is compared directly; one of
+ * characters, `?`, classes and `*` that can never match a `/` uses the
+ * two-pointer wildcard walk (the last `*` absorbs a mismatch; earlier ones
+ * never need to move again); anything else (`**`, `{a,b}`, a `/` in the
+ * pattern) runs the pattern's automaton with every live state advanced one
+ * character at a time, remembering the state sets it meets as a DFA built
+ * lazily. All three agree with the anchored regular expression the pattern
+ * stands for. Pure.
  *
  * @example
  * ```ts
@@ -145,8 +146,27 @@ function compileSeq(p: Program, nodes: readonly GlobNode[]): void {
   }
 }
 
-/** State-set simulation of the pattern's automaton: O(string × pattern). */
-function automaton(nodes: readonly GlobNode[], counter?: StepCounter): (s: string) => boolean {
+/** DFA states one matcher builds before it keeps to the plain simulation. */
+const MAX_DFA_STATES = 4096;
+
+/** Does the state list hold the final state? */
+function accepts(op: readonly number[], list: Int32Array, len: number): boolean {
+  for (let k = 0; k < len; k++) if (op[list[k]] === MATCH) return true;
+  return false;
+}
+
+/**
+ * The pattern's automaton, simulated one character at a time with every live
+ * state advanced together: O(string × pattern). Each set of live states met
+ * is remembered with its transitions for ASCII characters (a DFA built
+ * lazily), so a matcher used on many paths soon costs one table look-up per
+ * character; past `maxStates` sets it keeps to the simulation.
+ */
+function automaton(
+  nodes: readonly GlobNode[],
+  counter?: StepCounter,
+  maxStates = MAX_DFA_STATES,
+): (s: string) => boolean {
   const p: Program = { op: [], arg: [], tests: [] };
   compileSeq(p, nodes);
   emit(p, MATCH);
@@ -158,6 +178,12 @@ function automaton(nodes: readonly GlobNode[], counter?: StepCounter): (s: strin
   const seen = new Int32Array(size).fill(-1);
   const stack = new Int32Array(size * 2 + 2);
   let gen = 0;
+  const newGeneration = () => {
+    if (++gen > 0x3fffffff) {
+      seen.fill(-1);
+      gen = 1;
+    }
+  };
   // Adds `pc` and every state reachable from it without reading a character.
   const add = (list: Int32Array, len: number, pc: number): number => {
     let sp = 0;
@@ -176,39 +202,83 @@ function automaton(nodes: readonly GlobNode[], counter?: StepCounter): (s: strin
     }
     return len;
   };
-  return (s) => {
-    let curLen = 0;
-    let nextLen = 0;
-    if (gen > 0x3fffffff - s.length) {
-      seen.fill(-1);
-      gen = 0;
+  // The states after reading `c` in the states `from`, into `into`.
+  const step = (from: Int32Array, fromLen: number, c: number, into: Int32Array): number => {
+    newGeneration();
+    let len = 0;
+    for (let k = 0; k < fromLen; k++) {
+      const at = from[k];
+      if (counter) counter.steps++;
+      if (op[at] === CHAR && tests[arg[at]](c)) len = add(into, len, at + 1);
     }
-    gen++;
-    curLen = add(cur, 0, 0);
-    for (let i = 0; i < s.length && curLen > 0; i++) {
-      const c = s.charCodeAt(i);
-      gen++;
-      nextLen = 0;
-      for (let k = 0; k < curLen; k++) {
-        const at = cur[k];
-        if (counter) counter.steps++;
-        if (op[at] === CHAR && tests[arg[at]](c)) nextLen = add(next, nextLen, at + 1);
-      }
+    return len;
+  };
+  const simulate = (s: string): boolean => {
+    newGeneration();
+    let len = add(cur, 0, 0);
+    for (let i = 0; i < s.length && len > 0; i++) {
+      len = step(cur, len, s.charCodeAt(i), next);
       [cur, next] = [next, cur];
-      curLen = nextLen;
     }
-    for (let k = 0; k < curLen; k++) if (op[cur[k]] === MATCH) return true;
-    return false;
+    return accepts(op, cur, len);
+  };
+
+  interface DfaState {
+    pcs: Int32Array;
+    accept: boolean;
+    /** The next state for each ASCII character, -1 until computed. */
+    ascii: Int32Array;
+  }
+  const states: DfaState[] = [];
+  const ids = new Map<string, number>();
+  /** The id of the state set `list[0, len)`, or -1 when there are too many. */
+  const intern = (list: Int32Array, len: number): number => {
+    const pcs = list.slice(0, len).sort();
+    const key = pcs.join(",");
+    let id = ids.get(key);
+    if (id === undefined) {
+      if (states.length >= maxStates) return -1;
+      id = states.length;
+      states.push({ pcs, accept: accepts(op, pcs, len), ascii: new Int32Array(128).fill(-1) });
+      ids.set(key, id);
+    }
+    return id;
+  };
+  newGeneration();
+  const start = intern(cur, add(cur, 0, 0));
+  let tooMany = start === -1;
+  return (s) => {
+    if (tooMany) return simulate(s);
+    let id = start;
+    for (let i = 0; i < s.length; i++) {
+      const state = states[id];
+      if (state.pcs.length === 0) return false;
+      const c = s.charCodeAt(i);
+      if (counter) counter.steps++;
+      let to = c < 128 ? state.ascii[c] : -1;
+      if (to === -1) {
+        to = intern(next, step(state.pcs, state.pcs.length, c, next));
+        if (to === -1) {
+          tooMany = true;
+          return simulate(s);
+        }
+        if (c < 128) state.ascii[c] = to;
+      }
+      id = to;
+    }
+    return states[id].accept;
   };
 }
 
 /**
  * A matcher for the whole string: true when the pattern matches all of it.
- * `counter`, when given, counts the steps taken (for tests).
+ * `counter`, when given, counts the steps taken, and `maxDfaStates` bounds
+ * the automaton's remembered states (both for tests).
  */
 export function compileNodes(
   nodes: readonly GlobNode[],
   counter?: StepCounter,
+  maxDfaStates = MAX_DFA_STATES,
 ): (s: string) => boolean {
   if (nodes.every((n) => n.t === "lit")) {
     const want = String.fromCharCode(...nodes.map((n) => (n as { c: number }).c));
@@ -238,7 +308,7 @@ export function compileNodes(
     }
     return twoPointer(nodes, counter);
   }
-  return automaton(nodes, counter);
+  return automaton(nodes, counter, maxDfaStates);
 }
 
 /** True when no node can match a `/` (so matching a base name suffices). */
