@@ -131,9 +131,10 @@ function makeTree(dir: string, seed: number): string[] {
   return folders;
 }
 
-function context(cwd: string): ToolContext {
+function context(cwd: string, roots?: string[]): ToolContext {
   return {
     cwd,
+    ...(roots ? { roots } : {}),
     signal: new AbortController().signal,
     env: {},
     findings: [],
@@ -145,6 +146,7 @@ async function same(now: ToolSpec, before: ToolSpec, args: object, ctx: ToolCont
   const a = await now.run(args, ctx);
   const b = await before.run(args, ctx);
   assert.deepEqual(a, b, `${now.name} ${JSON.stringify(args)} in ${ctx.cwd}`);
+  return a;
 }
 
 const PATTERNS = [
@@ -215,15 +217,18 @@ describe("grep and find give the earlier implementation's results", () => {
     await same(grepTool, oldGrep, { pattern: "foo", max_results: 1000 }, ctx);
   });
 
-  test("searches from a sub-folder reaching out of it: `..`, absolute paths, symlinks", async () => {
+  test("searches from a sub-folder reaching out of it: `..`, absolute paths, symlinks, and past the project (refused)", async () => {
     for (const { dir, folders } of trees.slice(0, 6)) {
       const inner = folders[folders.length - 1];
       if (inner === "") continue;
-      const ctx = context(join(dir, inner));
-      for (const path of ["..", dir, join(dir, "linkdir"), "../..", "."]) {
+      // The tree is the project; the working directory one of its folders.
+      const ctx = context(join(dir, inner), [dir]);
+      for (const path of ["..", dir, join(dir, "linkdir"), "../..", ".", join(dir, "..")]) {
         await same(grepTool, oldGrep, { pattern: "foo|needle", path, max_results: 1000 }, ctx);
-        await same(findTool, oldFind, { pattern: "*", path, max_results: 1000 }, ctx);
+        const found = await same(findTool, oldFind, { pattern: "*", path, max_results: 1000 }, ctx);
         await same(findTool, oldFind, { pattern: "**/*.ts", path }, ctx);
+        if (path === dir) assert.equal(found.ok, true);
+        if (path === join(dir, "..")) assert.match(found.output, /outside/);
       }
     }
   });
