@@ -37,6 +37,7 @@ export function timedSync(
     env: opts.env,
     stdio: ["ignore", "pipe", "pipe"],
     timeout: 120_000,
+    maxBuffer: 256 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
   if (r.status !== 0) {
@@ -144,19 +145,24 @@ export async function alternate(
   return out;
 }
 
-export function buildEmptyBinary(): string {
-  const out = join(tmp("empty"), "empty");
+/** Compiles `bench/<source>` with dist/xcsh's flags into the scratch folder. */
+export function buildBenchBinary(source: string, name: string): string {
+  const out = join(tmp(name), name);
   const r = spawnSync(BUN, [
     "build",
     "--compile",
     "--minify",
     "--bytecode",
-    join(ROOT, "bench", "empty.ts"),
+    join(ROOT, "bench", source),
     "--outfile",
     out,
   ], { stdio: ["ignore", "pipe", "pipe"] });
-  if (r.status !== 0) throw new Error(`building the empty binary failed: ${r.stderr.toString()}`);
+  if (r.status !== 0) throw new Error(`building ${name} failed: ${r.stderr.toString()}`);
   return out;
+}
+
+export function buildEmptyBinary(): string {
+  return buildBenchBinary("empty.ts", "empty");
 }
 
 export function requireXcsh(): void {

@@ -4,6 +4,7 @@
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
+ *                    [tools]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -14,12 +15,15 @@
  * - discovery: a generated tree (4 families × project + user × 250 agents,
  *   20 plugins × 10 agents, cwd 30 folders deep); `discoverAgents` warm median
  *   and first call in a fresh process, each against the raw-I/O floor
- *   (bench/floor.ts) measured the same way.
+ *   (bench/floor.ts) measured the same way; `dist/xcsh agents --json` on the
+ *   same tree with the cache off (against the floor compiled like dist/xcsh),
+ *   with an empty cache (a first run) and with the cache on disk.
  * - coldstart: `dist/xcsh agents --json` on a ~60-file tree vs an empty
  *   binary compiled with the same flags.
  * - task: `dist/xcsh run` against the local model server (answers at once)
  *   vs `dist/xcsh --version`.
- * - fanout: 32 tasks at concurrency 8 vs 4 × one task; peak RSS of the
+ * - fanout: 32 tasks at concurrency 8 vs 32 × a child's CPU time ÷ cores
+ *   (and, for information, vs 4 × one task); a child's CPU time; peak RSS of the
  *   `__child` processes, sampled from /proc during the run, and of one child
  *   run alone under /usr/bin/time -v.
  * - scaling: discovery at 250, 2 500 and 25 000 files; linear when the cost
@@ -32,6 +36,9 @@
  *   and the bwrap probe.
  * - web: the HTML converter on a 5 MiB page, and a `web_fetch` call of it
  *   against a plain fetch of the same bytes.
+ * - tools: the `grep` and `find` tools on a ~19 000-file tree against
+ *   ripgrep (`rg`, Debian's `ripgrep` package; the section is skipped with a
+ *   message when it is missing), and a full-tree grep's peak memory.
  *
  * @module
  */
@@ -47,6 +54,7 @@ import { benchFanout, benchTask } from "./sections/tasks.ts";
 import { benchLoop } from "./sections/loop.ts";
 import { benchSandbox } from "./sections/sandbox.ts";
 import { benchWeb } from "./sections/web.ts";
+import { benchTools } from "./sections/tools.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -57,6 +65,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   loop: benchLoop,
   sandbox: benchSandbox,
   web: benchWeb,
+  tools: benchTools,
 };
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { rmSync } from "node:fs";
+import type { Tree } from "../generate.ts";
 import { rawFloor } from "../floor.ts";
 import {
   agentOrigins,
@@ -17,14 +18,17 @@ import {
 import { readDefinitionFolder } from "../../src/discovery/read-files.ts";
 import {
   alternate,
+  buildBenchBinary,
   BUN,
   cleanEnv,
   discoveryEnv,
   makeTree,
+  requireXcsh,
   ROOT,
   scratchDir,
   SEED,
   timedSync,
+  XCSH,
 } from "../measure.ts";
 import { details, median, row } from "../report.ts";
 
@@ -104,19 +108,44 @@ export async function benchDiscovery(): Promise<void> {
   }
   row(
     "discovery",
-    "cold first call, cache on disk (later runs)",
+    "  cold first call in-process, cache on disk",
     median(cold.cached),
     median(cold.floor),
     "ms",
-    1.25,
+    null,
   );
   row(
     "discovery",
-    "cold first call, no cache (first run)",
+    "  cold first call in-process, no cache",
     median(cold.uncached),
     median(cold.floor),
     "ms",
-    1.25,
+    null,
+  );
+  const processes = coldProcesses(tree);
+  row(
+    "discovery",
+    "cold: agents --json, fresh process, no cache",
+    median(processes.off),
+    median(processes.floor),
+    "ms",
+    2,
+  );
+  row(
+    "discovery",
+    "first run: empty definition cache vs cache off",
+    median(processes.empty),
+    median(processes.off),
+    "ms",
+    1.1,
+  );
+  row(
+    "discovery",
+    "  later runs: cache on disk vs cache off",
+    median(processes.warm),
+    median(processes.off),
+    "ms",
+    null,
   );
   details.discovery = {
     files: tree.fileCount,
@@ -127,7 +156,42 @@ export async function benchDiscovery(): Promise<void> {
     floorFilesRead: floorCount,
     warm,
     cold,
+    processes,
   };
+}
+
+/**
+ * Whole processes on the 2 200-file tree: `dist/xcsh agents --json` with the
+ * cache off, with an empty cache folder (a first run: it fills it), and with
+ * the cache on disk; against the same reads in a program compiled with the
+ * same flags (bench/floor-once.ts). Alternated run by run.
+ */
+function coldProcesses(tree: Tree) {
+  requireXcsh();
+  const floorBin = buildBenchBinary("floor-once.ts", "floor-once");
+  const treeFile = join(scratchDir(), "discovery.json");
+  const env = cleanEnv({ HOME: tree.home });
+  const warmDir = join(scratchDir(), "agents-cache");
+  let fresh = 0;
+  const agents = (extra: Record<string, string>) =>
+    timedSync(XCSH, ["agents", "--json"], { cwd: tree.cwd, env: { ...env, ...extra } }).ms;
+  const out = {
+    off: [] as number[],
+    empty: [] as number[],
+    warm: [] as number[],
+    floor: [] as number[],
+  };
+  agents({ XCSH_CACHE_DIR: warmDir });
+  timedSync(floorBin, [treeFile], { env });
+  for (let i = 0; i < 9; i++) {
+    out.off.push(agents({ XCSH_CACHE: "off" }));
+    const emptyDir = join(scratchDir(), `agents-cache-${fresh++}`);
+    out.empty.push(agents({ XCSH_CACHE_DIR: emptyDir }));
+    rmSync(emptyDir, { recursive: true, force: true });
+    out.warm.push(agents({ XCSH_CACHE_DIR: warmDir }));
+    out.floor.push(timedSync(floorBin, [treeFile], { env }).ms);
+  }
+  return out;
 }
 
 export async function benchScaling(): Promise<void> {

@@ -11,7 +11,7 @@ import { stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 import { confine } from "./confine.ts";
-import { displayPath, walk } from "./walk.ts";
+import { displayPath, entryPath, walk } from "./walk.ts";
 
 export const FIND_DEFAULT_RESULTS = 200;
 export const FIND_MAX_RESULTS = 1000;
@@ -53,20 +53,17 @@ export const findTool: ToolSpec = {
     const match = compileGlob(args.pattern);
     const found: string[] = [];
     let more = false;
-    const w = walk(start, { signal: ctx.signal, shouldStop: () => more });
-    for await (const e of w.entries) {
-      if (!match(displayPath(start, e.abs))) continue;
-      if (found.length >= limit) {
-        more = true;
-        break;
-      }
-      found.push(displayPath(ctx.cwd, e.abs) + (e.isDir ? "/" : ""));
-    }
+    const w = await walk(start, { signal: ctx.signal }, (e) => {
+      if (!match(e.rel)) return false;
+      if (found.length >= limit) return (more = true);
+      found.push(displayPath(ctx.cwd, entryPath(e)) + (e.isDir ? "/" : ""));
+      return false;
+    });
     if (ctx.signal.aborted) return toolError("cancelled");
     if (found.length === 0) return { ok: true, output: "No matches.", summary: "0 paths" };
     let output = found.join("\n");
     if (more) output += `\n[more paths not shown: narrow the pattern or path]`;
-    if (w.truncated()) output += `\n[search stopped early: too many files below the path]`;
+    if (w.truncated) output += `\n[search stopped early: too many files below the path]`;
     return { ok: true, output, summary: `${found.length}${more ? "+" : ""} paths` };
   },
 };

@@ -5,10 +5,10 @@
  * comments are skipped, `!` re-includes, a trailing `/` matches directories
  * only, a pattern with a `/` elsewhere is anchored to the directory holding
  * the `.gitignore`, otherwise it matches a name at any depth below it; later
- * rules win; a line whose pattern does not translate to a valid regular
- * expression (such as `[z-a]`) is skipped. Callers prune ignored
- * directories, so a file inside an ignored directory is never asked about.
- * Pure.
+ * rules win; a line with an invalid character class (such as `[z-a]`) is
+ * skipped. Matching takes time linear in the path's length (see
+ * ./glob-match.ts). Callers prune ignored directories, so a file inside an
+ * ignored directory is never asked about. Pure.
  *
  * @example
  * ```ts
@@ -20,14 +20,39 @@
  *
  * @module
  */
-import { globToRegExpSource } from "./glob.ts";
+import { compileNodes, neverMatchesSlash } from "./glob-match.ts";
+import { type GlobNode, parseGlob } from "./glob-syntax.ts";
 
 export interface IgnoreRule {
   /** Directory (relative to the search root, `""` for the root) holding the rule. */
   base: string;
   negate: boolean;
   dirOnly: boolean;
-  re: RegExp;
+  /**
+   * True when the rule's pattern matches `sub` (the path below `base`);
+   * `oddChars` says `sub` holds a line terminator.
+   */
+  match: (sub: string, oddChars: boolean) => boolean;
+}
+
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/**
+ * The matcher of one pattern. Anchored: the whole path. Otherwise any number
+ * of leading directories, then the pattern: for a pattern that never matches
+ * `/` that is its base name, unless a line terminator sits in the
+ * directories (the leading `.*` of the rule's regular expression stops there,
+ * so the general automaton decides).
+ */
+function ruleMatcher(body: GlobNode[], anchored: boolean): IgnoreRule["match"] {
+  const whole = compileNodes(body);
+  if (anchored) return (sub) => whole(sub);
+  const prefixed = compileNodes([
+    { t: "alt", alts: [[], [{ t: "all" }, { t: "lit", c: 47 }]] },
+    ...body,
+  ]);
+  if (!neverMatchesSlash(body)) return (sub) => prefixed(sub);
+  return (sub, odd) => odd ? prefixed(sub) : whole(sub.slice(sub.lastIndexOf("/") + 1));
 }
 
 /** Parses one `.gitignore` found in `base` (a root-relative directory). */
@@ -51,14 +76,13 @@ export function parseGitignore(text: string, base: string): IgnoreRule[] {
     if (line === "") continue;
     const anchored = line.includes("/");
     if (line.startsWith("/")) line = line.slice(1);
-    const body = globToRegExpSource(line);
-    let re: RegExp;
+    let body: GlobNode[];
     try {
-      re = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`);
+      body = parseGlob(line);
     } catch {
       continue; // e.g. `[z-a]`: skip the line (for git, a reversed range matches nothing)
     }
-    rules.push({ base, negate, dirOnly, re });
+    rules.push({ base, negate, dirOnly, match: ruleMatcher(body, anchored) });
   }
   return rules;
 }
@@ -68,14 +92,16 @@ export function parseGitignore(text: string, base: string): IgnoreRule[] {
  * ignores it.
  */
 export function isIgnored(relPath: string, isDir: boolean, rules: readonly IgnoreRule[]): boolean {
-  let ignored = false;
-  for (const r of rules) {
+  const odd = LINE_TERMINATOR.test(relPath);
+  // The last matching rule decides, so look from the end.
+  for (let k = rules.length - 1; k >= 0; k--) {
+    const r = rules[k];
     if (r.dirOnly && !isDir) continue;
     let sub: string;
     if (r.base === "") sub = relPath;
     else if (relPath.startsWith(r.base + "/")) sub = relPath.slice(r.base.length + 1);
     else continue;
-    if (r.re.test(sub)) ignored = !r.negate;
+    if (r.match(sub, odd)) return !r.negate;
   }
-  return ignored;
+  return false;
 }

@@ -9,11 +9,13 @@
  *
  * @module
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { fileReader } from "./file-bytes.ts";
 import { compileGlob } from "./glob.ts";
+import { type LineSearch, lineSearcher, searchText } from "./line-search.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 import { confine, linkStaysInside } from "./confine.ts";
-import { displayPath, looksBinary, walk } from "./walk.ts";
+import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
@@ -39,13 +41,7 @@ export interface GrepArgs {
  * ```
  */
 export function grepText(text: string, re: RegExp, limit = Infinity): [number, string][] {
-  const out: [number, string][] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length && out.length < limit; i++) {
-    re.lastIndex = 0;
-    if (re.test(lines[i])) out.push([i + 1, lines[i]]);
-  }
-  return out;
+  return searchText(text, re, limit);
 }
 
 function cut(line: string): string {
@@ -79,9 +75,9 @@ export const grepTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: GrepArgs, ctx) {
-    let re: RegExp;
+    let search: LineSearch;
     try {
-      re = new RegExp(args.pattern, args.ignore_case ? "i" : "");
+      search = lineSearcher(args.pattern, args.ignore_case === true);
     } catch (err) {
       return toolError(`invalid regular expression: ${(err as Error).message}`);
     }
@@ -102,50 +98,41 @@ export const grepTool: ToolSpec = {
       );
     }
     const filter = args.glob ? compileGlob(args.glob) : undefined;
+    const read = fileReader(GREP_MAX_FILE_BYTES);
     const results: string[] = [];
     let files = 0;
     let tooLarge = 0;
     let more = false;
 
-    const searchFile = async (abs: string) => {
-      let buf: Buffer;
-      try {
-        const s = await stat(abs);
-        if (!s.isFile()) return;
-        if (s.size > GREP_MAX_FILE_BYTES) {
-          tooLarge++;
-          return;
-        }
-        buf = await readFile(abs);
-      } catch {
-        return;
-      }
-      if (looksBinary(buf)) return;
+    // Searches one file; true once more matches than the cap were seen.
+    const searchFile = (abs: string): boolean => {
+      const got = read(abs);
+      if (got.kind === "too-large") tooLarge++;
+      if (got.kind !== "bytes" || looksBinary(got.bytes)) return false;
       files++;
+      const found = search(got.bytes, limit - results.length + 1);
+      if (found.length === 0) return false;
       const shown = displayPath(ctx.cwd, abs);
-      for (const [n, line] of grepText(buf.toString("utf8"), re, limit - results.length + 1)) {
-        if (results.length >= limit) {
-          more = true;
-          return;
-        }
+      for (const [n, line] of found) {
+        if (results.length >= limit) return (more = true);
         results.push(`${shown}:${n}:${cut(line)}`);
       }
+      return false;
     };
 
     let truncatedWalk = false;
     if (st.isFile()) {
-      await searchFile(start);
+      searchFile(start);
     } else {
-      const w = walk(start, { signal: ctx.signal, shouldStop: () => more });
-      for await (const e of w.entries) {
-        if (more) break;
-        if (e.isDir) continue;
-        if (filter && !filter(displayPath(start, e.abs))) continue;
+      const w = await walk(start, { signal: ctx.signal }, (e) => {
+        if (e.isDir || !e.isFile) return false;
+        if (filter && !filter(e.rel)) return false;
+        const abs = entryPath(e);
+        if (!e.isLink) return searchFile(abs);
         // A symlink met on the walk is searched only when it stays inside.
-        if (e.isLink && !(await linkStaysInside(e.abs, where.roots))) continue;
-        await searchFile(e.abs);
-      }
-      truncatedWalk = w.truncated();
+        return linkStaysInside(abs, where.roots).then((inside) => inside && searchFile(abs));
+      });
+      truncatedWalk = w.truncated;
     }
     if (ctx.signal.aborted) return toolError("cancelled");
     const skipped = tooLarge === 0 ? "" : `\n(${tooLarge} file${tooLarge === 1 ? "" : "s"} ` +

@@ -5,11 +5,18 @@
  * never follows symlinked directories (no loops) and stops after a bounded
  * number of entries. Also the path helpers the file tools share.
  *
+ * The walk lists each directory once with its entry types (no `stat` per
+ * entry; only a symlink is followed, to tell a directory from a file) and
+ * works synchronously in slices of a few milliseconds, giving the event loop
+ * a turn between slices, so a search of a large tree neither waits on a
+ * promise per entry nor blocks the process.
+ *
  * @module
  */
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
+import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.ts";
+import { type Pacer, pacer } from "./pace.ts";
 
 /** Entries visited before a walk gives up (bounds time on huge trees). */
 export const MAX_WALK_ENTRIES = 200_000;
@@ -30,28 +37,22 @@ export function displayPath(cwd: string, abs: string): string {
 
 /** True when the bytes look binary (a NUL in the first 8 KiB). */
 export function looksBinary(buf: Uint8Array): boolean {
-  const n = Math.min(buf.length, 8192);
-  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
-  return false;
+  return buf.subarray(0, 8192).indexOf(0) !== -1;
 }
 
 /** The nearest ancestor of `dir` (inclusive) that holds `.git`, if any. */
-async function gitRoot(dir: string): Promise<string | undefined> {
-  let d = dir;
-  for (;;) {
+function gitRoot(dir: string): string | undefined {
+  for (let d = dir;; d = dirname(d)) {
     try {
-      await stat(join(d, ".git"));
-      return d;
+      if (statSync(join(d, ".git"), { throwIfNoEntry: false }) !== undefined) return d;
     } catch { /* keep going up */ }
-    const parent = dirname(d);
-    if (parent === d) return undefined;
-    d = parent;
+    if (dirname(d) === d) return undefined;
   }
 }
 
-async function readIgnore(dir: string, base: string): Promise<IgnoreRule[]> {
+function readIgnore(dir: string, base: string): IgnoreRule[] {
   try {
-    return parseGitignore(await readFile(join(dir, ".gitignore"), "utf8"), base);
+    return parseGitignore(readFileSync(join(dir, ".gitignore"), "utf8"), base);
   } catch {
     return [];
   }
@@ -61,85 +62,164 @@ function toPosix(p: string): string {
   return p.split(sep).join("/");
 }
 
+/**
+ * One entry of a walk. The walk passes the same object each time, updated:
+ * read what you need before returning.
+ */
 export interface WalkEntry {
-  abs: string;
+  /** The directory holding the entry, with a trailing separator. */
+  dir: string;
+  name: string;
+  /** The path relative to the start directory, with `/` separators. */
+  rel: string;
+  /** A directory, or a symlink to one (listed, never descended into). */
   isDir: boolean;
+  /** A regular file, or a symlink to one: something a search can read. */
+  isFile: boolean;
   /** A symlink (to a file, or to a folder that is listed but not entered). */
-  isLink?: boolean;
+  isLink: boolean;
+}
+
+/** The absolute path of a walk entry. */
+export function entryPath(e: WalkEntry): string {
+  return e.dir + e.name;
 }
 
 export interface WalkOptions {
   signal?: AbortSignal;
-  /** Stop early (e.g. once enough results are found). */
-  shouldStop?: () => boolean;
+  /** Entries visited before giving up (default {@link MAX_WALK_ENTRIES}). */
+  maxEntries?: number;
+  /** When to give the event loop a turn (default: after each slice of ./pace.ts). */
+  pace?: Pacer;
 }
 
 /**
- * Yields every file and directory below `start` (not `start` itself) that is
- * not ignored. `truncated()` on the returned object says whether the entry
- * bound was hit.
+ * What an entry the listing could not classify is (a symlink, or an unknown
+ * type), following a symlink; undefined when it is gone. Sets `e.isDir`,
+ * `e.isFile`; returns whether it is a link.
  */
-export function walk(start: string, opts: WalkOptions = {}): {
-  entries: AsyncGenerator<WalkEntry>;
-  truncated: () => boolean;
-} {
+function classify(d: Dirent, e: WalkEntry, abs: string): boolean | undefined {
+  e.isDir = e.isFile = false;
+  let link = d.isSymbolicLink();
+  if (!link) {
+    if (d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice()) return false;
+    // An unknown type (some file systems do not report it).
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (st === undefined) return undefined;
+    link = st.isSymbolicLink();
+    if (!link) {
+      e.isDir = st.isDirectory();
+      e.isFile = st.isFile();
+      return false;
+    }
+  }
+  try {
+    const target = statSync(abs, { throwIfNoEntry: false });
+    e.isDir = target?.isDirectory() ?? false;
+    e.isFile = target?.isFile() ?? false;
+  } catch { /* a loop or no permission: listed as neither */ }
+  return true;
+}
+
+const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Calls `onEntry` for every file and directory below `start` (not `start`
+ * itself) that is not ignored, in walk order, until it returns (or resolves
+ * to) true. Resolves to whether the entry bound was hit.
+ */
+export async function walk(
+  start: string,
+  opts: WalkOptions,
+  onEntry: (e: WalkEntry) => boolean | void | Promise<boolean | void>,
+): Promise<{ truncated: boolean }> {
+  const root = gitRoot(start) ?? start;
+  // Rules of the directories from the repository root down to `start`.
+  let rules: IgnoreRule[] = [];
+  const chain: string[] = [];
+  for (let d = start;; d = dirname(d)) {
+    chain.unshift(d);
+    if (d === root || dirname(d) === d) break;
+  }
+  for (const d of chain.slice(0, -1)) {
+    rules = rules.concat(readIgnore(d, toPosix(relative(root, d))));
+  }
+  const startFromRoot = toPosix(relative(root, start));
+  const rootPrefix = startFromRoot === "" ? "" : startFromRoot + "/";
+  const pace = opts.pace ?? pacer();
+  const maxEntries = opts.maxEntries ?? MAX_WALK_ENTRIES;
+  let seen = 0;
   let truncated = false;
-  async function* gen(): AsyncGenerator<WalkEntry> {
-    const root = (await gitRoot(start)) ?? start;
-    // Rules of the directories from the repository root down to `start`.
-    let rules: IgnoreRule[] = [];
-    const chain: string[] = [];
-    for (let d = start;; d = dirname(d)) {
-      chain.unshift(d);
-      if (d === root || dirname(d) === d) break;
+  let stopped = false;
+  const entry: WalkEntry = {
+    dir: "",
+    name: "",
+    rel: "",
+    isDir: false,
+    isFile: false,
+    isLink: false,
+  };
+
+  async function visit(dir: string, rel: string, inherited: IgnoreRule[]): Promise<void> {
+    let list: Dirent[];
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
     }
-    for (const d of chain.slice(0, -1)) {
-      rules = rules.concat(await readIgnore(d, toPosix(relative(root, d))));
+    let here = inherited;
+    if (list.some((d) => d.name === ".gitignore")) {
+      here = inherited.concat(readIgnore(dir, rel === "" ? startFromRoot : rootPrefix + rel));
     }
-    let seen = 0;
-    async function* visit(dir: string, inherited: IgnoreRule[]): AsyncGenerator<WalkEntry> {
-      const rel = toPosix(relative(root, dir));
-      const here = inherited.concat(await readIgnore(dir, rel));
-      let names: string[];
-      try {
-        names = (await readdir(dir)).sort();
-      } catch {
+    list.sort(byName);
+    const absPrefix = dir.endsWith(sep) ? dir : dir + sep;
+    const relPrefix = rel === "" ? "" : rel + "/";
+    const checked = here.length > 0;
+    for (const d of list) {
+      if (stopped || opts.signal?.aborted) {
+        stopped = true;
         return;
       }
-      for (const name of names) {
-        if (opts.signal?.aborted || opts.shouldStop?.()) return;
-        if (++seen > MAX_WALK_ENTRIES) {
-          truncated = true;
-          return;
-        }
-        if (name === ".git") continue;
-        const abs = join(dir, name);
-        let isDir = false;
-        let isLink = false;
+      if (++seen > maxEntries) {
+        truncated = stopped = true;
+        return;
+      }
+      const name = d.name;
+      if (name === ".git") continue;
+      const entryRel = relPrefix + name;
+      let link = false;
+      if (d.isDirectory()) {
+        entry.isDir = true;
+        entry.isFile = false;
+      } else if (d.isFile()) {
+        entry.isDir = false;
+        entry.isFile = true;
+      } else {
+        let kind;
         try {
-          const st = await lstat(abs);
-          if (st.isSymbolicLink()) {
-            isDir = false; // a symlink is listed, never descended into
-            isLink = true;
-            const target = await stat(abs).catch(() => undefined);
-            if (target?.isDirectory()) {
-              if (!isIgnored(toPosix(relative(root, abs)), true, here)) {
-                yield { abs, isDir: true, isLink };
-              }
-              continue;
-            }
-          } else {
-            isDir = st.isDirectory();
-          }
+          kind = classify(d, entry, absPrefix + name);
         } catch {
           continue;
         }
-        if (isIgnored(toPosix(relative(root, abs)), isDir, here)) continue;
-        yield isLink ? { abs, isDir, isLink } : { abs, isDir };
-        if (isDir) yield* visit(abs, here);
+        if (kind === undefined) continue;
+        link = kind;
       }
+      const isDir = entry.isDir;
+      if (checked && isIgnored(rootPrefix + entryRel, isDir, here)) continue;
+      entry.dir = absPrefix;
+      entry.name = name;
+      entry.rel = entryRel;
+      entry.isLink = link;
+      let stop = onEntry(entry);
+      if (stop instanceof Promise) stop = await stop;
+      if (stop) {
+        stopped = true;
+        return;
+      }
+      if (isDir && !link) await visit(absPrefix + name, entryRel, here);
+      if (pace.due()) await pace.breathe();
     }
-    yield* visit(start, rules);
   }
-  return { entries: gen(), truncated: () => truncated };
+  await visit(start, "", rules);
+  return { truncated };
 }
