@@ -14,7 +14,7 @@
  * @module
  */
 import type { SearchConfig } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { describeValue, isRecord } from "../values.ts";
 
 export const SEARCH_PROVIDERS: Readonly<
   Record<SearchConfig["provider"], { apiKeyEnv: string; baseURL: string }>
@@ -30,27 +30,20 @@ export class SearchConfigError extends Error {
   }
 }
 
-function shown(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  if (typeof v === "object") return "a mapping";
-  return JSON.stringify(v);
-}
-
 /** The keys `search` may have. */
 export const SEARCH_KEYS = ["provider", "apiKeyEnv", "baseURL"] as const;
 
 /** Checks `search` and applies the provider's defaults. */
 export function checkSearchConfig(raw: unknown): SearchConfig {
   if (!isRecord(raw)) {
-    throw new SearchConfigError("search", `'search' must be a mapping, got ${shown(raw)}`);
+    throw new SearchConfigError("search", `'search' must be a mapping, got ${describeValue(raw)}`);
   }
   const provider = raw.provider;
   if (typeof provider !== "string" || !Object.hasOwn(SEARCH_PROVIDERS, provider)) {
     throw new SearchConfigError(
       "search.provider",
       `'search.provider' must be one of ${Object.keys(SEARCH_PROVIDERS).join(", ")}, got ${
-        provider === undefined ? "nothing" : shown(provider)
+        provider === undefined ? "nothing" : describeValue(provider)
       }`,
     );
   }
@@ -61,7 +54,7 @@ export function checkSearchConfig(raw: unknown): SearchConfig {
       throw new SearchConfigError(
         "search.apiKeyEnv",
         `'search.apiKeyEnv' must be the name of an environment variable, got ${
-          shown(raw.apiKeyEnv)
+          describeValue(raw.apiKeyEnv)
         }`,
       );
     }
@@ -72,7 +65,7 @@ export function checkSearchConfig(raw: unknown): SearchConfig {
     if (typeof raw.baseURL !== "string" || !/^https?:\/\/\S+$/.test(raw.baseURL.trim())) {
       throw new SearchConfigError(
         "search.baseURL",
-        `'search.baseURL' must be an http(s) URL, got ${shown(raw.baseURL)}`,
+        `'search.baseURL' must be an http(s) URL, got ${describeValue(raw.baseURL)}`,
       );
     }
     baseURL = raw.baseURL.trim().replace(/\/+$/, "");

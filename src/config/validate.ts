@@ -27,7 +27,7 @@ import type {
   XcshConfig,
 } from "../types.ts";
 import { isAbsolute } from "node:path";
-import { isRecord } from "../values.ts";
+import { describeValue, isRecord } from "../values.ts";
 import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
@@ -78,18 +78,8 @@ class KeyError extends Error {
   }
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") {
-    return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);
-  }
-  return String(value);
-}
-
 function fail(key: string, what: string, value: unknown): never {
-  throw new KeyError(key, `'${key}' must be ${what}, got ${describe(value)}`);
+  throw new KeyError(key, `'${key}' must be ${what}, got ${describeValue(value)}`);
 }
 
 function mapping(value: unknown, key: string): Record<string, unknown> {
@@ -294,7 +284,7 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
           level: "error",
           file,
           message: `the file must hold a mapping of keys (task, models, providers, …), got ${
-            describe(doc)
+            describeValue(doc)
           }`,
         },
         warnings,

@@ -18,7 +18,7 @@
  * @module
  */
 import type { McpServerDef, McpServerRef } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { describeValue, isRecord } from "../values.ts";
 
 export type McpCheck<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
@@ -31,29 +31,27 @@ class FieldProblem extends Error {
   }
 }
 
-function shown(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  if (typeof v === "object") return "a mapping";
-  return JSON.stringify(v);
-}
-
 function text(v: unknown, field: string): string {
   if (typeof v !== "string" || v.trim() === "") {
-    throw new FieldProblem(field, `'${field}' must be a non-empty string, got ${shown(v)}`);
+    throw new FieldProblem(field, `'${field}' must be a non-empty string, got ${describeValue(v)}`);
   }
   return v.trim();
 }
 
 function stringMap(v: unknown, field: string): Record<string, string> {
   if (v === undefined || v === null) return {};
-  if (!isRecord(v)) throw new FieldProblem(field, `'${field}' must be a mapping, got ${shown(v)}`);
+  if (!isRecord(v)) {
+    throw new FieldProblem(field, `'${field}' must be a mapping, got ${describeValue(v)}`);
+  }
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
     if (typeof x === "number" || typeof x === "boolean") out[k] = String(x);
     else if (typeof x === "string") out[k] = x;
     else {
-      throw new FieldProblem(`${field}.${k}`, `'${field}.${k}' must be a string, got ${shown(x)}`);
+      throw new FieldProblem(
+        `${field}.${k}`,
+        `'${field}.${k}' must be a string, got ${describeValue(x)}`,
+      );
     }
   }
   return out;
@@ -62,14 +60,14 @@ function stringMap(v: unknown, field: string): Record<string, string> {
 function stringList(v: unknown, field: string): string[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) {
-    throw new FieldProblem(field, `'${field}' must be a list, got ${shown(v)}`);
+    throw new FieldProblem(field, `'${field}' must be a list, got ${describeValue(v)}`);
   }
   return v.map((x, i) => {
     if (typeof x === "number" || typeof x === "boolean") return String(x);
     if (typeof x !== "string") {
       throw new FieldProblem(
         `${field}[${i}]`,
-        `'${field}[${i}]' must be a string, got ${shown(x)}`,
+        `'${field}[${i}]' must be a string, got ${describeValue(x)}`,
       );
     }
     return x;
@@ -78,7 +76,10 @@ function stringList(v: unknown, field: string): string[] {
 
 function definition(v: unknown, field: string): McpServerDef {
   if (!isRecord(v)) {
-    throw new FieldProblem(field, `'${field}' must be a mapping (command or url), got ${shown(v)}`);
+    throw new FieldProblem(
+      field,
+      `'${field}' must be a mapping (command or url), got ${describeValue(v)}`,
+    );
   }
   const rawType = v.type === undefined ? undefined : text(v.type, `${field}.type`).toLowerCase();
   let type: "stdio" | "http";
@@ -115,7 +116,7 @@ function definition(v: unknown, field: string): McpServerDef {
   if (!/^(https?:\/\/|\$\{)\S+$/.test(url)) {
     throw new FieldProblem(
       `${field}.url`,
-      `'${field}.url' must be an http(s) URL, got ${shown(url)}`,
+      `'${field}.url' must be an http(s) URL, got ${describeValue(url)}`,
     );
   }
   return { type, url, headers: stringMap(v.headers, `${field}.headers`) };
@@ -156,7 +157,7 @@ export function checkMcpServerMap(
     if (!isRecord(v)) {
       throw new FieldProblem(
         field,
-        `'${field}' must be a mapping of server names, got ${shown(v)}`,
+        `'${field}' must be a mapping of server names, got ${describeValue(v)}`,
       );
     }
     const out: Record<string, McpServerDef> = {};
@@ -195,7 +196,7 @@ export function checkMcpDeclarations(v: unknown, field: string): McpCheck<McpSer
           throw new FieldProblem(
             `${field}[${i}]`,
             `'${field}[${i}]' must be a server name or a mapping of name to definition, got ${
-              shown(item)
+              describeValue(item)
             }`,
           );
         }
@@ -203,7 +204,10 @@ export function checkMcpDeclarations(v: unknown, field: string): McpCheck<McpSer
     } else if (isRecord(v)) {
       for (const [name, def] of Object.entries(v)) add(name, def, `${field}.${name}`);
     } else if (v !== null && v !== undefined) {
-      throw new FieldProblem(field, `'${field}' must be a list or a mapping, got ${shown(v)}`);
+      throw new FieldProblem(
+        field,
+        `'${field}' must be a list or a mapping, got ${describeValue(v)}`,
+      );
     }
     return refs;
   });
