@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Diagnostic } from "./types.ts";
+import type { ChildEvent, Diagnostic } from "./types.ts";
 import { cleanText } from "./clean-text.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */
@@ -34,4 +34,11 @@ export function toolLabel(tool: string, args: unknown): string {
     typeof a[k] === "string"
   );
   return key ? `${tool} ${oneLine(a[key], 50)}` : tool;
+}
+
+/** A retry in progress: `retrying in 0.9 s: ECONNREFUSED … (1/3)`. */
+export function retryLabel(e: Extract<ChildEvent, { type: "retry" }>): string {
+  return `retrying in ${(e.delayMs / 1000).toFixed(1)} s: ${
+    oneLine(e.reason, 80)
+  } (${e.attempt}/${e.maxRetries})`;
 }

@@ -140,6 +140,8 @@ export interface TaskEnvelope {
   outputSchema: unknown;
   /** Resolved `provider/model`, or null to let the child resolve it. */
   model: string | null;
+  /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
+  modelNote?: string;
   thinkingLevel?: ThinkingLevel;
   cwd: string;
   planMode: boolean;
@@ -214,7 +216,24 @@ export interface TokenUsage {
 
 /** One JSON Lines event a child writes to stdout. */
 export type ChildEvent =
-  | { type: "start"; id: string; agent: string; model: string; depth: number }
+  | {
+    type: "start";
+    id: string;
+    agent: string;
+    model: string;
+    depth: number;
+    /** Set when `model` stands in for the agent's own: what happened, in one line. */
+    note?: string;
+  }
+  /** A failed model call is tried again after `delayMs`. */
+  | {
+    type: "retry";
+    id: string;
+    attempt: number;
+    maxRetries: number;
+    delayMs: number;
+    reason: string;
+  }
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
   | { type: "text"; id: string; delta: string }

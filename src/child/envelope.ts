@@ -258,6 +258,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
       planMode: doc.planMode === true,
       limits: parseLimits(doc.limits),
     };
+    const modelNote = optString(doc, "modelNote");
+    if (modelNote !== undefined) envelope.modelNote = modelNote;
     const config = parseConfig(doc.config);
     if (config) envelope.config = config;
     const promptContext = parsePromptContext(doc.promptContext);

@@ -173,6 +173,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     config,
     envelopeModel: envelope.model,
     envModel: env.XCSH_MODEL,
+    env: keyEnv,
   });
   if (!choice.ok) return fail(choice.error);
   const provider = resolveProvider(choice.value.provider, config, keyEnv);
@@ -226,7 +227,15 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
   const depth = Math.max(0, Math.trunc(numberEnv(env.XCSH_TASK_DEPTH, 0)));
-  emit({ type: "start", id, agent: envelope.agent.name, model: choice.value.id, depth });
+  const note = envelope.modelNote ?? choice.value.note;
+  emit({
+    type: "start",
+    id,
+    agent: envelope.agent.name,
+    model: choice.value.id,
+    depth,
+    ...(note ? { note } : {}),
+  });
   for (const u of unavailable) {
     log(`xcsh: warning: ${u.message}`);
     emit({
@@ -321,12 +330,21 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
             policy,
             signal: controller.signal,
             target,
-            onRetry: (attempt, delayMs, reason) =>
+            onRetry: (attempt, delayMs, reason) => {
+              emit({
+                type: "retry",
+                id,
+                attempt,
+                maxRetries: policy.maxRetries,
+                delayMs,
+                reason,
+              });
               log(
                 `xcsh: ${target.model}: ${reason}; retry ${attempt}/${policy.maxRetries} in ${
                   (delayMs / 1000).toFixed(1)
                 } s`,
-              ),
+              );
+            },
           },
         );
         emit({ type: "usage", id, ...out.usage });

@@ -10,16 +10,13 @@ import { writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK } from "./errors.ts";
-import { displayPath, printJson } from "./output.ts";
+import { displayPath, formatTable, printJson } from "./output.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { loadBundledAgents } from "../discovery/bundled.ts";
 import { withParsers } from "../discovery/parsers.ts";
 import { loadConfig, userConfigPath } from "../config/load.ts";
-import { BUILTIN_PROVIDERS, knownProviders, resolveProvider } from "../model/providers.ts";
-import { resolvePattern } from "../model/resolve.ts";
-import type { XcshConfig } from "../types.ts";
-import { hideUrlCredentials } from "../redact.ts";
+import { modelReport, noUsableModel, providerReport } from "./doctor-models.ts";
 import { buildTarget } from "../runtime.ts";
 import { sandboxLines, sandboxReport } from "./doctor-sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -42,6 +39,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const models = config ? modelReport(config, env.env) : [];
   const providers = config ? providerReport(config, env.env) : [];
   const sandbox = config ? sandboxReport(config, env.cwd, env.home, env.env.PATH) : undefined;
+  const noModel = config ? noUsableModel(models, providers) : undefined;
   const configInfo = {
     user: userConfigPath(env.home),
     files: loaded.files,
@@ -60,6 +58,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       models,
       providers,
       ...(sandbox ? { sandbox } : {}),
+      ...(noModel ? { noUsableModel: noModel } : {}),
       agents: found.agents.length,
       shadowed: found.shadowed.length,
       warnings: found.warnings,
@@ -104,15 +103,21 @@ export async function doctorCommand(args: string[]): Promise<number> {
   if (!loaded.ok) out.push("  " + formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
   for (const w of loaded.warnings) out.push("  " + formatDiagnostic(w).replace(/^xcsh: /, ""));
   out.push("", "Models:");
-  for (const m of models) {
-    out.push(
-      `  ${m.name.padEnd(16)} ${m.value ?? "(not set)"}${m.problem ? `  ! ${m.problem}` : ""}`,
-    );
-  }
+  const indent = (table: string) => table.trimEnd().split("\n").map((l) => `  ${l}`);
+  out.push(...indent(formatTable(
+    ["setting", "value", "runs on"],
+    models.map((m) => [
+      m.name,
+      m.value ?? "(not set)",
+      m.problem ? `! ${m.problem}` : m.resolved ?? "",
+    ]),
+  )));
   out.push("", "Providers:");
-  for (const p of providers) {
-    out.push(`  ${p.name.padEnd(16)} ${p.type.padEnd(18)} ${p.baseURL.padEnd(44)} ${p.status}`);
-  }
+  out.push(...indent(formatTable(
+    ["provider", "type", "base URL", "status"],
+    providers.map((p) => [p.name, p.type, p.baseURL, p.status]),
+  )));
+  if (noModel) out.push("", `warning: ${noModel}`);
   if (sandbox) out.push("", "Sandbox for bash:", ...sandboxLines(sandbox));
   out.push("", `Agents: ${found.agents.length} available, ${found.shadowed.length} shadowed`);
   if (found.warnings.length > 0) {
@@ -121,50 +126,4 @@ export async function doctorCommand(args: string[]): Promise<number> {
   }
   writeOut(out.join("\n") + "\n");
   return EXIT_OK;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** Each model setting and whether it resolves. */
-function modelReport(config: XcshConfig, env: Env) {
-  const rows: { name: string; value?: string; problem?: string }[] = [];
-  const add = (name: string, value: string | undefined) => {
-    if (value === undefined) return rows.push({ name });
-    const r = resolvePattern(value, config);
-    rows.push({ name, value, ...(r.ok ? {} : { problem: r.reason }) });
-  };
-  add("XCSH_MODEL", env.XCSH_MODEL || undefined);
-  add("models.default", config.models.default);
-  for (const role of ["smol", "slow", "plan", ...Object.keys(config.models.roles)]) {
-    if (!rows.some((r) => r.name === `roles.${role}`)) {
-      add(
-        `roles.${role}`,
-        Object.hasOwn(config.models.roles, role) ? config.models.roles[role] : undefined,
-      );
-    }
-  }
-  return rows.filter((r) => r.value !== undefined || r.name !== "XCSH_MODEL");
-}
-
-/** Each provider, its endpoint, and whether its key is set (never the key). */
-function providerReport(config: XcshConfig, env: Env) {
-  return knownProviders(config).map((name) => {
-    const r = resolveProvider(name, config, env);
-    if (!r.ok) {
-      const b = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
-      return {
-        name,
-        type: config.providers[name]?.type ?? b?.type ?? "?",
-        baseURL: hideUrlCredentials(config.providers[name]?.baseURL ?? b?.baseURL ?? ""),
-        status: `not usable: ${r.error}`,
-      };
-    }
-    const p = r.value;
-    return {
-      name,
-      type: p.type,
-      baseURL: hideUrlCredentials(p.baseURL),
-      status: p.keyEnv ? `key from ${p.keyEnv}` : "no key needed",
-    };
-  });
 }

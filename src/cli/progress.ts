@@ -4,8 +4,10 @@
  * Decides the two forms: on a terminal, one live line per task (state, the
  * tool calls running now, side by side when there are several, elapsed
  * time) redrawn in place, colours unless `NO_COLOR` is set; elsewhere, one
- * plain line per milestone (start, tool calls, end), so logs stay readable.
- * Stdout is never touched.
+ * plain line per milestone (start, tool calls, retries, end), so logs stay
+ * readable. A model fallback is said on a line of its own in both. An ending
+ * says only the status: the error is reported once, with the results. Stdout
+ * is never touched.
  *
  * @module
  */
@@ -13,7 +15,7 @@ import process from "node:process";
 import { isTerminal, writeErrRaw } from "../stdio.ts";
 import { cleanText } from "../clean-text.ts";
 import type { ChildEvent, TaskResult } from "../types.ts";
-import { oneLine } from "../labels.ts";
+import { oneLine, retryLabel } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
@@ -71,7 +73,11 @@ export class Progress {
     if (!row) return;
     if (e.type === "start") {
       row.state = `running (${cleanText(String(e.model))})`;
+      if (e.note) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.note))}`);
       this.plain(`[${row.id}] ${row.agent} started on ${cleanText(String(e.model))}`);
+    } else if (e.type === "retry") {
+      row.state = cleanText(retryLabel(e));
+      this.plain(`[${row.id}] ${row.state}`);
     } else if (e.type === "tool_start" || e.type === "tool_end") {
       // A tool_end with no tool_start reports a tool that could not be set
       // up (an MCP server that did not start): its message is shown whole.
@@ -94,10 +100,7 @@ export class Progress {
     const row = this.rows.get(result.id);
     if (!row) return;
     row.done = result;
-    const extra = result.status === "ok" ? "" : `: ${oneLine(result.error ?? "", 100)}`;
-    this.plain(
-      `[${row.id}] ${result.status} after ${seconds(Date.now() - row.started)}${extra}`,
-    );
+    this.plain(`[${row.id}] ${result.status} after ${seconds(Date.now() - row.started)}`);
   }
 
   stop(): void {
@@ -108,6 +111,16 @@ export class Progress {
 
   private plain(line: string): void {
     if (!this.tty) this.out.write(cleanText(`xcsh: ${line}\n`));
+  }
+
+  /** A line that stays: above the live rows on a terminal, in the log elsewhere. */
+  private say(line: string): void {
+    if (!this.tty) return this.plain(line);
+    let s = "";
+    if (this.drawn > 0) s += `\x1b[${this.drawn}A\x1b[0J`;
+    this.drawn = 0;
+    this.out.write(`${s}\r\x1b[2Kxcsh: ${line}\n`);
+    this.draw();
   }
 
   private paint(code: string, text: string): string {

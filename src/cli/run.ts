@@ -138,12 +138,23 @@ function parseSandboxFlag(value: string | undefined): SandboxMode | undefined {
   return mode;
 }
 
-function resultBody(r: TaskResult): string {
+/** What a successful task prints: its data (a string as itself, anything else as JSON), or its text. */
+export function resultBody(r: TaskResult): string {
   if (r.status === "ok") {
+    if (typeof r.data === "string") return r.data;
     if (r.data !== undefined) return JSON.stringify(r.data, null, 2);
     return r.text ?? "";
   }
   return "";
+}
+
+/** How a task that did not succeed is reported, once: `task ID failed: WHY` or `task ID was cancelled`. */
+export function failureLine(r: TaskResult): string {
+  if (r.status === "cancelled") {
+    const why = r.error && r.error !== "cancelled" ? `: ${r.error}` : "";
+    return `task ${r.id} was cancelled${why}`;
+  }
+  return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
 }
 
 export async function runCommand(args: string[]): Promise<number> {
@@ -206,9 +217,11 @@ export async function runCommand(args: string[]): Promise<number> {
     onEvent: (id, e) => progress?.event(id, e),
     onResult: (r) => progress?.finish(r),
     onWarnings: reportDiagnostics,
+    modelFlag: "--model",
   });
 
-  const prepared = await tool.prepare(request);
+  // A dry run makes no model call: it shows why no model resolved instead of refusing.
+  const prepared = await tool.prepare(request, { withoutModel: values["dry-run"] === true });
   if (!prepared.ok) {
     writeErr(`xcsh: ${prepared.message}\n`);
     return EXIT_USAGE;
@@ -218,6 +231,14 @@ export async function runCommand(args: string[]): Promise<number> {
     const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
     // Every task of a call gets the same instruction files.
     const context = prepared.tasks[0]?.envelope.promptContext;
+    for (const t of prepared.tasks) {
+      const what = t.envelope.model
+        ? `would run on ${t.envelope.model}${
+          t.envelope.modelNote ? ` (${t.envelope.modelNote})` : ""
+        }`
+        : `no model: ${t.modelError}`;
+      writeErr(`xcsh: dry run: [${t.envelope.id}] ${what}\n`);
+    }
     printJson({
       version: 1,
       command: [self.command, ...self.args, "__child"],
@@ -228,6 +249,9 @@ export async function runCommand(args: string[]): Promise<number> {
         bytes: Buffer.byteLength(f.text, "utf8"),
       })),
       tasks: prepared.tasks.map((t) => ({
+        model: t.envelope.model,
+        ...(t.envelope.modelNote ? { modelNote: t.envelope.modelNote } : {}),
+        ...(t.modelError ? { modelError: t.modelError } : {}),
         env: t.childEnv,
         timeoutMs: t.timeoutMs,
         envelope: shownEnvelope(t.envelope),
@@ -255,17 +279,15 @@ export async function runCommand(args: string[]): Promise<number> {
     const [r] = results;
     const body = resultBody(r);
     if (body) writeOut(body.endsWith("\n") ? body : body + "\n");
-    if (r.status !== "ok") {
-      writeErr(
-        `xcsh: task ${r.id} ${r.status === "cancelled" ? "was cancelled" : "failed"}: ${
-          r.error ?? "unknown error"
-        }\n`,
-      );
-    }
+    if (r.status !== "ok") writeErr(`xcsh: ${failureLine(r)}\n`);
   } else {
     for (const r of results) {
       writeOut(`== ${r.id} (${r.agent}): ${r.status}\n`);
-      const body = r.status === "ok" ? resultBody(r) : `error: ${r.error ?? "unknown error"}`;
+      const body = r.status === "ok"
+        ? resultBody(r)
+        : r.status === "cancelled" && (r.error ?? "cancelled") === "cancelled"
+        ? "cancelled"
+        : `error: ${r.error ?? "unknown error"}`;
       writeOut(body.endsWith("\n") ? body : body + "\n");
     }
   }

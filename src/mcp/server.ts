@@ -26,7 +26,7 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import type { ChildEvent, Diagnostic, TaskResult } from "../types.ts";
-import { formatDiagnostic } from "../labels.ts";
+import { formatDiagnostic, retryLabel } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -147,7 +147,9 @@ export async function createMcpServer(
     const onEvent = (id: string, e: ChildEvent) => {
       if (token === undefined) return;
       let message: string | undefined;
-      if (e.type === "start") message = `[${id}] started on ${e.model}`;
+      if (e.type === "start") {
+        message = `[${id}] started on ${e.model}${e.note ? ` (${e.note})` : ""}`;
+      } else if (e.type === "retry") message = `[${id}] ${retryLabel(e)}`;
       else if (e.type === "tool_start") {
         calls.event(id, e);
         message = `[${id}] ${calls.label(id)}`;

@@ -8,6 +8,7 @@ import { classifyModelPattern, type ModelPattern } from "./patterns.ts";
 const INHERIT: ModelPattern = { kind: "inherit" };
 const role = (r: string): ModelPattern => ({ kind: "role", role: r });
 const id = (i: string): ModelPattern => ({ kind: "id", id: i });
+const tier = (t: string): ModelPattern => ({ kind: "tier", tier: t });
 
 describe("classifyModelPattern", () => {
   const rows: {
@@ -26,10 +27,11 @@ describe("classifyModelPattern", () => {
     { input: "xcsh/plan", expect: role("plan") },
     { input: "pi/smol", expect: role("smol") },
     { input: "xcsh/my-role_2", expect: role("my-role_2") },
-    { input: "sonnet", expect: role("default") },
-    { input: "opus", expect: role("slow") },
-    { input: "haiku", expect: role("smol") },
-    { input: "Opus", expect: role("slow") },
+    { input: "sonnet", expect: tier("sonnet") },
+    { input: "opus", expect: tier("opus") },
+    { input: "haiku", expect: tier("haiku") },
+    { input: "Opus", expect: tier("opus") },
+    { input: "claude-sonnet-4-20250514", expect: id("claude-sonnet-4-20250514") },
     { input: "anthropic/claude-sonnet-4-5", expect: id("anthropic/claude-sonnet-4-5") },
     { input: "openai/gpt-5", expect: id("openai/gpt-5") },
     { input: "ollama/qwen3:8b", expect: id("ollama/qwen3:8b") },
@@ -44,7 +46,7 @@ describe("classifyModelPattern", () => {
     },
     { input: "Haiku", aliases: { haiku: "xcsh/fast" }, expect: role("fast") },
     { input: "sonnet", aliases: { sonnet: "inherit" }, expect: INHERIT },
-    { input: "sonnet", aliases: { opus: "openai/o3" }, expect: role("default") },
+    { input: "sonnet", aliases: { opus: "openai/o3" }, expect: tier("sonnet") },
     { input: "fast", aliases: { fast: "ollama/qwen3" }, expect: id("ollama/qwen3") },
     // Inherit and roles are not remappable.
     { input: "default", aliases: { default: "openai/gpt-5" }, expect: INHERIT },

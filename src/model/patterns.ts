@@ -3,31 +3,32 @@
  *
  * `default`, `inherit`, `pi/default` and `xcsh/default` mean "the parent's
  * model"; `pi/<role>` and `xcsh/<role>` name a role from config; Claude's
- * `sonnet`, `opus` and `haiku` name the roles `default`, `slow` and `smol`
- * unless config maps them; anything else is a `provider/model` id (or a bare
- * model name, left for the provider resolver to judge). Pure.
+ * `sonnet`, `opus` and `haiku` name a tier (resolved through config, then
+ * Anthropic's current model of the tier) unless `models.aliases` maps them;
+ * anything else is a `provider/model` id (or a bare model id, whose provider
+ * the resolver infers from its family). Pure.
  *
  * @example
  * ```ts
  * classifyModelPattern("xcsh/smol"); // { kind: "role", role: "smol" }
- * classifyModelPattern("opus");      // { kind: "role", role: "slow" }
+ * classifyModelPattern("opus");      // { kind: "tier", tier: "opus" }
  * classifyModelPattern("openai/gpt-5"); // { kind: "id", id: "openai/gpt-5" }
  * ```
  *
  * @module
  */
+import { CLAUDE_TIERS } from "./claude-tiers.ts";
 
 export type ModelPattern =
   | { kind: "inherit" }
   | { kind: "role"; role: string }
+  | { kind: "tier"; tier: string }
   | { kind: "id"; id: string };
 
-/** Claude's model family names and the role each stands for by default. */
-export const CLAUDE_MODEL_ROLES: Readonly<Record<string, string>> = {
-  sonnet: "default",
-  opus: "slow",
-  haiku: "smol",
-};
+/** Claude's model family names and the role each stands for when config sets it. */
+export const CLAUDE_MODEL_ROLES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(CLAUDE_TIERS).map(([tier, t]) => [tier, t.role]),
+);
 
 const INHERIT = new Set(["default", "inherit", "pi/default", "xcsh/default"]);
 
@@ -46,8 +47,6 @@ export function classifyModelPattern(
   if (roleMatch) return { kind: "role", role: roleMatch[1] };
   // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
   if (Object.hasOwn(aliases, lower)) return classifyModelPattern(aliases[lower], {});
-  if (Object.hasOwn(CLAUDE_MODEL_ROLES, lower)) {
-    return { kind: "role", role: CLAUDE_MODEL_ROLES[lower] };
-  }
+  if (Object.hasOwn(CLAUDE_TIERS, lower)) return { kind: "tier", tier: lower };
   return { kind: "id", id: p };
 }

@@ -77,7 +77,8 @@ export interface ResolvedProvider {
 
 export type ProviderResult =
   | { ok: true; value: ResolvedProvider }
-  | { ok: false; error: string };
+  /** `missingKey`: the variable to set, when a missing key is the only problem. */
+  | { ok: false; error: string; missingKey?: string };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -153,6 +154,7 @@ export function resolveProvider(name: string, config: XcshConfig, env: Env): Pro
         ok: false,
         error:
           `${custom.apiKeyEnv} is not set: export ${custom.apiKeyEnv}=<your key> to use provider '${name}'`,
+        missingKey: custom.apiKeyEnv,
       };
     }
     return { ok: true, value: { name, type, baseURL, apiKey: key.value, keyEnv: key.name } };
@@ -166,6 +168,7 @@ export function resolveProvider(name: string, config: XcshConfig, env: Env): Pro
         error: `${names} is not set: export ${
           builtin.keyEnv[0]
         }=<your key> to use provider '${name}'`,
+        missingKey: builtin.keyEnv[0],
       };
     }
     return { ok: true, value: { name, type, baseURL, apiKey: key?.value, keyEnv: key?.name } };

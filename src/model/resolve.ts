@@ -1,30 +1,39 @@
 /**
- * Which `provider/model` a child runs.
+ * Which `provider/model` a child runs, and what to say when the agent's own
+ * choice cannot be used.
  *
  * Order: the envelope's `model` (the parent's `--model`) or `XCSH_MODEL`, then
  * `task.agentModelOverrides[agent]`, then the agent's own `model` list (the
- * first pattern that resolves), then `models.default` (the parent's model).
- * Patterns are classified by `classifyModelPattern`: `inherit`/`default` mean
- * `models.default`, roles come from `models.roles` (`default` is
- * `models.default`), ids must name a known provider. An explicit choice
- * (envelope, variable, override) that does not resolve is an error; an agent
- * pattern that does not resolve is skipped. Pure.
+ * first pattern that resolves to a usable provider), then `models.default`
+ * (the parent's model). Patterns are classified by `classifyModelPattern`:
+ * `inherit`/`default` mean `models.default`; roles come from `models.roles`;
+ * Claude's `sonnet`/`opus`/`haiku` go through `models.aliases`, then their
+ * role when configured, then Anthropic's current model of the tier; an id
+ * without `provider/` takes its provider from its family (`claude-…`,
+ * `gpt-…`, `gemini-…`, …). A provider is usable when its key is set.
+ *
+ * An explicit choice (envelope, variable, override) that does not resolve or
+ * whose key is missing is an error naming what to set: it never falls back.
+ * An agent pattern that cannot be used is skipped; when `models.default` then
+ * stands in, the choice carries a `note` saying so. Pure: config and
+ * environment are passed in.
  *
  * @example
  * ```ts
  * const config = defaultConfig();
- * config.models.default = "anthropic/claude-sonnet-4-5";
- * config.models.roles.smol = "ollama/qwen3:1.7b";
- * resolveModel({ agentName: "explore", agentModels: ["xcsh/smol"], config });
- * // { ok: true, value: { id: "ollama/qwen3:1.7b", provider: "ollama", model: "qwen3:1.7b",
- * //   source: "agent" } }
+ * config.models.default = "ollama/qwen3:8b";
+ * resolveModel({ agentName: "explore", agentModels: ["sonnet"], config, env: {} });
+ * // { ok: true, value: { id: "ollama/qwen3:8b", provider: "ollama", model: "qwen3:8b",
+ * //   source: "default", note: "sonnet unavailable (ANTHROPIC_API_KEY not set); using ollama/qwen3:8b" } }
  * ```
  *
  * @module
  */
+import { CLAUDE_TIERS } from "./claude-tiers.ts";
+import { exampleModel, FAMILY_LIST, providerOfBareId } from "./families.ts";
 import { classifyModelPattern } from "./patterns.ts";
 import type { XcshConfig } from "../types.ts";
-import { knownProviders, splitModelId } from "./providers.ts";
+import { knownProviders, resolveProvider, splitModelId } from "./providers.ts";
 
 /** Where the chosen model came from. */
 export type ModelSource = "envelope" | "XCSH_MODEL" | "override" | "agent" | "default";
@@ -35,25 +44,36 @@ export interface ModelChoice {
   provider: string;
   model: string;
   source: ModelSource;
+  /** Set when `models.default` stands in for the agent's own model: what happened, in one line. */
+  note?: string;
 }
 
 export type ModelResult = { ok: true; value: ModelChoice } | { ok: false; error: string };
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ModelInputs {
   agentName: string;
   agentModels?: readonly string[];
   config: XcshConfig;
+  /** Where the provider keys are looked up. */
+  env: Env;
   /** The envelope's `model` field. */
   envelopeModel?: string | null;
   /** `XCSH_MODEL`. */
   envModel?: string;
   /** How errors name `envelopeModel` (the parent calls it `--model`). */
   envelopeLabel?: string;
+  /** The flag that picks a model where the caller has one (`--model` on the command line). */
+  modelFlag?: string;
 }
 
 type PatternResult = { ok: true; id: string } | { ok: false; reason: string };
 
-/** Resolves one pattern to a `provider/model` id, following roles (bounded). */
+/** The example model every "set a model" hint shows. */
+const LOCAL_EXAMPLE = exampleModel("ollama");
+
+/** Resolves one pattern to a `provider/model` id, following roles and aliases (bounded). */
 export function resolvePattern(pattern: string, config: XcshConfig, depth = 0): PatternResult {
   if (depth > 4) return { ok: false, reason: `'${pattern}': roles refer to each other in a loop` };
   const p = classifyModelPattern(pattern, config.models.aliases);
@@ -76,35 +96,99 @@ export function resolvePattern(pattern: string, config: XcshConfig, depth = 0): 
     }
     return resolvePattern(target, config, depth + 1);
   }
-  const split = splitModelId(p.id);
+  if (p.kind === "tier") {
+    const tier = CLAUDE_TIERS[p.tier];
+    const role = Object.hasOwn(config.models.roles, tier.role)
+      ? config.models.roles[tier.role]
+      : undefined;
+    if (role) return resolvePattern(role, config, depth + 1);
+    return { ok: true, id: `anthropic/${tier.model}` };
+  }
+  return resolveId(p.id, config);
+}
+
+/** A `provider/model` id, or a bare id placed by its family. */
+function resolveId(id: string, config: XcshConfig): PatternResult {
+  const split = splitModelId(id);
   if (!split) {
+    if (id.endsWith("/") && id.length > 1) {
+      const provider = id.slice(0, id.indexOf("/"));
+      return {
+        ok: false,
+        reason: `'${id}' names provider '${provider}' but no model: write ${provider}/MODEL, ` +
+          `e.g. ${exampleModel(provider)}`,
+      };
+    }
+    const family = id.includes("/") ? undefined : providerOfBareId(id);
+    if (family) return { ok: true, id: `${family}/${id}` };
     return {
       ok: false,
-      reason: `'${p.id}' names no provider: write it as provider/model (e.g. openai/${p.id})`,
+      reason: `'${id}' names no provider and is not a known model family (${FAMILY_LIST}): ` +
+        `write it as provider/model, e.g. ollama/${id.replace(/^\/+/, "") || "qwen3:8b"}`,
     };
   }
   const known = knownProviders(config);
   if (!known.includes(split.provider)) {
     return {
       ok: false,
-      reason: `unknown provider '${split.provider}' in '${p.id}'. Known providers: ${
+      reason: `unknown provider '${split.provider}' in '${id}'. Known providers: ${
         known.join(", ")
-      }`,
+      } (add others under 'providers' in config)`,
     };
   }
-  return { ok: true, id: p.id };
+  return { ok: true, id };
 }
 
-function choice(id: string, source: ModelSource): ModelResult {
+type Usable = { ok: true } | { ok: false; short: string; error: string; missingKey?: string };
+
+/** Whether the provider of `id` can be reached with this config and environment. */
+export function usableModel(id: string, config: XcshConfig, env: Env): Usable {
   const split = splitModelId(id)!;
-  return { ok: true, value: { id, provider: split.provider, model: split.model, source } };
+  const r = resolveProvider(split.provider, config, env);
+  if (r.ok) return { ok: true };
+  return {
+    ok: false,
+    short: r.missingKey ? `${r.missingKey} not set` : r.error,
+    error: r.error,
+    ...(r.missingKey ? { missingKey: r.missingKey } : {}),
+  };
+}
+
+function choice(id: string, source: ModelSource, note?: string): ModelResult {
+  const split = splitModelId(id)!;
+  return {
+    ok: true,
+    value: { id, provider: split.provider, model: split.model, source, ...(note ? { note } : {}) },
+  };
+}
+
+/** One pattern tried and why it could not be used. */
+interface Tried {
+  what: string;
+  why: string;
+  missingKey?: string;
+}
+
+/** The single error when nothing resolves: what was tried, then what to set. */
+function nothingResolves(inputs: ModelInputs, tried: readonly Tried[]): string {
+  const list = tried.map((t) => `${t.what} (${t.why})`).join("; ");
+  const keys = [...new Set(tried.flatMap((t) => t.missingKey ? [t.missingKey] : []))];
+  const fixes = [
+    ...keys.map((k) => `export ${k}=<your key>`),
+    `set models.default in ~/.xcsh/agent/config.yml (e.g. 'models.default: ${LOCAL_EXAMPLE}')`,
+    `set XCSH_MODEL=${LOCAL_EXAMPLE}`,
+    ...(inputs.modelFlag ? [`pass ${inputs.modelFlag} ${LOCAL_EXAMPLE}`] : []),
+  ];
+  return `no usable model for agent '${inputs.agentName}': tried ${list}. To fix: ${
+    fixes.join(", or ")
+  }`;
 }
 
 /**
  * Picks the model for one child run, or explains why none could be chosen.
  */
 export function resolveModel(inputs: ModelInputs): ModelResult {
-  const { config } = inputs;
+  const { config, env } = inputs;
   const explicit: [string | null | undefined, ModelSource, string][] = [
     [inputs.envelopeModel, "envelope", inputs.envelopeLabel ?? "the envelope's model"],
     [inputs.envModel, "XCSH_MODEL", "XCSH_MODEL"],
@@ -120,25 +204,46 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
     if (value === undefined || value === null || value.trim() === "") continue;
     const r = resolvePattern(value, config);
     if (!r.ok) return { ok: false, error: `${label}: ${r.reason}` };
+    const usable = usableModel(r.id, config, env);
+    if (!usable.ok) return { ok: false, error: `${label} ${value}: ${usable.error}` };
     return choice(r.id, source);
   }
-  const skipped: string[] = [];
+  const tried: Tried[] = [];
   for (const pattern of inputs.agentModels ?? []) {
     const r = resolvePattern(pattern, config);
-    if (r.ok) return choice(r.id, "agent");
-    skipped.push(r.reason);
+    if (!r.ok) {
+      tried.push({ what: pattern, why: r.reason });
+      continue;
+    }
+    const usable = usableModel(r.id, config, env);
+    if (usable.ok) return choice(r.id, "agent");
+    tried.push({
+      what: pattern === r.id ? pattern : `${pattern} → ${r.id}`,
+      why: usable.short,
+      missingKey: usable.missingKey,
+    });
   }
-  if (config.models.default) {
-    const r = resolvePattern(config.models.default, config);
-    if (!r.ok) return { ok: false, error: `models.default: ${r.reason}` };
-    return choice(r.id, "default");
+  if (!config.models.default) {
+    return {
+      ok: false,
+      error: nothingResolves(inputs, [...tried, { what: "models.default", why: "not set" }]),
+    };
   }
-  const tried = skipped.length
-    ? ` (agent '${inputs.agentName}' asked for: ${skipped.join("; ")})`
-    : "";
-  return {
-    ok: false,
-    error: `no model to run agent '${inputs.agentName}'${tried}: set models.default in ` +
-      "~/.xcsh/agent/config.yml, or XCSH_MODEL, or pass --model",
-  };
+  const r = resolvePattern(config.models.default, config);
+  if (!r.ok) return { ok: false, error: `models.default: ${r.reason}` };
+  const usable = usableModel(r.id, config, env);
+  if (!usable.ok) {
+    return {
+      ok: false,
+      error: nothingResolves(inputs, [
+        ...tried,
+        { what: `models.default ${r.id}`, why: usable.short, missingKey: usable.missingKey },
+      ]),
+    };
+  }
+  const first = (inputs.agentModels ?? [])[0];
+  const note = tried.length > 0 && first !== undefined
+    ? `${first} unavailable (${tried[0].why}); using ${r.id}`
+    : undefined;
+  return choice(r.id, "default", note);
 }

@@ -17,6 +17,24 @@ const api = (statusCode: number | undefined, headers: Record<string, string> = {
 });
 
 describe("classifyModelError", () => {
+  test("a cause the message already holds is said once", () => {
+    const cause = new Error("connect ECONNREFUSED 127.0.0.1:9");
+    const refused = {
+      name: "AI_APICallError",
+      message: `Cannot connect to API: ${cause.message}`,
+      cause,
+    };
+    assert.equal(
+      classifyModelError(refused).reason,
+      "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:9",
+    );
+    const other = { name: "AI_APICallError", message: "fetch failed", cause };
+    assert.equal(
+      classifyModelError(other).reason,
+      "fetch failed (connect ECONNREFUSED 127.0.0.1:9)",
+    );
+  });
+
   test("429, 408 and 5xx are retried; other 4xx are not", () => {
     assert.equal(classifyModelError(api(429)).retryable, true);
     assert.equal(classifyModelError(api(408)).retryable, true);

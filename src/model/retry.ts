@@ -110,7 +110,9 @@ export function classifyModelError(err: unknown): ErrorInfo {
   }
   if (NOT_RETRYABLE.has(name)) return { retryable: false, reason: message };
   if (name === "AI_APICallError") {
-    const cause = e.cause?.message ? ` (${firstLine(String(e.cause.message))})` : "";
+    // The SDK often repeats the cause in its own message: say it once.
+    const causeText = e.cause?.message ? firstLine(String(e.cause.message)) : "";
+    const cause = causeText && !message.includes(causeText) ? ` (${causeText})` : "";
     return { retryable: true, reason: `${message}${cause}` };
   }
   if (name === "AI_JSONParseError" || name === "AI_TypeValidationError") {

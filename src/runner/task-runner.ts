@@ -31,6 +31,7 @@ import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context.ts";
 import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
 import { readProjectMcp } from "./project-mcp.ts";
+import { taskToolDescription } from "./task-description.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
@@ -47,6 +48,8 @@ import type {
   TaskResult,
   XcshConfig,
 } from "../types.ts";
+
+export { taskToolDescription };
 
 const MAX_ID_LENGTH = 64;
 
@@ -83,6 +86,8 @@ export interface TaskToolOptions {
    * at the top level, where this call's discovery fixes the set.
    */
   agentSet?: Record<string, string>;
+  /** The flag that picks a model where there is one (`--model` on the command line): named in hints. */
+  modelFlag?: string;
 }
 
 /** A child ready to start. */
@@ -91,6 +96,8 @@ export interface PreparedTask {
   /** The xcsh variables the child gets (on top of the parent's environment). */
   childEnv: Record<string, string>;
   timeoutMs: number;
+  /** Why no model resolved (only with `prepare(req, { withoutModel: true })`; `envelope.model` is null). */
+  modelError?: string;
 }
 
 export type TaskOutcome =
@@ -124,24 +131,6 @@ export function validateRequest(req: TaskRequest): string | undefined {
   return undefined;
 }
 
-function describeAgent(a: AgentDefinition): string {
-  const tools = a.tools ? a.tools.filter((t) => t !== "submit_result").join(", ") : "all tools";
-  const schema = a.output !== undefined ? "; returns structured data" : "";
-  return `- ${a.name}: ${a.description} (tools: ${tools}${schema})`;
-}
-
-/** The task tool's description for a given agent list. */
-export function taskToolDescription(agents: readonly AgentDefinition[]): string {
-  return [
-    "Delegate work to a specialised agent that runs as a separate process with its own context.",
-    "Give each task a self-contained assignment: the agent sees only the assignment and the shared",
-    "context, not this conversation. Several tasks in one call run in parallel.",
-    "",
-    "Agents:",
-    ...agents.map(describeAgent),
-  ].join("\n");
-}
-
 export class TaskTool {
   /**
    * Use {@link TaskTool.create} when a description is needed; a tool built
@@ -169,7 +158,7 @@ export class TaskTool {
   }
 
   /** Rediscovers, guards and builds every child of `req`, without starting any. */
-  async prepare(req: TaskRequest): Promise<Prepared> {
+  async prepare(req: TaskRequest, opts: { withoutModel?: boolean } = {}): Promise<Prepared> {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
     if (invalid) return { ok: false, kind: "usage", message: invalid };
@@ -219,10 +208,13 @@ export class TaskTool {
       envelopeModel: req.model,
       envelopeLabel: "--model",
       envModel: env.env.XCSH_MODEL,
+      // Keys handed down in an envelope count as set (a child's own environment has none).
+      env: { ...env.env, ...this.opts.keys },
+      modelFlag: this.opts.modelFlag,
     });
     // Refuse here rather than start a child that cannot run: an explicit
     // --model that names nothing must never fall back to another model.
-    if (!model.ok) {
+    if (!model.ok && !opts.withoutModel) {
       return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     }
     const sandbox = sandboxFor({
@@ -254,7 +246,8 @@ export class TaskTool {
         assignment: t.assignment,
         ...(req.context ? { context: req.context } : {}),
         outputSchema,
-        model: model.value.id,
+        model: model.ok ? model.value.id : null,
+        ...(model.ok && model.value.note ? { modelNote: model.value.note } : {}),
         ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
         cwd: env.cwd,
         planMode,
@@ -272,6 +265,7 @@ export class TaskTool {
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
+      ...(model.ok ? {} : { modelError: model.error }),
     }));
     for (const t of tasks) {
       const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");

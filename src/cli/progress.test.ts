@@ -1,0 +1,75 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Progress } from "./progress.ts";
+
+function plain() {
+  const lines: string[] = [];
+  const p = new Progress({ isTTY: false, write: (t) => lines.push(t) });
+  return { p, lines };
+}
+
+describe("Progress (plain lines)", () => {
+  test("a model fallback is said on its own line, then the start", () => {
+    const { p, lines } = plain();
+    p.add("0-explore", "explore");
+    p.event("0-explore", {
+      type: "start",
+      id: "0-explore",
+      agent: "explore",
+      model: "ollama/qwen3:8b",
+      depth: 1,
+      note: "sonnet unavailable (ANTHROPIC_API_KEY not set); using ollama/qwen3:8b",
+    });
+    assert.deepEqual(lines, [
+      "xcsh: [0-explore] explore: sonnet unavailable (ANTHROPIC_API_KEY not set); using ollama/qwen3:8b\n",
+      "xcsh: [0-explore] explore started on ollama/qwen3:8b\n",
+    ]);
+  });
+
+  test("a retry shows its wait and cause", () => {
+    const { p, lines } = plain();
+    p.add("a", "task");
+    p.event("a", {
+      type: "retry",
+      id: "a",
+      attempt: 1,
+      maxRetries: 3,
+      delayMs: 900,
+      reason: "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:9",
+    });
+    assert.deepEqual(lines, [
+      "xcsh: [a] retrying in 0.9 s: Cannot connect to API: connect ECONNREFUSED 127.0.0.1:9 (1/3)\n",
+    ]);
+  });
+
+  test("an ending says the status only: the error is reported once, with the results", () => {
+    const { p, lines } = plain();
+    p.add("a", "task");
+    p.finish({ id: "a", agent: "task", status: "cancelled", error: "cancelled" });
+    p.add("b", "task");
+    p.finish({ id: "b", agent: "task", status: "error", error: "model call failed: boom" });
+    assert.equal(lines.length, 2);
+    assert.match(lines[0], /^xcsh: \[a\] cancelled after \d+\.\ds\n$/);
+    assert.match(lines[1], /^xcsh: \[b\] error after \d+\.\ds\n$/);
+  });
+});
+
+describe("Progress (terminal)", () => {
+  test("a fallback note stays above the live rows", () => {
+    const out: string[] = [];
+    const p = new Progress({ isTTY: true, write: (t) => out.push(t) });
+    p.add("a", "explore");
+    p.event("a", {
+      type: "start",
+      id: "a",
+      agent: "explore",
+      model: "ollama/q",
+      depth: 1,
+      note: "sonnet unavailable (ANTHROPIC_API_KEY not set); using ollama/q",
+    });
+    p.stop();
+    const text = out.join("");
+    assert.match(text, /xcsh: \[a\] explore: sonnet unavailable .*; using ollama\/q\n/);
+    assert.match(text, /a .*running \(ollama\/q\)/);
+  });
+});
