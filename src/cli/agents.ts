@@ -5,6 +5,7 @@
  *
  * @module
  */
+import process from "node:process";
 import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
@@ -14,10 +15,11 @@ import {
   displayPath,
   familyLabel,
   formatTable,
+  isVerbose,
   listingDocument,
   listingRows,
   printJson,
-  reportDiagnostics,
+  reportDiscoveryWarnings,
   whereLabel,
 } from "./output.ts";
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
@@ -27,6 +29,7 @@ const FLAGS = {
   all: { type: "boolean" },
   json: { type: "boolean" },
   cwd: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -99,14 +102,14 @@ export async function agentsCommand(args: string[]): Promise<number> {
     );
   }
   const found = await discoverAgents(discoveryEnv(values.cwd));
-  reportDiagnostics(found.warnings);
+  reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env));
 
   if (sub === "show") {
     const name = rest[0];
     const agent = getAgent(found.agents, name);
     if (!agent) {
       writeErr(
-        `xcsh: unknown agent "${name}". Available: ${found.agents.map((a) => a.name).join(", ")}\n`,
+        `xcsh: Unknown agent "${name}". Available: ${found.agents.map((a) => a.name).join(", ")}\n`,
       );
       return EXIT_USAGE;
     }

@@ -1,6 +1,8 @@
 /**
  * `xcsh agents check [PATH...]`: lints the given files and folders, or every
- * file discovery would read, and exits 1 when any error is found.
+ * file discovery would read, notes the models that will not run as written
+ * with this config and environment, and exits 1 when an error (a file that
+ * cannot load or run) is found.
  *
  * @module
  */
@@ -16,7 +18,9 @@ import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
 import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../discovery/discover.ts";
 import { withParsers } from "../discovery/parsers.ts";
-import type { AgentFamily, Diagnostic } from "../types.ts";
+import type { AgentDefinition, AgentFamily, Diagnostic } from "../types.ts";
+import { loadConfig } from "../config/load.ts";
+import { resolveModel } from "../model/resolve.ts";
 
 /** Guesses the family of a file from its path, for display and `.toml` handling. */
 function familyOf(path: string): AgentFamily {
@@ -111,7 +115,26 @@ export async function checkCommand(
       warnings: [...plugins.warnings, ...parts.flatMap((p) => p.warnings)],
     };
   }
-  const report = lintAgentFiles(read.outcomes);
+  const loaded = await loadConfig(env.cwd, env.home);
+  const modelProblem = loaded.ok
+    ? (a: AgentDefinition): string | undefined => {
+      const r = resolveModel({
+        agentName: a.name,
+        agentModels: a.model,
+        config: loaded.config,
+        env: env.env,
+        envModel: env.env.XCSH_MODEL,
+      });
+      if (r.ok) return r.value.note;
+      // Said per model, without the agent's name, so that agents asking for
+      // the same model share one line.
+      if (!r.tried) return r.error;
+      return `${a.model!.join(", ")} will not run here: ${
+        r.tried.map((t) => `${t.what} (${t.why})`).join("; ")
+      }`;
+    }
+    : undefined;
+  const report = lintAgentFiles(read.outcomes, { modelProblem });
   const folderProblems = read.warnings.map((w): Diagnostic => ({ ...w, level: "error" }));
   const schemaProblems = await checkOutputSchemas(read.outcomes);
   const needProblems = await checkAgentNeeds(read.outcomes, env);

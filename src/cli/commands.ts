@@ -4,16 +4,18 @@
  *
  * @module
  */
+import process from "node:process";
 import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import {
   formatTable,
+  isVerbose,
   listingDocument,
   listingRows,
   printJson,
-  reportDiagnostics,
+  reportDiscoveryWarnings,
 } from "./output.ts";
 import {
   discoverCommands,
@@ -29,12 +31,18 @@ const HELP = `Usage:
 Workflow commands are Markdown prompt templates in .xcsh/commands,
 .claude/commands, .codex/commands, .gemini/commands and Claude plugins.
 'show' expands $ARGUMENTS, $@ and $1..$9 with the given arguments.
+
+  --all       also list commands hidden by a higher-precedence one of the same name
+  --json      machine-readable output (documented in the README)
+  --verbose   print every warning about command files (default: one summary line)
+  --cwd DIR   discover as if run from DIR (default: the current directory)
 `;
 
 const FLAGS = {
   all: { type: "boolean" },
   json: { type: "boolean" },
   cwd: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -71,7 +79,7 @@ export async function commandsCommand(args: string[]): Promise<number> {
     );
   }
   const found = await discoverCommands(discoveryEnv(values.cwd));
-  reportDiagnostics(found.warnings);
+  reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env), "command");
   if (sub === "show") {
     const command = getCommand(found.commands, name);
     if (!command) {

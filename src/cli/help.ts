@@ -13,13 +13,16 @@ Usage:
   xcsh commands [show NAME] [--json]         workflow commands
   xcsh run AGENT [ASSIGNMENT...]             run a task (assignment from args or stdin)
   xcsh mcp                                   MCP stdio server with a 'task' tool
-  xcsh doctor                                folders searched, which exist, plugins, models
+  xcsh doctor [--json]                       folders searched, which exist, plugins, models
   xcsh trust [DIR] | --list | --revoke [DIR] let a project's config set providers and servers
   xcsh --help | --version
 
 Agents are Markdown files with YAML frontmatter, found in .xcsh, .claude,
 .codex and .gemini folders (nearest project folder first, then the user's),
 Claude plugins, and the agents built into xcsh.
+
+Warnings about agent files are summed up in one line; --verbose (or
+XCSH_VERBOSE=1) prints them all, 'xcsh agents check' lists them.
 
 Exit codes: 0 success, 1 a task or check failed, 2 usage or guard error.
 Run 'xcsh COMMAND --help' for a command's flags.
@@ -28,9 +31,11 @@ Run 'xcsh COMMAND --help' for a command's flags.
 export const AGENTS_HELP = `Usage:
   xcsh agents [--all] [--json] [--cwd DIR]
   xcsh agents show NAME [--json] [--cwd DIR]
-  xcsh agents check [PATH...] [--cwd DIR]
+  xcsh agents check [PATH...] [--json] [--cwd DIR]
 
   --all       also list agents hidden by a higher-precedence agent of the same name
   --json      machine-readable output (documented in the README)
+  --verbose   print every warning about agent files (default: one summary line;
+              'agents check' always prints them all)
   --cwd DIR   discover as if run from DIR (default: the current directory)
 `;

@@ -7,6 +7,9 @@
 import { writeErr, writeOutRaw } from "../stdio.ts";
 import type { Diagnostic } from "../types.ts";
 import { formatDiagnostic } from "../labels.ts";
+import { warningSummary } from "../warnings.ts";
+
+export { isVerbose } from "../warnings.ts";
 
 /** Writes each distinct diagnostic once to stderr. */
 export function reportDiagnostics(diags: readonly Diagnostic[]): void {
@@ -17,6 +20,17 @@ export function reportDiagnostics(diags: readonly Diagnostic[]): void {
     seen.add(line);
     writeErr(line + "\n");
   }
+}
+
+/** Discovery warnings: every one with `verbose`, else one summary line. */
+export function reportDiscoveryWarnings(
+  diags: readonly Diagnostic[],
+  verbose: boolean,
+  kind: "agent" | "command" = "agent",
+): void {
+  if (verbose) return reportDiagnostics(diags);
+  const line = warningSummary(diags, kind);
+  if (line) writeErr(line + "\n");
 }
 
 /** Prints a value as indented JSON on stdout. */

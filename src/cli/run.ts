@@ -16,7 +16,7 @@ import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
-import { printJson, reportDiagnostics } from "./output.ts";
+import { isVerbose, printJson, reportDiagnostics, reportDiscoveryWarnings } from "./output.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
@@ -43,8 +43,9 @@ Flags:
   --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
   --cwd DIR              run as if started in DIR
   --json                 print one JSON document with every task's outcome
-  --dry-run              resolve, guard and print the child envelopes and the
+  --dry-run              resolve, guard and print the child envelopes, their models and the
                          instruction files they would hold; no model call
+  --verbose              print every warning about agent files (default: one summary line)
 
 Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
 `;
@@ -60,6 +61,7 @@ const FLAGS = {
   cwd: { type: "string" },
   json: { type: "boolean" },
   "dry-run": { type: "boolean" },
+  verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -216,7 +218,7 @@ export async function runCommand(args: string[]): Promise<number> {
     runId: runId(),
     onEvent: (id, e) => progress?.event(id, e),
     onResult: (r) => progress?.finish(r),
-    onWarnings: reportDiagnostics,
+    onWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
   });
 

@@ -61,7 +61,13 @@ describe("parseCommand", () => {
       user,
     );
     assert.equal(r.command!.description, "Do this: then that");
-    assert.equal(r.warnings.length, 1);
+    assert.deepEqual(r.warnings, [], "every line reads one way: silent");
+    const doubtful = parseCommand(
+      { path: "/p/d.md", text: "---\ndescription: Do this: then that\n  more\n---\nBody\n" },
+      user,
+    );
+    assert.equal(doubtful.warnings.length, 1);
+    assert.match(doubtful.warnings[0].message, /line 2 is not a 'key: value' line/);
   });
 });
 

@@ -40,6 +40,8 @@ interface Row {
   body?: string;
   /** Regexes the warnings must match, one per warning, in order. */
   warnings?: RegExp[];
+  /** What the error says at level fatal, when it differs from the first warning (or there is none). */
+  fatal?: RegExp;
 }
 
 const rows: Row[] = [
@@ -146,7 +148,54 @@ const rows: Row[] = [
     status: "fallback",
     data: { name: "helper", description: "Use this agent when: the user asks" },
     body: "Body",
-    warnings: [/invalid YAML/],
+    // Every line reads one way: no warning.
+    warnings: [],
+    fatal: /invalid YAML/,
+  },
+  {
+    name: "Claude's one-line description with examples reads silently",
+    input: [
+      "---",
+      "name: code-reviewer",
+      "description: Use this agent after writing code. Examples:\\n\\n<example>\\nContext: " +
+      'a new endpoint.\\nuser: "Review my handler"\\nassistant: "I\'ll use the code-reviewer agent."' +
+      "\\n<commentary>New code: review it.</commentary>\\n</example>",
+      "tools: Read, Grep, Glob, WebFetch",
+      "model: sonnet",
+      "color: blue",
+      "---",
+      "You review code.",
+    ].join("\n"),
+    status: "fallback",
+    data: {
+      name: "code-reviewer",
+      description: "Use this agent after writing code. Examples:\\n\\n<example>\\nContext: " +
+        'a new endpoint.\\nuser: "Review my handler"\\nassistant: "I\'ll use the code-reviewer agent."' +
+        "\\n<commentary>New code: review it.</commentary>\\n</example>",
+      tools: "Read, Grep, Glob, WebFetch",
+      model: "sonnet",
+      color: "blue",
+    },
+    warnings: [],
+    fatal: /invalid YAML/,
+  },
+  {
+    name: "a YAML list under a key is lost by the lenient reading: said, with the fix",
+    input: "---\nname: x\ndescription: Use when: y\ntools:\n  - Read\n  - Grep\n---\n",
+    status: "fallback",
+    data: { name: "x", description: "Use when: y", tools: "" },
+    warnings: [
+      /^frontmatter is not valid YAML, so it was read line by line: line 4 is not a 'key: value' line and was skipped; line 5 is not a 'key: value' line and was skipped\. To fix: put the value of 'description' \(line 2\) in quotes, or write 'description: \|' with the text indented on the lines below$/,
+    ],
+  },
+  {
+    name: "a repeated key and a flow list in a lenient reading are said",
+    input: "---\nname: x\ndescription: Use when: y\nname: z\ntools: [Read, Grep]\n---\n",
+    status: "fallback",
+    data: { name: "x", description: "Use when: y", tools: "[Read, Grep]" },
+    warnings: [
+      /'name' is given twice \(lines 1 and 3\); the first is used; 'tools' \(line 4\) was read as the plain text "\[Read, Grep\]"\. To fix/,
+    ],
   },
   {
     name: "fallback keeps hyphenated keys, strips matching quotes, skips comments and indents",
@@ -170,7 +219,9 @@ const rows: Row[] = [
       odd: "'half",
       empty: "",
     },
-    warnings: [/invalid YAML/],
+    warnings: [
+      /^frontmatter is not valid YAML, so it was read line by line: line 5 is not a 'key: value' line and was skipped; the quotes of 'odd' \(line 6\) were kept as written\. To fix: put the value of 'description' \(line 2\) in quotes/,
+    ],
   },
   {
     name: "a YAML list is not a mapping",
@@ -232,7 +283,7 @@ describe("parseFrontmatter (level warn)", () => {
 });
 
 describe("parseFrontmatter (level off)", () => {
-  for (const row of rows.filter((r) => r.warnings)) {
+  for (const row of rows.filter((r) => r.warnings?.length)) {
     test(`${row.name}: same result, no warnings`, () => {
       const fm = parseFrontmatter(row.input, { file: FILE, level: "off" });
       assert.equal(fm.status, row.status);
@@ -244,7 +295,7 @@ describe("parseFrontmatter (level off)", () => {
 
 describe("parseFrontmatter (level fatal)", () => {
   for (const row of rows) {
-    if (row.warnings) {
+    if (row.warnings?.length || row.fatal) {
       test(`${row.name}: throws FrontmatterError naming the file`, () => {
         assert.throws(
           () => parseFrontmatter(row.input, { file: FILE, level: "fatal" }),
@@ -252,7 +303,9 @@ describe("parseFrontmatter (level fatal)", () => {
             assert.ok(err instanceof FrontmatterError, String(err));
             assert.equal(err.file, FILE);
             assert.ok(err.message.startsWith(`${FILE}: `), err.message);
-            assert.match(err.reason, row.warnings![0]);
+            // At level fatal a lenient reading is refused with the YAML problem itself.
+            const fallback = row.status === "fallback" ? /^invalid YAML: / : undefined;
+            assert.match(err.reason, row.fatal ?? fallback ?? row.warnings![0]);
             return true;
           },
         );

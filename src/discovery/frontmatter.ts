@@ -6,7 +6,9 @@
  * `warn` reports and falls back to a `key: value` line parser, `off` falls back
  * silently) and the bounds that keep hostile input cheap: alias expansion and
  * the size of the block. Simple blocks (flat `key: value` lines) take a fast
- * path that gives exactly what `yaml` would; the rest go to `yaml`.
+ * path that gives exactly what `yaml` would; the rest go to `yaml`. The
+ * `key: value` fallback is silent when it reads every line unambiguously
+ * (the common unquoted `description: … Examples: <example>…` of Claude agents).
  *
  * @example
  * ```ts
@@ -104,6 +106,62 @@ export function parseKeyValueLines(block: string): Record<string, string> {
     if (!(m[1] in out)) out[m[1]] = value;
   }
   return out;
+}
+
+const NOT_A_MAPPING = "frontmatter is not a mapping of keys to values";
+
+/** How every lenient-reading warning begins (`agents check` keeps such files loadable). */
+export const LENIENT_READING = "frontmatter is not valid YAML";
+
+/** Values that mean something else in YAML than as plain text. */
+const YAML_SYNTAX = /^(?:[[\]{}|>&*!%@`]|- |-$)|\s#/;
+
+/**
+ * Why reading `block` as `key: value` lines may not give what its author
+ * meant, as one message saying what to change; undefined when every line is
+ * a `key: value` line with a plain value and no key repeats. Pure.
+ */
+export function lenientReadingDoubt(block: string, why = ""): string | undefined {
+  const seen = new Map<string, number>();
+  let colonValue: { key: string; line: number } | undefined;
+  const lines = block.split("\n");
+  const doubts: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    const n = i + 1;
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const m = KEY_LINE.exec(line);
+    if (!m) {
+      doubts.push(`line ${n} is not a 'key: value' line and was skipped`);
+      continue;
+    }
+    const key = m[1];
+    const value = (m[2] ?? "").trim();
+    if (seen.has(key)) {
+      doubts.push(`'${key}' is given twice (lines ${seen.get(key)} and ${n}); the first is used`);
+    } else seen.set(key, n);
+    const quote = value[0] === '"' || value[0] === "'" ? value[0] : undefined;
+    if (quote) {
+      const inner = value.slice(1, -1);
+      if (
+        value.length < 2 || value[value.length - 1] !== quote || inner.includes(quote) ||
+        inner.includes("\\")
+      ) {
+        doubts.push(`the quotes of '${key}' (line ${n}) were kept as written`);
+      }
+    } else if (YAML_SYNTAX.test(value)) {
+      doubts.push(`'${key}' (line ${n}) was read as the plain text ${JSON.stringify(value)}`);
+    }
+    if (!quote && value.includes(": ") && !colonValue) colonValue = { key, line: n };
+  }
+  if (doubts.length === 0) return undefined;
+  const fix = colonValue
+    ? `put the value of '${colonValue.key}' (line ${colonValue.line}) in quotes, or write ` +
+      `'${colonValue.key}: |' with the text indented on the lines below`
+    : "make it valid YAML";
+  const shown = doubts.length > 3 ? [...doubts.slice(0, 3), `${doubts.length - 3} more`] : doubts;
+  return `${LENIENT_READING}${why}, so it was read line by line: ${
+    shown.join("; ")
+  }. To fix: ${fix}`;
 }
 
 function firstLine(message: string): string {
@@ -207,15 +265,22 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
     if (typeof data === "object" && !Array.isArray(data)) {
       return { data: data as Record<string, unknown>, body, status: "ok", warnings };
     }
-    yamlError = "frontmatter is not a mapping of keys to values";
+    yamlError = NOT_A_MAPPING;
   }
   if (opts.level === "fatal") throw new FrontmatterError(opts.file, `invalid YAML: ${yamlError}`);
-  if (opts.level === "warn") {
-    warnings.push({
-      level: "warning",
-      file: opts.file,
-      message: `invalid YAML frontmatter (${yamlError}); read as plain 'key: value' lines`,
-    });
+  // Real-world files (Claude's `description: … Examples: <example>…`) are
+  // often not YAML but plain `key: value` lines: read silently when every
+  // line means one thing, otherwise say what to change.
+  const doubt = yamlError === NOT_A_MAPPING
+    ? `${NOT_A_MAPPING}: write one 'key: value' line per field (name: …, description: …)`
+    : lenientReadingDoubt(
+      block,
+      /alias/i.test(yamlError)
+        ? ` for xcsh (it expands more than ${MAX_YAML_ALIASES} aliases)`
+        : "",
+    );
+  if (opts.level === "warn" && doubt !== undefined) {
+    warnings.push({ level: "warning", file: opts.file, message: doubt });
   }
   return { data: parseKeyValueLines(block), body, status: "fallback", warnings };
 }

@@ -96,9 +96,16 @@ const fieldRows: FieldRow[] = [
     fm: { tools: ["read", 5] },
     error: { field: "tools", message: /list of strings/ },
   },
-  { name: "tools: [] means all tools (absent)", fm: { tools: [] }, value: {} },
-  { name: 'tools: "" means all tools (absent)', fm: { tools: "" }, value: {} },
-  { name: 'tools: " , " means all tools (absent)', fm: { tools: " , " }, value: {} },
+  // An empty list means every tool, with a note saying so.
+  { name: "tools: [] means all tools (absent)", fm: { tools: [] }, value: {}, warnings: ["tools"] },
+  { name: 'tools: "" means all tools (absent)', fm: { tools: "" }, value: {}, warnings: ["tools"] },
+  {
+    name: 'tools: " , " means all tools (absent)',
+    fm: { tools: " , " },
+    value: {},
+    warnings: ["tools"],
+  },
+  { name: "tools: (null) is absent, no note", fm: { tools: null }, value: {} },
   {
     name: 'tools: "Read, Grep" (Claude names, CSV)',
     fm: { tools: "Read, Grep" },
@@ -243,6 +250,7 @@ const fieldRows: FieldRow[] = [
     name: "no tools (all tools) does not imply spawns",
     fm: { tools: [] },
     value: {},
+    warnings: ["tools"],
   },
   // model
   { name: "model as a string", fm: { model: "xcsh/smol" }, value: { model: ["xcsh/smol"] } },
@@ -565,7 +573,7 @@ const fileRows: FileRow[] = [
     agent: { name: "crlf", description: "d", systemPrompt: "Line 1\nLine 2" },
   },
   {
-    name: "unquoted description with ': ' loads through the fallback with one warning",
+    name: "unquoted description with ': ' loads through the fallback silently",
     text: [
       "---",
       "name: helper",
@@ -586,7 +594,7 @@ const fileRows: FileRow[] = [
       thinkingLevel: "high",
       systemPrompt: "Body",
     },
-    warnings: [/invalid YAML frontmatter/],
+    warnings: [],
   },
   {
     name: "no frontmatter",

@@ -174,6 +174,13 @@ export function parseAgentFields(
 
   const tools = readList(fm.tools, "tools");
   if (!tools.ok) return fail("tools", tools.reason);
+  if (!tools.list && fm.tools !== undefined && fm.tools !== null) {
+    warn(
+      "tools",
+      "'tools' is empty, which gives the agent every tool: list the ones it needs " +
+        "(e.g. tools: Read, Grep), or leave 'tools' out",
+    );
+  }
   if (tools.list) {
     const { tools: known, unknown } = normalizeToolNames(tools.list);
     if (!known.includes("submit_result")) known.push("submit_result");

@@ -1,8 +1,9 @@
 // Unit tests for `xcsh agents check` severities (lintAgentFiles): a file that
-// does not load, an unknown tool, a dropped field and a name defined twice in
-// one folder are errors; YAML read by the key: value fallback is only a
-// warning when the file still loads. Names shared across folders are normal
-// shadowing, not a lint problem.
+// does not load and a name defined twice in one folder are errors; everything
+// about a file that loads (a dropped field, a lenient YAML reading) is a
+// warning; unknown tools and models that will not run here are warnings
+// listed once per name with the agents asking for them. Names shared across
+// folders are normal shadowing, not a lint problem.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,23 +24,16 @@ describe("lintAgentFiles", () => {
   });
 
   test("severities of each kind of problem", () => {
+    const lenient = "frontmatter is not valid YAML, so it was read line by line: x. To fix: y";
     const files: FileOutcome[] = [
       {
         path: "/a/fallback.md",
         agent: agent("fallback"),
-        warnings: [{
-          level: "warning",
-          file: "/a/fallback.md",
-          message: "invalid YAML frontmatter (x); read as plain 'key: value' lines",
-        }],
+        warnings: [{ level: "warning", file: "/a/fallback.md", message: lenient }],
       },
       {
         path: "/a/broken-fallback.md",
-        warnings: [{
-          level: "warning",
-          file: "/a/broken-fallback.md",
-          message: "invalid YAML frontmatter (x); read as plain 'key: value' lines",
-        }, {
+        warnings: [{ level: "warning", file: "/a/broken-fallback.md", message: lenient }, {
           level: "warning",
           file: "/a/broken-fallback.md",
           field: "name",
@@ -72,13 +66,64 @@ describe("lintAgentFiles", () => {
       ["warning", "/a/fallback.md", undefined],
       ["error", "/a/broken-fallback.md", undefined],
       ["error", "/a/broken-fallback.md", "name"],
-      ["error", "/a/thinking.md", "thinking"],
-      ["error", "/a/tools.md", "tools"],
-      ["error", "/a/nofile.md", undefined],
+      ["warning", "/a/thinking.md", "thinking"],
+      ["warning", "/a/nofile.md", undefined],
+      ["warning", undefined, "tools"],
     ]);
-    assert.match(r.diagnostics[4].message, /unknown tool name\(s\) Frob/);
-    assert.equal(r.errors, 5);
-    assert.equal(r.warnings, 1);
+    assert.equal(
+      r.diagnostics[5].message,
+      "'Frob' is not an xcsh tool, so it grants nothing (asked for by 1 agent: tools); " +
+        "the agents run without it",
+    );
+    assert.deepEqual(r.diagnostics[5].files, ["/a/tools.md"]);
+    assert.equal(r.errors, 2);
+    assert.equal(r.warnings, 4);
+  });
+
+  test("each unknown tool is listed once, with every agent asking for it", () => {
+    const outcomes: FileOutcome[] = Array.from({ length: 7 }, (_, i) => ({
+      path: `/a/a${i}.md`,
+      agent: agent(`a${i}`, {
+        unknownTools: i % 2 === 0 ? ["WebFetch", "mcp__github__create_issue"] : ["WebFetch"],
+      }),
+      warnings: [],
+    }));
+    const r = lintAgentFiles(outcomes);
+    assert.equal(r.errors, 0);
+    assert.deepEqual(r.diagnostics.map((d) => d.message), [
+      "'WebFetch' is not an xcsh tool, so it grants nothing (asked for by 7 agents: " +
+      "a0, a1, a2, a3, a4 and 2 more); the agents run without it",
+      "'mcp__github__create_issue' is not an xcsh tool, so it grants nothing (asked for by " +
+      "4 agents: a0, a2, a4, a6); the agents run without it",
+    ]);
+    assert.equal(r.diagnostics[0].files?.length, 7);
+  });
+
+  test("models that will not run here are grouped by what happens", () => {
+    const outcomes: FileOutcome[] = [
+      { path: "/a/s1.md", agent: agent("s1", { model: ["sonnet"] }), warnings: [] },
+      { path: "/a/s2.md", agent: agent("s2", { model: ["sonnet"] }), warnings: [] },
+      { path: "/a/g.md", agent: agent("g", { model: ["gpt-5"] }), warnings: [] },
+      { path: "/a/none.md", agent: agent("none"), warnings: [] },
+    ];
+    const asked: string[] = [];
+    const r = lintAgentFiles(outcomes, {
+      modelProblem: (a) => {
+        asked.push(a.name);
+        return a.model?.[0] === "sonnet"
+          ? "sonnet unavailable (ANTHROPIC_API_KEY not set); using ollama/q"
+          : undefined;
+      },
+    });
+    assert.deepEqual(asked, ["s1", "s2", "g"], "agents without a model are not asked");
+    assert.deepEqual(r.diagnostics.map((d) => [d.level, d.field, d.message]), [
+      [
+        "warning",
+        "model",
+        "sonnet unavailable (ANTHROPIC_API_KEY not set); using ollama/q (2 agents: s1, s2)",
+      ],
+    ]);
+    assert.equal(r.errors, 0);
   });
 
   test("two files of one folder with the same name: the second is an error naming the first", () => {

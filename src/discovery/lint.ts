@@ -1,11 +1,14 @@
 /**
  * What `xcsh agents check` reports about a set of agent files.
  *
- * Decides severities: a file that does not load, an unknown tool name, an
- * unknown thinking level or any dropped field, and two files of one folder
- * defining the same name are errors; YAML read through the `key: value`
- * fallback is a warning (the file loads, but strict YAML tools will reject
- * it). Pure: it judges parse results, it reads nothing.
+ * Decides severities: errors are only what stops a file from loading or
+ * running — a file that does not load, and a second file of one folder
+ * defining the same name (it is ignored). Everything about a file that loads
+ * is a warning: a dropped field, YAML read through the `key: value`
+ * fallback, an empty `tools`. Tool names that mean no xcsh tool (known names
+ * come from the tool-name table, so a tool added there stops being reported)
+ * and models that will not run here are listed once per name, with the
+ * agents asking for it. Pure: it judges parse results, it reads nothing.
  *
  * @module
  */
@@ -20,33 +23,89 @@ export interface FileOutcome {
   warnings: Diagnostic[];
 }
 
+/** A diagnostic about several files at once lists them. */
+export type LintDiagnostic = Diagnostic & { files?: string[] };
+
 export interface LintReport {
-  diagnostics: Diagnostic[];
+  diagnostics: LintDiagnostic[];
   errors: number;
   warnings: number;
 }
 
-const FALLBACK = /^invalid YAML frontmatter/;
+export interface LintOptions {
+  /**
+   * Why an agent's model will not run as written here (a fallback note or
+   * an error), or undefined when it will; agents without a `model` are not asked.
+   */
+  modelProblem?: (agent: AgentDefinition) => string | undefined;
+}
+
+/** Agent names shown in a grouped message before "and N more". */
+const SHOWN_NAMES = 5;
+
+function agentList(agents: readonly AgentDefinition[]): string {
+  const names = agents.slice(0, SHOWN_NAMES).map((a) => a.name).join(", ");
+  const more = agents.length > SHOWN_NAMES ? ` and ${agents.length - SHOWN_NAMES} more` : "";
+  return `${agents.length} agent${agents.length === 1 ? "" : "s"}: ${names}${more}`;
+}
+
+/** Adds `agent` to the group of `key`, keeping first-seen order. */
+function group(
+  groups: Map<string, AgentDefinition[]>,
+  key: string,
+  agent: AgentDefinition,
+): void {
+  const list = groups.get(key);
+  if (list) list.push(agent);
+  else groups.set(key, [agent]);
+}
+
+function files(agents: readonly AgentDefinition[]): string[] {
+  return agents.flatMap((a) => a.filePath ? [a.filePath] : []);
+}
 
 /** Judges parse outcomes in the order given. */
-export function lintAgentFiles(files: readonly FileOutcome[]): LintReport {
-  const diagnostics: Diagnostic[] = [];
-  for (const f of files) {
+export function lintAgentFiles(
+  outcomes: readonly FileOutcome[],
+  opts: LintOptions = {},
+): LintReport {
+  const diagnostics: LintDiagnostic[] = [];
+  const unknownTools = new Map<string, AgentDefinition[]>();
+  const models = new Map<string, AgentDefinition[]>();
+  for (const f of outcomes) {
     for (const w of f.warnings) {
-      const isFallback = FALLBACK.test(w.message) && f.agent !== undefined;
-      diagnostics.push({ ...w, file: w.file ?? f.path, level: isFallback ? "warning" : "error" });
+      // A file that loads has warnings; one that does not has errors.
+      const level = f.agent !== undefined ? "warning" : "error";
+      diagnostics.push({ ...w, file: w.file ?? f.path, level });
     }
-    if (f.agent?.unknownTools?.length) {
-      diagnostics.push({
-        level: "error",
-        file: f.path,
-        field: "tools",
-        message: `unknown tool name(s) ${f.agent.unknownTools.join(", ")}: they grant nothing`,
-      });
+    if (!f.agent) continue;
+    const agent = f.agent.filePath ? f.agent : { ...f.agent, filePath: f.path };
+    for (const tool of agent.unknownTools ?? []) group(unknownTools, tool, agent);
+    if (agent.model?.length && opts.modelProblem) {
+      const problem = opts.modelProblem(agent);
+      if (problem) group(models, problem, agent);
     }
   }
+  for (const [tool, agents] of unknownTools) {
+    diagnostics.push({
+      level: "warning",
+      field: "tools",
+      message: `'${tool}' is not an xcsh tool, so it grants nothing (asked for by ${
+        agentList(agents)
+      }); the agents run without it`,
+      files: files(agents),
+    });
+  }
+  for (const [message, agents] of models) {
+    diagnostics.push({
+      level: "warning",
+      field: "model",
+      message: `${message} (${agentList(agents)})`,
+      files: files(agents),
+    });
+  }
   const seen = new Map<string, string>();
-  for (const f of files) {
+  for (const f of outcomes) {
     if (!f.agent) continue;
     const key = `${dirname(f.path)}\0${f.agent.name}`;
     const first = seen.get(key);

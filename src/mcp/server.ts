@@ -28,6 +28,7 @@ import { TaskTool } from "../runner/task-runner.ts";
 import type { ChildEvent, Diagnostic, TaskResult } from "../types.ts";
 import { formatDiagnostic, retryLabel } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";
+import { isVerbose, warningSummary } from "../warnings.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type ToolResult = {
@@ -65,14 +66,23 @@ export function resultText(r: TaskResult): string {
 export interface McpLifecycle {
   shutdown: AbortSignal;
   running: Set<Promise<unknown>>;
+  /** Log every discovery warning (else one summary line, repeated only when it changes). */
+  verbose?: boolean;
 }
 
 /** Builds the server; `serveMcp()` connects it to stdio. */
 export async function createMcpServer(
   env: DiscoveryEnv,
   caller: CallerState,
-  { shutdown, running }: McpLifecycle,
+  { shutdown, running, verbose }: McpLifecycle,
 ): Promise<Server> {
+  let lastSummary: string | undefined;
+  const discoveryWarnings = (warnings: readonly Diagnostic[]) => {
+    if (verbose || isVerbose(false, env.env)) return logWarnings(warnings);
+    const line = warningSummary(warnings, "agent");
+    if (line && line !== lastSummary) writeErr(line + "\n");
+    lastSummary = line;
+  };
   const startConfig = await loadConfig(env.cwd, env.home);
   logWarnings(startConfig.warnings);
   if (!startConfig.ok) {
@@ -83,7 +93,7 @@ export async function createMcpServer(
     config: startConfig.config,
     caller,
     runId: runId(),
-    onWarnings: logWarnings,
+    onWarnings: discoveryWarnings,
   });
 
   const server = new Server(
@@ -111,7 +121,7 @@ export async function createMcpServer(
     const { name, arguments: args } = request.params;
     if (name === "agents") {
       const found = await discoverAgents(env);
-      logWarnings(found.warnings);
+      discoveryWarnings(found.warnings);
       const agents = found.agents.map((a) => ({
         name: a.name,
         description: a.description,
@@ -170,7 +180,7 @@ export async function createMcpServer(
       caller,
       runId: runId(),
       onEvent,
-      onWarnings: logWarnings,
+      onWarnings: discoveryWarnings,
     });
     const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown]));
     running.add(call);
@@ -188,12 +198,19 @@ export async function createMcpServer(
 }
 
 /** Runs the MCP server on stdin/stdout until the client disconnects. */
-export async function serveMcp(env: DiscoveryEnv): Promise<number> {
+export async function serveMcp(
+  env: DiscoveryEnv,
+  opts: { verbose?: boolean } = {},
+): Promise<number> {
   const caller = readCallerState(process.env);
   if (!caller.ok) throw new Error(caller.message);
   const shutdown = new AbortController();
   const running = new Set<Promise<unknown>>();
-  const server = await createMcpServer(env, caller.state, { shutdown: shutdown.signal, running });
+  const server = await createMcpServer(env, caller.state, {
+    shutdown: shutdown.signal,
+    running,
+    verbose: opts.verbose,
+  });
   const transport = new StdioServerTransport();
   // The client going away or a signal ends the server; running tasks are
   // cancelled and their children's trees ended before the process exits.

@@ -48,7 +48,10 @@ export interface ModelChoice {
   note?: string;
 }
 
-export type ModelResult = { ok: true; value: ModelChoice } | { ok: false; error: string };
+export type ModelResult =
+  | { ok: true; value: ModelChoice }
+  /** `tried`: when nothing resolves, each pattern tried and why it could not be used. */
+  | { ok: false; error: string; tried?: Tried[] };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -163,7 +166,7 @@ function choice(id: string, source: ModelSource, note?: string): ModelResult {
 }
 
 /** One pattern tried and why it could not be used. */
-interface Tried {
+export interface Tried {
   what: string;
   why: string;
   missingKey?: string;
@@ -224,22 +227,18 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
     });
   }
   if (!config.models.default) {
-    return {
-      ok: false,
-      error: nothingResolves(inputs, [...tried, { what: "models.default", why: "not set" }]),
-    };
+    const all = [...tried, { what: "models.default", why: "not set" }];
+    return { ok: false, error: nothingResolves(inputs, all), tried: all };
   }
   const r = resolvePattern(config.models.default, config);
   if (!r.ok) return { ok: false, error: `models.default: ${r.reason}` };
   const usable = usableModel(r.id, config, env);
   if (!usable.ok) {
-    return {
-      ok: false,
-      error: nothingResolves(inputs, [
-        ...tried,
-        { what: `models.default ${r.id}`, why: usable.short, missingKey: usable.missingKey },
-      ]),
-    };
+    const all = [
+      ...tried,
+      { what: `models.default ${r.id}`, why: usable.short, missingKey: usable.missingKey },
+    ];
+    return { ok: false, error: nothingResolves(inputs, all), tried: all };
   }
   const first = (inputs.agentModels ?? [])[0];
   const note = tried.length > 0 && first !== undefined
