@@ -225,6 +225,8 @@ export async function runCommand(args: string[]): Promise<number> {
   // A dry run makes no model call: it shows why no model resolved instead of refusing.
   const prepared = await tool.prepare(request, { withoutModel: values["dry-run"] === true });
   if (!prepared.ok) {
+    // Under --json the refusal is a JSON document too, so a script always gets one.
+    if (values.json) printJson({ version: 1, agent, error: prepared.message, kind: prepared.kind });
     writeErr(`xcsh: ${prepared.message}\n`);
     return EXIT_USAGE;
   }

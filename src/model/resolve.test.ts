@@ -234,14 +234,14 @@ describe("resolveModel", () => {
       env: {},
       envelopeModel: "claude-opus-4-1",
       error:
-        /^--model claude-opus-4-1: ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your key>/,
+        /^ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your key> to use provider 'anthropic' \(--model claude-opus-4-1\)$/,
     },
     {
       name: "XCSH_MODEL without its key is an error naming the variable",
       env: {},
       envModel: "gemini-2.5-pro",
       error:
-        /^XCSH_MODEL gemini-2\.5-pro: GEMINI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY is not set/,
+        /^GEMINI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY is not set: .* \(XCSH_MODEL gemini-2\.5-pro\)$/,
     },
     {
       name: "XCSH_MODEL=local/ says what is missing, with a correct example",

@@ -136,7 +136,7 @@ function resolveId(id: string, config: XcshConfig): PatternResult {
       ok: false,
       reason: `unknown provider '${split.provider}' in '${id}'. Known providers: ${
         known.join(", ")
-      } (add others under 'providers' in config)`,
+      }`,
     };
   }
   return { ok: true, id };
@@ -208,7 +208,11 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
     const r = resolvePattern(value, config);
     if (!r.ok) return { ok: false, error: `${label}: ${r.reason}` };
     const usable = usableModel(r.id, config, env);
-    if (!usable.ok) return { ok: false, error: `${label} ${value}: ${usable.error}` };
+    if (!usable.ok) {
+      // The variable to set comes first; the flag or setting that asked for the model after.
+      const from = inputs.envelopeLabel || source !== "envelope" ? ` (${label} ${value})` : "";
+      return { ok: false, error: `${usable.error}${from}` };
+    }
     return choice(r.id, source);
   }
   const tried: Tried[] = [];

@@ -142,7 +142,7 @@ describe("usage errors: one line naming the problem, a hint, no stack trace", ()
       args: ["agents", "show", "nope"],
       code: 2,
       error:
-        /^xcsh: unknown agent "nope"\. Available: explore, plan, designer, reviewer, task, quick_task$/,
+        /^xcsh: Unknown agent "nope"\. Available: explore, plan, designer, reviewer, task, quick_task$/,
     },
   ];
   for (const row of rows) {

@@ -190,7 +190,7 @@ describe("minimal container (only dist/xcsh and its shared libraries)", () => {
   test("xcsh agents show nope fails cleanly inside the container", async () => {
     const r = await inContainer(root, ["agents", "show", "nope"]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^xcsh: unknown agent "nope"/);
+    assert.match(r.stderr, /^xcsh: Unknown agent "nope"/);
     assert.doesNotMatch(r.stderr, /^\s{4}at /m);
   });
 });

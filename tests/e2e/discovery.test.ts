@@ -226,7 +226,7 @@ describe("agents on fixtures/world (cwd deep inside a repo under HOME)", () => {
     // Exact, case-sensitive lookup: `TASK` is nobody.
     const none = await runXcsh(["agents", "show", "TASK"], { home, cwd });
     assert.equal(none.code, 2, "an unknown name is a usage error");
-    assert.match(none.stderr, /unknown agent "TASK"/);
+    assert.match(none.stderr, /Unknown agent "TASK"/);
   });
 
   test("cwd under HOME but in no project: HOME's folders are user folders, once", async () => {
@@ -286,14 +286,28 @@ describe("agents on fixtures/world (cwd deep inside a repo under HOME)", () => {
   });
 
   test("agents check exits 0 on the good tree (text and --json)", async () => {
-    const text = await runXcsh(["agents", "check"], { home, cwd });
+    // With the keys of the models the agents name, nothing to note.
+    const keys = { ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test" };
+    const text = await runXcsh(["agents", "check"], { home, cwd, env: keys });
     assert.equal(text.code, 0, text.stdout + text.stderr);
     assert.match(text.stdout, /^checked 26 files: 0 errors, 0 warnings$/m);
+    // Without them, each model that will not run is noted; still exit 0.
+    const keyless = await runXcsh(["agents", "check"], { home, cwd });
+    assert.equal(keyless.code, 0, keyless.stdout);
+    assert.match(
+      keyless.stdout,
+      /^warning: model: sonnet will not run here: sonnet → anthropic\/claude-\S+ \(ANTHROPIC_API_KEY not set\); models\.default \(not set\) \(1 agent: p-claude\)$/m,
+    );
+    assert.match(
+      keyless.stdout,
+      /^warning: model: gpt-5-codex will not run here: .*OPENAI_API_KEY not set/m,
+    );
+    assert.match(keyless.stdout, /^checked 26 files: 0 errors, 2 warnings$/m);
     const { result, json } = await runXcshJson<{
       files: { path: string; name: string | null; ok: boolean }[];
       errors: number;
       warnings: number;
-    }>(["agents", "check", "--json"], { home, cwd });
+    }>(["agents", "check", "--json"], { home, cwd, env: keys });
     assert.equal(result.code, 0);
     assert.equal(json.errors, 0);
     assert.equal(json.warnings, 0);

@@ -245,10 +245,10 @@ describe("xcsh mcp", () => {
 });
 
 /** `xcsh mcp` driven by hand: JSON-RPC lines in, everything it writes collected. */
-function rawSession(world: World) {
+function rawSession(world: World, env: Record<string, string> = {}) {
   const proc = spawn(XCSH, ["mcp"], {
     cwd: world.cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home, ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const out = { stdout: "", stderr: "" };
@@ -289,36 +289,47 @@ function rawSession(world: World) {
   return { proc, out, exited, send, waitFor, initialize, callTask };
 }
 
-test("a whole raw session writes nothing but JSON-RPC on stdout", async () => {
-  const world = makeWorld(localConfig(server.url), { broken: "---\nname: [oops\n---\nbody\n" });
-  try {
-    script([{ text: "fine" }]);
-    const raw = rawSession(world);
-    raw.initialize();
-    await raw.waitFor(1);
-    raw.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    await raw.waitFor(2);
-    raw.callTask(3);
-    await raw.waitFor(3);
-    raw.send({
-      jsonrpc: "2.0",
-      id: 4,
-      method: "tools/call",
-      params: { name: "agents", arguments: {} },
-    });
-    await raw.waitFor(4);
-    raw.proc.stdin.end();
-    assert.equal(await raw.exited, 0);
-    const lines = raw.out.stdout.split("\n").filter((l) => l !== "");
-    assert.equal(lines.length, 4);
-    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
-    assert.match(raw.out.stderr, /broken\.md/, "the bad agent file was reported on stderr");
-    assert.equal(JSON.parse(lines[2]).result.structuredContent.results[0].text, "fine");
-  } finally {
-    world.cleanup();
-  }
-  assert.deepEqual(await waitForNoProcessesIn(world.root, 2000), []);
-});
+for (const verbose of [false, true]) {
+  test(`a whole raw session writes nothing but JSON-RPC on stdout${verbose ? " (verbose)" : ""}`, async () => {
+    const world = makeWorld(localConfig(server.url), { broken: "---\nname: [oops\n---\nbody\n" });
+    try {
+      script([{ text: "fine" }]);
+      const raw = rawSession(world, verbose ? { XCSH_VERBOSE: "1" } : {});
+      raw.initialize();
+      await raw.waitFor(1);
+      raw.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      await raw.waitFor(2);
+      raw.callTask(3);
+      await raw.waitFor(3);
+      raw.send({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "agents", arguments: {} },
+      });
+      await raw.waitFor(4);
+      raw.proc.stdin.end();
+      assert.equal(await raw.exited, 0);
+      const lines = raw.out.stdout.split("\n").filter((l) => l !== "");
+      assert.equal(lines.length, 4);
+      for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
+      if (verbose) {
+        assert.match(raw.out.stderr, /broken\.md/, "the bad agent file was reported on stderr");
+      } else {
+        // Quiet by default: one summary line, said once however many calls rediscover.
+        assert.doesNotMatch(raw.out.stderr, /broken\.md/);
+        assert.deepEqual(
+          raw.out.stderr.split("\n").filter((l) => l.includes("warning")),
+          ["xcsh: 1 agent file has warnings (xcsh agents check)"],
+        );
+      }
+      assert.equal(JSON.parse(lines[2]).result.structuredContent.results[0].text, "fine");
+    } finally {
+      world.cleanup();
+    }
+    assert.deepEqual(await waitForNoProcessesIn(world.root, 2000), []);
+  });
+}
 
 for (const how of ["SIGTERM", "SIGHUP", "stdin closed"] as const) {
   test(`server ended (${how}) while a task runs: its children end too`, async () => {

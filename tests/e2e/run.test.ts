@@ -186,7 +186,13 @@ test("no model configured: a clear error before any child starts", async () => {
   assert.equal(r.code, 2);
   assert.match(
     r.stderr,
-    /no model to run agent 'task'.*set models\.default in ~\/\.xcsh\/agent\/config\.yml, or XCSH_MODEL, or pass --model/,
+    new RegExp(
+      "^xcsh: Cannot run 'task': no usable model for agent 'task': tried default \\('default' " +
+        "means models\\.default, which is not set\\); models\\.default \\(not set\\)\\. To fix: " +
+        "set models\\.default in ~/\\.xcsh/agent/config\\.yml \\(e\\.g\\. 'models\\.default: " +
+        "ollama/qwen3:8b'\\), or set XCSH_MODEL=ollama/qwen3:8b, or pass --model ollama/qwen3:8b$",
+      "m",
+    ),
   );
   assert.equal(server.requests.length, 0);
 });
