@@ -4,7 +4,7 @@
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools]
+ *                    [tools] [collections]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -39,6 +39,9 @@
  * - tools: the `grep` and `find` tools on a ~19 000-file tree against
  *   ripgrep (`rg`, Debian's `ripgrep` package; the section is skipped with a
  *   message when it is missing), and a full-tree grep's peak memory.
+ * - collections: `dist/xcsh agents --json` on ~1 000 agent files shaped like
+ *   public collections (bench/sections/collections.ts): warm ≤ 100 ms, and a
+ *   first run with an empty definition cache no slower than with it off.
  *
  * @module
  */
@@ -55,6 +58,7 @@ import { benchLoop } from "./sections/loop.ts";
 import { benchSandbox } from "./sections/sandbox.ts";
 import { benchWeb } from "./sections/web.ts";
 import { benchTools } from "./sections/tools.ts";
+import { benchCollections } from "./sections/collections.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -66,6 +70,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   sandbox: benchSandbox,
   web: benchWeb,
   tools: benchTools,
+  collections: benchCollections,
 };
 
 async function main(): Promise<void> {

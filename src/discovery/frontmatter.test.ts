@@ -180,10 +180,20 @@ const rows: Row[] = [
     fatal: /invalid YAML/,
   },
   {
-    name: "a YAML list under a key is lost by the lenient reading: said, with the fix",
-    input: "---\nname: x\ndescription: Use when: y\ntools:\n  - Read\n  - Grep\n---\n",
+    name: "a YAML list of tools in a lenient reading is read as a list, silently",
+    input:
+      "---\nname: x\ndescription: Use when: y\ntools:\n  - Read\n  - 'Grep'\nmodel: sonnet\n---\n",
     status: "fallback",
-    data: { name: "x", description: "Use when: y", tools: "" },
+    data: { name: "x", description: "Use when: y", tools: ["Read", "Grep"], model: "sonnet" },
+    warnings: [],
+    fatal: /invalid YAML/,
+  },
+  {
+    name: "nested YAML under a key is lost by the lenient reading: said, with the fix",
+    input:
+      "---\nname: x\ndescription: Use when: y\nhooks:\n  PreToolUse:\n    - matcher: Bash\n---\n",
+    status: "fallback",
+    data: { name: "x", description: "Use when: y", hooks: "" },
     warnings: [
       /^frontmatter is not valid YAML, so it was read line by line: line 4 is not a 'key: value' line and was skipped; line 5 is not a 'key: value' line and was skipped\. To fix: put the value of 'description' \(line 2\) in quotes, or write 'description: \|' with the text indented on the lines below$/,
     ],

@@ -88,24 +88,47 @@ export function normalizeText(text: string): string {
 /**
  * Reads `key: value` lines the way a person means them when strict YAML
  * disagrees (an unquoted description containing `: ` is the usual case).
- * Indented lines, comments and lines without a key are ignored; values are
- * trimmed strings with one pair of matching surrounding quotes removed.
+ * A key with no value followed by indented `- item` lines is a list of those
+ * items (Claude's `tools:` written as a YAML list); other indented lines,
+ * comments and lines without a key are ignored; values are trimmed strings
+ * with one pair of matching surrounding quotes removed.
  */
-export function parseKeyValueLines(block: string): Record<string, string> {
-  const out: Record<string, string> = {};
+export function parseKeyValueLines(block: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  let listKey: string | undefined;
   for (const line of block.split("\n")) {
+    const item = LIST_ITEM.exec(line);
+    if (item && listKey !== undefined) {
+      (out[listKey] as string[]).push(unquote(item[1].trim()));
+      continue;
+    }
+    listKey = undefined;
     const m = KEY_LINE.exec(line);
     if (!m) continue;
-    let value = (m[2] ?? "").trim();
-    if (
-      value.length >= 2 && (value[0] === '"' || value[0] === "'") &&
-      value[value.length - 1] === value[0]
-    ) {
-      value = value.slice(1, -1);
+    const value = unquote((m[2] ?? "").trim());
+    if (m[1] in out) continue;
+    out[m[1]] = value;
+    if (value === "") {
+      listKey = m[1];
+      out[m[1]] = [];
     }
-    if (!(m[1] in out)) out[m[1]] = value;
   }
+  // A key with no value and no items stays an empty string.
+  for (const [k, v] of Object.entries(out)) if (Array.isArray(v) && v.length === 0) out[k] = "";
   return out;
+}
+
+/** An indented `- item` line of a block list. */
+const LIST_ITEM = /^[ \t]+-[ \t]+(\S.*)$/;
+
+function unquote(value: string): string {
+  if (
+    value.length >= 2 && (value[0] === '"' || value[0] === "'") &&
+    value[value.length - 1] === value[0]
+  ) {
+    return value.slice(1, -1);
+  }
+  return value;
 }
 
 const NOT_A_MAPPING = "frontmatter is not a mapping of keys to values";
@@ -126,10 +149,20 @@ export function lenientReadingDoubt(block: string, why = ""): string | undefined
   let colonValue: { key: string; line: number } | undefined;
   const lines = block.split("\n");
   const doubts: string[] = [];
+  let inList = false;
   for (const [i, line] of lines.entries()) {
     const n = i + 1;
     if (line.trim() === "" || line.startsWith("#")) continue;
+    const item = LIST_ITEM.exec(line);
+    if (item && inList) {
+      const v = item[1].trim();
+      if (YAML_SYNTAX.test(v) || /^["']/.test(v) && unquote(v) === v) {
+        doubts.push(`the list item on line ${n} was read as the plain text ${JSON.stringify(v)}`);
+      }
+      continue;
+    }
     const m = KEY_LINE.exec(line);
+    inList = m !== null && (m[2] ?? "").trim() === "";
     if (!m) {
       doubts.push(`line ${n} is not a 'key: value' line and was skipped`);
       continue;
