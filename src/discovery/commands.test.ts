@@ -5,6 +5,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { withParsers } from "./parsers.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,16 +56,18 @@ describe("parseCommand", () => {
     assert.match(r.warnings[0].message, /^skipped: /);
   });
 
-  test("invalid YAML falls back to key: value lines with a warning", () => {
+  test("invalid YAML falls back to key: value lines, with a warning only when in doubt", async () => {
     const r = parseCommand(
       { path: "/p/c.md", text: "---\ndescription: Do this: then that\n---\nBody\n" },
       user,
     );
     assert.equal(r.command!.description, "Do this: then that");
     assert.deepEqual(r.warnings, [], "every line reads one way: silent");
-    const doubtful = parseCommand(
-      { path: "/p/d.md", text: "---\ndescription: Do this: then that\n  more\n---\nBody\n" },
-      user,
+    const doubtful = await withParsers(() =>
+      parseCommand(
+        { path: "/p/d.md", text: "---\ndescription: Do this: then that\n  more\n---\nBody\n" },
+        user,
+      )
     );
     assert.equal(doubtful.warnings.length, 1);
     assert.match(doubtful.warnings[0].message, /line 2 is not a 'key: value' line/);

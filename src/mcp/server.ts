@@ -56,8 +56,14 @@ function errorResult(message: string): ToolResult {
 /** The text a client's model reads for one task's outcome. */
 export function resultText(r: TaskResult): string {
   const head = `## ${r.id} (${r.agent}): ${r.status}`;
+  // A plain cancellation is said by the heading alone (not "cancelled" twice).
+  if (r.status === "cancelled" && (r.error ?? "cancelled") === "cancelled") return head;
   if (r.status !== "ok") return `${head}\n${r.error ?? "unknown error"}`;
-  const body = r.data !== undefined ? JSON.stringify(r.data, null, 2) : r.text ?? "";
+  const body = typeof r.data === "string"
+    ? r.data
+    : r.data !== undefined
+    ? JSON.stringify(r.data, null, 2)
+    : r.text ?? "";
   const note = r.artifact ? `\n(output cut; full text in ${r.artifact})` : "";
   return `${head}\n${body}${note}`;
 }

@@ -10,6 +10,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { loadParsers } from "../../src/discovery/parsers.ts";
 import process from "node:process";
 import fc from "fast-check";
 import { parseFrontmatter } from "../../src/discovery/frontmatter.ts";
@@ -527,7 +528,7 @@ describe("parseSimpleYaml table", () => {
 });
 
 describe("parseFrontmatter with the fast path", () => {
-  test("the classic unquoted description: same warning text as yaml gives", () => {
+  test("the classic unquoted description: read silently, whichever parser refused it", () => {
     const text = "---\nname: helper\ndescription: Use this agent when: the user asks\n---\nBody";
     const fm = parseFrontmatter(text, { file: "a.md", level: "warn" });
     assert.equal(fm.status, "fallback");
@@ -535,13 +536,25 @@ describe("parseFrontmatter with the fast path", () => {
       name: "helper",
       description: "Use this agent when: the user asks",
     });
-    assert.equal(fm.warnings.length, 1);
+    assert.deepEqual(fm.warnings, []);
     const yamlSays = reference("name: helper\ndescription: Use this agent when: the user asks\n");
-    assert.ok(!yamlSays.ok);
+    assert.ok(!yamlSays.ok, "yaml refuses it too");
+  });
+
+  test("a doubtful lenient reading says what to fix, never the parser's own words", async () => {
+    await loadParsers(); // this block needs the full parser
+    const block = "name: helper\ndescription: Use this agent when: the user asks\n  more\n";
+    const fm = parseFrontmatter(`---\n${block}---\nBody`, { file: "a.md", level: "warn" });
+    assert.equal(fm.status, "fallback");
     assert.equal(
-      fm.warnings[0].message,
-      `invalid YAML frontmatter (${yamlSays.error}); read as plain 'key: value' lines`,
+      fm.warnings[0]?.message,
+      "frontmatter is not valid YAML, so it was read line by line: line 3 is not a 'key: value' " +
+        "line and was skipped. To fix: put the value of 'description' (line 2) in quotes, or " +
+        "write 'description: |' with the text indented on the lines below",
     );
+    const yamlSays = reference(block);
+    assert.ok(!yamlSays.ok);
+    assert.ok(!fm.warnings[0].message.includes(yamlSays.error));
   });
 });
 
