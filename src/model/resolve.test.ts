@@ -63,7 +63,7 @@ describe("resolvePattern", () => {
     {
       pattern: "local/",
       reason:
-        /^'local\/' names provider 'local' but no model: write local\/MODEL, e\.g\. local\/MODEL$/,
+        /^'local\/' names provider 'local' but no model: write local\/MODEL, MODEL being a model the provider serves, as in ollama\/qwen3:8b$/,
     },
     {
       pattern: "ollama/",

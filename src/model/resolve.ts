@@ -30,7 +30,7 @@
  * @module
  */
 import { CLAUDE_TIERS } from "./claude-tiers.ts";
-import { exampleModel, FAMILY_LIST, providerOfBareId } from "./families.ts";
+import { EXAMPLE_MODELS, exampleModel, FAMILY_LIST, providerOfBareId } from "./families.ts";
 import { classifyModelPattern } from "./patterns.ts";
 import type { XcshConfig } from "../types.ts";
 import { knownProviders, resolveProvider, splitModelId } from "./providers.ts";
@@ -116,10 +116,13 @@ function resolveId(id: string, config: XcshConfig): PatternResult {
   if (!split) {
     if (id.endsWith("/") && id.length > 1) {
       const provider = id.slice(0, id.indexOf("/"));
+      const example = Object.hasOwn(EXAMPLE_MODELS, provider)
+        ? `e.g. ${EXAMPLE_MODELS[provider]}`
+        : `MODEL being a model the provider serves, as in ${LOCAL_EXAMPLE}`;
       return {
         ok: false,
         reason: `'${id}' names provider '${provider}' but no model: write ${provider}/MODEL, ` +
-          `e.g. ${exampleModel(provider)}`,
+          example,
       };
     }
     const family = id.includes("/") ? undefined : providerOfBareId(id);

@@ -244,7 +244,7 @@ describe("agent collections: missing keys", () => {
       r.stderr,
       SUMMARY +
         "xcsh: Cannot run 'planner': XCSH_MODEL: 'local/' names provider 'local' but no model: " +
-        "write local/MODEL, e.g. local/MODEL\n",
+        "write local/MODEL, MODEL being a model the provider serves, as in ollama/qwen3:8b\n",
     );
   });
 
