@@ -50,6 +50,21 @@ function codexServers(v: unknown): unknown {
 }
 
 /**
+ * Why a TOML file cannot be read, as a line to act on: where, and what is
+ * wrong there in the parser's words without its own preamble.
+ */
+function tomlReason(err: unknown): string {
+  const e = err as { message?: unknown; line?: unknown; column?: unknown };
+  const first = String(e?.message ?? err).split("\n")[0]
+    .replace(/^Invalid TOML document:\s*/i, "");
+  const where = typeof e?.line === "number"
+    ? ` at line ${e.line}${typeof e.column === "number" ? `, column ${e.column}` : ""}`
+    : "";
+  return `invalid TOML${where}: ${first}; fix that line (a string needs its closing quote on ` +
+    `the same line, or """ quotes to span lines)`;
+}
+
+/**
  * Maps TOML text to agent keys plus the prompt body. Never throws, except
  * `ParserNotLoaded` before the TOML parser is loaded (`withParsers` handles that).
  */
@@ -59,8 +74,7 @@ export function codexToFields(text: string): CodexMapping {
   try {
     doc = parse(text);
   } catch (err) {
-    const first = ((err as Error).message ?? String(err)).split("\n")[0];
-    return { ok: false, reason: `invalid TOML: ${first}` };
+    return { ok: false, reason: tomlReason(err) };
   }
   const fields: Record<string, unknown> = {
     name: doc.name,
