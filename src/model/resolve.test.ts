@@ -221,12 +221,26 @@ describe("resolveModel", () => {
       id: "openai/gpt-5",
     },
     {
-      name: "an unresolvable pattern is announced too",
+      name: "a role config leaves unset means the default: no note",
       agentModels: ["xcsh/fast"],
       env: {},
       id: "ollama/qwen3:8b",
-      note: "xcsh/fast unavailable ('xcsh/fast' names models.roles.fast, which is not set); " +
-        "using ollama/qwen3:8b",
+    },
+    {
+      name: "the note names the first model that could not be used, past unset roles",
+      agentModels: ["xcsh/smol", "opus"],
+      env: {},
+      id: "ollama/qwen3:8b",
+      note: "opus unavailable (ANTHROPIC_API_KEY not set); using ollama/qwen3:8b",
+    },
+    {
+      name: "a model that names no provider is announced",
+      agentModels: ["mistral-large"],
+      env: {},
+      id: "ollama/qwen3:8b",
+      note: "mistral-large unavailable ('mistral-large' names no provider and is not a known " +
+        "model family (claude-…, gpt-…, o1/o3/o4…, codex-…, chatgpt-…, gemini-…): write it as " +
+        "provider/model, e.g. ollama/mistral-large); using ollama/qwen3:8b",
     },
     {
       name: "--model without its key is an error naming the variable, never a fallback",

@@ -71,7 +71,8 @@ export interface ModelInputs {
   modelFlag?: string;
 }
 
-type PatternResult = { ok: true; id: string } | { ok: false; reason: string };
+/** `unsetRole`: the pattern names a role config does not set (models.default then stands in quietly). */
+type PatternResult = { ok: true; id: string } | { ok: false; reason: string; unsetRole?: true };
 
 /** The example model every "set a model" hint shows. */
 const LOCAL_EXAMPLE = exampleModel("ollama");
@@ -95,7 +96,11 @@ export function resolvePattern(pattern: string, config: XcshConfig, depth = 0): 
       : undefined;
     if (!target) {
       const key = p.role === "default" ? "models.default" : `models.roles.${p.role}`;
-      return { ok: false, reason: `'${pattern}' names ${key}, which is not set` };
+      return {
+        ok: false,
+        reason: `'${pattern}' names ${key}, which is not set`,
+        ...(depth === 0 && p.role !== "default" ? { unsetRole: true as const } : {}),
+      };
     }
     return resolvePattern(target, config, depth + 1);
   }
@@ -160,6 +165,12 @@ export function usableModel(id: string, config: XcshConfig, env: Env): Usable {
   };
 }
 
+/** The pattern a tried entry stands for (`sonnet` of `sonnet → anthropic/…`). */
+function patternOf(t: Tried): string {
+  const arrow = t.what.indexOf(" → ");
+  return arrow < 0 ? t.what : t.what.slice(0, arrow);
+}
+
 function choice(id: string, source: ModelSource, note?: string): ModelResult {
   const split = splitModelId(id)!;
   return {
@@ -173,6 +184,8 @@ export interface Tried {
   what: string;
   why: string;
   missingKey?: string;
+  /** A role config leaves unset: optional by design, so standing in for it needs no note. */
+  unsetRole?: true;
 }
 
 /** The single error when nothing resolves: what was tried, then what to set. */
@@ -222,7 +235,7 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
   for (const pattern of inputs.agentModels ?? []) {
     const r = resolvePattern(pattern, config);
     if (!r.ok) {
-      tried.push({ what: pattern, why: r.reason });
+      tried.push({ what: pattern, why: r.reason, ...(r.unsetRole ? { unsetRole: true } : {}) });
       continue;
     }
     const usable = usableModel(r.id, config, env);
@@ -247,9 +260,11 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
     ];
     return { ok: false, error: nothingResolves(inputs, all), tried: all };
   }
-  const first = (inputs.agentModels ?? [])[0];
-  const note = tried.length > 0 && first !== undefined
-    ? `${first} unavailable (${tried[0].why}); using ${r.id}`
+  // Said for the first model the agent asked for that could not be used; an
+  // unset role (xcsh/smol with no models.roles.smol) means "the default" by design.
+  const missed = tried.find((t) => !t.unsetRole);
+  const note = missed
+    ? `${patternOf(missed)} unavailable (${missed.why}); using ${r.id}`
     : undefined;
   return choice(r.id, "default", note);
 }
