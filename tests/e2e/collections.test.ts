@@ -140,6 +140,20 @@ describe("agent collections: discovery and checks", () => {
   });
 });
 
+describe("agent collections: doctor", () => {
+  test("doctor warns when no model at all is usable, and not once a key is set", async () => {
+    config("models: {}\n");
+    const bare = await runXcsh(["doctor"], { home, cwd });
+    assert.equal(bare.code, 0);
+    assert.match(bare.stdout, /^warning: no model is usable here: .*ANTHROPIC_API_KEY/m);
+    const json = await runXcshJson<{ noUsableModel?: string }>(["doctor", "--json"], { home, cwd });
+    assert.match(json.json.noUsableModel ?? "", /^no model is usable here/);
+    const keyed = await runXcsh(["doctor"], { home, cwd, env: { GEMINI_API_KEY: "g" } });
+    assert.doesNotMatch(keyed.stdout, /no model is usable/);
+    assert.match(keyed.stdout, /^ {2}google {3,}google {3,}\S+ +key from GEMINI_API_KEY$/m);
+  });
+});
+
 describe("agent collections: model ids run on the provider of their family", () => {
   before(() => config("models: {}\n"));
 
