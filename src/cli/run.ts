@@ -218,7 +218,8 @@ export async function runCommand(args: string[]): Promise<number> {
     runId: runId(),
     onEvent: (id, e) => progress?.event(id, e),
     onResult: (r) => progress?.finish(r),
-    onWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
+    onWarnings: reportDiagnostics,
+    onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
   });
 

@@ -55,7 +55,7 @@ describe("parsers on demand", () => {
     forgetParsers();
     const r = await withParsers(() => codexToFields('name = "c'));
     assert.equal(r.ok, false);
-    assert.match((r as { reason: string }).reason, /^invalid TOML: /);
+    assert.match((r as { reason: string }).reason, /^invalid TOML at line 1, column \d+: /);
   });
 
   test("a usual config file is read without the YAML parser (CRLF and a BOM too)", () => {

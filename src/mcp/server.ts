@@ -87,7 +87,7 @@ export async function createMcpServer(
     if (verbose || isVerbose(false, env.env)) return logWarnings(warnings);
     const line = warningSummary(warnings, "agent");
     if (line && line !== lastSummary) writeErr(line + "\n");
-    lastSummary = line;
+    if (line) lastSummary = line;
   };
   const startConfig = await loadConfig(env.cwd, env.home);
   logWarnings(startConfig.warnings);
@@ -99,7 +99,8 @@ export async function createMcpServer(
     config: startConfig.config,
     caller,
     runId: runId(),
-    onWarnings: discoveryWarnings,
+    onWarnings: logWarnings,
+    onDiscoveryWarnings: discoveryWarnings,
   });
 
   const server = new Server(
@@ -186,7 +187,8 @@ export async function createMcpServer(
       caller,
       runId: runId(),
       onEvent,
-      onWarnings: discoveryWarnings,
+      onWarnings: logWarnings,
+      onDiscoveryWarnings: discoveryWarnings,
     });
     const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown]));
     running.add(call);

@@ -71,6 +71,8 @@ export interface TaskToolOptions {
   /** Called as each task ends (before the others may have). */
   onResult?: (result: TaskResult) => void;
   onWarnings?: (warnings: Diagnostic[]) => void;
+  /** Discovery's warnings about agent files (often summed up by the caller); `onWarnings` when absent. */
+  onDiscoveryWarnings?: (warnings: Diagnostic[]) => void;
   /**
    * A cap shared with other task calls of the same caller (a child's
    * concurrent `task` calls): each child started takes a slot.
@@ -145,7 +147,7 @@ export class TaskTool {
   /** Discovers agents once and builds the tool. */
   static async create(opts: TaskToolOptions): Promise<TaskTool> {
     const found = await discoverAgents(opts.env);
-    opts.onWarnings?.(found.warnings);
+    (opts.onDiscoveryWarnings ?? opts.onWarnings)?.(found.warnings);
     return new TaskTool(
       opts,
       found.agents.filter((a) => !opts.config.task.disabledAgents.includes(a.name)),
@@ -163,7 +165,7 @@ export class TaskTool {
     const invalid = validateRequest(req);
     if (invalid) return { ok: false, kind: "usage", message: invalid };
     const found = await discoverAgents(env);
-    this.opts.onWarnings?.(found.warnings);
+    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
     const maxDepth = config.task.maxRecursionDepth;
     const guard = checkGuards(req.agent, found.agents, caller, {
       maxDepth,
