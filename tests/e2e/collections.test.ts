@@ -172,9 +172,9 @@ describe("agent collections: model ids run on the provider of their family", () 
     },
     {
       agent: "security-auditor",
-      format: "openai",
+      format: "responses",
       model: "gpt-5.1-codex",
-      path: /^\/v1\/chat\/completions$/,
+      path: /^\/v1\/responses$/,
     },
     {
       agent: "codebase-investigator",
@@ -195,7 +195,12 @@ describe("agent collections: model ids run on the provider of their family", () 
       assert.equal(req.format, row.format);
       assert.match(req.path, row.path);
       if (row.format !== "google") assert.equal(req.body.model, row.model);
-      const provider = row.format === "google" ? "google" : row.format;
+      const providers: Record<string, string> = {
+        google: "google",
+        anthropic: "anthropic",
+        responses: "openai",
+      };
+      const provider = providers[row.format];
       assert.match(
         r.stderr,
         new RegExp(`started on ${provider}/${row.model.replace(/\./g, "\\.")}$`, "m"),
