@@ -23,13 +23,22 @@ test("constructor-like model names are ordinary unknown names", async () => {
     ["constructor/x", /unknown provider 'constructor' in 'constructor\/x'/],
   ];
   for (const [model, message] of cases) {
-    const r = await runXcsh(["run", "--dry-run", "--model", model, "quick_task", "x"], {
+    const r = await runXcsh(["run", "--model", model, "quick_task", "x"], {
       cwd: w.cwd,
       home: w.home,
     });
     assert.equal(r.code, 2, `${model}: ${r.stderr}`);
     assert.match(r.stderr, message);
     assert.doesNotMatch(r.stderr, /TypeError|is not a function|internal error/);
+    // A dry run needs no model: it succeeds and says why none resolved.
+    const dry = await runXcsh(["run", "--dry-run", "--model", model, "quick_task", "x"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(dry.code, 0, `${model}: ${dry.stderr}`);
+    assert.match(dry.stderr, /^xcsh: dry run: \[0-quick_task\] no model: /m);
+    assert.match(dry.stderr, message);
+    assert.doesNotMatch(dry.stderr, /TypeError|is not a function|internal error/);
   }
 });
 
@@ -38,7 +47,9 @@ test("an unknown YAML tag is one warning line naming the file, no runtime warnin
   writeFileSync(agent, '---\nname: tagged\ndescription: !weird "a thing"\n---\nHi\n');
   const config = join(w.cwd, ".xcsh", "config.yml");
   writeFileSync(config, "task: !foo\n  timeout: 5\n");
-  const r = await runXcsh(["agents"], { cwd: w.cwd, home: w.home });
+  const quiet = await runXcsh(["agents"], { cwd: w.cwd, home: w.home });
+  assert.equal(quiet.stderr, "xcsh: 1 agent file has warnings (xcsh agents check)\n");
+  const r = await runXcsh(["agents", "--verbose"], { cwd: w.cwd, home: w.home });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^tagged /m);
   assert.equal(

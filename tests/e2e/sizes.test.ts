@@ -45,7 +45,7 @@ describe("files are measured before they are read", () => {
     const w = world();
     const huge = join(w.cwd, ".xcsh", "agents", "huge.md");
     sparse(huge, 2 * 1024 * 1024 * 1024);
-    const r = await runCommand(GNU_TIME, ["-f", "peak-kb %M", XCSH, "agents"], {
+    const r = await runCommand(GNU_TIME, ["-f", "peak-kb %M", XCSH, "agents", "--verbose"], {
       cwd: w.cwd,
       env: cleanEnv(w.home),
     });
@@ -70,7 +70,7 @@ describe("files are measured before they are read", () => {
     mkdirSync(join(w.cwd, ".claude"), { recursive: true });
     const file = join(w.cwd, ".claude", "settings.json");
     writeFileSync(file, `{"enabledPlugins": {}, "pad": "${"x".repeat(2 * 1024 * 1024)}"}`);
-    const r = await runXcsh(["agents"], { cwd: w.cwd, home: w.home });
+    const r = await runXcsh(["agents", "--verbose"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stderr.includes(`${file}: file is 2.0 MiB, over the 1.0 MiB limit`), r.stderr);
   });

@@ -60,7 +60,7 @@ describe("text from files", () => {
     const file = join(w.cwd, ".xcsh", "agents", "zw.md");
     writeFileSync(file, agentMd("ex\u200Bplore", ""));
     try {
-      const list = await runXcsh(["agents"], { cwd: w.cwd, home: w.home });
+      const list = await runXcsh(["agents", "--verbose"], { cwd: w.cwd, home: w.home });
       assert.equal(list.code, 0);
       assert.match(
         list.stderr,
