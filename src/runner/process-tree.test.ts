@@ -2,16 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { killMarked, killTree, listDescendants, listMarked } from "./process-tree.ts";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isRunning, killMarked, killTree, listDescendants, listMarked } from "./process-tree.ts";
 
 test("killTree ends a process, its detached grandchild and their groups", {
   skip: process.platform === "win32" ? "Unix process groups" : false,
@@ -29,8 +20,8 @@ test("killTree ends a process, its detached grandchild and their groups", {
   killTree(sh.pid!, "SIGKILL");
   await closed;
   const until = Date.now() + 5000;
-  while (alive(grandchild) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  assert.equal(alive(grandchild), false, "the grandchild is gone");
+  while (isRunning(grandchild) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(isRunning(grandchild), false, "the grandchild is gone");
 });
 
 test("killMarked ends a double-forked orphan by the mark in its environment", {
@@ -47,7 +38,7 @@ test("killMarked ends a double-forked orphan by the mark in its environment", {
   );
   // The orphan holds the pipe open, so wait for the shell's exit, not the pipe's close.
   await new Promise((resolve) => sh.exitCode !== null ? resolve(0) : sh.on("exit", resolve));
-  assert.ok(alive(orphan), "the orphan outlived its shell");
+  assert.ok(isRunning(orphan), "the orphan outlived its shell");
   // While the orphan is still in its exec, its environment may read empty for a moment.
   const found = Date.now() + 5000;
   while (!listMarked("XCSH_TEST_MARK", mark).includes(orphan) && Date.now() < found) {
@@ -58,6 +49,31 @@ test("killMarked ends a double-forked orphan by the mark in its environment", {
   assert.deepEqual(listMarked("TEST_MARK", mark), [], "the whole name must match");
   killMarked("XCSH_TEST_MARK", mark, "SIGKILL");
   const until = Date.now() + 5000;
-  while (alive(orphan) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  assert.equal(alive(orphan), false, "the orphan is gone");
+  while (isRunning(orphan) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(isRunning(orphan), false, "the orphan is gone");
+});
+
+test("isRunning: a zombie (ended, not yet reaped) counts as gone", {
+  skip: process.platform !== "linux" ? "reads /proc" : false,
+}, async () => {
+  // `sleep 0` ends at once, but its parent has become `sleep 2`, which never
+  // reaps it: it stays a zombie until that parent ends.
+  const sh = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 2"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const zombie = await new Promise<number>((resolve) =>
+    sh.stdout.setEncoding("utf8").once("data", (d: string) => resolve(Number(d.trim())))
+  );
+  const until = Date.now() + 1500;
+  while (isRunning(zombie) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  let signalled = true;
+  try {
+    process.kill(zombie, 0);
+  } catch {
+    signalled = false;
+  }
+  assert.equal(signalled, true, "the zombie still answers kill(pid, 0)");
+  assert.equal(isRunning(zombie), false);
+  assert.equal(isRunning(process.pid), true);
+  sh.kill("SIGKILL");
 });

@@ -127,6 +127,30 @@ export function killMarked(name: string, value: string, signal: NodeJS.Signals):
   return pids;
 }
 
+/**
+ * Whether `pid` is still running: it exists and, where `/proc` tells, is not
+ * a zombie (a process that has ended but was not yet reaped by its parent,
+ * which may be slow to do so for an orphan).
+ *
+ * @example
+ * ```ts
+ * isRunning(process.pid); // true
+ * ```
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // no /proc (or gone meanwhile): the signal test stands
+  }
+}
+
 /** Sends `signal` to each pid and the group it may lead; gone ones are skipped. */
 export function killPids(pids: readonly number[], signal: NodeJS.Signals): void {
   for (const p of pids) {

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { BASH_HEAD_BYTES, BASH_TAIL_BYTES, bashTool, capOutput, OutputCollector } from "./bash.ts";
+import { isRunning } from "../runner/process-tree.ts";
 
 /** Pids whose command line contains `marker` (Linux /proc; empty elsewhere). */
 /**
@@ -33,21 +34,6 @@ function processesWith(marker: string): string[] {
       return false;
     }
   });
-}
-
-/** True while `pid` exists and is not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return true; // no /proc: trust kill(pid, 0)
-  }
 }
 
 const hasSetsid = ["/usr/bin/setsid", "/bin/setsid", "/usr/local/bin/setsid"].some(existsSync);
@@ -91,8 +77,8 @@ describe("bash", () => {
     const pid = Number(r.output.split("\n")[0]);
     assert.ok(Number.isInteger(pid) && pid > 0, `a pid was printed: ${r.output}`);
     const until = Date.now() + 5000;
-    while (alive(pid) && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
-    const survived = alive(pid);
+    while (isRunning(pid) && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+    const survived = isRunning(pid);
     if (survived) process.kill(pid, "SIGKILL"); // leave nothing behind when failing
     assert.equal(survived, false, `the setsid'd process ${pid} is gone`);
   });

@@ -9,6 +9,7 @@ import { connectMcpServer, type McpConnection } from "./mcp-client.ts";
 import { startMcpTools } from "./mcp-tools.ts";
 import type { McpServerDef } from "../types.ts";
 import { startMcpHttpServer } from "../../tests/support/mcp-http-server.ts";
+import { isRunning } from "../runner/process-tree.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
@@ -41,15 +42,6 @@ async function connect(name: string, def: McpServerDef): Promise<McpConnection> 
   assert.ok(r.ok, r.ok ? "" : r.error);
   open.push(r.conn);
   return r.conn;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("an MCP server over stdio", () => {
@@ -106,10 +98,12 @@ describe("an MCP server over stdio", () => {
     const c = await connect("tree", { ...fixture(), env: { XCSH_FIXTURE_PIDFILE: pidfile } });
     const pids = readFileSync(pidfile, "utf8").trim().split("\n").map(Number);
     assert.equal(pids.length, 2);
-    assert.ok(pids.every(alive));
+    assert.ok(pids.every(isRunning));
     await c.close();
-    for (let i = 0; i < 50 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(pids.filter(alive), []);
+    for (let i = 0; i < 50 && pids.some(isRunning); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(pids.filter(isRunning), []);
   });
 });
 

@@ -20,7 +20,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
 import process from "node:process";
-import { killPids, listDescendants } from "../runner/process-tree.ts";
+import { isRunning, killPids, listDescendants } from "../runner/process-tree.ts";
 import type { McpServerDef } from "../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";
@@ -58,15 +58,6 @@ export interface ConnectOptions {
   env: Record<string, string | undefined>;
   startTimeoutMs?: number;
   callTimeoutMs?: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function message(err: unknown): string {
@@ -144,7 +135,7 @@ export async function connectMcpServer(
     const closing = client.close().catch(() => {});
     killPids(members, "SIGTERM");
     await closing;
-    killPids(members.filter(alive), "SIGKILL");
+    killPids(members.filter(isRunning), "SIGKILL");
   };
 
   const timer = AbortSignal.timeout(startMs);
