@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../config/validate.ts";
 import { modelReport, noUsableModel, providerReport } from "./doctor-models.ts";
 import { formatTable } from "./output.ts";
+import { CLAUDE_TIERS } from "../model/claude-tiers.ts";
 
 describe("doctor's model report", () => {
   test("nothing set and no key: the warning says what to set", () => {
@@ -28,6 +29,20 @@ describe("doctor's model report", () => {
       assert.equal(noUsableModel(modelReport(c, env), providerReport(c, env)), undefined);
     });
   }
+
+  test("unset default and roles show the built-in model a key brings", () => {
+    const rows = modelReport(defaultConfig(), { ANTHROPIC_API_KEY: "k" });
+    const of = (name: string) => rows.find((r) => r.name === name);
+    assert.deepEqual(of("models.default"), {
+      name: "models.default",
+      resolved: `anthropic/${CLAUDE_TIERS.sonnet.model} (built-in)`,
+    });
+    assert.equal(of("roles.smol")?.resolved, `anthropic/${CLAUDE_TIERS.haiku.model} (built-in)`);
+    assert.equal(of("roles.plan")?.resolved, `anthropic/${CLAUDE_TIERS.opus.model} (built-in)`);
+    assert.deepEqual(modelReport(defaultConfig(), {}).find((r) => r.name === "roles.smol"), {
+      name: "roles.smol",
+    });
+  });
 
   test("a default whose key is missing is shown as not runnable", () => {
     const c = defaultConfig();

@@ -8,6 +8,7 @@
  */
 import { BUILTIN_PROVIDERS, knownProviders, resolveProvider } from "../model/providers.ts";
 import { resolvePattern, usableModel } from "../model/resolve.ts";
+import { builtinModel, isBuiltinRole } from "../model/builtin-defaults.ts";
 import { exampleModel } from "../model/families.ts";
 import type { XcshConfig } from "../types.ts";
 import { hideUrlCredentials } from "../redact.ts";
@@ -33,8 +34,14 @@ export interface ProviderRow {
 /** Each model setting and whether it resolves to a provider that can be used. */
 export function modelReport(config: XcshConfig, env: Env): ModelRow[] {
   const rows: ModelRow[] = [];
-  const add = (name: string, value: string | undefined) => {
-    if (value === undefined) return rows.push({ name });
+  const add = (name: string, value: string | undefined, role?: string) => {
+    if (value === undefined) {
+      // An unset default or role: what a built-in provider with a key stands in with.
+      const stand = role !== undefined && isBuiltinRole(role)
+        ? builtinModel(role, (provider) => usableModel(`${provider}/x`, config, env).ok)
+        : undefined;
+      return rows.push(stand ? { name, resolved: `${stand} (built-in)` } : { name });
+    }
     const r = resolvePattern(value, config);
     if (!r.ok) return rows.push({ name, value, problem: r.reason });
     const usable = usableModel(r.id, config, env);
@@ -46,12 +53,13 @@ export function modelReport(config: XcshConfig, env: Env): ModelRow[] {
     });
   };
   add("XCSH_MODEL", env.XCSH_MODEL || undefined);
-  add("models.default", config.models.default);
+  add("models.default", config.models.default, "default");
   for (const role of ["smol", "slow", "plan", ...Object.keys(config.models.roles)]) {
     if (!rows.some((r) => r.name === `roles.${role}`)) {
       add(
         `roles.${role}`,
         Object.hasOwn(config.models.roles, role) ? config.models.roles[role] : undefined,
+        config.models.default ? undefined : role,
       );
     }
   }

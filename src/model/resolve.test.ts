@@ -271,11 +271,53 @@ describe("resolveModel", () => {
       error: new RegExp(
         "^no usable model for agent 'explore': tried sonnet → anthropic/claude-sonnet-\\S+ " +
           "\\(ANTHROPIC_API_KEY not set\\); gpt-5 → openai/gpt-5 \\(OPENAI_API_KEY not set\\); " +
-          "models\\.default \\(not set\\)\\. To fix: export ANTHROPIC_API_KEY=<your key>, or " +
+          "models\\.default \\(not set, and no built-in provider has its key \\(ANTHROPIC_API_KEY, " +
+          "OPENAI_API_KEY, GEMINI_API_KEY\\)\\)\\. To fix: export ANTHROPIC_API_KEY=<your key>, or " +
           "export OPENAI_API_KEY=<your key>, or set models\\.default in ~/\\.xcsh/agent/config\\.yml " +
           "\\(e\\.g\\. 'models\\.default: ollama/qwen3:8b'\\), or set XCSH_MODEL=ollama/qwen3:8b, " +
           "or pass --model ollama/qwen3:8b$",
       ),
+    },
+    {
+      name: "no models.default: a role means the model of the first provider with a key",
+      agentModels: ["xcsh/smol"],
+      env: { ANTHROPIC_API_KEY: "sk-ant-x" },
+      config: () => ({ ...c(), models: { roles: {}, aliases: {} } }),
+      id: `anthropic/${CLAUDE_TIERS.haiku.model}`,
+    },
+    {
+      name: "no models.default: plan and slow roles mean the provider's strongest model",
+      agentModels: ["xcsh/plan", "xcsh/slow"],
+      env: { ANTHROPIC_API_KEY: "sk-ant-x" },
+      config: () => ({ ...c(), models: { roles: {}, aliases: {} } }),
+      id: `anthropic/${CLAUDE_TIERS.opus.model}`,
+    },
+    {
+      name: "no models.default, no agent model: the default of the provider with a key",
+      env: { OPENAI_API_KEY: "sk" },
+      config: () => ({ ...c(), models: { roles: {}, aliases: {} } }),
+      id: "openai/gpt-5.5",
+    },
+    {
+      name: "no models.default: inherit means the built-in default, quietly",
+      agentModels: ["inherit"],
+      env: { GEMINI_API_KEY: "g" },
+      config: () => ({ ...c(), models: { roles: {}, aliases: {} } }),
+      id: "google/gemini-pro-latest",
+    },
+    {
+      name: "no models.default: Anthropic comes before OpenAI when both keys are set",
+      env: { OPENAI_API_KEY: "sk", ANTHROPIC_API_KEY: "sk-ant-x" },
+      config: () => ({ ...c(), models: { roles: {}, aliases: {} } }),
+      id: SONNET,
+    },
+    {
+      name: "no models.default: an agent model without its key is announced",
+      agentModels: ["sonnet"],
+      env: { GEMINI_API_KEY: "g" },
+      config: () => ({ ...c(), models: { roles: {}, aliases: {} } }),
+      id: "google/gemini-pro-latest",
+      note: "sonnet unavailable (ANTHROPIC_API_KEY not set); using google/gemini-pro-latest",
     },
     {
       name: "a default whose key is missing is part of the one error",

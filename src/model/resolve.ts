@@ -5,7 +5,9 @@
  * Order: the envelope's `model` (the parent's `--model`) or `XCSH_MODEL`, then
  * `task.agentModelOverrides[agent]`, then the agent's own `model` list (the
  * first pattern that resolves to a usable provider), then `models.default`
- * (the parent's model). Patterns are classified by `classifyModelPattern`:
+ * (the parent's model), else — with no `models.default` — the model a built-in
+ * provider whose key is set offers for the role the agent asked for
+ * (`builtin-defaults.ts`). Patterns are classified by `classifyModelPattern`:
  * `inherit`/`default` mean `models.default`; roles come from `models.roles`;
  * Claude's `sonnet`/`opus`/`haiku` go through `models.aliases`, then their
  * role when configured, then Anthropic's current model of the tier; an id
@@ -29,6 +31,7 @@
  *
  * @module
  */
+import { builtinModel, isBuiltinRole } from "./builtin-defaults.ts";
 import { CLAUDE_TIERS } from "./claude-tiers.ts";
 import { EXAMPLE_MODELS, exampleModel, FAMILY_LIST, providerOfBareId } from "./families.ts";
 import { classifyModelPattern } from "./patterns.ts";
@@ -36,7 +39,7 @@ import type { XcshConfig } from "../types.ts";
 import { knownProviders, resolveProvider, splitModelId } from "./providers.ts";
 
 /** Where the chosen model came from. */
-export type ModelSource = "envelope" | "XCSH_MODEL" | "override" | "agent" | "default";
+export type ModelSource = "envelope" | "XCSH_MODEL" | "override" | "agent" | "default" | "builtin";
 
 export interface ModelChoice {
   /** `provider/model`. */
@@ -71,8 +74,11 @@ export interface ModelInputs {
   modelFlag?: string;
 }
 
-/** `unsetRole`: the pattern names a role config does not set (models.default then stands in quietly). */
-type PatternResult = { ok: true; id: string } | { ok: false; reason: string; unsetRole?: true };
+/**
+ * `unsetRole`: the pattern names a role config does not set (`models.default`,
+ * or a built-in provider's model for that role, then stands in quietly).
+ */
+type PatternResult = { ok: true; id: string } | { ok: false; reason: string; unsetRole?: string };
 
 /** The example model every "set a model" hint shows. */
 const LOCAL_EXAMPLE = exampleModel("ollama");
@@ -83,7 +89,11 @@ export function resolvePattern(pattern: string, config: XcshConfig, depth = 0): 
   const p = classifyModelPattern(pattern, config.models.aliases);
   if (p.kind === "inherit") {
     if (!config.models.default) {
-      return { ok: false, reason: `'${pattern}' means models.default, which is not set` };
+      return {
+        ok: false,
+        reason: `'${pattern}' means models.default, which is not set`,
+        ...(depth === 0 ? { unsetRole: "default" } : {}),
+      };
     }
     return resolvePattern(config.models.default, config, depth + 1);
   }
@@ -99,7 +109,7 @@ export function resolvePattern(pattern: string, config: XcshConfig, depth = 0): 
       return {
         ok: false,
         reason: `'${pattern}' names ${key}, which is not set`,
-        ...(depth === 0 && p.role !== "default" ? { unsetRole: true as const } : {}),
+        ...(depth === 0 ? { unsetRole: p.role } : {}),
       };
     }
     return resolvePattern(target, config, depth + 1);
@@ -185,7 +195,7 @@ export interface Tried {
   why: string;
   missingKey?: string;
   /** A role config leaves unset: optional by design, so standing in for it needs no note. */
-  unsetRole?: true;
+  unsetRole?: string;
 }
 
 /** The single error when nothing resolves: what was tried, then what to set. */
@@ -235,7 +245,11 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
   for (const pattern of inputs.agentModels ?? []) {
     const r = resolvePattern(pattern, config);
     if (!r.ok) {
-      tried.push({ what: pattern, why: r.reason, ...(r.unsetRole ? { unsetRole: true } : {}) });
+      tried.push({
+        what: pattern,
+        why: r.reason,
+        ...(r.unsetRole ? { unsetRole: r.unsetRole } : {}),
+      });
       continue;
     }
     const usable = usableModel(r.id, config, env);
@@ -246,10 +260,7 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
       missingKey: usable.missingKey,
     });
   }
-  if (!config.models.default) {
-    const all = [...tried, { what: "models.default", why: "not set" }];
-    return { ok: false, error: nothingResolves(inputs, all), tried: all };
-  }
+  if (!config.models.default) return builtinChoice(inputs, tried);
   const r = resolvePattern(config.models.default, config);
   if (!r.ok) return { ok: false, error: `models.default: ${r.reason}` };
   const usable = usableModel(r.id, config, env);
@@ -267,4 +278,28 @@ export function resolveModel(inputs: ModelInputs): ModelResult {
     ? `${patternOf(missed)} unavailable (${missed.why}); using ${r.id}`
     : undefined;
   return choice(r.id, "default", note);
+}
+
+/**
+ * With no `models.default`: the model a built-in provider whose key is set
+ * offers for the role the agent asked for (its first unset role, else
+ * `default`), announced when the agent's own model could not be used.
+ */
+function builtinChoice(inputs: ModelInputs, tried: readonly Tried[]): ModelResult {
+  const { config, env } = inputs;
+  const asked = tried.find((t) => t.unsetRole)?.unsetRole;
+  const role = asked !== undefined && isBuiltinRole(asked) ? asked : "default";
+  const id = builtinModel(role, (provider) => usableModel(`${provider}/x`, config, env).ok);
+  if (id === undefined) {
+    const all = [...tried, {
+      what: "models.default",
+      why: "not set, and no built-in provider has its key (ANTHROPIC_API_KEY, OPENAI_API_KEY, " +
+        "GEMINI_API_KEY)",
+      missingKey: "ANTHROPIC_API_KEY",
+    }];
+    return { ok: false, error: nothingResolves(inputs, all), tried: all };
+  }
+  const missed = tried.find((t) => !t.unsetRole);
+  const note = missed ? `${patternOf(missed)} unavailable (${missed.why}); using ${id}` : undefined;
+  return choice(id, "builtin", note);
 }

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { requireBinary, runXcsh, runXcshJson } from "../support/cli.ts";
 import { type Materialized, materializeFixture } from "../support/fixtures.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
+import { EXPLORE_SAMPLE } from "../support/world.ts";
 import { CLAUDE_TIERS } from "../../src/model/claude-tiers.ts";
 
 let fx: Materialized;
@@ -215,6 +216,23 @@ describe("agent collections: model ids run on the provider of their family", () 
     });
   }
 
+  test("a key alone is enough: the bundled explore runs on Anthropic's small model", async () => {
+    server.script([{
+      toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_SAMPLE } } }],
+    }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "explore", "--json", "where is the title?"], {
+      home,
+      cwd,
+      env: { ANTHROPIC_BASE_URL: `${server.url}/v1`, ANTHROPIC_API_KEY: "sk-ant-test" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).results[0].data, EXPLORE_SAMPLE);
+    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests[0].format, "anthropic");
+    assert.equal(server.requests[0].body.model, CLAUDE_TIERS.haiku.model);
+  });
+
   test("--dry-run shows the model each task resolves to", async () => {
     const r = await runXcshJson<{ tasks: { model: string | null; envelope: { model: string } }[] }>(
       ["run", "security-auditor", "--dry-run", "audit"],
@@ -283,7 +301,9 @@ describe("agent collections: missing keys", () => {
       SUMMARY +
         "xcsh: Cannot run 'security-auditor': no usable model for agent 'security-auditor': " +
         "tried gpt-5.1-codex → openai/gpt-5.1-codex (OPENAI_API_KEY not set); models.default " +
-        "(not set). To fix: export OPENAI_API_KEY=<your key>, or set models.default in " +
+        "(not set, and no built-in provider has its key (ANTHROPIC_API_KEY, OPENAI_API_KEY, " +
+        "GEMINI_API_KEY)). To fix: export OPENAI_API_KEY=<your key>, or export " +
+        "ANTHROPIC_API_KEY=<your key>, or set models.default in " +
         "~/.xcsh/agent/config.yml (e.g. 'models.default: ollama/qwen3:8b'), or set " +
         "XCSH_MODEL=ollama/qwen3:8b, or pass --model ollama/qwen3:8b\n",
     );
