@@ -296,7 +296,7 @@ describe("agents on fixtures/world (cwd deep inside a repo under HOME)", () => {
     assert.equal(keyless.code, 0, keyless.stdout);
     assert.match(
       keyless.stdout,
-      /^warning: model: sonnet will not run here: sonnet → anthropic\/claude-\S+ \(ANTHROPIC_API_KEY not set\); models\.default \(not set\) \(1 agent: p-claude\)$/m,
+      /^warning: model: sonnet will not run here: sonnet → anthropic\/claude-\S+ \(ANTHROPIC_API_KEY not set\); models\.default \(not set, and no built-in provider has its key \(ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY\)\) \(1 agent: p-claude\)$/m,
     );
     assert.match(
       keyless.stdout,

@@ -188,8 +188,9 @@ test("no model configured: a clear error before any child starts", async () => {
     r.stderr,
     new RegExp(
       "^xcsh: Cannot run 'task': no usable model for agent 'task': tried default \\('default' " +
-        "means models\\.default, which is not set\\); models\\.default \\(not set\\)\\. To fix: " +
-        "set models\\.default in ~/\\.xcsh/agent/config\\.yml \\(e\\.g\\. 'models\\.default: " +
+        "means models\\.default, which is not set\\); models\\.default \\(not set, and no " +
+        "built-in provider has its key \\(ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY\\)\\)" +
+        "\\. To fix: export ANTHROPIC_API_KEY=<your key>, or set models\\.default in ~/\\.xcsh/agent/config\\.yml \\(e\\.g\\. 'models\\.default: " +
         "ollama/qwen3:8b'\\), or set XCSH_MODEL=ollama/qwen3:8b, or pass --model ollama/qwen3:8b$",
       "m",
     ),
