@@ -5,6 +5,9 @@
  * such as the bundled agents), so that a discovery reads the cache of the
  * folders it looks at and nothing else, however many projects the user has
  * worked in: a single file for all of them would be read whole by every run.
+ * The Claude plugins' folders, all in the user's plugin cache, share one
+ * file: a first run then creates one file for them instead of one per
+ * plugin (creating a file can cost more than writing it).
  * A file is named by a hash of its folder and origin and says inside which
  * folder it is for, so a hash collision only costs a cache miss. Folders are
  * loaded on first use and {@link CacheFiles.save} writes the ones that
@@ -37,26 +40,34 @@ export function hashName(s: string): string {
 export class CacheFiles<T> {
   private readonly caches = new Map<string, DefinitionCache<T>>();
 
-  /** Caches under `dir` (none: memory only) for build `build`. */
+  /**
+   * Caches under `dir` (none: memory only) for build `build`; `pack` says
+   * what of a value the files keep (see {@link DefinitionCache.load}).
+   */
   constructor(
     readonly dir: string | undefined,
     readonly build: string,
     private readonly valid: (v: unknown) => v is T,
+    private readonly pack?: (v: T) => unknown,
   ) {}
 
   private load(scope: string): DefinitionCache<T> {
     let cache = this.caches.get(scope);
     if (!cache) {
       const file = this.dir === undefined ? undefined : join(this.dir, `${hashName(scope)}.json`);
-      cache = DefinitionCache.load(file, this.build, this.valid, scope);
+      cache = DefinitionCache.load(file, this.build, this.valid, scope, this.pack);
       this.caches.set(scope, cache);
     }
     return cache;
   }
 
-  /** The cache of the definitions in `folder`, read as `origin`. */
-  folder(folder: string, origin: string): DefinitionCache<T> {
-    return this.load(`${origin}\0${folder}`);
+  /**
+   * The cache of the definitions in `folder`, read as `origin`; with `group`,
+   * the one cache that every folder of that group shares (`origin` must then
+   * tell the folders apart: each keeps to its own entries).
+   */
+  folder(folder: string, origin: string, group?: string): DefinitionCache<T> {
+    return this.load(group ?? `${origin}\0${folder}`);
   }
 
   /** The cache of values that depend only on the build. */

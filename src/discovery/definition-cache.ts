@@ -57,6 +57,8 @@ export class DefinitionCache<T> {
   private readonly constants = new Map<string, unknown>();
   private dirty = false;
   private valid: (v: unknown) => v is T = (_v): _v is T => true;
+  /** What of a value the file keeps (all of it unless set). */
+  private pack: (v: T) => unknown = (v) => v;
 
   /**
    * A cache kept at `file` (none: memory only) for build `build`; `scope` says
@@ -71,14 +73,19 @@ export class DefinitionCache<T> {
   /**
    * Loads `file`, keeping the entries whose value passes `valid`. A missing,
    * unreadable, corrupt, other-build or other-scope file gives an empty cache.
+   * `pack` says what of a value is written to the file (for instance without
+   * the parts that can be taken from the file itself again); `valid` must
+   * accept its result, and packing a packed value must give it back.
    */
   static load<T>(
     file: string | undefined,
     build: string,
     valid: (v: unknown) => v is T,
     scope = "",
+    pack?: (v: T) => unknown,
   ): DefinitionCache<T> {
     const cache = new DefinitionCache<T>(file, build, scope);
+    if (pack) cache.pack = pack;
     if (file === undefined) return cache;
     let doc: unknown;
     try {
@@ -143,6 +150,16 @@ export class DefinitionCache<T> {
     this.dirty = true;
   }
 
+  /**
+   * Puts `value` in place of the value of the entry for `path` from `origin`
+   * without marking the file changed: for a value completed in memory from
+   * what the file keeps (it packs back to the same).
+   */
+  complete(path: string, origin: string, value: T): void {
+    const e = this.entries.get(DefinitionCache.key(path, origin));
+    if (e) e.value = value;
+  }
+
   /** Forgets every entry of `origin` whose path is not in `paths` (files gone from a folder). */
   retainPaths(origin: string, paths: ReadonlySet<string>): void {
     const prefix = `${origin}\0`;
@@ -182,7 +199,7 @@ export class DefinitionCache<T> {
         this.entries.delete(key);
         continue;
       }
-      entries[key] = { sig: packSignature(e.sig), used: e.used, value: e.value };
+      entries[key] = { sig: packSignature(e.sig), used: e.used, value: this.pack(e.value) };
     }
     const constants = Object.fromEntries(this.constants);
     const text = JSON.stringify({

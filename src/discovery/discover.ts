@@ -24,7 +24,6 @@ import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CacheFiles } from "./cache-files.ts";
 import type { DefinitionCache } from "./definition-cache.ts";
-import type { FileSignature } from "./file-signature.ts";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
 import { codexToFields } from "./codex.ts";
 import { withParsers } from "./parsers.ts";
@@ -36,8 +35,10 @@ import {
   type FolderRead,
   readDefinitionFolder,
   readDefinitionFolderChecked,
+  readDefinitionFolderSigned,
   type SourceFile,
 } from "./read-files.ts";
+import { fillPrompt, isPromptAt, lacksPrompt, packPrompt, withPromptAt } from "./prompt-ref.ts";
 import { loadBundledAgents } from "./bundled.ts";
 import type { AgentDefinition, AgentFamily, AgentSource, Diagnostic } from "../types.ts";
 
@@ -100,7 +101,7 @@ function oneWarningPerFile(diags: readonly Diagnostic[]): Diagnostic[] {
 }
 
 type FileOrigin = Omit<Origin, "path" | "scope">;
-type FileParse = { agent?: AgentDefinition; warnings: Diagnostic[] };
+type FileParse = { agent?: AgentDefinition; warnings: Diagnostic[]; promptAt?: [number, number] };
 
 /**
  * Parses of files already seen in this process, by path and origin. A long-
@@ -201,8 +202,9 @@ function isAgent(a: unknown): a is AgentDefinition {
 
 /** Whether `v` has the shape of a {@link FileParse}. */
 function isFileParse(v: unknown): v is FileParse {
-  const p = v as { agent?: unknown; warnings?: unknown } | null;
+  const p = v as { agent?: unknown; warnings?: unknown; promptAt?: unknown } | null;
   if (typeof p !== "object" || p === null || !Array.isArray(p.warnings)) return false;
+  if (!isPromptAt(p.promptAt)) return false;
   if (!p.warnings.every((w) => typeof w?.message === "string" && typeof w?.level === "string")) {
     return false;
   }
@@ -238,9 +240,30 @@ function cachesFor(e: DiscoveryEnv): CacheFiles<FileParse> {
   // replacing each other's files.
   const dir = base === undefined ? undefined : join(base, `definitions-${pkg.version}`);
   if (definitionCaches === undefined || definitionCaches.dir !== dir) {
-    definitionCaches = new CacheFiles(dir, `${pkg.version} ${buildIdentity()}`, isFileParse);
+    definitionCaches = new CacheFiles(
+      dir,
+      `${pkg.version} ${buildIdentity()}`,
+      isFileParse,
+      packPrompt,
+    );
   }
   return definitionCaches;
+}
+
+let saving: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Writes the cache files once the caller is done with this turn of the event
+ * loop: after `agents` has printed its output, while `run` waits for its
+ * child. A process that ends at once still writes them (a pending timer keeps
+ * it alive); several discoveries in a row write once.
+ */
+function saveSoon(caches: CacheFiles<FileParse>): void {
+  if (caches.dir === undefined || saving !== undefined) return;
+  saving = setTimeout(() => {
+    saving = undefined;
+    caches.save();
+  }, 0);
 }
 
 function originKey(o: FileOrigin): string {
@@ -248,36 +271,57 @@ function originKey(o: FileOrigin): string {
 }
 
 /**
- * Reads one agents folder for discovery: files the cache holds in their
- * current state are neither read nor parsed; the rest are, and are remembered.
- * Without `check` the files are simply read (no `stat` each): for the first
- * discovery of a process that has no cache file, where nothing is known yet
- * and nothing may be asked again.
+ * Reads one agents folder for discovery, remembering each parse with the
+ * signature of the file it came from. Without `check` the files are simply
+ * read: for the first discovery of a process that has no cache files, where
+ * nothing is known yet and nothing may be asked again. On the first
+ * discovery of a process with cache files every file is read (the cache
+ * keeps no prompts, see `prompt-ref.ts`) and an unchanged one is not parsed
+ * again; its signature comes from the descriptor it was read from. Later
+ * discoveries in the same process (`again`) look at each file (`stat`) first
+ * and do not read one the cache holds complete.
  */
 async function readOriginFolder(
   origin: Origin,
   caches: CacheFiles<FileParse>,
   check: boolean,
+  again: boolean,
 ): Promise<{ folder: Omit<FolderRead, "files">; outcomes: FileOutcome[] }> {
   if (!check) return readAgentFolder(origin.path, origin);
   const key = originKey(origin);
   // Loaded only for a folder that has files.
   let loaded: DefinitionCache<FileParse> | undefined;
-  const cache = () => (loaded ??= caches.folder(origin.path, key));
+  // Plugin folders share one file; their origins name the plugin.
+  const group = origin.family === "plugin" ? "(plugins)" : undefined;
+  const cache = () => (loaded ??= caches.folder(origin.path, key, group));
   const known = new Map<string, FileParse>();
-  const folder = await readDefinitionFolderChecked(
-    origin.path,
-    definitionExtensions(origin.family),
-    (path: string, sig: FileSignature) => {
+  const extensions = definitionExtensions(origin.family);
+  const folder = again
+    ? await readDefinitionFolderChecked(origin.path, extensions, (path, sig) => {
       const hit = cache().get(path, key, sig);
-      if (hit) known.set(path, hit);
-      return hit !== undefined;
-    },
-  );
+      if (hit && !lacksPrompt(hit)) known.set(path, hit);
+      return known.has(path);
+    })
+    : await readDefinitionFolderSigned(origin.path, extensions);
   const outcomes = await withParsers(() =>
     folder.files.map((f): FileOutcome => {
-      const r = "known" in f ? known.get(f.path)! : parseAgentFile(f, origin);
-      if ("text" in f && f.signature) cache().set(f.path, key, f.signature, r);
+      if ("known" in f) {
+        const r = known.get(f.path)!;
+        return { path: f.path, agent: r.agent, warnings: r.warnings };
+      }
+      let r: FileParse | undefined;
+      if (f.signature) {
+        const hit = cache().get(f.path, key, f.signature);
+        r = hit && fillPrompt(hit, f.text);
+        if (r && r !== hit) cache().complete(f.path, key, r);
+      }
+      if (!r) {
+        r = parseAgentFile(f, origin);
+        // Kept as the file will hold it: no copy to make when it is written.
+        if (f.signature) {
+          cache().set(f.path, key, f.signature, packPrompt(withPromptAt(r, f.text)));
+        }
+      }
       return { path: f.path, agent: r.agent, warnings: r.warnings };
     })
   );
@@ -289,10 +333,11 @@ async function readOrigin(
   origin: Origin,
   caches: CacheFiles<FileParse>,
   check: boolean,
+  again: boolean,
 ): Promise<
   { agents: AgentDefinition[]; warnings: Diagnostic[]; exists: boolean; problem?: string }
 > {
-  const { folder, outcomes } = await readOriginFolder(origin, caches, check);
+  const { folder, outcomes } = await readOriginFolder(origin, caches, check, again);
   const agents: AgentDefinition[] = [];
   const warnings = [...folder.warnings];
   for (const o of outcomes) {
@@ -341,7 +386,8 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
   const caches = cachesFor(e);
   // Signatures pay off when there are cache files, or a second discovery.
   const check = caches.dir !== undefined || generation > 1;
-  const reads = await Promise.all(origins.map((o) => readOrigin(o, caches, check)));
+  const again = generation > 1;
+  const reads = await Promise.all(origins.map((o) => readOrigin(o, caches, check, again)));
   for (const [key, entry] of parseCache) if (entry.generation < current) parseCache.delete(key);
   const bundled = await bundledAgents(caches.buildScoped());
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
@@ -355,6 +401,6 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
     count: reads[i].agents.length,
   }));
   const warnings = oneWarningPerFile([...plugins.warnings, ...reads.flatMap((r) => r.warnings)]);
-  caches.save();
+  saveSoon(caches);
   return { agents, shadowed, warnings, folders, plugins };
 }

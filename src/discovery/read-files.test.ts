@@ -26,6 +26,7 @@ import {
   MAX_AGENT_FILE_BYTES,
   readDefinitionFolder,
   readDefinitionFolderChecked,
+  readDefinitionFolderSigned,
   readSourceFile,
 } from "./read-files.ts";
 import { type FileSignature, signatureOf } from "./file-signature.ts";
@@ -148,6 +149,27 @@ describe("readDefinitionFolder", () => {
       assert.ok("signature" in f, f.path);
       assert.deepEqual(f.signature, signatureOf(statSync(f.path)), f.path);
     }
+  });
+
+  test("signed: what the plain reader gives, each settled file with its stat's signature", async () => {
+    const later = () => Date.now() + 60_000;
+    const plain = await readDefinitionFolder(dir, [".md", ".toml"]);
+    const signed = await readDefinitionFolderSigned(dir, [".md", ".toml"], later);
+    assert.deepEqual(signed.warnings, plain.warnings);
+    assert.deepEqual(
+      signed.files.map((f) => [f.text, f.path]),
+      plain.files.map((f) => [f.text, f.path]),
+    );
+    for (const f of signed.files) {
+      assert.deepEqual(f.signature, signatureOf(statSync(f.path)), f.path);
+    }
+    const fresh = await readDefinitionFolderSigned(dir, [".md"]);
+    assert.ok(fresh.files.length > 0);
+    for (const f of fresh.files) assert.ok(!("signature" in f), `${f.path}: not settled`);
+    assert.deepEqual(
+      await readDefinitionFolderSigned(join(root, "none"), [".md"]),
+      await readDefinitionFolder(join(root, "none"), [".md"]),
+    );
   });
 
   test("checked: files written a moment ago carry no signature (not settled)", async () => {

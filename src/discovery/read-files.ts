@@ -91,6 +91,15 @@ export function readSourceFile(
 
 /** {@link readSourceFile}, synchronously. */
 export function readSourceFileSync(path: string): string | { text: string } {
+  const r = readSourceFileStat(path);
+  return typeof r === "string" ? r : { text: r.text };
+}
+
+/**
+ * {@link readSourceFileSync} with what `fstat` said of the descriptor the
+ * text was read from: the signature of exactly the state that was read.
+ */
+function readSourceFileStat(path: string): string | { text: string; info: Stats } {
   // Measured on the open descriptor, then read no further than the cap: a
   // huge (or sparse) file costs nothing, a FIFO is never waited on.
   const r = readCappedSync(path, MAX_AGENT_FILE_BYTES);
@@ -102,7 +111,7 @@ export function readSourceFileSync(path: string): string | { text: string } {
     return code === "EMFILE" || code === "ENFILE" ? DESCRIPTOR_SHORTAGE : reasonOf(r.error);
   }
   try {
-    return { text: utf8.decode(r.bytes) };
+    return { text: utf8.decode(r.bytes), info: r.info };
   } catch {
     return "file is not valid UTF-8 text";
   }
@@ -287,6 +296,53 @@ export async function readDefinitionFolderChecked(
       r.known
         ? { path: r.path, known: r.known }
         : { path: r.path, text: text!, ...(r.signature ? { signature: r.signature } : {}) },
+  );
+  return { files, warnings, exists: true };
+}
+
+/**
+ * {@link readDefinitionFolder} for a caller that remembers files by their
+ * signature but needs their text anyway: every file is read, and one whose
+ * descriptor's `fstat` gives a settled signature comes with it (no `stat`
+ * by path: the signature is that of the bytes read). `now` is the clock.
+ */
+export async function readDefinitionFolderSigned(
+  dir: string,
+  extensions: readonly string[],
+  now: () => number = Date.now,
+): Promise<{ files: SignedFile[]; warnings: Diagnostic[]; exists: boolean; problem?: string }> {
+  const listed = listDefinitionFolder(dir, extensions);
+  if (!("chosen" in listed)) return listed;
+  const prefix = childPrefix(dir);
+  const at = now();
+  const results: ReadResult[] = [];
+  for (const entry of listed.chosen) {
+    const path = prefix + entry.name;
+    if (entry.isDirectory()) {
+      results.push({ path, regular: false, outcome: "is a folder, not a file" });
+      continue;
+    }
+    const read = readSourceFileStat(path);
+    if (typeof read === "string") {
+      results.push({ path, regular: false, outcome: read });
+      continue;
+    }
+    const sig = signatureOf(read.info);
+    results.push({
+      path,
+      regular: true,
+      outcome: { text: read.text },
+      ...(isSettled(sig, at) ? { signature: sig } : {}),
+    });
+  }
+  await retryShortages(results);
+  const { files, warnings } = assemble(
+    results,
+    (r, text): SignedFile => ({
+      path: r.path,
+      text: text!,
+      ...(r.signature ? { signature: r.signature } : {}),
+    }),
   );
   return { files, warnings, exists: true };
 }

@@ -1,7 +1,8 @@
 // End-to-end tests of the definition cache through the real binary: where it
 // is written and with which permissions, that a later run uses it instead of
-// reading the files, that an edit is seen even when the file keeps its size
-// and modification time, that files written a moment ago are not trusted,
+// parsing the files (it keeps where each prompt is, not the prompt), that an
+// edit is seen even when the file keeps its size and modification time, that
+// files written a moment ago are not trusted,
 // and that `XCSH_CACHE=off`, a corrupt file, another build's file and an
 // unwritable folder all leave discovery exactly right and silent.
 //
@@ -115,7 +116,7 @@ describe("the definition cache", () => {
     assert.ok(Array.isArray(constants.bundledAgents), "the bundled agents, parsed once");
   });
 
-  test("a later run takes unchanged files from it without reading them", async () => {
+  test("a later run takes unchanged files from it without parsing them again", async () => {
     // Prove the file is not read: change what the cache says, not the file.
     const doc = cacheDoc();
     doc.entries[entryKey(doc, "b.md")].value.agent.description = "from the cache";
@@ -162,6 +163,29 @@ describe("the definition cache", () => {
     writeFileSync(cacheFile(), "{ not json");
     assert.equal((await list())["cached-b"], "bee");
     assert.doesNotThrow(() => cacheDoc());
+  });
+
+  test("it keeps where each prompt is, not the prompt, and a later run reads it there", async () => {
+    await list(); // written again after the corrupt file
+    const show = async (env: Record<string, string | undefined> = {}) => {
+      const { result, json } = await runXcshJson<{ agent: { systemPrompt: string } }>(
+        ["agents", "show", "cached-b", "--json"],
+        { cwd, home, env: { XCSH_CACHE_DIR: undefined, ...env } },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      return json.agent.systemPrompt;
+    };
+    const doc = cacheDoc();
+    const entry = doc.entries[entryKey(doc, "b.md")].value;
+    assert.equal(entry.agent.systemPrompt, "", "no prompt in the cache file");
+    const text = readFileSync(join(agents, "b.md"), "utf8");
+    assert.equal(text.slice(entry.promptAt[0], entry.promptAt[1]), "You are cached-b.");
+    assert.equal(await show(), "You are cached-b.");
+    assert.equal(await show({ XCSH_CACHE: "off" }), "You are cached-b.");
+    // The prompt of a cached run comes from the file, at the place kept.
+    entry.promptAt = [0, 3];
+    writeFileSync(cacheFile(), JSON.stringify(doc));
+    assert.equal(await show(), "---");
   });
 
   test("XCSH_CACHE=off reads everything and writes nothing", async () => {
