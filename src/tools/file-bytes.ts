@@ -19,10 +19,14 @@ const OPEN_FLAGS = constants.O_NONBLOCK === undefined
   ? "r"
   : constants.O_RDONLY | constants.O_NONBLOCK;
 
-/** A reader whose results share one buffer: use each before the next read. */
-export function fileReader(maxBytes: number): (abs: string) => FileBytes {
+/**
+ * A reader whose results share one buffer: use each before the next read.
+ * `knownFile` says the listing found a regular file there (it is still
+ * checked on the descriptor when the file does not fit the buffer).
+ */
+export function fileReader(maxBytes: number): (abs: string, knownFile?: boolean) => FileBytes {
   let pool = Buffer.allocUnsafe(64 * 1024);
-  return (abs) => {
+  return (abs, knownFile = false) => {
     let fd: number;
     try {
       fd = openSync(abs, OPEN_FLAGS);
@@ -30,6 +34,15 @@ export function fileReader(maxBytes: number): (abs: string) => FileBytes {
       return { kind: "skip" };
     }
     try {
+      if (knownFile) {
+        // Most files fit the buffer: read, and a second read that finds the
+        // end proves the file was whole, without an `fstat` (whose result
+        // object costs more than the call). A longer file is measured below.
+        const got = readSync(fd, pool, 0, pool.length, 0);
+        if (got < pool.length && got <= maxBytes && readSync(fd, pool, got, 1, got) === 0) {
+          return { kind: "bytes", bytes: pool.subarray(0, got) };
+        }
+      }
       const st = fstatSync(fd);
       if (!st.isFile()) return { kind: "skip" };
       if (st.size > maxBytes) return { kind: "too-large", size: st.size };

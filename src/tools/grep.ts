@@ -105,8 +105,9 @@ export const grepTool: ToolSpec = {
     let more = false;
 
     // Searches one file; true once more matches than the cap were seen.
-    const searchFile = (abs: string): boolean => {
-      const got = read(abs);
+    // `known`: the listing (or a stat) found a regular file there.
+    const searchFile = (abs: string, known = true): boolean => {
+      const got = read(abs, known);
       if (got.kind === "too-large") tooLarge++;
       if (got.kind !== "bytes" || looksBinary(got.bytes)) return false;
       files++;
@@ -122,7 +123,7 @@ export const grepTool: ToolSpec = {
 
     let truncatedWalk = false;
     if (st.isFile()) {
-      searchFile(start);
+      searchFile(start, st.isFile());
     } else {
       const w = await walk(start, { signal: ctx.signal }, (e) => {
         if (e.isDir || !e.isFile) return false;
