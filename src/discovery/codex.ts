@@ -18,6 +18,7 @@
  * @module
  */
 import { tomlParse } from "./parsers.ts";
+import { parseSimpleToml } from "./simple-toml.ts";
 
 /** Tools a read-only Codex sandbox allows. */
 export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"] as const;
@@ -66,10 +67,13 @@ function tomlReason(err: unknown): string {
 
 /**
  * Maps TOML text to agent keys plus the prompt body. Never throws, except
- * `ParserNotLoaded` before the TOML parser is loaded (`withParsers` handles that).
+ * `ParserNotLoaded` before the TOML parser is loaded (`withParsers` handles
+ * that) for a file that is more than simple TOML (`simple-toml.ts`).
  */
 export function codexToFields(text: string): CodexMapping {
-  const parse = tomlParse();
+  // The usual file takes the fast path and never loads smol-toml.
+  const simple = parseSimpleToml(text);
+  const parse = simple ? () => simple : tomlParse();
   let doc: Record<string, unknown>;
   try {
     doc = parse(text);

@@ -45,10 +45,21 @@ describe("parsers on demand", () => {
 
   test("a Codex file loads the TOML parser", async () => {
     forgetParsers();
-    const text = 'name = "c"\ndescription = "d"\ndeveloper_instructions = "Go."';
+    // A table: more than the simple reader of simple-toml.ts takes.
+    const text = 'name = "c"\ndescription = "d"\ndeveloper_instructions = "Go."\n[notes]\nx = 1';
     assert.throws(() => codexToFields(text), ParserNotLoaded);
     const r = await withParsers(() => codexToFields(text));
     assert.deepEqual(r, { ok: true, fields: { name: "c", description: "d" }, body: "Go." });
+  });
+
+  test("a simple Codex file is read without the TOML parser", () => {
+    forgetParsers();
+    const text = 'name = "c"\ndescription = "d"\ndeveloper_instructions = """\nGo."""\n';
+    assert.deepEqual(codexToFields(text), {
+      ok: true,
+      fields: { name: "c", description: "d" },
+      body: "Go.",
+    });
   });
 
   test("invalid TOML is still a value, once the parser is there", async () => {
