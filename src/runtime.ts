@@ -212,3 +212,53 @@ function bunSpawnPiped(o: PipedSpawn): PipedProcess {
     },
   };
 }
+
+/** A process started on its own: new session, no terminal, output to files. */
+export interface DetachedSpawn {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Files (opened for appending) that receive its stdout and stderr. */
+  stdoutFile: string;
+  stderrFile: string;
+}
+
+/**
+ * Starts `command` detached (POSIX: `setsid`, so closing the terminal does
+ * not reach it), stdin from nothing and output to files, without waiting for
+ * it; returns its pid.
+ */
+export async function spawnDetached(o: DetachedSpawn): Promise<number> {
+  const { openSync, closeSync } = await import("node:fs");
+  const out = openSync(o.stdoutFile, "a", 0o600);
+  const err = openSync(o.stderrFile, "a", 0o600);
+  try {
+    if (g.Bun !== undefined) {
+      const proc = g.Bun.spawn([o.command, ...o.args], {
+        cwd: o.cwd,
+        env: o.env,
+        stdio: ["ignore", out, err],
+        detached: true,
+      });
+      proc.unref();
+      return proc.pid;
+    }
+    const { spawn } = await import("node:child_process");
+    const child = spawn(o.command, o.args, {
+      cwd: o.cwd,
+      env: o.env,
+      stdio: ["ignore", out, err],
+      detached: true,
+    });
+    const pid = await new Promise<number>((resolve, reject) => {
+      child.once("spawn", () => resolve(child.pid ?? 0));
+      child.once("error", reject);
+    });
+    child.unref();
+    return pid;
+  } finally {
+    closeSync(out);
+    closeSync(err);
+  }
+}

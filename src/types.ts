@@ -73,6 +73,8 @@ export interface AgentDefinition {
    * or `context: false` in its frontmatter); the environment block stays.
    */
   omitContextFiles?: boolean;
+  /** `worktree`: every task of this agent runs in a fresh git worktree. */
+  isolation?: Isolation;
   /**
    * MCP servers the file declares (`mcpServers:` / `mcp-servers:`): a name
    * of a configured server, or a name with an inline definition.
@@ -99,6 +101,9 @@ export interface SearchConfig {
   /** The API's base URL, without a trailing slash. */
   baseURL: string;
 }
+
+/** Where a task works: the caller's checkout, or a fresh git worktree of it. */
+export type Isolation = "none" | "worktree";
 
 /** Parse strictness: `fatal` throws, `warn` reports and falls back, `off` is silent. */
 export type ParseLevel = "fatal" | "warn" | "off";
@@ -171,6 +176,10 @@ export interface TaskEnvelope {
    * by name; the agent's `tools` patterns say which of their tools it gets.
    */
   mcpServers?: Record<string, McpServerDef>;
+  /** The session this task is recorded in: the child then reports each `message`. */
+  session?: string;
+  /** A resumed session's conversation so far (the child's messages, in order). */
+  history?: unknown[];
 }
 
 /** One instruction file, as read by the parent. */
@@ -224,7 +233,9 @@ export type ChildEvent =
     depth: number;
     /** Set when `model` stands in for the agent's own: what happened, in one line. */
     note?: string;
+    session?: string;
   }
+  | { type: "message"; id: string; message: unknown }
   /** A failed model call is tried again after `delayMs`. */
   | {
     type: "retry";
@@ -259,6 +270,8 @@ export interface TaskItem {
   id: string;
   description?: string;
   assignment: string;
+  /** The id of a session to continue: its agent, model, folder and conversation. */
+  resume?: string;
 }
 
 /** A request to run one agent on one or more assignments. */
@@ -275,6 +288,16 @@ export interface TaskRequest {
   timeout?: number;
   /** `--sandbox` override. */
   sandbox?: SandboxMode;
+  /** Overrides the agent's `isolation`. */
+  isolation?: Isolation;
+}
+
+/** A kept worktree: where the task's changes are. */
+export interface WorktreeInfo {
+  path: string;
+  branch: string;
+  /** Changed files, relative to the worktree (`git status` paths). */
+  changed: string[];
 }
 
 /** What became of one task. */
@@ -289,6 +312,10 @@ export interface TaskResult {
   /** File holding the full output when the summary was cut. */
   artifact?: string;
   durationMs?: number;
+  /** The session holding this task's conversation (absent when it could not be kept). */
+  session?: string;
+  /** Present when the task ran isolated and left changes. */
+  worktree?: WorktreeInfo;
 }
 
 /** `providers.<name>` in config. */
@@ -313,6 +340,8 @@ export interface XcshConfig {
     sandboxNetwork: boolean;
     /** Folders the file tools and sandboxed commands may use besides the project. */
     additionalDirectories: string[];
+    /** Days a session is kept after its last change. */
+    sessionRetentionDays: number;
   };
   models: {
     default?: string;

@@ -11,7 +11,9 @@
  * none), `keys` (provider keys by variable name), `agentSet` (the agents the
  * top-level run started with), `sandbox` (`mode`, `network` true, `required`
  * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
- * servers the child starts, by name). Every problem names the field. Pure.
+ * servers the child starts, by name), `session` (the session id: the child
+ * then reports each message), `history` (a resumed conversation). Every
+ * problem names the field. Pure.
  *
  * @example
  * ```ts
@@ -209,6 +211,10 @@ function parseAgentSet(v: unknown): Record<string, string> | undefined {
   return { ...v } as Record<string, string>;
 }
 
+function isMessage(m: unknown): boolean {
+  return isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "tool");
+}
+
 /** Parses and checks an envelope from its JSON text. */
 export function parseEnvelope(text: string): EnvelopeResult {
   let doc: unknown;
@@ -274,6 +280,14 @@ export function parseEnvelope(text: string): EnvelopeResult {
       const servers = checkMcpServerMap(doc.mcpServers, "mcpServers");
       if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));
       envelope.mcpServers = servers.value;
+    }
+    const session = optString(doc, "session");
+    if (session) envelope.session = session;
+    if (doc.history !== undefined && doc.history !== null) {
+      if (!Array.isArray(doc.history) || !doc.history.every(isMessage)) {
+        bad("history", "must be a list of messages (objects with a role)");
+      }
+      envelope.history = doc.history;
     }
     return { ok: true, value: envelope };
   } catch (err) {

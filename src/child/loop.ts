@@ -41,6 +41,10 @@ export interface LoopOutcome {
 export interface LoopOptions {
   id: string;
   assignment: string;
+  /** The conversation of a resumed session: the assignment follows it. */
+  history?: readonly Message[];
+  /** Report each message added to the conversation as a `message` event. */
+  recordMessages?: boolean;
   /** The tools to run, by name (without `submit_result`). */
   tools: ReadonlyMap<string, ToolSpec>;
   /** Present when the result must satisfy an output schema. */
@@ -64,7 +68,16 @@ function reply(call: ToolCall, ok: boolean, value: string): ToolResultPart {
 
 /** Runs the loop to its end. Throws only when the signal aborts or the model call fails. */
 export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
-  const messages: Message[] = [{ role: "user", content: o.assignment }];
+  const messages: Message[] = [...(o.history ?? [])];
+  const pushMessages = (...added: Message[]) => {
+    messages.push(...added);
+    if (o.recordMessages) {
+      for (const m of added) {
+        o.emit({ type: "message", id: o.id, message: m });
+      }
+    }
+  };
+  pushMessages({ role: "user", content: o.assignment });
   const offered = [...o.tools.keys(), SUBMIT_RESULT];
   let invalid = 0;
   let reminders = 0;
@@ -102,7 +115,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     }
     const out = await o.callModel(messages, forceSubmit ? SUBMIT_RESULT : undefined);
     forceSubmit = false;
-    messages.push(...out.messages);
+    pushMessages(...out.messages);
     if (out.text.trim() !== "") lastText = out.text.trim();
 
     if (out.toolCalls.length === 0) {
@@ -121,7 +134,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         );
       }
       reminders++;
-      messages.push({ role: "user", content: reminderMessage(MAX_REMINDERS - reminders + 1) });
+      pushMessages({ role: "user", content: reminderMessage(MAX_REMINDERS - reminders + 1) });
       forceSubmit = true;
       continue;
     }
@@ -169,6 +182,6 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       if (o.ctx.signal.aborted) throw o.ctx.signal.reason;
     }
     const results = answers.filter((a): a is ToolResultPart => a !== undefined);
-    messages.push({ role: "tool", content: results });
+    pushMessages({ role: "tool", content: results });
   }
 }

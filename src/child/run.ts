@@ -32,7 +32,7 @@ import { createEmitter, redact } from "./events.ts";
 import { hideUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
-import type { LanguageModel, ToolDefinition } from "./conversation.ts";
+import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries, ModelCallError } from "./retries.ts";
 import { streamTurn } from "./turn.ts";
 import { childTools } from "./tool-set.ts";
@@ -235,6 +235,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     model: choice.value.id,
     depth,
     ...(note ? { note } : {}),
+    ...(envelope.session ? { session: envelope.session } : {}),
   });
   for (const u of unavailable) {
     log(`xcsh: warning: ${u.message}`);
@@ -290,6 +291,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     outcome = await runLoop({
       id,
       assignment: envelope.assignment,
+      history: envelope.history as Message[] | undefined,
+      recordMessages: envelope.session !== undefined,
       tools,
       validator: submit.validator,
       limits: envelope.limits,

@@ -21,8 +21,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   commands: async () => (await import("./commands.ts")).commandsCommand,
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
   mcp: async () => (await import("./mcp.ts")).mcpCommand,
-  run: async () => (await import("./run.ts")).runCommand,
   trust: async () => (await import("./trust.ts")).trustCommand,
+  run: async () => (await import("./run-entry.ts")).runEntry,
+  tasks: async () => (await import("./tasks.ts")).tasksCommand,
+  wait: async () => (await import("./wait.ts")).waitCommand,
+  cancel: async () => (await import("./cancel.ts")).cancelCommand,
+  logs: async () => (await import("./logs.ts")).logsCommand,
+  worktrees: async () => (await import("./worktrees.ts")).worktreesCommand,
 };
 
 /** Runs xcsh with `argv` (without the executable) and returns the exit code. */

@@ -11,7 +11,9 @@
  */
 import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import process from "node:process";
+import { homeDirectory } from "../home.ts";
 import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
@@ -24,46 +26,26 @@ import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { selfCommand } from "../runtime.ts";
-import type { SandboxMode, TaskEnvelope, TaskItem, TaskRequest, TaskResult } from "../types.ts";
+import type {
+  Isolation,
+  SandboxMode,
+  TaskEnvelope,
+  TaskItem,
+  TaskRequest,
+  TaskResult,
+} from "../types.ts";
 import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
+import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
+import { printResults } from "./results.ts";
+import { BACKGROUND_ENV, recordRunExit, recordRunSessions } from "../runner/background.ts";
+import { dataDirectory } from "../sessions/paths.ts";
+import { readSession } from "../sessions/store.ts";
+import { sessionsDirectory } from "../sessions/paths.ts";
+import { isValidId } from "../sessions/ids.ts";
 
-export const RUN_HELP = `Usage:
-  xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)
-  xcsh run AGENT --task ID=ASSIGNMENT...  run several tasks in parallel
-
-Flags:
-  --task ID=ASSIGNMENT   one task (repeat for several; ids unique, ignoring case)
-  --context TEXT         shared background given to every task
-  --schema JSON|@FILE    output schema (JSON Schema or JTD) when the agent has none
-  --plan                 plan mode: read-only tools, no delegation
-  --model PROVIDER/MODEL model for this run (overrides config and agent)
-  --sandbox MODE         bash sandbox: workspace-write (default where bubblewrap
-                         works), read-only or off (overrides agent and config)
-  --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
-  --cwd DIR              run as if started in DIR
-  --json                 print one JSON document with every task's outcome
-  --dry-run              resolve, guard and print the child envelopes, their models and the
-                         instruction files they would hold; no model call
-  --verbose              print every warning about agent files (default: one summary line)
-
-Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
-`;
-
-const FLAGS = {
-  task: { type: "string", multiple: true },
-  context: { type: "string" },
-  schema: { type: "string" },
-  plan: { type: "boolean" },
-  model: { type: "string" },
-  sandbox: { type: "string" },
-  timeout: { type: "string" },
-  cwd: { type: "string" },
-  json: { type: "boolean" },
-  "dry-run": { type: "boolean" },
-  verbose: { type: "boolean", short: "v" },
-  help: { type: "boolean", short: "h" },
-} as const;
+export { RUN_HELP };
+export { failureLine, resultBody } from "./results.ts";
 
 const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
 
@@ -140,32 +122,80 @@ function parseSandboxFlag(value: string | undefined): SandboxMode | undefined {
   return mode;
 }
 
-/** What a successful task prints: its data (a string as itself, anything else as JSON), or its text. */
-export function resultBody(r: TaskResult): string {
-  if (r.status === "ok") {
-    if (typeof r.data === "string") return r.data;
-    if (r.data !== undefined) return JSON.stringify(r.data, null, 2);
-    return r.text ?? "";
+/** Reads `--isolation`. */
+function parseIsolation(value: string | undefined): Isolation | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "worktree" && value !== "none") {
+    throw new UsageError(`--isolation: expected worktree or none, got "${value}"`);
   }
-  return "";
+  return value;
 }
 
-/** How a task that did not succeed is reported, once: `task ID failed: WHY` or `task ID was cancelled`. */
-export function failureLine(r: TaskResult): string {
-  if (r.status === "cancelled") {
-    const why = r.error && r.error !== "cancelled" ? `: ${r.error}` : "";
-    return `task ${r.id} was cancelled${why}`;
-  }
-  return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
+/** Where the run's outcome goes besides the terminal (a background run's state). */
+interface RunSink {
+  sessions(ids: string[]): void;
+  done(agent: string, results: TaskResult[]): void;
 }
 
+/**
+ * `xcsh run`. In a background run's detached process, the outcome (or the
+ * usage error) is also recorded for `xcsh wait` and `xcsh tasks`.
+ */
 export async function runCommand(args: string[]): Promise<number> {
+  const background = process.env[BACKGROUND_ENV];
+  if (background === undefined) return await runTasks(args);
+  // Nothing this run starts belongs to the background run itself.
+  delete process.env[BACKGROUND_ENV];
+  const data = dataDirectory(process.env, homeDirectory());
+  let finished: { agent: string; results: TaskResult[] } | undefined;
+  let code: number;
+  try {
+    code = await runTasks(args, {
+      sessions: (ids) => recordRunSessions(data, background, ids),
+      done: (agent, results) => (finished = { agent, results }),
+    });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      writeErr(`xcsh: ${err.message}\n${err.hint ? err.hint + "\n" : ""}`);
+      code = EXIT_USAGE;
+    } else {
+      writeErr(`xcsh: error: ${err instanceof Error ? err.message : String(err)}\n`);
+      code = EXIT_FAILURE;
+    }
+  }
+  recordRunExit(data, background, { code, ...(finished ?? {}) });
+  return code;
+}
+
+/** The resumed session's agent, task and folder, for `--resume ID`. */
+function resumeTarget(id: string): { agent: string; taskId: string; cwd: string } {
+  if (!isValidId(id)) throw new UsageError(`--resume: '${id}' is not a session id`);
+  const data = dataDirectory(process.env, homeDirectory());
+  if (!data) throw new UsageError("--resume: there is no data folder (no home folder)");
+  const read = readSession(sessionsDirectory(data), id);
+  if (!read.ok) throw new UsageError(`--resume: ${read.message}`);
+  const h = read.header;
+  const cwd = existsSync(h.cwd) ? h.cwd : h.worktree?.repo ?? h.cwd;
+  return { agent: h.agent, taskId: h.envelope.id, cwd };
+}
+
+async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   const { values, positionals } = parseFlags("run", args, FLAGS);
   if (values.help) {
     writeOut(RUN_HELP);
     return EXIT_OK;
   }
-  const [agent, ...words] = positionals;
+  const resume = values.resume !== undefined ? resumeTarget(values.resume) : undefined;
+  if (resume) {
+    for (const flag of ["task", "schema", "context", "plan", "model", "isolation"] as const) {
+      if (values[flag] !== undefined) {
+        throw new UsageError(
+          `run: --resume continues with the session's own settings; --${flag} cannot be given with it`,
+        );
+      }
+    }
+  }
+  const [agent, ...words] = resume ? [resume.agent, ...positionals] : positionals;
   if (!agent) {
     throw new UsageError("run: expected an AGENT name", "Run 'xcsh run --help' for usage.");
   }
@@ -175,8 +205,9 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const timeout = parseTimeout(values.timeout);
   const sandbox = parseSandboxFlag(values.sandbox);
+  const isolation = parseIsolation(values.isolation);
   const schema = values.schema !== undefined ? await readSchemaFlag(values.schema) : undefined;
-  const env = discoveryEnv(values.cwd);
+  const env = discoveryEnv(values.cwd ?? resume?.cwd);
 
   const caller = readCallerState(process.env);
   if (!caller.ok) throw new UsageError(caller.message);
@@ -193,11 +224,17 @@ export async function runCommand(args: string[]): Promise<number> {
     const assignment = words.length > 0 ? words.join(" ") : await readStdin();
     if (assignment.trim() === "") {
       throw new UsageError(
-        "run: no assignment: pass it as arguments, with --task ID=ASSIGNMENT, or on stdin",
+        resume
+          ? "run --resume: no follow-up assignment: pass it as arguments or on stdin"
+          : "run: no assignment: pass it as arguments, with --task ID=ASSIGNMENT, or on stdin",
         "Run 'xcsh run --help' for usage.",
       );
     }
-    tasks = [{ id: `0-${agent}`, assignment }];
+    tasks = [
+      resume
+        ? { id: resume.taskId, assignment, resume: values.resume }
+        : { id: `0-${agent}`, assignment },
+    ];
   }
   const request: TaskRequest = {
     agent,
@@ -208,6 +245,7 @@ export async function runCommand(args: string[]): Promise<number> {
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
     ...(sandbox !== undefined ? { sandbox } : {}),
+    ...(isolation !== undefined ? { isolation } : {}),
   };
 
   const progress = values["dry-run"] ? undefined : new Progress();
@@ -224,7 +262,8 @@ export async function runCommand(args: string[]): Promise<number> {
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.
-  const prepared = await tool.prepare(request, { withoutModel: values["dry-run"] === true });
+  const dryRun = values["dry-run"] === true;
+  const prepared = await tool.prepare(request, { withoutModel: dryRun, dryRun });
   if (!prepared.ok) {
     // Under --json the refusal is a JSON document too, so a script always gets one.
     if (values.json) printJson({ version: 1, agent, error: prepared.message, kind: prepared.kind });
@@ -264,6 +303,7 @@ export async function runCommand(args: string[]): Promise<number> {
     });
     return EXIT_OK;
   }
+  sink?.sessions(prepared.tasks.flatMap((t) => t.session ? [t.session.id] : []));
 
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -277,29 +317,6 @@ export async function runCommand(args: string[]): Promise<number> {
     for (const s of signals) process.off(s, onSignal);
   }
   progress?.stop();
-
-  if (values.json) {
-    printJson({ version: 1, agent, results });
-  } else if (results.length === 1) {
-    const [r] = results;
-    const body = resultBody(r);
-    if (body) writeOut(body.endsWith("\n") ? body : body + "\n");
-    if (r.status !== "ok") writeErr(`xcsh: ${failureLine(r)}\n`);
-  } else {
-    for (const r of results) {
-      writeOut(`== ${r.id} (${r.agent}): ${r.status}\n`);
-      const body = r.status === "ok"
-        ? resultBody(r)
-        : r.status === "cancelled" && (r.error ?? "cancelled") === "cancelled"
-        ? "cancelled"
-        : `error: ${r.error ?? "unknown error"}`;
-      writeOut(body.endsWith("\n") ? body : body + "\n");
-    }
-  }
-  for (const r of results) {
-    if (r.artifact) {
-      writeErr(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
-    }
-  }
-  return results.every((r) => r.status === "ok") ? EXIT_OK : EXIT_FAILURE;
+  sink?.done(agent, results);
+  return printResults(agent, results, values.json === true);
 }

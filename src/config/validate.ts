@@ -64,6 +64,7 @@ export function defaultConfig(): XcshConfig {
       agentModelOverrides: {},
       sandboxNetwork: true,
       additionalDirectories: [],
+      sessionRetentionDays: 30,
     },
     models: { roles: {}, aliases: {} },
     providers: {},
@@ -144,6 +145,7 @@ function checkTask(
       "sandbox",
       "sandboxNetwork",
       "additionalDirectories",
+      "sessionRetentionDays",
     ],
     "task",
     file,
@@ -174,6 +176,14 @@ function checkTask(
     out.agentModelOverrides = stringMap(raw.agentModelOverrides, "task.agentModelOverrides");
   }
   checkSandboxKeys(raw, out);
+  if (raw.sessionRetentionDays !== undefined) {
+    out.sessionRetentionDays = int(
+      raw.sessionRetentionDays,
+      "task.sessionRetentionDays",
+      1,
+      "a positive integer (days)",
+    );
+  }
   return out;
 }
 

@@ -288,6 +288,11 @@ export function parseAgentFields(
   };
   optOut("omitClaudeMd", true);
   optOut("context", false);
+  if (fm.isolation !== undefined && fm.isolation !== null) {
+    const i = fm.isolation;
+    if (i === "worktree" || i === "none") fields.isolation = i;
+    else warn("isolation", `'isolation' must be worktree or none, not ${describe(i)}; ignored`);
+  }
 
   return { ok: true, value: fields, warnings };
 }

@@ -24,7 +24,13 @@ import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
-import { runChild } from "./executor.ts";
+import { runPreparedTask } from "./run-task.ts";
+import { type Isolate } from "./run-task.ts";
+import { type ReservedSession, SessionKeeper } from "./task-session.ts";
+import { repoBase } from "./worktree.ts";
+import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
+import { secretValues } from "../sessions/redact.ts";
+import { existsSync } from "node:fs";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
 import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
@@ -90,6 +96,8 @@ export interface TaskToolOptions {
   agentSet?: Record<string, string>;
   /** The flag that picks a model where there is one (`--model` on the command line): named in hints. */
   modelFlag?: string;
+  /** The background run these tasks belong to (recorded in their sessions). */
+  backgroundRun?: string;
 }
 
 /** A child ready to start. */
@@ -100,6 +108,10 @@ export interface PreparedTask {
   timeoutMs: number;
   /** Why no model resolved (only with `prepare(req, { withoutModel: true })`; `envelope.model` is null). */
   modelError?: string;
+  /** The session the task records into (its lock held); absent: none is kept. */
+  session?: ReservedSession;
+  /** Set when the task runs in a git worktree of its own. */
+  isolate?: Isolate;
 }
 
 export type TaskOutcome =
@@ -134,6 +146,7 @@ export function validateRequest(req: TaskRequest): string | undefined {
 }
 
 export class TaskTool {
+  private keeperValue?: SessionKeeper;
   /**
    * Use {@link TaskTool.create} when a description is needed; a tool built
    * directly (as `xcsh run` does) skips the start-up discovery.
@@ -159,8 +172,121 @@ export class TaskTool {
     return taskToolDescription(this.agents);
   }
 
-  /** Rediscovers, guards and builds every child of `req`, without starting any. */
-  async prepare(req: TaskRequest, opts: { withoutModel?: boolean } = {}): Promise<Prepared> {
+  /** The sessions of this tool's calls. */
+  get keeper(): SessionKeeper {
+    const { env, config } = this.opts;
+    this.keeperValue ??= new SessionKeeper(
+      dataDirectory(env.env, env.home),
+      config.task.sessionRetentionDays ?? 30,
+      secretValues(env.env, Object.values(config.providers).map((p) => p.apiKeyEnv ?? "")),
+      (line) => writeErr(line + "\n"),
+    );
+    return this.keeperValue;
+  }
+
+  /** The folder isolated worktrees are made in. */
+  get worktreesDir(): string {
+    const { env } = this.opts;
+    const data = dataDirectory(env.env, env.home);
+    return data ? worktreesDirectory(data) : "";
+  }
+
+  /** Releases the sessions of tasks that will not run (a dry run, a refusal). */
+  abandon(tasks: readonly PreparedTask[]): void {
+    for (const t of tasks) t.session?.release();
+  }
+
+  /**
+   * Rediscovers, guards and builds every child of `req`, without starting
+   * any. Sessions are reserved (their locks held) unless `dryRun`;
+   * `withoutModel` lets a child without a resolved model through (a dry run
+   * shows why).
+   */
+  async prepare(
+    req: TaskRequest,
+    { dryRun = false, withoutModel = false } = {},
+  ): Promise<Prepared> {
+    const prepared = await this.prepareChildren(req, { withoutModel });
+    if (!prepared.ok) return prepared;
+    const { tasks } = prepared;
+    const fail = (message: string): Prepared => {
+      this.abandon(tasks);
+      return { ok: false, kind: "usage", message };
+    };
+    const isolation = req.isolation ?? prepared.isolation ?? "none";
+    let base: Isolate | undefined;
+    if (isolation === "worktree") {
+      if (!this.worktreesDir) {
+        return fail("isolation worktree needs a home folder or XCSH_DATA_DIR");
+      }
+      const found = await repoBase(this.opts.env.cwd);
+      if (!found.ok) return fail(found.message);
+      base = { kind: "new", base: found.value };
+    }
+    for (const t of tasks) {
+      const item = req.tasks.find((x) => x.id === t.envelope.id);
+      if (item?.resume !== undefined) {
+        const loaded = this.keeper.resume(item.resume, !dryRun);
+        if (!loaded.ok) return fail(loaded.message);
+        t.session = loaded.session;
+        if (loaded.header.agent !== t.envelope.agent.name) {
+          return fail(
+            `cannot resume: session ${item.resume} ran agent '${loaded.header.agent}', not '${t.envelope.agent.name}'`,
+          );
+        }
+        const stored = loaded.header.envelope;
+        t.envelope = {
+          ...t.envelope,
+          agent: stored.agent,
+          model: stored.model,
+          outputSchema: stored.outputSchema,
+          ...(stored.context ? { context: stored.context } : {}),
+          cwd: loaded.header.cwd,
+          planMode: stored.planMode,
+          session: item.resume,
+          history: loaded.messages,
+        };
+        const wt = loaded.header.worktree;
+        if (wt && existsSync(wt.path)) {
+          const sub = loaded.header.cwd.startsWith(wt.path)
+            ? loaded.header.cwd.slice(wt.path.length)
+            : "";
+          t.isolate = {
+            kind: "existing",
+            worktree: {
+              id: item.resume,
+              path: wt.path,
+              branch: wt.branch,
+              repo: wt.repo,
+              base: wt.base,
+              cwd: wt.path + sub,
+            },
+          };
+        } else if (wt) {
+          const again = await repoBase(wt.repo);
+          if (!again.ok) return fail(`cannot resume session ${item.resume}: ${again.message}`);
+          t.isolate = { kind: "new", base: again.value };
+          t.envelope.cwd = this.opts.env.cwd;
+        } else if (!existsSync(loaded.header.cwd)) {
+          return fail(
+            `cannot resume session ${item.resume}: its folder ${loaded.header.cwd} is gone`,
+          );
+        }
+        continue;
+      }
+      if (base) t.isolate = base;
+      if (!dryRun) {
+        t.session = this.keeper.reserve();
+        if (t.session) t.envelope.session = t.session.id;
+      }
+    }
+    return prepared;
+  }
+
+  private async prepareChildren(
+    req: TaskRequest,
+    opts: { withoutModel?: boolean },
+  ): Promise<Prepared & { isolation?: TaskRequest["isolation"] }> {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
     if (invalid) return { ok: false, kind: "usage", message: invalid };
@@ -279,7 +405,7 @@ export class TaskTool {
         };
       }
     }
-    return { ok: true, tasks };
+    return { ok: true, tasks, isolation: guard.agent.isolation };
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
@@ -327,14 +453,20 @@ export class TaskTool {
             error: "cancelled",
           }
           : await this.cut(
-            await runChild({
+            await runPreparedTask({
               envelope: task.envelope,
               env: { ...baseEnv, ...task.childEnv },
               timeoutMs: task.timeoutMs,
+              session: task.session,
+              isolate: task.isolate,
+              keeper: this.keeper,
+              worktrees: this.worktreesDir,
+              run: this.opts.backgroundRun,
               signal,
               onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
             }),
           );
+        if (signal?.aborted) task.session?.release();
         this.opts.onResult?.(final);
         return final;
       }));

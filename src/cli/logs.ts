@@ -1,0 +1,119 @@
+/**
+ * `xcsh logs ID [--json] [-f]`: a session's transcript — the assignment,
+ * each tool call with its arguments and summary, follow-ups, the result.
+ * ID is a session id, or a background run's id (then each of its sessions).
+ * `--json` prints the session's records as JSON Lines; `-f` keeps printing
+ * as the session grows until no process holds it any more. An unknown id is
+ * a usage error naming it; a corrupt file is an error naming the line.
+ *
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { writeOut } from "../stdio.ts";
+import { parseFlags } from "./args.ts";
+import { requireDataDir } from "./data-dir.ts";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
+import { readRun } from "../runner/background.ts";
+import { isValidId } from "../sessions/ids.ts";
+import { lockHolder } from "../sessions/lock.ts";
+import { sessionsDirectory } from "../sessions/paths.ts";
+import {
+  parseSession,
+  sessionFile,
+  sessionLockFile,
+  type SessionRecord,
+} from "../sessions/store.ts";
+import { transcriptLines } from "../sessions/transcript.ts";
+import { writeErr } from "../stdio.ts";
+
+const HELP = `Usage: xcsh logs ID [--json] [-f]
+
+Prints the transcript of session ID (or of every session of background run
+ID): the assignment, each tool call with its arguments and summary, and the
+result. --json prints the session's records as JSON Lines; -f follows a
+session that is still running until it ends.
+`;
+
+const POLL_MS = 200;
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function print(records: readonly SessionRecord[], json: boolean): void {
+  for (const r of records) {
+    if (json) writeOut(JSON.stringify(r) + "\n");
+    else for (const line of transcriptLines(r)) writeOut(line + "\n");
+  }
+}
+
+/** Prints one session; with `follow`, until no live process holds its lock. */
+async function showSession(
+  dir: string,
+  id: string,
+  json: boolean,
+  follow: boolean,
+): Promise<number> {
+  const file = sessionFile(dir, id);
+  const lock = sessionLockFile(dir, id);
+  let shown = 0;
+  for (;;) {
+    const live = follow && lockHolder(lock) !== undefined;
+    const text = readText(file);
+    if (text !== undefined) {
+      const parsed = parseSession(text, id, file, live);
+      if (!parsed.ok) {
+        writeErr(`xcsh: ${parsed.message}\n`);
+        return EXIT_FAILURE;
+      }
+      print(parsed.records.slice(shown), json);
+      shown = parsed.records.length;
+    }
+    if (!live) return EXIT_OK;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+export async function logsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("logs", args, {
+    json: { type: "boolean" },
+    follow: { type: "boolean", short: "f" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    writeOut(HELP);
+    return EXIT_OK;
+  }
+  const [id] = positionals;
+  if (!id || positionals.length > 1) throw new UsageError("logs: expected one session or run ID");
+  const data = requireDataDir("logs");
+  const dir = sessionsDirectory(data);
+  const json = values.json === true;
+  const follow = values.follow === true;
+  if (isValidId(id) && readText(sessionFile(dir, id)) !== undefined) {
+    return await showSession(dir, id, json, follow);
+  }
+  let run = readRun(data, id);
+  if (!run) {
+    throw new UsageError(
+      `logs: no session or background run '${id}'`,
+      "Run 'xcsh tasks' for runs.",
+    );
+  }
+  // A run that has just started may not know its sessions yet.
+  while (follow && run.sessions.length === 0 && run.status === "running") {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    run = readRun(data, id) ?? run;
+  }
+  let code = EXIT_OK;
+  for (const s of run.sessions) {
+    if (run.sessions.length > 1 && !json) writeOut(`=== ${s}\n`);
+    code = Math.max(code, await showSession(dir, s, json, follow));
+  }
+  if (run.sessions.length === 0 && !json) writeOut(`run ${id} has no session (${run.status})\n`);
+  return code;
+}

@@ -1,0 +1,67 @@
+/**
+ * How `xcsh run` (and `xcsh wait`, which prints a background run's outcome
+ * the same way) shows results: one JSON document with `--json`; otherwise a
+ * single task's body on stdout, or `== id (agent): status` sections for
+ * several; failures, cut outputs and kept worktrees as notes on stderr. The
+ * exit code follows: 0 when every task succeeded, else 1.
+ *
+ * @module
+ */
+import { writeErr, writeOut } from "../stdio.ts";
+import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
+import { printJson } from "./output.ts";
+import type { TaskResult } from "../types.ts";
+
+/** What a successful task prints: its data (a string as itself, anything else as JSON), or its text. */
+export function resultBody(r: TaskResult): string {
+  if (r.status === "ok") {
+    if (typeof r.data === "string") return r.data;
+    if (r.data !== undefined) return JSON.stringify(r.data, null, 2);
+    return r.text ?? "";
+  }
+  return "";
+}
+
+/** How a task that did not succeed is reported, once: `task ID failed: WHY` or `task ID was cancelled`. */
+export function failureLine(r: TaskResult): string {
+  if (r.status === "cancelled") {
+    const why = r.error && r.error !== "cancelled" ? `: ${r.error}` : "";
+    return `task ${r.id} was cancelled${why}`;
+  }
+  return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
+}
+
+/** Prints the results of a run and returns its exit code. */
+export function printResults(agent: string, results: readonly TaskResult[], json: boolean): number {
+  if (json) {
+    printJson({ version: 1, agent, results });
+  } else if (results.length === 1) {
+    const [r] = results;
+    const body = resultBody(r);
+    if (body) writeOut(body.endsWith("\n") ? body : body + "\n");
+    if (r.status !== "ok") writeErr(`xcsh: ${failureLine(r)}\n`);
+  } else {
+    for (const r of results) {
+      writeOut(`== ${r.id} (${r.agent}): ${r.status}\n`);
+      const body = r.status === "ok"
+        ? resultBody(r)
+        : r.status === "cancelled" && (r.error ?? "cancelled") === "cancelled"
+        ? "cancelled"
+        : `error: ${r.error ?? "unknown error"}`;
+      writeOut(body.endsWith("\n") ? body : body + "\n");
+    }
+  }
+  for (const r of results) {
+    if (r.artifact) {
+      writeErr(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
+    }
+    if (!json && r.worktree) {
+      writeErr(
+        `xcsh: task ${r.id}: changes kept in worktree ${r.worktree.path} (branch ${r.worktree.branch}): ${
+          r.worktree.changed.join(", ")
+        }\n`,
+      );
+    }
+  }
+  return results.every((r) => r.status === "ok") ? EXIT_OK : EXIT_FAILURE;
+}

@@ -1,0 +1,50 @@
+/**
+ * The flags and help of `xcsh run`, apart from the command itself so that
+ * `run --background` can read them without loading the task runner.
+ *
+ * @module
+ */
+
+export const RUN_HELP = `Usage:
+  xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)
+  xcsh run AGENT --task ID=ASSIGNMENT...  run several tasks in parallel
+  xcsh run --resume SESSION [FOLLOW-UP]   continue a session with a follow-up assignment
+
+Flags:
+  --task ID=ASSIGNMENT   one task (repeat for several; ids unique, ignoring case)
+  --context TEXT         shared background given to every task
+  --schema JSON|@FILE    output schema (JSON Schema or JTD) when the agent has none
+  --plan                 plan mode: read-only tools, no delegation
+  --model PROVIDER/MODEL model for this run (overrides config and agent)
+  --sandbox MODE         bash sandbox: workspace-write (default where bubblewrap
+                         works), read-only or off (overrides agent and config)
+  --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
+  --cwd DIR              run as if started in DIR
+  --isolation MODE       worktree: each task works in a fresh git worktree; none: here
+  --resume SESSION       continue that session (same agent, model and folder)
+  --background           start detached, print the run id and exit (see 'xcsh tasks')
+  --json                 print one JSON document with every task's outcome
+  --dry-run              resolve, guard and print the child envelopes, their models and the
+                         instruction files they would hold; no model call
+  --verbose              print every warning about agent files (default: one summary line)
+
+Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
+`;
+
+export const RUN_FLAGS = {
+  task: { type: "string", multiple: true },
+  context: { type: "string" },
+  schema: { type: "string" },
+  plan: { type: "boolean" },
+  model: { type: "string" },
+  sandbox: { type: "string" },
+  timeout: { type: "string" },
+  cwd: { type: "string" },
+  isolation: { type: "string" },
+  resume: { type: "string" },
+  background: { type: "boolean" },
+  json: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  verbose: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;

@@ -1,0 +1,177 @@
+/**
+ * Background runs: `xcsh run --background` starts `xcsh run` detached and
+ * returns at once; the run's state lives in `<data>/runs/<id>/`.
+ *
+ * Files of a run: `run.json` (written at launch: pid and its start mark,
+ * agent, arguments, folder, start time), `stdout`/`stderr` (the detached
+ * process's output), `sessions.json` (the sessions of its tasks, once
+ * known), `exit.json` (written when it ends: exit code and results) and
+ * `cancel` (asked to stop). Decides a run's status from them: `exit.json`
+ * means ended (ok, failed, or cancelled when asked to stop); no `exit.json`
+ * and a live process with the recorded start mark means running; anything
+ * else died. A run never reads as running once its process is gone.
+ *
+ * @module
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isValidId, newId } from "../sessions/ids.ts";
+import { isProcessAlive, processStartMark } from "../sessions/liveness.ts";
+import { runsDirectory } from "../sessions/paths.ts";
+import { selfCommand, spawnDetached } from "../runtime.ts";
+import type { TaskResult } from "../types.ts";
+
+/** Set in the detached process: the id of the run it is. */
+export const BACKGROUND_ENV = "XCSH_BACKGROUND_RUN";
+
+export interface RunRecord {
+  version: 1;
+  id: string;
+  pid: number;
+  /** The process's start mark (see liveness), to tell a reused pid. */
+  mark: string;
+  agent: string;
+  args: string[];
+  cwd: string;
+  started: string;
+}
+
+export interface RunExit {
+  code: number;
+  agent?: string;
+  results?: TaskResult[];
+  ended: string;
+}
+
+export type RunStatus = "running" | "ok" | "failed" | "cancelled" | "died";
+
+export interface RunState {
+  record: RunRecord;
+  status: RunStatus;
+  exit?: RunExit;
+  sessions: string[];
+  /** Milliseconds from start to end (or to now while running). */
+  durationMs: number;
+}
+
+function runDir(data: string, id: string): string {
+  return join(runsDirectory(data), id);
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts `xcsh run ARGS` detached; returns the run id. Throws when it cannot. */
+export async function launchBackground(o: {
+  data: string;
+  args: string[];
+  agent: string;
+  /** Where the process starts (relative flags are read from here). */
+  cwd: string;
+  /** The folder the run works in, for display. */
+  folder: string;
+  env: Record<string, string | undefined>;
+}): Promise<string> {
+  const id = newId();
+  const dir = runDir(o.data, id);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
+  env[BACKGROUND_ENV] = id;
+  const self = selfCommand();
+  const pid = await spawnDetached({
+    command: self.command,
+    args: [...self.args, "run", ...o.args],
+    cwd: o.cwd,
+    env,
+    stdoutFile: join(dir, "stdout"),
+    stderrFile: join(dir, "stderr"),
+  });
+  const record: RunRecord = {
+    version: 1,
+    id,
+    pid,
+    mark: processStartMark(pid),
+    agent: o.agent,
+    args: o.args,
+    cwd: o.folder,
+    started: new Date().toISOString(),
+  };
+  writeFileSync(join(dir, "run.json"), JSON.stringify(record) + "\n", { mode: 0o600 });
+  return id;
+}
+
+/** Records the sessions of a background run's tasks (best effort). */
+export function recordRunSessions(data: string, id: string, sessions: string[]): void {
+  try {
+    writeFileSync(join(runDir(data, id), "sessions.json"), JSON.stringify(sessions) + "\n", {
+      mode: 0o600,
+    });
+  } catch {
+    // the run goes on; `logs` then finds nothing to follow
+  }
+}
+
+/** Records how a background run ended (best effort). */
+export function recordRunExit(data: string, id: string, exit: Omit<RunExit, "ended">): void {
+  try {
+    writeFileSync(
+      join(runDir(data, id), "exit.json"),
+      JSON.stringify({ ...exit, ended: new Date().toISOString() }) + "\n",
+      { mode: 0o600 },
+    );
+  } catch {
+    // nothing more to do: the run then reads as died
+  }
+}
+
+/** Marks a run as asked to stop. */
+export function markCancelled(data: string, id: string): void {
+  writeFileSync(join(runDir(data, id), "cancel"), new Date().toISOString() + "\n", { mode: 0o600 });
+}
+
+/** The state of run `id`, or undefined when there is no such run. */
+export function readRun(data: string, id: string): RunState | undefined {
+  if (!data || !isValidId(id)) return undefined;
+  const dir = runDir(data, id);
+  const record = readJson<RunRecord>(join(dir, "run.json"));
+  if (!record || typeof record.pid !== "number") return undefined;
+  const exit = readJson<RunExit>(join(dir, "exit.json"));
+  const cancelled = statSync(join(dir, "cancel"), { throwIfNoEntry: false }) !== undefined;
+  const sessions = readJson<string[]>(join(dir, "sessions.json")) ?? [];
+  let status: RunStatus;
+  if (exit) status = cancelled && exit.code !== 0 ? "cancelled" : exit.code === 0 ? "ok" : "failed";
+  else if (isProcessAlive(record.pid, record.mark)) status = "running";
+  else status = cancelled ? "cancelled" : "died";
+  const start = Date.parse(record.started);
+  const end = exit ? Date.parse(exit.ended) : status === "running" ? Date.now() : undefined;
+  return {
+    record,
+    status,
+    ...(exit ? { exit } : {}),
+    sessions: Array.isArray(sessions) ? sessions.filter((s) => typeof s === "string") : [],
+    durationMs: end !== undefined && Number.isFinite(start) ? Math.max(0, end - start) : 0,
+  };
+}
+
+/** Every run under the data folder, oldest first. */
+export function listRuns(data: string): RunState[] {
+  let names: string[];
+  try {
+    names = readdirSync(runsDirectory(data));
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => readRun(data, n)).filter((r): r is RunState => r !== undefined);
+}
+
+/** The files of run `id`'s output. */
+export function runOutputFiles(data: string, id: string): { stdout: string; stderr: string } {
+  const dir = runDir(data, id);
+  return { stdout: join(dir, "stdout"), stderr: join(dir, "stderr") };
+}

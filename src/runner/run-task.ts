@@ -1,0 +1,99 @@
+/**
+ * One prepared task from start to result, with what surrounds the child:
+ * its worktree when isolated (created first, finished after: removed when
+ * nothing changed, else named in the result) and its session (header,
+ * messages, events, result; the lock released at the end).
+ *
+ * @module
+ */
+import { runChild } from "./executor.ts";
+import type { SessionKeeper } from "./task-session.ts";
+import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
+import type { ReservedSession } from "./task-session.ts";
+import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+
+/** How a prepared task is isolated. */
+export type Isolate =
+  | { kind: "new"; base: RepoBase }
+  /** A resumed session's kept worktree. */
+  | { kind: "existing"; worktree: Worktree };
+
+export interface TaskStart {
+  envelope: TaskEnvelope;
+  env: Record<string, string>;
+  timeoutMs: number;
+  session?: ReservedSession;
+  isolate?: Isolate;
+  keeper: SessionKeeper;
+  /** The folder of worktrees. */
+  worktrees: string;
+  run?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: ChildEvent) => void;
+}
+
+/** Runs the task; never throws (every failure is an error result). */
+export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
+  let envelope = t.envelope;
+  let worktree: Worktree | undefined;
+  const fail = (error: string): TaskResult => ({
+    id: envelope.id,
+    agent: envelope.agent.name,
+    status: "error",
+    error,
+  });
+  try {
+    if (t.isolate?.kind === "new") {
+      worktree = await createWorktree(t.isolate.base, t.worktrees, t.session?.id ?? newName());
+    } else if (t.isolate?.kind === "existing") {
+      worktree = t.isolate.worktree;
+    }
+    if (worktree) envelope = { ...envelope, cwd: worktree.cwd };
+    const recorder = t.session
+      ? t.keeper.open(t.session, envelope, {
+        ...(worktree
+          ? {
+            worktree: {
+              path: worktree.path,
+              branch: worktree.branch,
+              repo: worktree.repo,
+              base: worktree.base,
+            },
+          }
+          : {}),
+        ...(t.run ? { run: t.run } : {}),
+      })
+      : undefined;
+    let result = await runChild({
+      envelope,
+      env: t.env,
+      timeoutMs: t.timeoutMs,
+      signal: t.signal,
+      onEvent: (e) => {
+        recorder?.event(e);
+        t.onEvent?.(e);
+      },
+    });
+    if (worktree) {
+      const kept = await finishWorktree(worktree, t.worktrees, t.session?.id ?? worktree.id).catch(
+        (err) => ({
+          path: worktree!.path,
+          branch: worktree!.branch,
+          changed: [`(not inspected: ${(err as Error).message})`],
+        }),
+      );
+      if (kept) result = { ...result, worktree: kept };
+    }
+    if (t.session) result = { ...result, session: t.session.id };
+    recorder?.result(result);
+    return result;
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  } finally {
+    t.session?.release();
+  }
+}
+
+function newName(): string {
+  return `task-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}

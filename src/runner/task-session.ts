@@ -1,0 +1,179 @@
+/**
+ * The sessions of one task call, seen from the parent: which session each
+ * task records into, and what goes in it.
+ *
+ * Decides: a new task gets a fresh session id and its lock before any child
+ * starts; a resumed task reads its session (missing, other version, corrupt:
+ * a message naming it) and takes its lock (held elsewhere: refused); the
+ * header is written when the task starts (its worktree known by then);
+ * messages and events are appended as the child reports them (streamed text
+ * left out: the messages hold it), then the result, and the lock is
+ * released. A data folder that cannot be written costs one warning per call,
+ * never the task.
+ *
+ * @module
+ */
+import { mkdirSync } from "node:fs";
+import { isValidId, newId } from "../sessions/ids.ts";
+import { acquireLock } from "../sessions/lock.ts";
+import { pruneRuns, pruneSessions } from "../sessions/prune.ts";
+import { scrub } from "../sessions/redact.ts";
+import {
+  readSession,
+  type SessionHeader,
+  sessionLockFile,
+  sessionMessages,
+  SessionWriter,
+} from "../sessions/store.ts";
+import { runsDirectory, sessionsDirectory } from "../sessions/paths.ts";
+import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+
+/** A session reserved for one task (its lock is held). */
+export interface ReservedSession {
+  id: string;
+  release: () => void;
+  /** The stored header when the task resumes this session. */
+  resumed?: SessionHeader;
+}
+
+export type ResumeLoad =
+  | { ok: true; session: ReservedSession; header: SessionHeader; messages: unknown[] }
+  | { ok: false; message: string };
+
+/** Writes the records of one running task. */
+export interface SessionRecorder {
+  event(e: ChildEvent): void;
+  result(r: TaskResult): void;
+}
+
+export class SessionKeeper {
+  private warned = false;
+  private pruned = false;
+  readonly dir: string;
+
+  constructor(
+    private readonly data: string,
+    private readonly retentionDays: number,
+    private readonly secrets: readonly string[],
+    private readonly warn: (message: string) => void,
+  ) {
+    this.dir = data ? sessionsDirectory(data) : "";
+  }
+
+  private notKept(why: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(`xcsh: warning: sessions are not kept: ${why}`);
+  }
+
+  private prune(): void {
+    if (this.pruned) return;
+    this.pruned = true;
+    pruneSessions(this.dir, this.retentionDays);
+    pruneRuns(runsDirectory(this.data), this.retentionDays);
+  }
+
+  /** A fresh session for a new task, or undefined (warned) when none can be kept. */
+  reserve(): ReservedSession | undefined {
+    if (!this.dir) {
+      this.notKept("there is no home folder and no XCSH_DATA_DIR");
+      return undefined;
+    }
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.prune();
+      for (let i = 0; i < 5; i++) {
+        const id = newId();
+        const lock = acquireLock(sessionLockFile(this.dir, id));
+        if (lock.ok) return { id, release: lock.release };
+      }
+      this.notKept(`no free session id in ${this.dir}`);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      this.notKept(`cannot write ${this.dir} (${e.code ?? e.message})`);
+    }
+    return undefined;
+  }
+
+  /** Loads session `id` to resume it; `lock` false only reads it (dry runs). */
+  resume(id: string, lock = true): ResumeLoad {
+    if (!isValidId(id)) return { ok: false, message: `resume: '${id}' is not a session id` };
+    if (!this.dir) return { ok: false, message: `no session '${id}': there is no data folder` };
+    const read = readSession(this.dir, id);
+    if (!read.ok) return { ok: false, message: `cannot resume: ${read.message}` };
+    let release = () => {};
+    if (lock) {
+      let held;
+      try {
+        held = acquireLock(sessionLockFile(this.dir, id), `session ${id}`);
+      } catch (err) {
+        return { ok: false, message: `cannot resume session ${id}: ${(err as Error).message}` };
+      }
+      if (!held.ok) return { ok: false, message: `cannot resume: ${held.message}` };
+      release = held.release;
+    }
+    return {
+      ok: true,
+      session: { id, release, resumed: read.header },
+      header: read.header,
+      messages: sessionMessages(read.records),
+    };
+  }
+
+  /** Starts recording: writes the header (new) or the follow-up (resumed). */
+  open(
+    session: ReservedSession,
+    envelope: TaskEnvelope,
+    extra: Pick<SessionHeader, "worktree" | "run">,
+  ): SessionRecorder {
+    let writer: SessionWriter | undefined;
+    const onError = (err: Error) =>
+      this.notKept(
+        `writing session ${session.id} failed (${
+          (err as NodeJS.ErrnoException).code ?? err.message
+        })`,
+      );
+    const { config: _c, history: _h, ...kept } = envelope;
+    try {
+      if (session.resumed) {
+        writer = new SessionWriter(`${this.dir}/${session.id}.jsonl`, onError);
+        writer.append(
+          scrub(
+            { type: "resume", at: new Date().toISOString(), assignment: envelope.assignment },
+            this.secrets,
+          ),
+        );
+      } else {
+        const header: SessionHeader = {
+          type: "session",
+          version: 1,
+          id: session.id,
+          created: new Date().toISOString(),
+          agent: envelope.agent.name,
+          model: envelope.model,
+          cwd: envelope.cwd,
+          envelope: kept,
+          ...(extra.worktree ? { worktree: extra.worktree } : {}),
+          ...(extra.run ? { run: extra.run } : {}),
+        };
+        writer = SessionWriter.create(this.dir, scrub(header, this.secrets), onError);
+      }
+    } catch (err) {
+      onError(err as Error);
+    }
+    return {
+      event: (e) => {
+        if (!writer || e.type === "text") return;
+        if (e.type === "message") writer.append({ type: "message", message: e.message });
+        else writer.append({ type: "event", event: e });
+      },
+      result: (r) => {
+        writer?.append(
+          scrub({ type: "result", at: new Date().toISOString(), result: r }, this.secrets),
+        );
+      },
+    };
+  }
+}
+
+export { newId };

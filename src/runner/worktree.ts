@@ -1,0 +1,247 @@
+/**
+ * Isolated tasks: each runs in a fresh git worktree of the caller's
+ * repository, at `HEAD`, on a new branch `xcsh/<session>`, in a folder under
+ * the user's xcsh data folder.
+ *
+ * Decides: what is checked before any child starts (git present, a
+ * repository, a commit to start from); the branch name (`xcsh/<session>`,
+ * then `-2`, `-3`… when taken: an existing branch is never moved); that
+ * `git worktree add` runs one at a time per repository inside this process
+ * (git's own locks and unique names cover other processes); what counts as a
+ * change (anything `git status` shows, untracked files included, or a commit
+ * on the branch); and the end: no change, worktree and branch removed;
+ * changes, both kept and recorded (`<id>.json` beside the folder) for
+ * `xcsh worktrees`.
+ *
+ * @module
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { git } from "./git.ts";
+import type { WorktreeInfo } from "../types.ts";
+
+/** What an isolated task starts from. */
+export interface RepoBase {
+  /** The repository's top folder. */
+  root: string;
+  /** The commit the worktree starts at. */
+  head: string;
+  /** The caller's folder relative to `root` ("" at the top). */
+  subdir: string;
+}
+
+/** A worktree made for a task. */
+export interface Worktree {
+  id: string;
+  path: string;
+  branch: string;
+  repo: string;
+  base: string;
+  /** Where the task works inside it (the caller's subfolder). */
+  cwd: string;
+}
+
+/** What `xcsh worktrees` lists. */
+export interface WorktreeRecord extends WorktreeInfo {
+  id: string;
+  repo: string;
+  base: string;
+  session: string;
+  created: string;
+}
+
+/** Checks that `cwd` can host isolated tasks; the message says what is missing. */
+export async function repoBase(
+  cwd: string,
+): Promise<{ ok: true; value: RepoBase } | { ok: false; message: string }> {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (top.missing) {
+    return { ok: false, message: "isolation worktree needs git, and no 'git' was found on PATH" };
+  }
+  if (!top.ok) {
+    return {
+      ok: false,
+      message: `isolation worktree needs a git repository, and ${cwd} is not inside one`,
+    };
+  }
+  const root = top.stdout.trim();
+  const head = await git(root, ["rev-parse", "--verify", "HEAD^{commit}"]);
+  if (!head.ok) {
+    return {
+      ok: false,
+      message:
+        `isolation worktree needs a commit to start from, and the repository at ${root} has none yet`,
+    };
+  }
+  const sub = relative(root, cwd);
+  return {
+    ok: true,
+    value: { root, head: head.stdout.trim(), subdir: sub.startsWith("..") ? "" : sub },
+  };
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `work` after every earlier one for the same repository has settled. */
+function serialized<T>(repo: string, work: () => Promise<T>): Promise<T> {
+  const before = queues.get(repo) ?? Promise.resolve();
+  const next = before.then(work, work);
+  queues.set(repo, next.catch(() => {}));
+  return next;
+}
+
+/** Creates the worktree of session `id` under `dir`; throws with git's message. */
+export function createWorktree(base: RepoBase, dir: string, id: string): Promise<Worktree> {
+  return serialized(base.root, async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    let lastError = "";
+    for (let n = 1; n <= 20; n++) {
+      const suffix = n === 1 ? "" : `-${n}`;
+      const branch = `xcsh/${id}${suffix}`;
+      const path = join(dir, `${id}${suffix}`);
+      const taken = await git(base.root, [
+        "show-ref",
+        "--verify",
+        "--quiet",
+        `refs/heads/${branch}`,
+      ]);
+      if (taken.ok || statSync(path, { throwIfNoEntry: false })) continue;
+      const add = await git(base.root, [
+        "worktree",
+        "add",
+        "--quiet",
+        "-b",
+        branch,
+        path,
+        base.head,
+      ]);
+      if (add.ok) {
+        return {
+          id: `${id}${suffix}`,
+          path,
+          branch,
+          repo: base.root,
+          base: base.head,
+          cwd: base.subdir ? join(path, base.subdir) : path,
+        };
+      }
+      lastError = add.stderr.trim();
+      if (!/already exists/.test(lastError)) break;
+    }
+    throw new Error(`could not create a worktree of ${base.root}: ${lastError || "no free name"}`);
+  });
+}
+
+/** The files changed in a worktree: uncommitted, untracked, or committed since `base`. */
+export async function worktreeChanges(path: string, base: string): Promise<string[]> {
+  const changed = new Set<string>();
+  const status = await git(path, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+  if (!status.ok) throw new Error(`git status failed in ${path}: ${status.stderr.trim()}`);
+  const parts = status.stdout.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const entry = parts[i];
+    if (entry.length < 4) continue;
+    changed.add(entry.slice(3));
+    // A rename lists the old path next: skip it.
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  const committed = await git(path, ["diff", "--name-only", "-z", `${base}..HEAD`]);
+  if (committed.ok) { for (const f of committed.stdout.split("\0")) if (f) changed.add(f); }
+  return [...changed].sort();
+}
+
+/** Removes a worktree and its branch (forcefully: the caller decided). */
+export function removeWorktree(repo: string, path: string, branch: string): Promise<void> {
+  return serialized(repo, async () => {
+    await git(repo, ["worktree", "remove", "--force", path]);
+    rmSync(path, { recursive: true, force: true });
+    await git(repo, ["worktree", "prune"]);
+    await git(repo, ["branch", "-D", branch]);
+  });
+}
+
+/**
+ * Ends an isolated task: removes the worktree when nothing changed, else
+ * records and returns it.
+ */
+export async function finishWorktree(
+  wt: Worktree,
+  dir: string,
+  session: string,
+): Promise<WorktreeInfo | undefined> {
+  let changed: string[];
+  try {
+    changed = await worktreeChanges(wt.path, wt.base);
+  } catch {
+    // Cannot tell: keep it rather than lose work.
+    changed = ["(unknown: git status failed)"];
+  }
+  if (changed.length === 0) {
+    await removeWorktree(wt.repo, wt.path, wt.branch);
+    rmSync(recordFile(dir, wt.id), { force: true });
+    return undefined;
+  }
+  const info: WorktreeInfo = { path: wt.path, branch: wt.branch, changed };
+  const record: WorktreeRecord = {
+    ...info,
+    id: wt.id,
+    repo: wt.repo,
+    base: wt.base,
+    session,
+    created: new Date().toISOString(),
+  };
+  try {
+    writeFileSync(recordFile(dir, wt.id), JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
+  } catch {
+    // The worktree itself is what matters; git lists it either way.
+  }
+  return info;
+}
+
+function recordFile(dir: string, id: string): string {
+  return join(dir, `${id}.json`);
+}
+
+/** The kept worktrees recorded under `dir`, oldest first. */
+export function listWorktrees(dir: string): WorktreeRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: WorktreeRecord[] = [];
+  for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
+    try {
+      const r = JSON.parse(readFileSync(join(dir, name), "utf8"));
+      if (typeof r?.id === "string" && typeof r.path === "string") out.push(r);
+    } catch {
+      // not a record
+    }
+  }
+  return out;
+}
+
+/** Removes a kept worktree, its branch and its record. */
+export async function deleteWorktree(dir: string, record: WorktreeRecord): Promise<void> {
+  await removeWorktree(record.repo, record.path, record.branch);
+  rmSync(recordFile(dir, record.id), { force: true });
+}
+
+/**
+ * Forgets records whose folder is gone, and removes kept worktrees that no
+ * longer hold a change (work merged or reverted). Returns what was removed.
+ */
+export async function pruneWorktrees(dir: string): Promise<WorktreeRecord[]> {
+  const removed: WorktreeRecord[] = [];
+  for (const r of listWorktrees(dir)) {
+    const exists = statSync(r.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    if (exists) {
+      const changed = await worktreeChanges(r.path, r.base).catch(() => ["?"]);
+      if (changed.length > 0) continue;
+    }
+    await deleteWorktree(dir, r);
+    removed.push(r);
+  }
+  return removed;
+}

@@ -1,0 +1,183 @@
+/**
+ * A session file: one task's conversation as JSON Lines (format version 1).
+ *
+ * The first record is the `session` header (id, agent, model, folder, the
+ * envelope without its configuration, the worktree when isolated); then, in
+ * the order they happened, `message` (the conversation the model sees),
+ * `event` (the child's events, streamed text left out), `result` (what the
+ * task returned) and `resume` (a follow-up assignment). Folders are 0700 and
+ * files 0600: a transcript holds whatever the agent read.
+ *
+ * Reading checks everything a hand edit could break and names the line.
+ *
+ * @module
+ */
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+import { isRecord } from "../values.ts";
+
+export const SESSION_VERSION = 1;
+
+/** The header: what a resume needs to continue the task. */
+export interface SessionHeader {
+  type: "session";
+  version: 1;
+  id: string;
+  created: string;
+  agent: string;
+  model: string | null;
+  cwd: string;
+  /** The envelope as sent (without `config` and `history`). */
+  envelope: Omit<TaskEnvelope, "config" | "history">;
+  /** Set when the task runs in its own worktree. */
+  worktree?: { path: string; branch: string; repo: string; base: string };
+  /** The background run this session belongs to, if any. */
+  run?: string;
+}
+
+export type SessionRecord =
+  | SessionHeader
+  | { type: "message"; message: unknown }
+  | { type: "event"; event: ChildEvent }
+  | { type: "result"; at: string; result: TaskResult }
+  | { type: "resume"; at: string; assignment: string };
+
+/** The file of session `id` in `dir`. */
+export function sessionFile(dir: string, id: string): string {
+  return join(dir, `${id}.jsonl`);
+}
+
+/** The lock file of session `id` in `dir`. */
+export function sessionLockFile(dir: string, id: string): string {
+  return join(dir, `${id}.lock`);
+}
+
+/**
+ * Appends records to one session file; the first failure (disk full, folder
+ * gone) is reported once through `onError` and later records are dropped.
+ */
+export class SessionWriter {
+  private broken = false;
+  constructor(
+    readonly file: string,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  /** Creates the folder and a new file holding `header`; throws when it cannot. */
+  static create(dir: string, header: SessionHeader, onError: (err: Error) => void): SessionWriter {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = sessionFile(dir, header.id);
+    const fd = openSync(file, "wx", 0o600);
+    try {
+      writeSync(fd, JSON.stringify(header) + "\n");
+    } finally {
+      closeSync(fd);
+    }
+    return new SessionWriter(file, onError);
+  }
+
+  append(record: SessionRecord): void {
+    if (this.broken) return;
+    try {
+      appendFileSync(this.file, JSON.stringify(record) + "\n", { mode: 0o600 });
+    } catch (err) {
+      this.broken = true;
+      this.onError(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+}
+
+export type SessionRead =
+  | { ok: true; header: SessionHeader; records: SessionRecord[] }
+  | { ok: false; message: string };
+
+function checkHeader(value: unknown, id: string, file: string): SessionHeader | string {
+  if (!isRecord(value) || value.type !== "session") {
+    return `session ${id} is corrupt: ${file} does not start with a session record`;
+  }
+  if (value.version !== SESSION_VERSION) {
+    return `session ${id} was written by another version of xcsh (session format ${
+      JSON.stringify(value.version)
+    }; this xcsh reads format ${SESSION_VERSION})`;
+  }
+  const env = value.envelope;
+  if (
+    typeof value.agent !== "string" || typeof value.cwd !== "string" || !isRecord(env) ||
+    !isRecord(env.agent) || typeof env.id !== "string"
+  ) {
+    return `session ${id} is corrupt: ${file} line 1 lacks agent, cwd or envelope`;
+  }
+  return value as unknown as SessionHeader;
+}
+
+const RECORD_TYPES = new Set(["message", "event", "result", "resume"]);
+
+/**
+ * Parses the text of a session file. `partialTail` allows an unfinished last
+ * line (a file still being written). Pure.
+ */
+export function parseSession(
+  text: string,
+  id: string,
+  file: string,
+  partialTail = false,
+): SessionRead {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  else if (partialTail) lines.pop();
+  if (lines.length === 0) return { ok: false, message: `session ${id} is empty (${file})` };
+  const records: SessionRecord[] = [];
+  for (const [i, line] of lines.entries()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      return {
+        ok: false,
+        message: `session ${id} is corrupt: ${file} line ${i + 1} is not JSON (${
+          (err as Error).message
+        })`,
+      };
+    }
+    if (i === 0) {
+      const header = checkHeader(value, id, file);
+      if (typeof header === "string") return { ok: false, message: header };
+      records.push(header);
+      continue;
+    }
+    if (!isRecord(value) || typeof value.type !== "string" || !RECORD_TYPES.has(value.type)) {
+      return {
+        ok: false,
+        message: `session ${id} is corrupt: ${file} line ${i + 1} is not a session record`,
+      };
+    }
+    records.push(value as unknown as SessionRecord);
+  }
+  return { ok: true, header: records[0] as SessionHeader, records };
+}
+
+/** Reads session `id` from `dir`; a missing or unreadable file is a message naming it. */
+export function readSession(dir: string, id: string): SessionRead {
+  const file = sessionFile(dir, id);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      message: code === "ENOENT"
+        ? `no session '${id}' (looked in ${dir})`
+        : `cannot read session ${id} (${code ?? (err as Error).message})`,
+    };
+  }
+  return parseSession(text, id, file);
+}
+
+/** The conversation of a session, in order: what a resumed child starts from. */
+export function sessionMessages(records: readonly SessionRecord[]): unknown[] {
+  return records.filter((r) => r.type === "message").map((r) =>
+    (r as { message: unknown }).message
+  );
+}
