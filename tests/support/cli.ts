@@ -104,6 +104,11 @@ export function cleanEnv(
   if (!("XCSH_CACHE_DIR" in extra) && !("XCSH_CACHE" in extra)) {
     env.XCSH_CACHE_DIR = testCacheDirectory();
   }
+  // Sessions and background runs go to a temporary folder too, unless a test
+  // points HOME (or XCSH_DATA_DIR) at a world of its own.
+  if (!("XCSH_DATA_DIR" in extra) && (home === undefined || home.startsWith(ROOT))) {
+    env.XCSH_DATA_DIR = join(testCacheDirectory(), "data");
+  }
   if (home !== undefined) env.HOME = home;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;

@@ -1,0 +1,313 @@
+// End-to-end tests of sessions, resume and background runs through the built
+// binary: the session file and its permissions, `xcsh logs`, `--resume` (the
+// resumed model request holds the earlier conversation), refusals (a session
+// in use, a hand-edited one, unknown ids), an unwritable data folder, and
+// background runs: wait, logs, resume, cancel, and a SIGKILLed run that
+// shows as died.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { requireBinary, runXcsh } from "../support/cli.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
+import { localConfig, makeWorld, waitForNoProcessesIn, type World } from "../support/world.ts";
+
+let server: ModelServer;
+let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
+const worlds: World[] = [];
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer({ respond: (req, i) => respond(req, i) });
+});
+after(async () => {
+  await server.close();
+  for (const w of worlds) w.cleanup();
+});
+
+function world(): World {
+  const w = makeWorld(localConfig(server.url));
+  worlds.push(w);
+  return w;
+}
+
+function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
+  server.script(turns);
+  server.requests.length = 0;
+  respond = fallback ?? (() => ({ text: "unexpected request" }));
+}
+
+function sessionsDir(w: World): string {
+  return join(w.home, ".local", "share", "xcsh", "sessions");
+}
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+/** Every message's text of an OpenAI-format request, in order. */
+function conversation(req: RecordedRequest): string {
+  return JSON.stringify((req.body.messages ?? []).filter((m: Any) => m.role !== "system"));
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, maxMs = 20_000) {
+  const end = Date.now() + maxMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+describe("sessions", () => {
+  test("a run keeps its conversation; logs shows it; --resume continues it", async () => {
+    const w = world();
+    script([
+      { toolCalls: [{ name: "read", args: { path: "README.md" } }] },
+      { text: "The project is a demo, codeword PELICAN." },
+    ]);
+    const first = await runXcsh(["run", "quick_task", "--json", "What is this project?"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const firstModel = server.requests[0].body.model;
+    const result = JSON.parse(first.stdout).results[0];
+    assert.match(result.session, /^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    const id: string = result.session;
+
+    const file = join(sessionsDir(w), `${id}.jsonl`);
+    assert.equal(statSync(sessionsDir(w)).mode & 0o777, 0o700);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const records = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(records[0].type, "session");
+    assert.equal(records[0].agent, "quick_task");
+    assert.equal(records[0].envelope.config, undefined, "the config is not copied");
+    const start = records.find((r) => r.type === "event" && r.event.type === "start");
+    assert.equal(start.event.session, id, "the start event names the session");
+    assert.ok(records.filter((r) => r.type === "message").length >= 4);
+    assert.equal(records.at(-1).type, "result");
+    assert.ok(!readdirSync(sessionsDir(w)).some((n) => n.endsWith(".lock")), "lock released");
+
+    const logs = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
+    assert.equal(logs.code, 0, logs.stderr);
+    assert.match(logs.stdout, /## assignment\n  What is this project\?/);
+    assert.match(logs.stdout, /^- read \{"path":"README.md"\}$/m);
+    assert.match(logs.stdout, /^  ✓ read: /m);
+    assert.match(logs.stdout, /## result: ok\n  The project is a demo, codeword PELICAN\./);
+    const logsJson = await runXcsh(["logs", id, "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(logsJson.stdout.trim().split("\n").length, records.length);
+
+    script([{ text: "It was PELICAN." }]);
+    const resumed = await runXcsh(["run", "--resume", id, "--json", "Repeat the codeword."], {
+      cwd: w.root,
+      home: w.home,
+    });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const again = JSON.parse(resumed.stdout).results[0];
+    assert.equal(again.session, id);
+    assert.equal(again.agent, "quick_task");
+    const req = server.requests[0];
+    const seen = conversation(req);
+    assert.match(seen, /What is this project\?/, "the first assignment is in the resumed request");
+    assert.match(seen, /codeword PELICAN/, "the earlier answer is in the resumed request");
+    assert.match(seen, /# demo project/, "the earlier tool result is in the resumed request");
+    assert.match(seen, /Repeat the codeword\.[^]*$/);
+    assert.equal(req.body.model, firstModel, "the same model");
+    const logs2 = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
+    assert.match(
+      logs2.stdout,
+      /## follow-up [^\n]*\n  Repeat the codeword\.[^]*## result: ok\n  It was PELICAN\./,
+    );
+  });
+
+  test("a second resume of a session in use is refused", async () => {
+    const w = world();
+    script([{ text: "first answer" }]);
+    const first = await runXcsh(["run", "quick_task", "--json", "start"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    const id = JSON.parse(first.stdout).results[0].session;
+    script([], () => ({ text: "slow answer", delayMs: 4000 }));
+    const slow = runXcsh(["run", "--resume", id, "one"], { cwd: w.cwd, home: w.home });
+    await until("the first resume to call the model", () => server.requests.length > 0);
+    const second = await runXcsh(["run", "--resume", id, "two"], { cwd: w.cwd, home: w.home });
+    assert.equal(second.code, 2);
+    assert.match(second.stderr, new RegExp(`session ${id} is in use by process \\d+`));
+    assert.equal((await slow).code, 0);
+    assert.equal(server.requests.length, 1, "the refused resume never called the model");
+  });
+
+  test("missing, hand-edited and other-version sessions are clear errors", async () => {
+    const w = world();
+    script([{ text: "ok" }, { text: "ok" }]);
+    const ids: string[] = [];
+    for (const n of [1, 2]) {
+      const r = await runXcsh(["run", "quick_task", "--json", `task ${n}`], {
+        cwd: w.cwd,
+        home: w.home,
+      });
+      ids.push(JSON.parse(r.stdout).results[0].session);
+    }
+    const missing = await runXcsh(["run", "--resume", "20990101-000000-abcdef", "x"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no session '20990101-000000-abcdef'/);
+
+    appendFileSync(join(sessionsDir(w), `${ids[0]}.jsonl`), "{ edited by hand\n");
+    const corrupt = await runXcsh(["run", "--resume", ids[0], "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(corrupt.code, 2);
+    assert.match(
+      corrupt.stderr,
+      new RegExp(`session ${ids[0]} is corrupt: .*line \\d+ is not JSON`),
+    );
+    assert.doesNotMatch(corrupt.stderr, /\n\s+at /, "no stack trace");
+
+    const file = join(sessionsDir(w), `${ids[1]}.jsonl`);
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[0] = lines[0].replace('"version":1', '"version":7');
+    writeFileSync(file, lines.join("\n"));
+    const other = await runXcsh(["run", "--resume", ids[1], "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /written by another version of xcsh \(session format 7/);
+    assert.equal(server.requests.length, 2, "no child started for a refused resume");
+  });
+
+  test("an unwritable data folder: the task still runs, with one warning", async () => {
+    const w = world();
+    writeFileSync(join(w.root, "not-a-folder"), "");
+    script([], () => ({ text: "done anyway" }));
+    const r = await runXcsh(["run", "quick_task", "--json", "--task", "a=one", "--task", "b=two"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_DATA_DIR: join(w.root, "not-a-folder", "data") },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const results = JSON.parse(r.stdout).results;
+    assert.deepEqual(results.map((x: Any) => x.status), ["ok", "ok"]);
+    assert.ok(results.every((x: Any) => x.session === undefined));
+    const warnings = r.stderr.split("\n").filter((l) => /warning: sessions are not kept/.test(l));
+    assert.equal(warnings.length, 1, r.stderr);
+    assert.match(warnings[0], /not-a-folder/);
+  });
+
+  test("task.sessionRetentionDays must be a positive integer", async () => {
+    const w = makeWorld(localConfig(server.url, "task: { sessionRetentionDays: 0 }\n"));
+    worlds.push(w);
+    const r = await runXcsh(["run", "quick_task", "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /task\.sessionRetentionDays' must be a positive integer \(days\), got 0/,
+    );
+  });
+});
+
+describe("background runs", () => {
+  test("run --background → wait → logs → --resume", async () => {
+    const w = world();
+    script([{ text: "background says ALBATROSS" }]);
+    const started = await runXcsh(["run", "--background", "quick_task", "Name a bird."], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(started.code, 0, started.stderr);
+    const id = started.stdout.trim();
+    assert.match(id, /^\d{8}-\d{6}-[0-9a-f]{6}$/);
+
+    const waited = await runXcsh(["wait", id, "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(waited.code, 0, waited.stderr);
+    const result = JSON.parse(waited.stdout).results[0];
+    assert.equal(result.text, "background says ALBATROSS");
+    const text = await runXcsh(["wait", id], { cwd: w.cwd, home: w.home });
+    assert.equal(text.stdout, "background says ALBATROSS\n");
+
+    const tasks = await runXcsh(["tasks", "--json"], { cwd: w.cwd, home: w.home });
+    const run = JSON.parse(tasks.stdout).runs.find((r: Any) => r.id === id);
+    assert.equal(run.status, "ok");
+    assert.equal(run.agent, "quick_task");
+    assert.deepEqual(run.sessions, [result.session]);
+    const table = await runXcsh(["tasks"], { cwd: w.cwd, home: w.home });
+    assert.match(table.stdout, new RegExp(`^${id}\\s+quick_task\\s+ok\\s+`, "m"));
+
+    const logs = await runXcsh(["logs", id, "-f"], { cwd: w.cwd, home: w.home });
+    assert.equal(logs.code, 0, logs.stderr);
+    assert.match(
+      logs.stdout,
+      /## assignment\n  Name a bird\.[^]*## result: ok\n  background says ALBATROSS/,
+    );
+
+    script([{ text: "still ALBATROSS" }]);
+    const resumed = await runXcsh(["run", "--resume", result.session, "Which bird?"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.stdout, "still ALBATROSS\n");
+    const seen = conversation(server.requests[0]);
+    assert.match(seen, /Name a bird\.[^]*background says ALBATROSS[^]*Which bird\?/);
+  });
+
+  test("a SIGKILLed background run shows as died; cancel ends a run's tree", async () => {
+    const w = world();
+    script([], () => ({ fault: "stall" }));
+    const killed =
+      (await runXcsh(["run", "--background", "quick_task", "hang"], { cwd: w.cwd, home: w.home }))
+        .stdout.trim();
+    const cancelled = (await runXcsh(["run", "--background", "quick_task", "hang too"], {
+      cwd: w.cwd,
+      home: w.home,
+    })).stdout.trim();
+    await until("both runs to reach the model", () => server.requests.length >= 2);
+    const list = async () =>
+      JSON.parse((await runXcsh(["tasks", "--json"], { cwd: w.cwd, home: w.home })).stdout).runs;
+    const before = await list();
+    assert.deepEqual(before.map((r: Any) => r.status), ["running", "running"]);
+    for (const r of before) {
+      // Detached: the run leads a session of its own, apart from the terminal's.
+      const stat = readFileSync(`/proc/${r.pid}/stat`, "utf8");
+      const sid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
+      assert.equal(sid, r.pid, "the background run is a session leader");
+    }
+
+    process.kill(before.find((r: Any) => r.id === killed).pid, "SIGKILL");
+    await until(
+      "the killed run to show as died",
+      async () => (await list()).find((r: Any) => r.id === killed).status === "died",
+    );
+    const waitDied = await runXcsh(["wait", killed], { cwd: w.cwd, home: w.home });
+    assert.equal(waitDied.code, 1);
+    assert.match(waitDied.stderr, new RegExp(`run ${killed} died`));
+
+    const c = await runXcsh(["cancel", cancelled], { cwd: w.cwd, home: w.home });
+    assert.equal(c.code, 0, c.stderr);
+    assert.equal((await list()).find((r: Any) => r.id === cancelled).status, "cancelled");
+    const waitCancelled = await runXcsh(["wait", cancelled, "--json"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(waitCancelled.code, 1);
+    assert.equal(JSON.parse(waitCancelled.stdout).results[0].status, "cancelled");
+    assert.deepEqual(await waitForNoProcessesIn(w.cwd), [], "no process of either run is left");
+  });
+
+  test("wait, cancel and logs of an unknown id: exit 2 naming it", async () => {
+    const w = world();
+    for (const cmd of ["wait", "cancel", "logs"]) {
+      const r = await runXcsh([cmd, "nosuchrun"], { cwd: w.cwd, home: w.home });
+      assert.equal(r.code, 2, `${cmd}: ${r.stderr}`);
+      assert.match(r.stderr, /'nosuchrun'/);
+    }
+  });
+});
