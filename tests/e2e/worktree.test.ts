@@ -1,0 +1,191 @@
+// End-to-end tests of worktree isolation on real git repositories, through
+// the built binary: parallel isolated writers leave the caller's checkout
+// clean and produce one kept worktree each (named in the results); a task
+// that changes nothing leaves no worktree or branch; `xcsh worktrees` lists,
+// removes and prunes; not a repository: exit 2 before any child starts.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { requireBinary, runXcsh } from "../support/cli.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
+import {
+  agentMd,
+  assignmentOf,
+  isAfterTool,
+  localConfig,
+  makeWorld,
+  type World,
+} from "../support/world.ts";
+
+let server: ModelServer;
+const worlds: World[] = [];
+
+/** Writes `<assignment>.txt` when the assignment starts with "write", then answers. */
+function writer(req: RecordedRequest): Turn {
+  if (isAfterTool(req)) return { text: "written" };
+  const a = assignmentOf(req);
+  const m = /^write (\S+)/.exec(a);
+  if (!m) return { text: "nothing to do" };
+  return {
+    toolCalls: [{ name: "write", args: { path: `${m[1]}.txt`, content: `from ${m[1]}\n` } }],
+  };
+}
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer({ respond: (req) => writer(req) });
+});
+after(async () => {
+  await server.close();
+  for (const w of worlds) w.cleanup();
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+}
+
+/** A world whose project is a git repository with one commit and an isolated writer. */
+function repoWorld(): World {
+  const w = makeWorld(localConfig(server.url), {
+    writer: agentMd("writer", "tools: read, write\nisolation: worktree\nmodel: local/mock-small\n"),
+    plainwriter: agentMd("plainwriter", "tools: read, write\nmodel: local/mock-small\n"),
+  });
+  worlds.push(w);
+  git(w.cwd, "init", "-q", "-b", "main");
+  git(w.cwd, "add", ".");
+  git(w.cwd, "commit", "-q", "-m", "start");
+  return w;
+}
+
+describe("worktree isolation", () => {
+  test("parallel isolated writers: the checkout stays clean, one worktree each", async () => {
+    const w = repoWorld();
+    server.requests.length = 0;
+    const r = await runXcsh(
+      [
+        "run",
+        "writer",
+        "--json",
+        "--task",
+        "a=write alpha",
+        "--task",
+        "b=write beta",
+        "--task",
+        "c=write gamma",
+      ],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const results = JSON.parse(r.stdout).results;
+    assert.equal(git(w.cwd, "status", "--porcelain"), "", "the caller's checkout is untouched");
+    const paths = new Set<string>();
+    for (const [i, name] of ["alpha", "beta", "gamma"].entries()) {
+      const wt = results[i].worktree;
+      assert.ok(wt, `task ${results[i].id} names its worktree`);
+      assert.deepEqual(wt.changed, [`${name}.txt`]);
+      assert.equal(wt.branch, `xcsh/${results[i].session}`);
+      assert.equal(readFileSync(join(wt.path, `${name}.txt`), "utf8"), `from ${name}\n`);
+      assert.ok(wt.path.startsWith(join(w.home, ".local", "share", "xcsh", "worktrees")));
+      paths.add(wt.path);
+    }
+    assert.equal(paths.size, 3);
+    const branches = git(w.cwd, "branch", "--list", "xcsh/*").trim().split("\n");
+    assert.equal(branches.length, 3);
+
+    const listed = await runXcsh(["worktrees", "--json"], { cwd: w.cwd, home: w.home });
+    const kept = JSON.parse(listed.stdout).worktrees;
+    assert.equal(kept.length, 3);
+
+    const text = await runXcsh(["run", "writer", "write delta"], { cwd: w.cwd, home: w.home });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stderr, /changes kept in worktree \S+ \(branch xcsh\/\S+\): delta\.txt/);
+
+    const rm = await runXcsh(["worktrees", "rm", kept[0].id], { cwd: w.cwd, home: w.home });
+    assert.equal(rm.code, 0, rm.stderr);
+    assert.ok(!existsSync(kept[0].path));
+    assert.equal(git(w.cwd, "branch", "--list", kept[0].branch), "");
+
+    // One reverted by hand, one deleted by hand: prune removes both records.
+    rmSync(join(kept[1].path, "beta.txt"));
+    rmSync(kept[2].path, { recursive: true, force: true });
+    const prune = await runXcsh(["worktrees", "prune"], { cwd: w.cwd, home: w.home });
+    assert.equal(prune.code, 0, prune.stderr);
+    assert.match(prune.stdout, /2 worktree\(s\) removed/);
+    const after = JSON.parse(
+      (await runXcsh(["worktrees", "--json"], { cwd: w.cwd, home: w.home })).stdout,
+    );
+    assert.equal(after.worktrees.length, 1, "only the delta worktree is left");
+
+    const unknown = await runXcsh(["worktrees", "rm", "nope"], { cwd: w.cwd, home: w.home });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no kept worktree 'nope'/);
+  });
+
+  test("a task that changes nothing leaves no worktree and no branch", async () => {
+    const w = repoWorld();
+    const r = await runXcsh([
+      "run",
+      "plainwriter",
+      "--isolation",
+      "worktree",
+      "--json",
+      "just look",
+    ], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout).results[0];
+    assert.equal(result.worktree, undefined);
+    assert.equal(git(w.cwd, "branch", "--list", "xcsh/*"), "");
+    assert.equal(git(w.cwd, "worktree", "list").trim().split("\n").length, 1);
+  });
+
+  test("--isolation none overrides the agent; a bad value names the flag", async () => {
+    const w = repoWorld();
+    const r = await runXcsh(["run", "writer", "--isolation", "none", "write here"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(readFileSync(join(w.cwd, "here.txt"), "utf8"), "from here\n");
+    const bad = await runXcsh(["run", "writer", "--isolation", "box", "x"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--isolation: expected worktree or none, got "box"/);
+  });
+
+  test("not a git repository: exit 2 before any child starts", async () => {
+    const w = makeWorld(localConfig(server.url), {
+      writer: agentMd("writer", "tools: write\nisolation: worktree\n"),
+    });
+    worlds.push(w);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "writer", "write x"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /isolation worktree needs a git repository, and \S+ is not inside one/);
+    assert.equal(server.requests.length, 0);
+    const noGit = await runXcsh(["run", "writer", "write x"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { PATH: "/nonexistent" },
+    });
+    assert.equal(noGit.code, 2);
+    assert.match(noGit.stderr, /needs git, and no 'git' was found on PATH/);
+  });
+});
