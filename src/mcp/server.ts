@@ -6,7 +6,11 @@
  * discovered right now) — what a call returns (text plus
  * `structuredContent`), progress notifications when the client sent a
  * progress token, and cancellation (a cancelled request ends its children's
- * process trees). Stdout carries JSON-RPC only; every log goes to stderr.
+ * process trees). The `task` tool supports MCP tasks (spec 2025-11-25): a
+ * task-augmented call returns a task handle at once and runs on;
+ * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (which ends
+ * its children) answer from the task store. Stdout carries JSON-RPC only;
+ * every log goes to stderr.
  *
  * @module
  */
@@ -19,13 +23,14 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { readTaskInput, TASK_INPUT_SCHEMA } from "./task-input.ts";
+import { CancellableTaskStore, DEFAULT_TASK_TTL_MS, TASK_POLL_INTERVAL_MS } from "./task-store.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { loadConfig } from "../config/load.ts";
 import { runId } from "../runner/artifacts.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
-import type { ChildEvent, Diagnostic, TaskResult } from "../types.ts";
+import type { ChildEvent, Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import { formatDiagnostic, retryLabel } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";
 import { isVerbose, warningSummary } from "../warnings.ts";
@@ -65,7 +70,13 @@ export function resultText(r: TaskResult): string {
     ? JSON.stringify(r.data, null, 2)
     : r.text ?? "";
   const note = r.artifact ? `\n(output cut; full text in ${r.artifact})` : "";
-  return `${head}\n${body}${note}`;
+  const kept = r.worktree
+    ? `\n(changes kept in worktree ${r.worktree.path}, branch ${r.worktree.branch}: ${
+      r.worktree.changed.join(", ")
+    })`
+    : "";
+  const session = r.session ? `\n(session ${r.session})` : "";
+  return `${head}\n${body}${note}${kept}${session}`;
 }
 
 /** What a server's shutdown needs: a signal ending every task call, and the calls still running. */
@@ -103,10 +114,18 @@ export async function createMcpServer(
     onDiscoveryWarnings: discoveryWarnings,
   });
 
+  const taskStore = new CancellableTaskStore();
   const server = new Server(
     { name: "xcsh", version: pkg.version },
-    { capabilities: { tools: {} } },
+    {
+      capabilities: {
+        tools: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore,
+    },
   );
+  server.onclose = () => taskStore.cleanup();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
@@ -119,6 +138,7 @@ export async function createMcpServer(
           properties: { results: { type: "array", items: { type: "object" } } },
           required: ["results"],
         },
+        execution: { taskSupport: "optional" },
       },
       AGENTS_TOOL,
     ],
@@ -150,11 +170,6 @@ export async function createMcpServer(
     if (name !== "task") return errorResult(`Unknown tool "${name}". Tools: task, agents`);
     const req = readTaskInput(args ?? {});
     if (typeof req === "string") return errorResult(`Invalid arguments: ${req}`);
-
-    const loaded = await loadConfig(env.cwd, env.home);
-    logWarnings(loaded.warnings);
-    if (!loaded.ok) return errorResult(formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
-
     const token = extra._meta?.progressToken;
     let progress = 0;
     const calls = new RunningTools();
@@ -181,28 +196,72 @@ export async function createMcpServer(
       sending.add(sent);
       sent.finally(() => sending.delete(sent));
     };
-    const tool = new TaskTool({
-      env,
-      config: loaded.config,
-      caller,
-      runId: runId(),
-      onEvent,
-      onWarnings: logWarnings,
-      onDiscoveryWarnings: discoveryWarnings,
-    });
-    const call = tool.execute(req, AbortSignal.any([extra.signal, shutdown]));
-    running.add(call);
-    const outcome = await call.finally(() => running.delete(call));
-    await Promise.allSettled([...sending]);
-    if (!outcome.ok) return errorResult(outcome.message);
-    const results = outcome.results;
-    return {
-      content: [{ type: "text", text: results.map(resultText).join("\n\n") }],
-      structuredContent: { results },
-      ...(results.every((r) => r.status !== "ok") ? { isError: true } : {}),
+    const run = async (signal: AbortSignal): Promise<ToolResult> => {
+      const call = runTaskCall(
+        { env, caller, onEvent, onDiscoveryWarnings: discoveryWarnings },
+        req,
+        AbortSignal.any([signal, shutdown]),
+      );
+      running.add(call);
+      const result = await call.finally(() => running.delete(call));
+      // The response waits for its progress notifications.
+      await Promise.allSettled([...sending]);
+      return result;
     };
+    const asTask = request.params.task;
+    if (!asTask || !extra.taskStore) return await run(extra.signal);
+
+    // A task-augmented call: answer with the task now, run on, store the result.
+    const store = extra.taskStore;
+    const task = await store.createTask({
+      ttl: asTask.ttl ?? DEFAULT_TASK_TTL_MS,
+      pollInterval: TASK_POLL_INTERVAL_MS,
+    });
+    const tracked = taskStore.track(task.taskId);
+    run(tracked.signal)
+      .then((result) =>
+        store.storeTaskResult(task.taskId, result.isError ? "failed" : "completed", result)
+      )
+      // Cancelled meanwhile: the task is already terminal and keeps that status.
+      .catch(() => {})
+      .finally(tracked.done);
+    return { task } as unknown as ToolResult;
   });
   return server;
+}
+
+/** One `task` call: fresh config, the shared runner, the result as MCP content. */
+async function runTaskCall(
+  ctx: {
+    env: DiscoveryEnv;
+    caller: CallerState;
+    onEvent: (id: string, e: ChildEvent) => void;
+    onDiscoveryWarnings: (warnings: readonly Diagnostic[]) => void;
+  },
+  req: TaskRequest,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const { env, caller, onEvent } = ctx;
+  const loaded = await loadConfig(env.cwd, env.home);
+  logWarnings(loaded.warnings);
+  if (!loaded.ok) return errorResult(formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
+  const tool = new TaskTool({
+    env,
+    config: loaded.config,
+    caller,
+    runId: runId(),
+    onEvent,
+    onWarnings: logWarnings,
+    onDiscoveryWarnings: ctx.onDiscoveryWarnings,
+  });
+  const outcome = await tool.execute(req, signal);
+  if (!outcome.ok) return errorResult(outcome.message);
+  const results = outcome.results;
+  return {
+    content: [{ type: "text", text: results.map(resultText).join("\n\n") }],
+    structuredContent: { results },
+    ...(results.every((r) => r.status !== "ok") ? { isError: true } : {}),
+  };
 }
 
 /** Runs the MCP server on stdin/stdout until the client disconnects. */

@@ -20,6 +20,12 @@ export const TASK_INPUT_SCHEMA = {
       type: "object",
       description: "Output schema (JSON Schema or JTD) for agents that have none of their own.",
     },
+    isolation: {
+      type: "string",
+      enum: ["worktree", "none"],
+      description:
+        "worktree: each task works in a fresh git worktree of the repository; changes are kept on a branch and named in the result.",
+    },
     tasks: {
       type: "array",
       minItems: 1,
@@ -30,6 +36,11 @@ export const TASK_INPUT_SCHEMA = {
           id: { type: "string", description: "Short unique id, e.g. 'auth-flow'." },
           description: { type: "string", description: "A few words shown in progress." },
           assignment: { type: "string", description: "The complete, self-contained instructions." },
+          resume: {
+            type: "string",
+            description:
+              "A session id from an earlier result: continue that conversation with this assignment as the follow-up.",
+          },
         },
         required: ["id", "assignment"],
       },
@@ -52,22 +63,34 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   ) {
     return "'schema' must be an object";
   }
+  if (a.isolation !== undefined && a.isolation !== "worktree" && a.isolation !== "none") {
+    return "'isolation' must be worktree or none";
+  }
   if (!Array.isArray(a.tasks) || a.tasks.length === 0) return "'tasks' must be a non-empty array";
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
     if (typeof t !== "object" || t === null) return `'tasks[${i}]' must be an object`;
-    const { id, description, assignment } = t as Record<string, unknown>;
+    const { id, description, assignment, resume } = t as Record<string, unknown>;
+    if (resume !== undefined && typeof resume !== "string") {
+      return `'tasks[${i}].resume' must be a session id (a string)`;
+    }
     if (typeof id !== "string") return `'tasks[${i}].id' must be a string`;
     if (typeof assignment !== "string") return `'tasks[${i}].assignment' must be a string`;
     if (description !== undefined && typeof description !== "string") {
       return `'tasks[${i}].description' must be a string`;
     }
-    tasks.push({ id, assignment, ...(description ? { description } : {}) });
+    tasks.push({
+      id,
+      assignment,
+      ...(description ? { description } : {}),
+      ...(resume ? { resume } : {}),
+    });
   }
   return {
     agent: a.agent,
     tasks,
     ...(a.context !== undefined ? { context: a.context as string } : {}),
     ...(a.schema !== undefined ? { schema: a.schema } : {}),
+    ...(a.isolation !== undefined ? { isolation: a.isolation as "worktree" | "none" } : {}),
   };
 }

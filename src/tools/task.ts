@@ -23,7 +23,8 @@ export const unavailableTaskRunner: TaskRunner = (req) =>
 export interface TaskArgs {
   agent: string;
   context?: string;
-  tasks: { id: string; description?: string; assignment: string }[];
+  isolation?: "worktree" | "none";
+  tasks: { id: string; description?: string; assignment: string; resume?: string }[];
 }
 
 /** What the model sees of one result (no artifacts paths or timings). Pure. */
@@ -36,6 +37,8 @@ export function describeResults(results: readonly TaskResult[]): string {
       ...(r.data !== undefined ? { data: r.data } : {}),
       ...(r.text ? { text: r.text } : {}),
       ...(r.error ? { error: r.error } : {}),
+      ...(r.session ? { session: r.session } : {}),
+      ...(r.worktree ? { worktree: r.worktree } : {}),
     })),
     null,
     2,
@@ -54,6 +57,12 @@ export const taskTool: ToolSpec = {
     properties: {
       agent: { type: "string", minLength: 1, description: "Name of the agent to run." },
       context: { type: "string", description: "Background shared by every task." },
+      isolation: {
+        type: "string",
+        enum: ["worktree", "none"],
+        description:
+          "worktree: each task works in a fresh git worktree (changes kept on a branch).",
+      },
       tasks: {
         type: "array",
         minItems: 1,
@@ -63,6 +72,10 @@ export const taskTool: ToolSpec = {
             id: { type: "string", minLength: 1, description: "Short unique id." },
             description: { type: "string", description: "A few words for progress display." },
             assignment: { type: "string", minLength: 1, description: "What to do, in full." },
+            resume: {
+              type: "string",
+              description: "A session id from an earlier result: continue that conversation.",
+            },
           },
           required: ["id", "assignment"],
           additionalProperties: false,
@@ -84,8 +97,10 @@ export const taskTool: ToolSpec = {
         id: t.id,
         description: t.description,
         assignment: t.assignment,
+        ...(t.resume ? { resume: t.resume } : {}),
       })),
       ...(args.context ? { context: args.context } : {}),
+      ...(args.isolation ? { isolation: args.isolation } : {}),
     };
     let results: TaskResult[];
     try {
