@@ -12,6 +12,13 @@ Usage:
   xcsh agents check [PATH...]                validate agent files (exit 1 on errors)
   xcsh commands [show NAME] [--json]         workflow commands
   xcsh run AGENT [ASSIGNMENT...]             run a task (assignment from args or stdin)
+  xcsh run --resume SESSION [FOLLOW-UP]      continue a task's conversation
+  xcsh run --background AGENT ASSIGNMENT...  start a run detached; prints its id
+  xcsh tasks [--json]                        background runs and their status
+  xcsh wait ID [--json]                      wait for a background run; print its result
+  xcsh cancel ID                             end a background run and its processes
+  xcsh logs ID [--json] [-f]                 a session's (or run's) transcript
+  xcsh worktrees [rm ID | prune] [--json]    worktrees kept by isolated tasks
   xcsh mcp                                   MCP stdio server with a 'task' tool
   xcsh doctor [--json]                       folders searched, which exist, plugins, models
   xcsh trust [DIR] | --list | --revoke [DIR] let a project's config set providers and servers
