@@ -4,7 +4,7 @@
  * pass/fail); writes every figure and the raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools] [collections]
+ *                    [tools] [collections] [background]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -42,6 +42,7 @@
  * - collections: `dist/xcsh agents --json` on ~1 000 agent files shaped like
  *   public collections (bench/sections/collections.ts): warm ≤ 100 ms, and a
  *   first run with an empty definition cache no slower than with it off.
+ * - background: `dist/xcsh run --background` vs `dist/xcsh --version`.
  *
  * @module
  */
@@ -59,6 +60,7 @@ import { benchSandbox } from "./sections/sandbox.ts";
 import { benchWeb } from "./sections/web.ts";
 import { benchTools } from "./sections/tools.ts";
 import { benchCollections } from "./sections/collections.ts";
+import { benchBackground } from "./sections/background.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -71,6 +73,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   web: benchWeb,
   tools: benchTools,
   collections: benchCollections,
+  background: benchBackground,
 };
 
 async function main(): Promise<void> {

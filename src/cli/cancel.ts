@@ -34,12 +34,22 @@ export async function cancelCommand(args: string[]): Promise<number> {
   const [id] = positionals;
   if (!id || positionals.length > 1) throw new UsageError("cancel: expected one run ID");
   const data = requireDataDir("cancel");
-  const run = knownRun(data, id, "cancel");
+  let run = knownRun(data, id, "cancel");
+  // Just launched: wait (bounded) for the process to record itself.
+  for (let i = 0; i < 100 && run.status === "running" && run.record.pid === 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    run = knownRun(data, id, "cancel");
+  }
   if (run.status !== "running") {
     writeOut(`run ${id} is not running (${run.status})\n`);
     return EXIT_OK;
   }
   markCancelled(data, id);
+  if (run.record.pid <= 0) {
+    // Never signal pid 0 (this process group): the run has not started.
+    writeOut(`run ${id} has not started its process; marked cancelled\n`);
+    return EXIT_OK;
+  }
   const { pid, mark } = run.record;
   // The run itself cancels its tasks (they report so); what is left after
   // the grace period is killed.

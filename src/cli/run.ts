@@ -38,7 +38,13 @@ import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { printResults } from "./results.ts";
-import { BACKGROUND_ENV, recordRunExit, recordRunSessions } from "../runner/background.ts";
+import {
+  BACKGROUND_ENV,
+  isCancelRequested,
+  recordRunExit,
+  recordRunProcess,
+  recordRunSessions,
+} from "../runner/background.ts";
 import { dataDirectory } from "../sessions/paths.ts";
 import { readSession } from "../sessions/store.ts";
 import { sessionsDirectory } from "../sessions/paths.ts";
@@ -147,6 +153,12 @@ export async function runCommand(args: string[]): Promise<number> {
   // Nothing this run starts belongs to the background run itself.
   delete process.env[BACKGROUND_ENV];
   const data = dataDirectory(process.env, homeDirectory());
+  recordRunProcess(data, background);
+  if (isCancelRequested(data, background)) {
+    // Cancelled before this process had recorded itself.
+    recordRunExit(data, background, { code: EXIT_FAILURE });
+    return EXIT_FAILURE;
+  }
   let finished: { agent: string; results: TaskResult[] } | undefined;
   let code: number;
   try {

@@ -2,19 +2,24 @@
  * Background runs: `xcsh run --background` starts `xcsh run` detached and
  * returns at once; the run's state lives in `<data>/runs/<id>/`.
  *
- * Files of a run: `run.json` (written at launch: pid and its start mark,
- * agent, arguments, folder, start time), `stdout`/`stderr` (the detached
- * process's output), `sessions.json` (the sessions of its tasks, once
- * known), `exit.json` (written when it ends: exit code and results) and
- * `cancel` (asked to stop). Decides a run's status from them: `exit.json`
- * means ended (ok, failed, or cancelled when asked to stop); no `exit.json`
- * and a live process with the recorded start mark means running; anything
- * else died. A run never reads as running once its process is gone.
+ * Files of a run: `run.json` (written at launch, before the process starts:
+ * agent, arguments, folder, start time), `process.json` (written by the
+ * detached process as it starts: its pid and start mark; the launcher does
+ * no work after the spawn, so that it returns at once), `stdout`/`stderr`
+ * (the detached process's output), `sessions.json` (the sessions of its
+ * tasks, once known), `exit.json` (written when it ends: exit code and
+ * results) and `cancel` (asked to stop). Decides a run's status from them:
+ * `exit.json` means ended (ok, failed, or cancelled when asked to stop); no
+ * `exit.json` and a live process with the recorded start mark means
+ * running, as does a run launched less than {@link START_GRACE_MS} ago whose
+ * process has not recorded itself yet; anything else died. A run never reads
+ * as running once its process is gone.
  *
  * @module
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { isValidId, newId } from "../sessions/ids.ts";
 import { isProcessAlive, processStartMark } from "../sessions/liveness.ts";
 import { runsDirectory } from "../sessions/paths.ts";
@@ -24,9 +29,13 @@ import type { TaskResult } from "../types.ts";
 /** Set in the detached process: the id of the run it is. */
 export const BACKGROUND_ENV = "XCSH_BACKGROUND_RUN";
 
+/** How long a launched run may take to record its process. */
+export const START_GRACE_MS = 30_000;
+
 export interface RunRecord {
   version: 1;
   id: string;
+  /** From `process.json`; 0 until the process has recorded itself. */
   pid: number;
   /** The process's start mark (see liveness), to tell a reused pid. */
   mark: string;
@@ -83,27 +92,42 @@ export async function launchBackground(o: {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
   env[BACKGROUND_ENV] = id;
-  const self = selfCommand();
-  const pid = await spawnDetached({
-    command: self.command,
-    args: [...self.args, "run", ...o.args],
-    cwd: o.cwd,
-    env,
-    stdoutFile: join(dir, "stdout"),
-    stderrFile: join(dir, "stderr"),
-  });
-  const record: RunRecord = {
+  const record: Omit<RunRecord, "pid" | "mark"> = {
     version: 1,
     id,
-    pid,
-    mark: processStartMark(pid),
     agent: o.agent,
     args: o.args,
     cwd: o.folder,
     started: new Date().toISOString(),
   };
   writeFileSync(join(dir, "run.json"), JSON.stringify(record) + "\n", { mode: 0o600 });
+  const self = selfCommand();
+  try {
+    await spawnDetached({
+      command: self.command,
+      args: [...self.args, "run", ...o.args],
+      cwd: o.cwd,
+      env,
+      stdoutFile: join(dir, "stdout"),
+      stderrFile: join(dir, "stderr"),
+    });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return id;
+}
+
+/** Called by the detached process first: records its pid and start mark. */
+export function recordRunProcess(data: string, id: string): void {
+  try {
+    const body = { pid: process.pid, mark: processStartMark(process.pid) };
+    writeFileSync(join(runDir(data, id), "process.json"), JSON.stringify(body) + "\n", {
+      mode: 0o600,
+    });
+  } catch {
+    // the run goes on; it will read as died once the start grace is over
+  }
 }
 
 /** Records the sessions of a background run's tasks (best effort). */
@@ -135,18 +159,32 @@ export function markCancelled(data: string, id: string): void {
   writeFileSync(join(runDir(data, id), "cancel"), new Date().toISOString() + "\n", { mode: 0o600 });
 }
 
+/** True when run `id` was asked to stop. */
+export function isCancelRequested(data: string, id: string): boolean {
+  return statSync(join(runDir(data, id), "cancel"), { throwIfNoEntry: false }) !== undefined;
+}
+
 /** The state of run `id`, or undefined when there is no such run. */
 export function readRun(data: string, id: string): RunState | undefined {
   if (!data || !isValidId(id)) return undefined;
   const dir = runDir(data, id);
-  const record = readJson<RunRecord>(join(dir, "run.json"));
-  if (!record || typeof record.pid !== "number") return undefined;
+  const launched = readJson<RunRecord>(join(dir, "run.json"));
+  if (!launched || typeof launched.started !== "string") return undefined;
+  const proc = readJson<{ pid: number; mark: string }>(join(dir, "process.json"));
+  const record: RunRecord = {
+    ...launched,
+    pid: typeof proc?.pid === "number" ? proc.pid : 0,
+    mark: typeof proc?.mark === "string" ? proc.mark : "",
+  };
   const exit = readJson<RunExit>(join(dir, "exit.json"));
   const cancelled = statSync(join(dir, "cancel"), { throwIfNoEntry: false }) !== undefined;
   const sessions = readJson<string[]>(join(dir, "sessions.json")) ?? [];
   let status: RunStatus;
   if (exit) status = cancelled && exit.code !== 0 ? "cancelled" : exit.code === 0 ? "ok" : "failed";
-  else if (isProcessAlive(record.pid, record.mark)) status = "running";
+  else if (record.pid === 0) {
+    const young = Date.now() - Date.parse(record.started) < START_GRACE_MS;
+    status = young ? "running" : "died";
+  } else if (isProcessAlive(record.pid, record.mark)) status = "running";
   else status = cancelled ? "cancelled" : "died";
   const start = Date.parse(record.started);
   const end = exit ? Date.parse(exit.ended) : status === "running" ? Date.now() : undefined;

@@ -11,12 +11,13 @@
  *
  * @module
  */
-import { randomBytes } from "node:crypto";
 
 /** A fresh id for `now`. */
 export function newId(now = new Date()): string {
   const t = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${t}-${randomBytes(3).toString("hex")}`;
+  // Web Crypto is global in every runtime xcsh runs on (node:crypto costs a load).
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(3));
+  return `${t}-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** True for text that may be used as an id in a file name. Pure. */
