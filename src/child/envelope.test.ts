@@ -62,6 +62,9 @@ describe("parseEnvelope", () => {
     ["sandbox", { mode: "none" }, /'sandbox\.mode' must be one of read-only, workspace-write, off/],
     ["sandbox", { mode: "off", network: "no" }, /'sandbox\.network' must be true or false/],
     ["agent.sandbox", "loose", /'agent\.sandbox' must be one of/],
+    ["session", 5, /'session' must be a string/],
+    ["history", "earlier", /'history' must be a list of messages/],
+    ["history", [{ content: "no role" }], /'history' must be a list of messages/],
     ["config", { task: { maxConcurrency: 0 } }, /'config' is invalid: .*maxConcurrency/],
     ["config", { tasks: {} }, /'config' is invalid: .*tasks/],
     [
@@ -129,6 +132,15 @@ describe("parseEnvelope", () => {
       { name: "fs" },
       { name: "own", definition: { type: "stdio", command: "x", args: [], env: {} } },
     ]);
+  });
+
+  test("a session and a resumed conversation are read", () => {
+    const history = [{ role: "user", content: "before" }, { role: "assistant", content: "ok" }];
+    const r = parseEnvelope(withField("history", history));
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.history, history);
+    const s = parseEnvelope(withField("session", "20260101-000000-abcdef"));
+    assert.ok(s.ok && s.value.session === "20260101-000000-abcdef");
   });
 
   test("text that is not a JSON object", () => {

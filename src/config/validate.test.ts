@@ -86,6 +86,18 @@ describe("validateConfig", () => {
       "task.additionalDirectories",
       /absolute paths .*got "data"/,
     ],
+    [
+      "zero retention days",
+      { task: { sessionRetentionDays: 0 } },
+      "task.sessionRetentionDays",
+      /positive integer \(days\), got 0/,
+    ],
+    [
+      "fractional retention days",
+      { task: { sessionRetentionDays: 1.5 } },
+      "task.sessionRetentionDays",
+      /positive integer \(days\), got 1\.5/,
+    ],
     ["a bad provider type", { providers: { p: { type: "grpc" } } }, "providers.p.type", /one of/],
     [
       "a bad base URL",

@@ -32,6 +32,15 @@ interface FieldRow {
 }
 
 const fieldRows: FieldRow[] = [
+  // Isolation (Claude Code's field)
+  { name: "isolation: worktree", fm: { isolation: "worktree" }, value: { isolation: "worktree" } },
+  { name: "isolation: none", fm: { isolation: "none" }, value: { isolation: "none" } },
+  {
+    name: "isolation: box is ignored",
+    fm: { isolation: "box" },
+    value: {},
+    warnings: ["isolation"],
+  },
   // Required fields
   { name: "name and description only", fm: {}, value: {} },
   { name: "name is trimmed", fm: { name: "  helper  " }, value: {} },

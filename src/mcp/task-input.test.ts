@@ -1,0 +1,40 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readTaskInput } from "./task-input.ts";
+
+describe("readTaskInput", () => {
+  test("isolation and per-task resume are read", () => {
+    assert.deepEqual(
+      readTaskInput({
+        agent: "a",
+        isolation: "worktree",
+        tasks: [{ id: "x", assignment: "more", resume: "20260101-000000-abcdef" }],
+      }),
+      {
+        agent: "a",
+        isolation: "worktree",
+        tasks: [{ id: "x", assignment: "more", resume: "20260101-000000-abcdef" }],
+      },
+    );
+  });
+
+  const bad: [string, unknown, RegExp][] = [
+    [
+      "isolation",
+      { agent: "a", isolation: "box", tasks: [{ id: "x", assignment: "y" }] },
+      /'isolation' must be worktree or none/,
+    ],
+    [
+      "resume",
+      { agent: "a", tasks: [{ id: "x", assignment: "y", resume: 5 }] },
+      /'tasks\[0\]\.resume' must be a session id/,
+    ],
+  ];
+  for (const [field, args, message] of bad) {
+    test(`a bad ${field} is named`, () => {
+      const r = readTaskInput(args);
+      assert.equal(typeof r, "string");
+      assert.match(r as string, message);
+    });
+  }
+});
