@@ -34,6 +34,18 @@ const worlds: World[] = [];
 function writer(req: RecordedRequest): Turn {
   if (isAfterTool(req)) return { text: "written" };
   const a = assignmentOf(req);
+  if (a === "delegate") {
+    return {
+      toolCalls: [{
+        name: "task",
+        args: {
+          agent: "plainwriter",
+          isolation: "worktree",
+          tasks: [{ id: "w", assignment: "write deep" }],
+        },
+      }],
+    };
+  }
   const m = /^write (\S+)/.exec(a);
   if (!m) return { text: "nothing to do" };
   return {
@@ -62,6 +74,7 @@ function repoWorld(): World {
   const w = makeWorld(localConfig(server.url), {
     writer: agentMd("writer", "tools: read, write\nisolation: worktree\nmodel: local/mock-small\n"),
     plainwriter: agentMd("plainwriter", "tools: read, write\nmodel: local/mock-small\n"),
+    lead: agentMd("lead", "tools: task\nspawns: plainwriter\nmodel: local/mock-small\n"),
   });
   worlds.push(w);
   git(w.cwd, "init", "-q", "-b", "main");
@@ -113,14 +126,17 @@ describe("worktree isolation", () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stderr, /changes kept in worktree \S+ \(branch xcsh\/\S+\): delta\.txt/);
 
-    const rm = await runXcsh(["worktrees", "rm", kept[0].id], { cwd: w.cwd, home: w.home });
+    // deno-lint-ignore no-explicit-any
+    const byFile = (f: string) => kept.find((k: any) => k.changed[0] === f);
+    const [alpha, beta, gamma] = [byFile("alpha.txt"), byFile("beta.txt"), byFile("gamma.txt")];
+    const rm = await runXcsh(["worktrees", "rm", alpha.id], { cwd: w.cwd, home: w.home });
     assert.equal(rm.code, 0, rm.stderr);
-    assert.ok(!existsSync(kept[0].path));
-    assert.equal(git(w.cwd, "branch", "--list", kept[0].branch), "");
+    assert.ok(!existsSync(alpha.path));
+    assert.equal(git(w.cwd, "branch", "--list", alpha.branch), "");
 
     // One reverted by hand, one deleted by hand: prune removes both records.
-    rmSync(join(kept[1].path, "beta.txt"));
-    rmSync(kept[2].path, { recursive: true, force: true });
+    rmSync(join(beta.path, "beta.txt"));
+    rmSync(gamma.path, { recursive: true, force: true });
     const prune = await runXcsh(["worktrees", "prune"], { cwd: w.cwd, home: w.home });
     assert.equal(prune.code, 0, prune.stderr);
     assert.match(prune.stdout, /2 worktree\(s\) removed/);
@@ -168,6 +184,23 @@ describe("worktree isolation", () => {
     });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--isolation: expected worktree or none, got "box"/);
+  });
+
+  test("a child's task tool takes isolation: the grandchild works in its own worktree", async () => {
+    const w = repoWorld();
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "lead", "delegate"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(git(w.cwd, "status", "--porcelain"), "", "the caller's checkout is untouched");
+    const answered = server.requests.find((q) => isAfterTool(q) && assignmentOf(q) === "delegate");
+    assert.ok(answered, "the lead got its task result");
+    const toolText = JSON.stringify(answered.body.messages.at(-1));
+    assert.match(toolText, /worktree[^]*xcsh\/[^]*deep\.txt/);
+    const kept = JSON.parse(
+      (await runXcsh(["worktrees", "--json"], { cwd: w.cwd, home: w.home })).stdout,
+    );
+    assert.equal(kept.worktrees.length, 1);
+    assert.deepEqual(kept.worktrees[0].changed, ["deep.txt"]);
   });
 
   test("not a git repository: exit 2 before any child starts", async () => {
