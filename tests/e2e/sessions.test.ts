@@ -99,10 +99,10 @@ describe("sessions", () => {
 
     const logs = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
     assert.equal(logs.code, 0, logs.stderr);
-    assert.match(logs.stdout, /## assignment\n  What is this project\?/);
+    assert.match(logs.stdout, /## assignment\n {2}What is this project\?/);
     assert.match(logs.stdout, /^- read \{"path":"README.md"\}$/m);
-    assert.match(logs.stdout, /^  ✓ read: /m);
-    assert.match(logs.stdout, /## result: ok\n  The project is a demo, codeword PELICAN\./);
+    assert.match(logs.stdout, /^ {2}✓ read: /m);
+    assert.match(logs.stdout, /## result: ok\n {2}The project is a demo, codeword PELICAN\./);
     const logsJson = await runXcsh(["logs", id, "--json"], { cwd: w.cwd, home: w.home });
     assert.equal(logsJson.stdout.trim().split("\n").length, records.length);
 
@@ -125,7 +125,7 @@ describe("sessions", () => {
     const logs2 = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
     assert.match(
       logs2.stdout,
-      /## follow-up [^\n]*\n  Repeat the codeword\.[^]*## result: ok\n  It was PELICAN\./,
+      /## follow-up [^\n]*\n {2}Repeat the codeword\.[^]*## result: ok\n {2}It was PELICAN\./,
     );
   });
 
@@ -245,7 +245,7 @@ describe("background runs", () => {
     assert.equal(logs.code, 0, logs.stderr);
     assert.match(
       logs.stdout,
-      /## assignment\n  Name a bird\.[^]*## result: ok\n  background says ALBATROSS/,
+      /## assignment\n {2}Name a bird\.[^]*## result: ok\n {2}background says ALBATROSS/,
     );
 
     script([{ text: "still ALBATROSS" }]);
@@ -300,6 +300,25 @@ describe("background runs", () => {
     assert.equal(waitCancelled.code, 1);
     assert.equal(JSON.parse(waitCancelled.stdout).results[0].status, "cancelled");
     assert.deepEqual(await waitForNoProcessesIn(w.cwd), [], "no process of either run is left");
+  });
+
+  test("logs -f follows a run from its start to its result", async () => {
+    const w = world();
+    script([
+      { toolCalls: [{ name: "read", args: { path: "README.md" } }], delayMs: 500 },
+      { text: "followed to the end", delayMs: 1000 },
+    ]);
+    const id = (await runXcsh(["run", "--background", "quick_task", "Read it slowly."], {
+      cwd: w.cwd,
+      home: w.home,
+    })).stdout.trim();
+    const followed = await runXcsh(["logs", id, "-f"], { cwd: w.cwd, home: w.home });
+    assert.equal(followed.code, 0, followed.stderr);
+    assert.match(
+      followed.stdout,
+      /## assignment\n {2}Read it slowly\.[^]*- read \{"path":"README.md"\}\n {2}✓ read: [^]*## result: ok\n {2}followed to the end\n$/,
+    );
+    assert.equal((await runXcsh(["wait", id], { cwd: w.cwd, home: w.home })).code, 0);
   });
 
   test("wait, cancel and logs of an unknown id: exit 2 naming it", async () => {
