@@ -139,7 +139,7 @@ function parseIsolation(value: string | undefined): Isolation | undefined {
 
 /** Where the run's outcome goes besides the terminal (a background run's state). */
 interface RunSink {
-  sessions(ids: string[]): void;
+  sessions(agent: string, ids: string[]): void;
   done(agent: string, results: TaskResult[]): void;
 }
 
@@ -163,7 +163,7 @@ export async function runCommand(args: string[]): Promise<number> {
   let code: number;
   try {
     code = await runTasks(args, {
-      sessions: (ids) => recordRunSessions(data, background, ids),
+      sessions: (agent, ids) => recordRunSessions(data, background, agent, ids),
       done: (agent, results) => (finished = { agent, results }),
     });
   } catch (err) {
@@ -315,7 +315,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     });
     return EXIT_OK;
   }
-  sink?.sessions(prepared.tasks.flatMap((t) => t.session ? [t.session.id] : []));
+  sink?.sessions(agent, prepared.tasks.flatMap((t) => t.session ? [t.session.id] : []));
 
   const controller = new AbortController();
   const onSignal = () => controller.abort();

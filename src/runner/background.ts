@@ -6,8 +6,8 @@
  * agent, arguments, folder, start time), `process.json` (written by the
  * detached process as it starts: its pid and start mark; the launcher does
  * no work after the spawn, so that it returns at once), `stdout`/`stderr`
- * (the detached process's output), `sessions.json` (the sessions of its
- * tasks, once known), `exit.json` (written when it ends: exit code and
+ * (the detached process's output), `sessions.json` (its agent and the
+ * sessions of its tasks, once known), `exit.json` (written when it ends: exit code and
  * results) and `cancel` (asked to stop). Decides a run's status from them:
  * `exit.json` means ended (ok, failed, or cancelled when asked to stop); no
  * `exit.json` and a live process with the recorded start mark means
@@ -130,12 +130,21 @@ export function recordRunProcess(data: string, id: string): void {
   }
 }
 
-/** Records the sessions of a background run's tasks (best effort). */
-export function recordRunSessions(data: string, id: string, sessions: string[]): void {
+/** Records the agent and sessions of a background run's tasks (best effort). */
+export function recordRunSessions(
+  data: string,
+  id: string,
+  agent: string,
+  sessions: string[],
+): void {
   try {
-    writeFileSync(join(runDir(data, id), "sessions.json"), JSON.stringify(sessions) + "\n", {
-      mode: 0o600,
-    });
+    writeFileSync(
+      join(runDir(data, id), "sessions.json"),
+      JSON.stringify({ agent, sessions }) + "\n",
+      {
+        mode: 0o600,
+      },
+    );
   } catch {
     // the run goes on; `logs` then finds nothing to follow
   }
@@ -178,7 +187,10 @@ export function readRun(data: string, id: string): RunState | undefined {
   };
   const exit = readJson<RunExit>(join(dir, "exit.json"));
   const cancelled = statSync(join(dir, "cancel"), { throwIfNoEntry: false }) !== undefined;
-  const sessions = readJson<string[]>(join(dir, "sessions.json")) ?? [];
+  const known = readJson<{ agent?: unknown; sessions?: unknown }>(join(dir, "sessions.json"));
+  const sessions = Array.isArray(known?.sessions) ? known.sessions : [];
+  // A resumed run learns its agent from the session.
+  if (typeof known?.agent === "string") record.agent = known.agent;
   let status: RunStatus;
   if (exit) status = cancelled && exit.code !== 0 ? "cancelled" : exit.code === 0 ? "ok" : "failed";
   else if (record.pid === 0) {

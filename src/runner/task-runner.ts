@@ -24,13 +24,12 @@ import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
-import { runPreparedTask } from "./run-task.ts";
-import { type Isolate } from "./run-task.ts";
+import { type Isolate, runPreparedTask } from "./run-task.ts";
+import { bindSessions } from "./session-binding.ts";
+import { validateRequest } from "./request.ts";
 import { type ReservedSession, SessionKeeper } from "./task-session.ts";
-import { repoBase } from "./worktree.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { secretValues } from "../sessions/redact.ts";
-import { existsSync } from "node:fs";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
 import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";
@@ -56,8 +55,6 @@ import type {
 } from "../types.ts";
 
 export { taskToolDescription };
-
-const MAX_ID_LENGTH = 64;
 
 export interface TaskToolOptions {
   env: DiscoveryEnv;
@@ -122,28 +119,7 @@ export type Prepared =
   | { ok: true; tasks: PreparedTask[] }
   | { ok: false; kind: GuardKind | "usage"; message: string };
 
-/** Checks the shape of a request: ids, assignments, timeout. */
-export function validateRequest(req: TaskRequest): string | undefined {
-  if (req.tasks.length === 0) return "no task given: provide at least one assignment";
-  const seen = new Map<string, string>();
-  for (const t of req.tasks) {
-    if (t.id.trim() === "") return "a task id is empty";
-    if (t.id.length > MAX_ID_LENGTH) {
-      return `task id "${t.id.slice(0, 20)}…" is longer than ${MAX_ID_LENGTH} characters`;
-    }
-    if (/[\r\n]/.test(t.id)) return `task id ${JSON.stringify(t.id)} contains a line break`;
-    const key = t.id.toLowerCase();
-    if (seen.has(key)) {
-      return `task ids must be unique (ignoring case): "${seen.get(key)}" and "${t.id}"`;
-    }
-    seen.set(key, t.id);
-    if (t.assignment.trim() === "") return `task "${t.id}" has an empty assignment`;
-  }
-  if (req.timeout !== undefined && !(req.timeout > 0)) {
-    return "timeout must be a positive number of seconds";
-  }
-  return undefined;
-}
+export { validateRequest };
 
 export class TaskTool {
   private keeperValue?: SessionKeeper;
@@ -213,73 +189,16 @@ export class TaskTool {
       this.abandon(tasks);
       return { ok: false, kind: "usage", message };
     };
-    const isolation = req.isolation ?? prepared.isolation ?? "none";
-    let base: Isolate | undefined;
-    if (isolation === "worktree") {
-      if (!this.worktreesDir) {
-        return fail("isolation worktree needs a home folder or XCSH_DATA_DIR");
-      }
-      const found = await repoBase(this.opts.env.cwd);
-      if (!found.ok) return fail(found.message);
-      base = { kind: "new", base: found.value };
-    }
-    for (const t of tasks) {
-      const item = req.tasks.find((x) => x.id === t.envelope.id);
-      if (item?.resume !== undefined) {
-        const loaded = this.keeper.resume(item.resume, !dryRun);
-        if (!loaded.ok) return fail(loaded.message);
-        t.session = loaded.session;
-        if (loaded.header.agent !== t.envelope.agent.name) {
-          return fail(
-            `cannot resume: session ${item.resume} ran agent '${loaded.header.agent}', not '${t.envelope.agent.name}'`,
-          );
-        }
-        const stored = loaded.header.envelope;
-        t.envelope = {
-          ...t.envelope,
-          agent: stored.agent,
-          model: stored.model,
-          outputSchema: stored.outputSchema,
-          ...(stored.context ? { context: stored.context } : {}),
-          cwd: loaded.header.cwd,
-          planMode: stored.planMode,
-          session: item.resume,
-          history: loaded.messages,
-        };
-        const wt = loaded.header.worktree;
-        if (wt && existsSync(wt.path)) {
-          const sub = loaded.header.cwd.startsWith(wt.path)
-            ? loaded.header.cwd.slice(wt.path.length)
-            : "";
-          t.isolate = {
-            kind: "existing",
-            worktree: {
-              id: item.resume,
-              path: wt.path,
-              branch: wt.branch,
-              repo: wt.repo,
-              base: wt.base,
-              cwd: wt.path + sub,
-            },
-          };
-        } else if (wt) {
-          const again = await repoBase(wt.repo);
-          if (!again.ok) return fail(`cannot resume session ${item.resume}: ${again.message}`);
-          t.isolate = { kind: "new", base: again.value };
-          t.envelope.cwd = this.opts.env.cwd;
-        } else if (!existsSync(loaded.header.cwd)) {
-          return fail(
-            `cannot resume session ${item.resume}: its folder ${loaded.header.cwd} is gone`,
-          );
-        }
-        continue;
-      }
-      if (base) t.isolate = base;
-      if (!dryRun) {
-        t.session = this.keeper.reserve();
-        if (t.session) t.envelope.session = t.session.id;
-      }
-    }
+    const problem = await bindSessions({
+      req,
+      tasks,
+      keeper: this.keeper,
+      isolation: req.isolation ?? prepared.isolation ?? "none",
+      worktreesDir: this.worktreesDir,
+      cwd: this.opts.env.cwd,
+      dryRun,
+    });
+    if (problem !== undefined) return fail(problem);
     return prepared;
   }
 

@@ -257,6 +257,19 @@ describe("background runs", () => {
     assert.equal(resumed.stdout, "still ALBATROSS\n");
     const seen = conversation(server.requests[0]);
     assert.match(seen, /Name a bird\.[^]*background says ALBATROSS[^]*Which bird\?/);
+
+    // A resume can run in the background too; the run learns its agent from the session.
+    script([{ text: "third time" }]);
+    const again = (await runXcsh(["run", "--background", "--resume", result.session, "Again?"], {
+      cwd: w.cwd,
+      home: w.home,
+    })).stdout.trim();
+    const third = await runXcsh(["wait", again], { cwd: w.cwd, home: w.home });
+    assert.equal(third.stdout, "third time\n", third.stderr);
+    const runs =
+      JSON.parse((await runXcsh(["tasks", "--json"], { cwd: w.cwd, home: w.home })).stdout).runs;
+    assert.equal(runs.find((r: Any) => r.id === again).agent, "quick_task");
+    assert.match(conversation(server.requests[0]), /Which bird\?[^]*still ALBATROSS[^]*Again\?/);
   });
 
   test("a SIGKILLed background run shows as died; cancel ends a run's tree", async () => {

@@ -1,0 +1,101 @@
+/**
+ * Which session and which worktree each prepared task gets, decided before
+ * any child starts (so that every refusal is a usage error, exit 2).
+ *
+ * A new task: a fresh session (none, with one warning, when the data folder
+ * cannot be written) and, when isolated, the repository it will get a
+ * worktree of (not a repository, no commit, no git: refused). A resumed
+ * task: its session read and locked, the same agent required, and the
+ * stored envelope's agent, model, schema, context, plan mode and folder
+ * reused with the conversation so far; its kept worktree when there is one,
+ * a fresh one of the same repository when it was removed.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import type { Isolate } from "./run-task.ts";
+import type { SessionKeeper } from "./task-session.ts";
+import type { PreparedTask } from "./task-runner.ts";
+import { repoBase } from "./worktree.ts";
+import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
+
+export interface Binding {
+  req: TaskRequest;
+  tasks: PreparedTask[];
+  keeper: SessionKeeper;
+  isolation: Isolation;
+  /** The folder worktrees are made in ("" when there is no data folder). */
+  worktreesDir: string;
+  /** The caller's folder. */
+  cwd: string;
+  /** Reserve and lock nothing (a dry run). */
+  dryRun: boolean;
+}
+
+/** Binds sessions and worktrees to `tasks` in place; a string says why it cannot. */
+export async function bindSessions(b: Binding): Promise<string | undefined> {
+  let base: Isolate | undefined;
+  if (b.isolation === "worktree") {
+    if (!b.worktreesDir) return "isolation worktree needs a home folder or XCSH_DATA_DIR";
+    const found = await repoBase(b.cwd);
+    if (!found.ok) return found.message;
+    base = { kind: "new", base: found.value };
+  }
+  for (const t of b.tasks) {
+    const item = b.req.tasks.find((x) => x.id === t.envelope.id);
+    if (item?.resume !== undefined) {
+      const problem = await bindResume(b, t, item as TaskItem & { resume: string });
+      if (problem !== undefined) return problem;
+      continue;
+    }
+    if (base) t.isolate = base;
+    if (!b.dryRun) {
+      t.session = b.keeper.reserve();
+      if (t.session) t.envelope.session = t.session.id;
+    }
+  }
+  return undefined;
+}
+
+async function bindResume(
+  b: Binding,
+  t: PreparedTask,
+  item: TaskItem & { resume: string },
+): Promise<string | undefined> {
+  const id = item.resume;
+  const loaded = b.keeper.resume(id, !b.dryRun);
+  if (!loaded.ok) return loaded.message;
+  t.session = loaded.session;
+  const { header } = loaded;
+  if (header.agent !== t.envelope.agent.name) {
+    return `cannot resume: session ${id} ran agent '${header.agent}', not '${t.envelope.agent.name}'`;
+  }
+  const stored = header.envelope;
+  t.envelope = {
+    ...t.envelope,
+    agent: stored.agent,
+    model: stored.model,
+    outputSchema: stored.outputSchema,
+    ...(stored.context ? { context: stored.context } : {}),
+    cwd: header.cwd,
+    planMode: stored.planMode,
+    session: id,
+    history: loaded.messages,
+  };
+  const wt = header.worktree;
+  if (wt && existsSync(wt.path)) {
+    const sub = header.cwd.startsWith(wt.path + "/") ? header.cwd.slice(wt.path.length) : "";
+    t.isolate = {
+      kind: "existing",
+      worktree: { ...wt, id: basename(wt.path), cwd: wt.path + sub },
+    };
+  } else if (wt) {
+    const again = await repoBase(wt.repo);
+    if (!again.ok) return `cannot resume session ${id}: ${again.message}`;
+    t.isolate = { kind: "new", base: again.value };
+  } else if (!existsSync(header.cwd)) {
+    return `cannot resume session ${id}: its folder ${header.cwd} is gone`;
+  }
+  return undefined;
+}
