@@ -164,8 +164,10 @@ export class SessionKeeper {
     return {
       event: (e) => {
         if (!writer || e.type === "text") return;
-        if (e.type === "message") writer.append({ type: "message", message: e.message });
-        else writer.append({ type: "event", event: e });
+        // The child redacts its provider keys; the parent knows more secret variables.
+        if (e.type === "message") {
+          writer.append({ type: "message", message: scrub(e.message, this.secrets) });
+        } else writer.append({ type: "event", event: scrub(e, this.secrets) });
       },
       result: (r) => {
         writer?.append(

@@ -74,6 +74,11 @@ describe("parseSession", () => {
       /line 1 lacks agent, cwd or envelope/,
     ],
     ["an unknown record", lines(header, { type: "gossip" }), /line 2 is not a session record/],
+    [
+      "a message without a role",
+      lines(header, { type: "message", message: { content: "hi" } }),
+      /line 2 is not a conversation message/,
+    ],
   ];
   for (const [name, text, message] of bad) {
     test(`${name} is an error naming it`, () => {

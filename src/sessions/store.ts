@@ -113,6 +113,14 @@ function checkHeader(value: unknown, id: string, file: string): SessionHeader | 
 
 const RECORD_TYPES = new Set(["message", "event", "result", "resume"]);
 
+/** A message the child can continue from: a known role with string or list content. */
+function isMessage(m: unknown): boolean {
+  if (!isRecord(m)) return false;
+  if (m.role === "user") return typeof m.content === "string";
+  if (m.role === "assistant") return typeof m.content === "string" || Array.isArray(m.content);
+  return m.role === "tool" && Array.isArray(m.content);
+}
+
 /**
  * Parses the text of a session file. `partialTail` allows an unfinished last
  * line (a file still being written). Pure.
@@ -150,6 +158,12 @@ export function parseSession(
       return {
         ok: false,
         message: `session ${id} is corrupt: ${file} line ${i + 1} is not a session record`,
+      };
+    }
+    if (value.type === "message" && !isMessage(value.message)) {
+      return {
+        ok: false,
+        message: `session ${id} is corrupt: ${file} line ${i + 1} is not a conversation message`,
       };
     }
     records.push(value as unknown as SessionRecord);

@@ -202,6 +202,22 @@ describe("sessions", () => {
     assert.match(warnings[0], /not-a-folder/);
   });
 
+  test("secret values never reach the session file", async () => {
+    const w = world();
+    const secret = "tok-6f1d0c7e9b2a4d58";
+    script([{ text: `I saw ${secret} in the assignment` }]);
+    const r = await runXcsh(["run", "quick_task", "--json", `Remember ${secret}.`], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { DEPLOY_TOKEN: secret },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const id = JSON.parse(r.stdout).results[0].session;
+    const text = readFileSync(join(sessionsDir(w), `${id}.jsonl`), "utf8");
+    assert.ok(!text.includes(secret), "the token is redacted everywhere");
+    assert.match(text, /Remember \[redacted\]\./);
+  });
+
   test("task.sessionRetentionDays must be a positive integer", async () => {
     const w = makeWorld(localConfig(server.url, "task: { sessionRetentionDays: 0 }\n"));
     worlds.push(w);
