@@ -9,11 +9,12 @@
  * messages and events are appended as the child reports them (streamed text
  * left out: the messages hold it), then the result, and the lock is
  * released. A data folder that cannot be written costs one warning per call,
- * never the task.
+ * never the task. Old sessions and runs are pruned at most once an hour.
  *
  * @module
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { isValidId, newId } from "../sessions/ids.ts";
 import { acquireLock } from "../sessions/lock.ts";
 import { pruneRuns, pruneSessions } from "../sessions/prune.ts";
@@ -46,6 +47,9 @@ export interface SessionRecorder {
   result(r: TaskResult): void;
 }
 
+/** How often old sessions are looked for. */
+const PRUNE_EVERY_MS = 3_600_000;
+
 export class SessionKeeper {
   private warned = false;
   private pruned = false;
@@ -66,9 +70,14 @@ export class SessionKeeper {
     this.warn(`xcsh: warning: sessions are not kept: ${why}`);
   }
 
+  /** Prunes old sessions and runs, at most once an hour (a stamp file says when). */
   private prune(): void {
     if (this.pruned) return;
     this.pruned = true;
+    const stamp = join(this.dir, ".pruned");
+    const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (Date.now() - last < PRUNE_EVERY_MS) return;
+    writeFileSync(stamp, String(Date.now()), { mode: 0o600 });
     pruneSessions(this.dir, this.retentionDays);
     pruneRuns(runsDirectory(this.data), this.retentionDays);
   }

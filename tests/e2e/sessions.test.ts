@@ -9,7 +9,15 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { requireBinary, runXcsh } from "../support/cli.ts";
@@ -216,6 +224,26 @@ describe("sessions", () => {
     const text = readFileSync(join(sessionsDir(w), `${id}.jsonl`), "utf8");
     assert.ok(!text.includes(secret), "the token is redacted everywhere");
     assert.match(text, /Remember \[redacted\]\./);
+  });
+
+  test("sessions older than task.sessionRetentionDays are pruned", async () => {
+    const w = makeWorld(localConfig(server.url, "task: { sessionRetentionDays: 2 }\n"));
+    worlds.push(w);
+    mkdirSync(sessionsDir(w), { recursive: true });
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000);
+    for (
+      const [id, age] of [["20200101-000000-aaaaaa", 3], ["20200101-000000-bbbbbb", 1]] as const
+    ) {
+      const f = join(sessionsDir(w), `${id}.jsonl`);
+      writeFileSync(f, "{}\n");
+      utimesSync(f, days(age), days(age));
+    }
+    script([{ text: "ok" }]);
+    const r = await runXcsh(["run", "quick_task", "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const left = readdirSync(sessionsDir(w)).filter((n) => n.endsWith(".jsonl")).sort();
+    assert.equal(left.length, 2, left.join(", "));
+    assert.equal(left[0], "20200101-000000-bbbbbb.jsonl", "the 1-day-old session is kept");
   });
 
   test("task.sessionRetentionDays must be a positive integer", async () => {
