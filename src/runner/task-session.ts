@@ -182,6 +182,7 @@ export class SessionKeeper {
         writer?.append(
           scrub({ type: "result", at: new Date().toISOString(), result: r }, this.secrets),
         );
+        writer?.close();
       },
     };
   }

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
 import { isRecord } from "../values.ts";
@@ -54,15 +54,21 @@ export function sessionLockFile(dir: string, id: string): string {
 }
 
 /**
- * Appends records to one session file; the first failure (disk full, folder
- * gone) is reported once through `onError` and later records are dropped.
+ * Appends records to one session file through one open descriptor; the
+ * first failure (disk full, folder gone) is reported once through `onError`
+ * and later records are dropped. `close()` ends it.
  */
 export class SessionWriter {
   private broken = false;
+  private fd: number | undefined;
+
   constructor(
     readonly file: string,
     private readonly onError: (err: Error) => void,
-  ) {}
+    fd?: number,
+  ) {
+    this.fd = fd;
+  }
 
   /** Creates the folder and a new file holding `header`; throws when it cannot. */
   static create(dir: string, header: SessionHeader, onError: (err: Error) => void): SessionWriter {
@@ -71,20 +77,33 @@ export class SessionWriter {
     const fd = openSync(file, "wx", 0o600);
     try {
       writeSync(fd, JSON.stringify(header) + "\n");
-    } finally {
+    } catch (err) {
       closeSync(fd);
+      throw err;
     }
-    return new SessionWriter(file, onError);
+    return new SessionWriter(file, onError, fd);
   }
 
   append(record: SessionRecord): void {
     if (this.broken) return;
     try {
-      appendFileSync(this.file, JSON.stringify(record) + "\n", { mode: 0o600 });
+      this.fd ??= openSync(this.file, "a", 0o600);
+      writeSync(this.fd, JSON.stringify(record) + "\n");
     } catch (err) {
       this.broken = true;
+      this.close();
       this.onError(err instanceof Error ? err : new Error(String(err)));
     }
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = undefined;
   }
 }
 
