@@ -139,6 +139,8 @@ function parseIsolation(value: string | undefined): Isolation | undefined {
 
 /** Where the run's outcome goes besides the terminal (a background run's state). */
 interface RunSink {
+  /** The background run's id, recorded in its sessions. */
+  run: string;
   sessions(agent: string, ids: string[]): void;
   done(agent: string, results: TaskResult[]): void;
 }
@@ -163,6 +165,7 @@ export async function runCommand(args: string[]): Promise<number> {
   let code: number;
   try {
     code = await runTasks(args, {
+      run: background,
       sessions: (agent, ids) => recordRunSessions(data, background, agent, ids),
       done: (agent, results) => (finished = { agent, results }),
     });
@@ -271,6 +274,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     onWarnings: reportDiagnostics,
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
+    ...(sink ? { backgroundRun: sink.run } : {}),
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.

@@ -34,14 +34,21 @@ describe("transcriptLines", () => {
     assert.deepEqual(
       transcriptLines({
         type: "event",
-        event: { type: "tool_start", id: "a", tool: "read", args: { path: "x" } },
+        event: { type: "tool_start", id: "a", callId: "c1", tool: "read", args: { path: "x" } },
       }),
       ['- read {"path":"x"}'],
     );
     assert.deepEqual(
       transcriptLines({
         type: "event",
-        event: { type: "tool_end", id: "a", tool: "read", ok: false, summary: "no such file" },
+        event: {
+          type: "tool_end",
+          id: "a",
+          callId: "c1",
+          tool: "read",
+          ok: false,
+          summary: "no such file",
+        },
       }),
       ["  ✗ read: no such file"],
     );

@@ -282,6 +282,10 @@ describe("background runs", () => {
     assert.equal(run.status, "ok");
     assert.equal(run.agent, "quick_task");
     assert.deepEqual(run.sessions, [result.session]);
+    const header = JSON.parse(
+      readFileSync(join(sessionsDir(w), `${result.session}.jsonl`), "utf8").split("\n")[0],
+    );
+    assert.equal(header.run, id, "the session names its background run");
     const table = await runXcsh(["tasks"], { cwd: w.cwd, home: w.home });
     assert.match(table.stdout, new RegExp(`^${id}\\s+quick_task\\s+ok\\s+`, "m"));
 
