@@ -46,7 +46,7 @@ import {
   recordRunSessions,
 } from "../runner/background.ts";
 import { dataDirectory } from "../sessions/paths.ts";
-import { readSession } from "../sessions/store.ts";
+import { readSession, sessionPlace } from "../sessions/store.ts";
 import { sessionsDirectory } from "../sessions/paths.ts";
 import { isValidId } from "../sessions/ids.ts";
 
@@ -190,7 +190,8 @@ function resumeTarget(id: string): { agent: string; taskId: string; cwd: string 
   const read = readSession(sessionsDirectory(data), id);
   if (!read.ok) throw new UsageError(`--resume: ${read.message}`);
   const h = read.header;
-  const cwd = existsSync(h.cwd) ? h.cwd : h.worktree?.repo ?? h.cwd;
+  const place = sessionPlace(h, read.records);
+  const cwd = existsSync(place.cwd) ? place.cwd : place.worktree?.repo ?? place.cwd;
   return { agent: h.agent, taskId: h.envelope.id, cwd };
 }
 

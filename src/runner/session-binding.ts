@@ -7,8 +7,9 @@
  * worktree of (not a repository, no commit, no git: refused). A resumed
  * task: its session read and locked, the same agent required, and the
  * stored envelope's agent, model, schema, context, plan mode and folder
- * reused with the conversation so far; its kept worktree when there is one,
- * a fresh one of the same repository when it was removed.
+ * reused with the conversation so far; where it last worked (a follow-up may
+ * have moved it): its kept worktree when there is one, a fresh one of the
+ * same repository when it was removed.
  *
  * @module
  */
@@ -72,20 +73,20 @@ async function bindResume(
     return `cannot resume: session ${id} ran agent '${header.agent}', not '${t.envelope.agent.name}'`;
   }
   const stored = header.envelope;
+  const { cwd, worktree: wt } = loaded.place;
   t.envelope = {
     ...t.envelope,
     agent: stored.agent,
     model: stored.model,
     outputSchema: stored.outputSchema,
     ...(stored.context ? { context: stored.context } : {}),
-    cwd: header.cwd,
+    cwd,
     planMode: stored.planMode,
     session: id,
     history: loaded.messages,
   };
-  const wt = header.worktree;
   if (wt && existsSync(wt.path)) {
-    const sub = header.cwd.startsWith(wt.path + "/") ? header.cwd.slice(wt.path.length) : "";
+    const sub = cwd.startsWith(wt.path + "/") ? cwd.slice(wt.path.length) : "";
     t.isolate = {
       kind: "existing",
       worktree: { ...wt, id: basename(wt.path), cwd: wt.path + sub },
@@ -94,8 +95,8 @@ async function bindResume(
     const again = await repoBase(wt.repo);
     if (!again.ok) return `cannot resume session ${id}: ${again.message}`;
     t.isolate = { kind: "new", base: again.value };
-  } else if (!existsSync(header.cwd)) {
-    return `cannot resume session ${id}: its folder ${header.cwd} is gone`;
+  } else if (!existsSync(cwd)) {
+    return `cannot resume session ${id}: its folder ${cwd} is gone`;
   }
   return undefined;
 }

@@ -24,6 +24,8 @@ import {
   type SessionHeader,
   sessionLockFile,
   sessionMessages,
+  sessionPlace,
+  type SessionWorktree,
   SessionWriter,
 } from "../sessions/store.ts";
 import { runsDirectory, sessionsDirectory } from "../sessions/paths.ts";
@@ -38,7 +40,14 @@ export interface ReservedSession {
 }
 
 export type ResumeLoad =
-  | { ok: true; session: ReservedSession; header: SessionHeader; messages: unknown[] }
+  | {
+    ok: true;
+    session: ReservedSession;
+    header: SessionHeader;
+    messages: unknown[];
+    /** Where the session last worked. */
+    place: { cwd: string; worktree?: SessionWorktree };
+  }
   | { ok: false; message: string };
 
 /** Writes the records of one running task. */
@@ -126,6 +135,7 @@ export class SessionKeeper {
       session: { id, release, resumed: read.header },
       header: read.header,
       messages: sessionMessages(read.records),
+      place: sessionPlace(read.header, read.records),
     };
   }
 
@@ -148,7 +158,13 @@ export class SessionKeeper {
         writer = new SessionWriter(`${this.dir}/${session.id}.jsonl`, onError);
         writer.append(
           scrub(
-            { type: "resume", at: new Date().toISOString(), assignment: envelope.assignment },
+            {
+              type: "resume",
+              at: new Date().toISOString(),
+              assignment: envelope.assignment,
+              cwd: envelope.cwd,
+              ...(extra.worktree ? { worktree: extra.worktree } : {}),
+            },
             this.secrets,
           ),
         );

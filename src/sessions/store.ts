@@ -31,7 +31,7 @@ export interface SessionHeader {
   /** The envelope as sent (without `config` and `history`). */
   envelope: Omit<TaskEnvelope, "config" | "history">;
   /** Set when the task runs in its own worktree. */
-  worktree?: { path: string; branch: string; repo: string; base: string };
+  worktree?: SessionWorktree;
   /** The background run this session belongs to, if any. */
   run?: string;
 }
@@ -41,7 +41,17 @@ export type SessionRecord =
   | { type: "message"; message: unknown }
   | { type: "event"; event: ChildEvent }
   | { type: "result"; at: string; result: TaskResult }
-  | { type: "resume"; at: string; assignment: string };
+  | {
+    type: "resume";
+    at: string;
+    assignment: string;
+    /** Where the follow-up ran (a fresh worktree when the first one was gone). */
+    cwd?: string;
+    worktree?: SessionWorktree;
+  };
+
+/** A session's worktree. */
+export type SessionWorktree = { path: string; branch: string; repo: string; base: string };
 
 /** The file of session `id` in `dir`. */
 export function sessionFile(dir: string, id: string): string {
@@ -206,6 +216,20 @@ export function readSession(dir: string, id: string): SessionRead {
     };
   }
   return parseSession(text, id, file);
+}
+
+/** Where a session last worked: its folder and worktree, the latest resume's first. */
+export function sessionPlace(
+  header: SessionHeader,
+  records: readonly SessionRecord[],
+): { cwd: string; worktree?: SessionWorktree } {
+  for (let i = records.length - 1; i > 0; i--) {
+    const r = records[i];
+    if (r.type === "resume" && typeof r.cwd === "string") {
+      return { cwd: r.cwd, ...(r.worktree ? { worktree: r.worktree } : {}) };
+    }
+  }
+  return { cwd: header.cwd, ...(header.worktree ? { worktree: header.worktree } : {}) };
 }
 
 /** The conversation of a session, in order: what a resumed child starts from. */

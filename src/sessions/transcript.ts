@@ -37,7 +37,14 @@ export function transcriptLines(record: SessionRecord): string[] {
       return out;
     }
     case "resume":
-      return ["", `## follow-up (${record.at})`, ...indent(record.assignment)];
+      return [
+        "",
+        `## follow-up (${record.at})`,
+        ...(record.worktree
+          ? [`in worktree ${record.worktree.path} (branch ${record.worktree.branch})`]
+          : []),
+        ...indent(record.assignment),
+      ];
     case "event": {
       const e = record.event;
       if (e.type === "tool_start") return [`- ${e.tool} ${oneLine(e.args, 200)}`];

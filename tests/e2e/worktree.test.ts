@@ -31,9 +31,16 @@ let server: ModelServer;
 const worlds: World[] = [];
 
 /** Writes `<assignment>.txt` when the assignment starts with "write", then answers. */
+/** The latest user message of a request: the assignment, or a resume's follow-up. */
+function lastUser(req: RecordedRequest): string {
+  // deno-lint-ignore no-explicit-any
+  const m = (req.body.messages ?? []).filter((x: any) => x.role === "user").at(-1);
+  return typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
+}
+
 function writer(req: RecordedRequest): Turn {
   if (isAfterTool(req)) return { text: "written" };
-  const a = assignmentOf(req);
+  const a = lastUser(req);
   if (a === "delegate") {
     return {
       toolCalls: [{
@@ -201,6 +208,39 @@ describe("worktree isolation", () => {
     );
     assert.equal(kept.worktrees.length, 1);
     assert.deepEqual(kept.worktrees[0].changed, ["deep.txt"]);
+  });
+
+  test("a resumed isolated session continues in its worktree, or in a fresh one once removed", async () => {
+    const w = repoWorld();
+    const opts = { cwd: w.cwd, home: w.home };
+    const first =
+      JSON.parse((await runXcsh(["run", "writer", "--json", "write alpha"], opts)).stdout)
+        .results[0];
+    const session = first.session;
+    assert.deepEqual(first.worktree.changed, ["alpha.txt"]);
+
+    const resume = async (what: string) => {
+      const r = await runXcsh(["run", "--resume", session, "--json", what], opts);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout).results[0];
+    };
+    const second = await resume("write beta");
+    assert.equal(second.worktree.path, first.worktree.path, "the same worktree");
+    assert.deepEqual(second.worktree.changed, ["alpha.txt", "beta.txt"]);
+
+    const kept = JSON.parse((await runXcsh(["worktrees", "--json"], opts)).stdout).worktrees;
+    assert.equal((await runXcsh(["worktrees", "rm", kept[0].id], opts)).code, 0);
+    const third = await resume("write gamma");
+    assert.deepEqual(third.worktree.changed, ["gamma.txt"], "a fresh worktree from HEAD");
+    const fourth = await resume("write delta");
+    assert.equal(fourth.worktree.path, third.worktree.path, "the follow-up's worktree is kept on");
+    assert.deepEqual(fourth.worktree.changed, ["delta.txt", "gamma.txt"]);
+    assert.equal(git(w.cwd, "status", "--porcelain"), "");
+    const logs = await runXcsh(["logs", session], opts);
+    assert.match(
+      logs.stdout,
+      /## follow-up [^\n]*\nin worktree \S+ \(branch xcsh\/\S+\)\n {2}write gamma/,
+    );
   });
 
   test("not a git repository: exit 2 before any child starts", async () => {
