@@ -157,6 +157,27 @@ describe("worktree isolation", () => {
     assert.match(unknown.stderr, /no kept worktree 'nope'/);
   });
 
+  test("isolated runs of several processes at once: one worktree per task", async () => {
+    const w = repoWorld();
+    const opts = { cwd: w.cwd, home: w.home };
+    const runs = await Promise.all(
+      [1, 2, 3].map((p) =>
+        runXcsh(
+          ["run", "writer", "--json", "--task", `a=write p${p}a`, "--task", `b=write p${p}b`],
+          opts,
+        )
+      ),
+    );
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const changed = runs.flatMap((r) =>
+      // deno-lint-ignore no-explicit-any
+      JSON.parse(r.stdout).results.map((x: any) => x.worktree.changed.join())
+    ).sort();
+    assert.deepEqual(changed, ["p1a.txt", "p1b.txt", "p2a.txt", "p2b.txt", "p3a.txt", "p3b.txt"]);
+    assert.equal(git(w.cwd, "status", "--porcelain"), "");
+    assert.equal(git(w.cwd, "worktree", "list").trim().split("\n").length, 7);
+  });
+
   test("a task that changes nothing leaves no worktree and no branch", async () => {
     const w = repoWorld();
     const r = await runXcsh([
