@@ -7,8 +7,9 @@
  * repository, a commit to start from); the branch name (`xcsh/<session>`,
  * then `-2`, `-3`… when taken: an existing branch is never moved); that
  * `git worktree add` runs one at a time per repository inside this process
- * (git's own locks and unique names cover other processes, and a lock held
- * by another process is waited for); what counts as a
+ * (git's own locks and unique names cover other processes; an attempt that
+ * fails on another process's lock or half-made worktree is undone and
+ * retried); what counts as a
  * change (anything `git status` shows, untracked files included, or a commit
  * on the branch); and the end: no change, worktree and branch removed;
  * changes, both kept and recorded (`<id>.json` beside the folder) for
@@ -83,9 +84,6 @@ export async function repoBase(
 
 const queues = new Map<string, Promise<unknown>>();
 
-/** git's message when another process holds a lock file it needs. */
-const LOCKED = /Unable to create '[^']*\.lock'|\.lock': File exists/;
-
 /** Runs `work` after every earlier one for the same repository has settled. */
 function serialized<T>(repo: string, work: () => Promise<T>): Promise<T> {
   const before = queues.get(repo) ?? Promise.resolve();
@@ -99,7 +97,7 @@ export function createWorktree(base: RepoBase, dir: string, id: string): Promise
   return serialized(base.root, async () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     let lastError = "";
-    let locked = 0;
+    let retries = 0;
     for (let n = 1; n <= 20; n++) {
       const suffix = n === 1 ? "" : `-${n}`;
       const branch = `xcsh/${id}${suffix}`;
@@ -131,13 +129,17 @@ export function createWorktree(base: RepoBase, dir: string, id: string): Promise
         };
       }
       lastError = add.stderr.trim();
-      if (LOCKED.test(lastError) && locked++ < 5) {
-        // Another process holds one of git's lock files: wait, then try the same name.
-        await new Promise((r) => setTimeout(r, 50 * locked));
-        n--;
-        continue;
-      }
-      if (!/already exists/.test(lastError)) break;
+      // Taken meanwhile (by name): the next name.
+      if (/already exists/.test(lastError)) continue;
+      if (retries++ >= 5) break;
+      // Anything else is taken as a race with another git process (a lock
+      // file it holds, a worktree it is half-way through creating): undo what
+      // this attempt made (the branch was free before it) and try again.
+      rmSync(path, { recursive: true, force: true });
+      await git(base.root, ["worktree", "prune"]);
+      await git(base.root, ["branch", "-D", branch]);
+      await new Promise((r) => setTimeout(r, 50 * retries));
+      n--;
     }
     throw new Error(`could not create a worktree of ${base.root}: ${lastError || "no free name"}`);
   });
