@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { basename } from "node:path";
 import type { Isolate } from "./run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
@@ -39,6 +39,12 @@ export async function bindSessions(b: Binding): Promise<string | undefined> {
   let base: Isolate | undefined;
   if (b.isolation === "worktree") {
     if (!b.worktreesDir) return "isolation worktree needs a home folder or XCSH_DATA_DIR";
+    try {
+      mkdirSync(b.worktreesDir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return `isolation worktree: cannot create ${b.worktreesDir} (${e.code ?? e.message})`;
+    }
     const found = await repoBase(b.cwd);
     if (!found.ok) return found.message;
     base = { kind: "new", base: found.value };

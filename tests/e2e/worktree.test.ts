@@ -9,7 +9,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requireBinary, runXcsh } from "../support/cli.ts";
 import {
@@ -273,6 +273,19 @@ describe("worktree isolation", () => {
     const r = await runXcsh(["run", "writer", "write x"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /isolation worktree needs a git repository, and \S+ is not inside one/);
+    assert.equal(server.requests.length, 0);
+    const repo = repoWorld();
+    writeFileSync(join(repo.root, "a-file"), "");
+    const noData = await runXcsh(["run", "writer", "write x"], {
+      cwd: repo.cwd,
+      home: repo.home,
+      env: { XCSH_DATA_DIR: join(repo.root, "a-file", "data") },
+    });
+    assert.equal(noData.code, 2);
+    assert.match(
+      noData.stderr,
+      /isolation worktree: cannot create \S+a-file\/data\/worktrees \(ENOTDIR\)/,
+    );
     assert.equal(server.requests.length, 0);
     const noGit = await runXcsh(["run", "writer", "write x"], {
       cwd: w.cwd,
