@@ -53,7 +53,10 @@ describe("transcriptLines", () => {
       ["  ✗ read: no such file"],
     );
     assert.deepEqual(
-      transcriptLines({ type: "event", event: { type: "usage", id: "a", input: 1, output: 2 } }),
+      transcriptLines({
+        type: "event",
+        event: { type: "usage", id: "a", input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+      }),
       [],
     );
     assert.deepEqual(
