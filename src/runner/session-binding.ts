@@ -19,6 +19,8 @@ import type { Isolate } from "./run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "./task-runner.ts";
 import { repoBase } from "./worktree.ts";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
+import { Buffer } from "node:buffer";
 import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
 
 export interface Binding {
@@ -91,6 +93,12 @@ async function bindResume(
     session: id,
     history: loaded.messages,
   };
+  const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");
+  if (bytes > MAX_ENVELOPE_BYTES) {
+    return `cannot resume session ${id}: its conversation is too long to continue (${
+      envelopeTooLarge(bytes)
+    })`;
+  }
   if (wt && existsSync(wt.path)) {
     const sub = cwd.startsWith(wt.path + "/") ? cwd.slice(wt.path.length) : "";
     t.isolate = {

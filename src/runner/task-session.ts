@@ -152,7 +152,8 @@ export class SessionKeeper {
           (err as NodeJS.ErrnoException).code ?? err.message
         })`,
       );
-    const { config: _c, history: _h, ...kept } = envelope;
+    // Key values never go to disk; a resume gets fresh ones.
+    const { config: _c, history: _h, keys: _k, ...kept } = envelope;
     try {
       if (session.resumed) {
         writer = new SessionWriter(`${this.dir}/${session.id}.jsonl`, onError);

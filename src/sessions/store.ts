@@ -2,7 +2,8 @@
  * A session file: one task's conversation as JSON Lines (format version 1).
  *
  * The first record is the `session` header (id, agent, model, folder, the
- * envelope without its configuration, the worktree when isolated); then, in
+ * envelope without its configuration and provider keys, the worktree when
+ * isolated); then, in
  * the order they happened, `message` (the conversation the model sees),
  * `event` (the child's events, streamed text left out), `result` (what the
  * task returned) and `resume` (a follow-up assignment). Folders are 0700 and
@@ -28,8 +29,8 @@ export interface SessionHeader {
   agent: string;
   model: string | null;
   cwd: string;
-  /** The envelope as sent (without `config` and `history`). */
-  envelope: Omit<TaskEnvelope, "config" | "history">;
+  /** The envelope as sent, without `config`, `history` and `keys`. */
+  envelope: Omit<TaskEnvelope, "config" | "history" | "keys">;
   /** Set when the task runs in its own worktree. */
   worktree?: SessionWorktree;
   /** The background run this session belongs to, if any. */

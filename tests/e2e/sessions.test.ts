@@ -99,6 +99,7 @@ describe("sessions", () => {
     assert.equal(records[0].type, "session");
     assert.equal(records[0].agent, "quick_task");
     assert.equal(records[0].envelope.config, undefined, "the config is not copied");
+    assert.equal(records[0].envelope.keys, undefined, "provider keys are not copied");
     const start = records.find((r) => r.type === "event" && r.event.type === "start");
     assert.equal(start.event.session, id, "the start event names the session");
     assert.ok(records.filter((r) => r.type === "message").length >= 4);
@@ -217,12 +218,14 @@ describe("sessions", () => {
     const r = await runXcsh(["run", "quick_task", "--json", `Remember ${secret}.`], {
       cwd: w.cwd,
       home: w.home,
-      env: { DEPLOY_TOKEN: secret },
+      env: { DEPLOY_TOKEN: secret, OPENAI_API_KEY: "sk-test-7c1f33d0a9e2" },
     });
     assert.equal(r.code, 0, r.stderr);
     const id = JSON.parse(r.stdout).results[0].session;
     const text = readFileSync(join(sessionsDir(w), `${id}.jsonl`), "utf8");
     assert.ok(!text.includes(secret), "the token is redacted everywhere");
+    assert.ok(!text.includes("sk-test-7c1f33d0a9e2"), "provider keys are not kept");
+    assert.equal(JSON.parse(text.split("\n")[0]).envelope.keys, undefined);
     assert.match(text, /Remember \[redacted\]\./);
   });
 
