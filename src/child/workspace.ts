@@ -12,6 +12,7 @@
  *
  * @module
  */
+import process from "node:process";
 import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -95,17 +96,24 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     return { ok: true, value: none, warnings };
   }
   const tmp = mkdtempSync(join(tmpdir(), "xcsh-sandbox-"));
+  const remove = () => {
+    try {
+      rmSync(tmp, { recursive: true, force: true });
+    } catch {
+      // a file the command made unremovable: leave it to the system
+    }
+  };
+  // A child that ends early (a signal's grace run out, an exit on a fatal
+  // error) still removes its private /tmp; only SIGKILL leaves it behind.
+  process.once("exit", remove);
   return {
     ok: true,
     value: {
       roots,
       sandbox: { mode: setting.mode, network: setting.network, bwrap: support.bwrap, tmp },
       cleanup: () => {
-        try {
-          rmSync(tmp, { recursive: true, force: true });
-        } catch {
-          // a file the command made unremovable: leave it to the system
-        }
+        process.off("exit", remove);
+        remove();
       },
     },
     warnings,

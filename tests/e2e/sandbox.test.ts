@@ -235,6 +235,41 @@ describe("a double fork never outlives its task", { skip: linux }, () => {
   }
 });
 
+describe("the sandbox's private /tmp", { skip: needsBwrap }, () => {
+  /** A fresh TMPDIR for one run, and what xcsh left in it afterwards. */
+  function privateTmp(): { env: Record<string, string>; left: () => string[] } {
+    const dir = mkdtempSync(join(tmpdir(), "xcsh-tmpdir-"));
+    scratch.push(dir);
+    return {
+      env: { TMPDIR: dir },
+      left: () => readdirSync(dir).filter((n) => n.startsWith("xcsh-sandbox-")),
+    };
+  }
+
+  test("is used by the commands and removed when the task ends", async () => {
+    const t = privateTmp();
+    const { r, output } = await runBash(world(), "echo kept > /tmp/note; cat /tmp/note", [], t.env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(output, /kept/);
+    assert.deepEqual(t.left(), []);
+  });
+
+  test("is removed after the task's timeout", async () => {
+    const t = privateTmp();
+    const w = world();
+    server.script([bash("echo x > /tmp/note; sleep 100")]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "quick_task", "--timeout", "3", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: t.env,
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /timed out after 3 s/);
+    assert.deepEqual(t.left(), []);
+  });
+});
+
 describe("bad sandbox values", () => {
   test("--sandbox with an unknown mode: exit 2 naming the flag, no child", async () => {
     const w = world();

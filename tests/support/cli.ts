@@ -10,7 +10,7 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -88,7 +88,11 @@ let testCacheDir: string | undefined;
  * that runs against `fixtures/` never write into the fixture trees.
  */
 export function testCacheDirectory(): string {
-  testCacheDir ??= mkdtempSync(join(tmpdir(), "xcsh-test-cache-"));
+  if (testCacheDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "xcsh-test-cache-"));
+    testCacheDir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
   return testCacheDir;
 }
 
