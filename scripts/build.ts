@@ -37,6 +37,8 @@ function build(target: string, outfile: string, cross: boolean): void {
     "--define",
     `XCSH_TARGET=${JSON.stringify(target)}`,
     "main.ts",
+    // A worker's entry module (started by src/runtime.ts workerModule).
+    "src/tools/grep-worker.ts",
     "--outfile",
     outfile,
   ];

@@ -6,7 +6,8 @@
  * flags and the entry script), how a child with three pipes is started
  * (`Bun.spawn` on Bun: `node:child_process` builds a stream stack that costs
  * a short `xcsh run` about 8 ms; `node:child_process` elsewhere), what to call
- * this build in `--version`, and how to tell this build from another.
+ * this build in `--version`, how to tell this build from another, and where
+ * a worker's entry module is (inside a compiled binary, the build's own copy).
  * Everything else in `src/` is runtime-neutral `node:` code.
  *
  * @module
@@ -261,4 +262,17 @@ export async function spawnDetached(o: DetachedSpawn): Promise<number> {
     closeSync(out);
     closeSync(err);
   }
+}
+
+/**
+ * The module a `Worker` starts: `url` (the source file, next to its caller)
+ * when running from source; in a compiled binary, the copy the build put at
+ * `fromRoot` (the source path from the repository root, as a `.js` file),
+ * which scripts/build.ts bundles as an extra entry point.
+ */
+export function workerModule(url: URL, fromRoot: string): string {
+  if (!isCompiled()) return url.href;
+  const main: string = g.Bun.main;
+  const root = main.slice(0, main.lastIndexOf("/") + 1);
+  return root + fromRoot.replace(/\.ts$/, ".js");
 }

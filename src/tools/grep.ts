@@ -11,10 +11,13 @@
  */
 import { stat } from "node:fs/promises";
 import { fileReader } from "./file-bytes.ts";
+import { SHARE, SharedSearch } from "./grep-share.ts";
 import { compileGlob } from "./glob.ts";
 import { type LineSearch, lineSearcher, searchText } from "./line-search.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 import { confine, linkStaysInside } from "./confine.ts";
+import { pacer } from "./pace.ts";
+import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";
 import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
@@ -121,19 +124,81 @@ export const grepTool: ToolSpec = {
       return false;
     };
 
+    // Adds batch results as searchFile would have, file by file, in order.
+    const mergeBatches = (paths: string[][], done: (BatchResult | undefined)[]) => {
+      for (let b = 0; b < paths.length; b++) {
+        const r = done[b];
+        if (r === undefined) return;
+        let h = 0;
+        for (let i = 0; i < r.kinds.length; i++) {
+          const kind = r.kinds[i];
+          if (kind === TOO_LARGE) tooLarge++;
+          if (kind !== SEARCHED) continue;
+          files++;
+          if (h >= r.hits.length || r.hits[h][0] !== i) continue;
+          const found = r.hits[h++][1];
+          const shown = displayPath(ctx.cwd, paths[b][i]);
+          for (const [n, line] of found) {
+            if (results.length >= limit) {
+              more = true;
+              return;
+            }
+            results.push(`${shown}:${n}:${cut(line)}`);
+          }
+        }
+      }
+    };
+
+    // The first files are searched as the walk meets them; past that, the
+    // walk collects them for a search on two threads (./grep-share.ts),
+    // merged here in walk order.
+    let shared: SharedSearch | undefined;
+    const take = (abs: string): boolean => {
+      if (shared === undefined) {
+        if (files + tooLarge < SHARE.inlineFiles) return searchFile(abs);
+        let seen = results.length;
+        shared = new SharedSearch({
+          job: {
+            pattern: args.pattern,
+            ignoreCase: args.ignore_case === true,
+            perFile: limit + 1,
+            maxBytes: GREP_MAX_FILE_BYTES,
+          },
+          search,
+          read,
+          // More matches than the cap: no later file matters.
+          enough: (r) => {
+            for (const [, found] of r.hits) seen += found.length;
+            return seen > limit;
+          },
+        });
+      }
+      shared.add(abs);
+      return shared.stopped;
+    };
+
     let truncatedWalk = false;
     if (st.isFile()) {
       searchFile(start, st.isFile());
     } else {
-      const w = await walk(start, { signal: ctx.signal }, (e) => {
-        if (e.isDir || !e.isFile) return false;
-        if (filter && !filter(e.rel)) return false;
-        const abs = entryPath(e);
-        if (!e.isLink) return searchFile(abs);
-        // A symlink met on the walk is searched only when it stays inside.
-        return linkStaysInside(abs, where.roots).then((inside) => inside && searchFile(abs));
-      });
-      truncatedWalk = w.truncated;
+      const pace = pacer();
+      try {
+        const w = await walk(start, { signal: ctx.signal, pace }, (e) => {
+          if (e.isDir || !e.isFile) return false;
+          if (filter && !filter(e.rel)) return false;
+          const abs = entryPath(e);
+          if (!e.isLink) return take(abs);
+          // A symlink met on the walk is searched only when it stays inside.
+          return linkStaysInside(abs, where.roots).then((inside) => inside && take(abs));
+        });
+        if (shared !== undefined && !ctx.signal.aborted) {
+          const done = await shared.finish(ctx.signal, pace);
+          mergeBatches(done.paths, done.results);
+        }
+        truncatedWalk = w.truncated && !more;
+      } finally {
+        shared?.close();
+      }
     }
     if (ctx.signal.aborted) return toolError("cancelled");
     const skipped = tooLarge === 0 ? "" : `\n(${tooLarge} file${tooLarge === 1 ? "" : "s"} ` +

@@ -18,6 +18,7 @@ import process from "node:process";
 import { rng } from "../../bench/generate.ts";
 import { findTool } from "./find.ts";
 import { GREP_MAX_FILE_BYTES, grepTool } from "./grep.ts";
+import { SHARE } from "./grep-share.ts";
 import { unavailableTaskRunner } from "./task.ts";
 import type { ToolContext, ToolSpec } from "./types.ts";
 import { findTool as oldFind } from "../../tests/support/reference-search/find.ts";
@@ -205,6 +206,36 @@ describe("grep and find give the earlier implementation's results", () => {
       }
       await same(grepTool, oldGrep, { pattern: "(" }, ctx);
       await same(grepTool, oldGrep, { pattern: "foo", path: "nope" }, ctx);
+    }
+  });
+
+  test("grep shared with a worker thread (thresholds lowered): the same results", async () => {
+    const saved = { ...SHARE };
+    // Nothing or a few files searched during the walk; batches of one file
+    // or a few; a worker from the first file, from a few, or never.
+    const settings = [
+      { inlineFiles: 0, batch: 1, workerFrom: 1 },
+      { inlineFiles: 3, batch: 4, workerFrom: 6 },
+      { inlineFiles: 2, batch: 2, workerFrom: 1_000_000 },
+    ];
+    try {
+      for (const setting of settings) {
+        Object.assign(SHARE, setting);
+        for (const [k, { dir, folders }] of trees.entries()) {
+          const r = rng(300 + k);
+          const ctx = context(dir);
+          for (const pattern of PATTERNS.slice(0, 8)) {
+            await same(grepTool, oldGrep, { pattern }, ctx);
+            await same(grepTool, oldGrep, { pattern, ignore_case: true, max_results: 1000 }, ctx);
+            const max_results = pick(r, [1, 2, 5, 1000]);
+            const glob = pick(r, GLOBS);
+            await same(grepTool, oldGrep, { pattern, max_results, ...(glob ? { glob } : {}) }, ctx);
+            await same(grepTool, oldGrep, { pattern, path: pick(r, folders) || "." }, ctx);
+          }
+        }
+      }
+    } finally {
+      Object.assign(SHARE, saved);
     }
   });
 

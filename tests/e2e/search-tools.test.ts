@@ -1,7 +1,9 @@
 // The grep and find tools inside the real binary: a child started with an
 // envelope calls them on a real folder tree (a repository with nested
 // .gitignore files, a binary file and a CRLF file) against the local model
-// server, and the outputs sent back to the model are those the tools give.
+// server, and the outputs sent back to the model are those the tools give;
+// on a tree large enough for grep to share its search with a worker thread
+// (inside the binary), the results are those of the earlier implementation.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +13,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { requireBinary, runXcsh } from "../support/cli.ts";
 import { startModelServer } from "../support/model-server.ts";
+import { grepTool as referenceGrep } from "../support/reference-search/grep.ts";
+import { unavailableTaskRunner } from "../../src/tools/task.ts";
 
 let scratch = "";
 before(() => {
@@ -102,6 +106,79 @@ describe("grep and find in a child of the compiled binary", () => {
       assert.doesNotMatch(sent[1], /dist\/d\.js|debug\.log|gen\/c\.ts|blob\.bin/);
       assert.match(sent[2], /notes\.md:1:No NEEDLE in caps\? NEEDLE\./);
       assert.match(sent[3], /src\/a\.ts\\nsrc\/lib\/b\.ts/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("grep on 3 000 files (searched on two threads) gives the earlier implementation's results", async () => {
+    const home = join(scratch, "home-big");
+    const cwd = join(scratch, "big");
+    mkdirSync(join(cwd, ".git"), { recursive: true });
+    writeFileSync(join(cwd, ".gitignore"), "*.log\n");
+    for (let d = 0; d < 30; d++) {
+      mkdirSync(join(cwd, `d${d}`, "sub"), { recursive: true });
+      for (let f = 0; f < 100; f++) {
+        const n = d * 100 + f;
+        const text = n % 7 === 0
+          ? `line\nneedle ${n}\n`
+          : n % 50 === 0
+          ? "needle\0bin"
+          : `x ${n}\n`;
+        writeFileSync(
+          join(cwd, `d${d}`, f % 2 ? "sub" : "", `f${f}.${f % 10 === 3 ? "log" : "ts"}`),
+          text,
+        );
+      }
+    }
+    const calls = [{ pattern: "needle", max_results: 1000 }, { pattern: "needle 29\\d\\d" }];
+    const server = await startModelServer({
+      turns: [...calls.map((args) => ({ toolCalls: [{ name: "grep", args }] })), { text: "done" }],
+    });
+    try {
+      mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+      writeFileSync(
+        join(home, ".xcsh", "agent", "config.yml"),
+        `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+      );
+      const r = await runXcsh(["__child"], {
+        cwd,
+        home,
+        stdin: JSON.stringify({
+          version: 1,
+          id: "0-bigsearch",
+          agent: { name: "searcher", description: "Searches", systemPrompt: "Search." },
+          assignment: "Search the tree.",
+          outputSchema: null,
+          model: "local/mock",
+          cwd,
+          planMode: false,
+          limits: { maxTurns: 10, timeoutMs: 60_000, submitRetries: 3 },
+        }),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const ends = r.stdout.split("\n").filter((l) => l.includes('"tool_end"')).map((l) =>
+        JSON.parse(l)
+      );
+      const ctx = {
+        cwd,
+        signal: new AbortController().signal,
+        env: {},
+        findings: [],
+        runTask: unavailableTaskRunner,
+      };
+      for (const [i, args] of calls.entries()) {
+        const expected = await referenceGrep.run(args, ctx);
+        assert.equal(ends[i].summary, expected.summary);
+        // The tool output as the model received it in the next request.
+        assert.ok(
+          JSON.stringify(server.requests[i + 1].body).includes(
+            JSON.stringify(expected.output).slice(1, -1),
+          ),
+          `grep ${JSON.stringify(args)}: the output sent to the model is the reference output`,
+        );
+      }
+      assert.match(ends[0].summary, /^\d+ matches in 2\d\d\d files$/);
     } finally {
       await server.close();
     }
