@@ -14,6 +14,7 @@
  */
 import process from "node:process";
 import { statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 // deno-lint-ignore no-explicit-any
@@ -275,4 +276,20 @@ export function workerModule(url: URL, fromRoot: string): string {
   const main: string = g.Bun.main;
   const root = main.slice(0, main.lastIndexOf("/") + 1);
   return root + fromRoot.replace(/\.ts$/, ".js");
+}
+
+/**
+ * SHA-256 of `data` (a string is hashed as UTF-8), as hex. Bun's own hasher
+ * where there is one: loading `node:crypto` costs every process that hashes
+ * a few milliseconds. Elsewhere `node:crypto`, loaded on first use.
+ *
+ * @example
+ * ```ts
+ * sha256Hex("abc"); // "ba7816bf…"
+ * ```
+ */
+export function sha256Hex(data: string | Uint8Array): string {
+  if (g.Bun?.CryptoHasher) return new g.Bun.CryptoHasher("sha256").update(data).digest("hex");
+  const { createHash } = createRequire(import.meta.url)("node:crypto");
+  return createHash("sha256").update(data).digest("hex");
 }

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
@@ -280,7 +279,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const providerOptions = mergeProviderOptions(
     reasoningOptions(provider.value.type, provider.value.name, choice.value.model, level),
-    cacheOptions(provider.value.type, `xcsh-${randomUUID()}`),
+    cacheOptions(provider.value.type, `xcsh-${crypto.randomUUID()}`),
   );
   let toolChoiceRefused = false;
   const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };

@@ -10,8 +10,7 @@
  * @module
  */
 import { selectToolNames, TOOLS } from "../tools/registry.ts";
-import { startMcpTools } from "../tools/mcp-tools.ts";
-import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp-client.ts";
+import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/types.ts";
 import { webSearchTool } from "../tools/web-search.ts";
@@ -55,6 +54,9 @@ export async function childTools(
   const servers = envelope.mcpServers ?? {};
   if (Object.keys(servers).length === 0) return { tools, close: () => Promise.resolve() };
   const limit = env.XCSH_MCP_TIMEOUT_MS;
+  // Loaded only here: the MCP client builds the protocol's schemas when it
+  // loads, a cost every child without servers would pay otherwise.
+  const { startMcpTools } = await import("../tools/mcp-tools.ts");
   const mcp = await startMcpTools(servers, {
     tools: envelope.agent.tools,
     declared: (envelope.agent.mcpServers ?? []).map((s) => s.name),

@@ -26,8 +26,6 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -43,6 +41,7 @@ import process from "node:process";
 import { homeDirectory } from "../home.ts";
 import { readCappedSync } from "../file-safety.ts";
 import { isRecord } from "../values.ts";
+import { sha256Hex } from "../runtime.ts";
 
 /** A trusted config file: its real path and the SHA-256 (hex) of its bytes. */
 export interface TrustedFile {
@@ -100,9 +99,7 @@ export function defaultTrustStore(): TrustStore | undefined {
 
 /** SHA-256 of a file's content, hex. */
 export function contentHash(content: string | Uint8Array): string {
-  return createHash("sha256").update(
-    typeof content === "string" ? Buffer.from(content, "utf8") : content,
-  ).digest("hex");
+  return sha256Hex(content);
 }
 
 /** The real path of `path`, or `path` itself when it cannot be resolved. */

@@ -18,8 +18,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { AgentDefinition } from "../types.ts";
+import { sha256Hex } from "../runtime.ts";
 
 /** JSON with object keys sorted, so equal values give equal text. */
 function canonical(value: unknown): string {
@@ -34,7 +34,7 @@ function canonical(value: unknown): string {
 
 /** One agent's fingerprint. */
 export function agentFingerprint(agent: AgentDefinition): string {
-  return createHash("sha256").update(canonical(agent)).digest("hex").slice(0, 32);
+  return sha256Hex(canonical(agent)).slice(0, 32);
 }
 
 /** Fingerprints of every agent, by name. */

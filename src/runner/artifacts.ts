@@ -12,11 +12,11 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { lstat, mkdir, mkdtemp, open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { sha256Hex } from "../runtime.ts";
 
 /** A run id that sorts by time and is unique per process. */
 export function runId(now = new Date()): string {
@@ -31,7 +31,7 @@ export function runId(now = new Date()): string {
 export function artifactStem(id: string): string {
   const safe = id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "task";
   if (safe === id && !id.startsWith(".")) return safe;
-  return `${safe}-${createHash("sha256").update(id).digest("hex").slice(0, 8)}`;
+  return `${safe}-${sha256Hex(id).slice(0, 8)}`;
 }
 
 /** Temp folders made by this process, by run. */

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "./mcp-limits.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
@@ -25,8 +26,7 @@ import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";
 import { toolError, type ToolOutcome } from "./types.ts";
 
-export const MCP_START_TIMEOUT_MS = 30_000;
-export const MCP_CALL_TIMEOUT_MS = 300_000;
+export { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS };
 const STDERR_TAIL = 2000;
 
 /**
