@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import process from "node:process";
-import { type PipedSpawn, runtimeName, spawnPiped } from "./runtime.ts";
+import { type PipedSpawn, runtimeName, sha256Hex, spawnPiped } from "./runtime.ts";
 
 interface Seen {
   out: string;
@@ -106,4 +106,16 @@ describe(`spawnPiped (${runtimeName()})`, () => {
     assert.equal(group, String(pid()));
     await done;
   });
+});
+
+test(`sha256Hex (${runtimeName()}): the standard vectors, for text as UTF-8 and for bytes`, () => {
+  const abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  assert.equal(sha256Hex("abc"), abc);
+  assert.equal(sha256Hex(new TextEncoder().encode("abc")), abc);
+  assert.equal(
+    sha256Hex(""),
+    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+  );
+  // Non-ASCII text is hashed as its UTF-8 bytes.
+  assert.equal(sha256Hex("é"), sha256Hex(new Uint8Array([0xc3, 0xa9])));
 });
