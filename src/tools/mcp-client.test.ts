@@ -184,7 +184,11 @@ describe("startMcpTools", () => {
   });
 });
 
-describe("the official filesystem server", { skip: !existsSync(FS_SERVER) }, () => {
+describe("the official filesystem server", {
+  skip: existsSync(FS_SERVER)
+    ? false
+    : "needs @modelcontextprotocol/server-filesystem (npm ci installs it)",
+}, () => {
   test("lists and reads a file in the allowed folder", async () => {
     writeFileSync(join(dir, "note.txt"), "hello from the filesystem server\n");
     const c = await connect("fs", {

@@ -219,7 +219,11 @@ describe("web_search", () => {
   });
 });
 
-describe("MCP servers' tools inside a child", { skip: !existsSync(FS_SERVER) }, () => {
+describe("MCP servers' tools inside a child", {
+  skip: existsSync(FS_SERVER)
+    ? false
+    : "needs @modelcontextprotocol/server-filesystem (npm ci installs it)",
+}, () => {
   function projectMcp(w: World, settings?: unknown): void {
     writeFileSync(
       join(w.cwd, ".mcp.json"),
