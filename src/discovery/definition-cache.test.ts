@@ -26,6 +26,16 @@ interface V {
 }
 const isV = (v: unknown): v is V => typeof (v as V)?.n === "number";
 const sig: FileSignature = { dev: 1, ino: 2, size: 3, mtimeMs: 4, ctimeMs: 5 };
+
+/** An entry as the file keeps it: key, signature, day of last use, value. */
+type Entry = [string, unknown, number, unknown];
+
+/** The entry of the written document `doc` with `key`. */
+function entry(doc: { entries: Entry[] }, key: string): Entry {
+  const e = doc.entries.find((x) => x[0] === key);
+  assert.ok(e, `no entry ${JSON.stringify(key)}`);
+  return e;
+}
 let counter = 0;
 const fresh = () => join(dir, `c${counter++}`, "definitions.json");
 
@@ -74,12 +84,10 @@ describe("DefinitionCache", () => {
     c.set("/ok.md", "o", sig, { n: 1 });
     c.save();
     const doc = JSON.parse(readFileSync(file, "utf8"));
-    doc.entries["o\0/bad.md"] = {
-      sig: [1, 2, 3, 4, 5],
-      used: doc.entries["o\0/ok.md"].used,
-      value: { n: "x" },
-    };
-    doc.entries["o\0/nosig.md"] = { used: 1, value: { n: 2 } };
+    const [, , used] = entry(doc, "o\0/ok.md");
+    doc.entries.push(["o\0/bad.md", [1, 2, 3, 4, 5], used, { n: "x" }]);
+    doc.entries.push(["o\0/nosig.md", null, 1, { n: 2 }]);
+    doc.entries.push(["o\0/short.md", [1, 2, 3, 4, 5], used]);
     writeFileSync(file, JSON.stringify(doc));
     const back = DefinitionCache.load(file, "b", isV);
     assert.equal(back.size, 2, "no signature: dropped at once; the value: checked when used");
@@ -91,7 +99,7 @@ describe("DefinitionCache", () => {
     const again = DefinitionCache.load(file, "b", isV);
     again.set("/other.md", "o", sig, { n: 3 });
     again.save();
-    const keys = Object.keys(JSON.parse(readFileSync(file, "utf8")).entries).sort();
+    const keys = JSON.parse(readFileSync(file, "utf8")).entries.map((e: Entry) => e[0]).sort();
     assert.deepEqual(keys, ["o\0/ok.md", "o\0/other.md"]);
   });
 
@@ -102,7 +110,7 @@ describe("DefinitionCache", () => {
     c.set("/new.md", "o", sig, { n: 2 });
     c.save();
     const doc = JSON.parse(readFileSync(file, "utf8"));
-    doc.entries["o\0/old.md"].used -= MAX_IDLE_DAYS + 1;
+    entry(doc, "o\0/old.md")[2] -= MAX_IDLE_DAYS + 1;
     writeFileSync(file, JSON.stringify(doc));
     const back = DefinitionCache.load(file, "b", isV);
     back.set("/other.md", "o", sig, { n: 3 });

@@ -78,10 +78,17 @@ describe("the definition cache", () => {
     return JSON.parse(readFileSync(cacheFile(), "utf8"));
   }
 
-  function entryKey(doc: { entries: Record<string, unknown> }, file: string): string {
-    const key = Object.keys(doc.entries).find((k) => k.endsWith(`\0${join(agents, file)}`));
-    assert.ok(key, `an entry for ${file}`);
-    return key;
+  /** The keys of the file's entries (each `[key, signature, day, value]`). */
+  function entryKeys(doc: { entries: [string, ...unknown[]][] }): string[] {
+    return doc.entries.map((e) => e[0]);
+  }
+
+  /** The value the file keeps for `file` (an agent file in the project). */
+  // deno-lint-ignore no-explicit-any
+  function entryValue(doc: { entries: [string, ...unknown[]][] }, file: string): any {
+    const e = doc.entries.find((x) => x[0].endsWith(`\0${join(agents, file)}`));
+    assert.ok(e, `an entry for ${file}`);
+    return e[3];
   }
 
   before(async () => {
@@ -107,9 +114,9 @@ describe("the definition cache", () => {
     assert.equal(statSync(cacheFolder()).mode & 0o777, 0o700);
     assert.equal(files.length, 2, "the agents folder that has files, and the build's own");
     const doc = cacheDoc();
-    assert.deepEqual(Object.keys(doc.entries).length, 2);
-    entryKey(doc, "a.md");
-    entryKey(doc, "b.md");
+    assert.deepEqual(entryKeys(doc).length, 2);
+    entryValue(doc, "a.md");
+    entryValue(doc, "b.md");
     const build = files.find((f) => f.scope === "(build)");
     assert.ok(build, "a file for what depends on the build only");
     const constants = JSON.parse(readFileSync(build.path, "utf8")).constants;
@@ -119,7 +126,7 @@ describe("the definition cache", () => {
   test("a later run takes unchanged files from it without parsing them again", async () => {
     // Prove the file is not read: change what the cache says, not the file.
     const doc = cacheDoc();
-    doc.entries[entryKey(doc, "b.md")].value.agent.description = "from the cache";
+    entryValue(doc, "b.md").agent.description = "from the cache";
     writeFileSync(cacheFile(), JSON.stringify(doc));
     assert.deepEqual(await list(), { "cached-a": "first version", "cached-b": "from the cache" });
   });
@@ -142,7 +149,7 @@ describe("the definition cache", () => {
     writeFileSync(join(agents, "c.md"), agentFile("cached-c", "new"));
     assert.equal((await list())["cached-c"], "new");
     const doc = cacheDoc();
-    assert.ok(!Object.keys(doc.entries).some((k) => k.endsWith(`\0${join(agents, "c.md")}`)));
+    assert.ok(!entryKeys(doc).some((k) => k.endsWith(`\0${join(agents, "c.md")}`)));
   });
 
   test("a deleted file disappears at once", async () => {
@@ -152,7 +159,7 @@ describe("the definition cache", () => {
 
   test("another build's cache is not used", async () => {
     const doc = cacheDoc();
-    doc.entries[entryKey(doc, "b.md")].value.agent.description = "stale";
+    entryValue(doc, "b.md").agent.description = "stale";
     doc.build = "0.0.0 other";
     writeFileSync(cacheFile(), JSON.stringify(doc));
     assert.equal((await list())["cached-b"], "bee");
@@ -176,7 +183,7 @@ describe("the definition cache", () => {
       return json.agent.systemPrompt;
     };
     const doc = cacheDoc();
-    const entry = doc.entries[entryKey(doc, "b.md")].value;
+    const entry = entryValue(doc, "b.md");
     assert.equal(entry.agent.systemPrompt, "", "no prompt in the cache file");
     const text = readFileSync(join(agents, "b.md"), "utf8");
     assert.equal(text.slice(entry.promptAt[0], entry.promptAt[1]), "You are cached-b.");
