@@ -281,18 +281,18 @@ function safeSegment(s: string): boolean {
 
 /**
  * The one invalid form worth predicting: `key: text: more text`, an unquoted
- * value containing `: ` (Claude agents' descriptions often look like this).
- * Returns true when `value` is such a value and nothing else is odd about it.
+ * value containing `: ` (Claude agents' descriptions often look like this,
+ * with quotes, `<example>` tags and `\n` escapes after the first colon).
+ * `yaml` fails at the first `: ` whatever follows it, so only the text before
+ * it is checked: it must be a plain scalar that can be a key. Returns true
+ * when `value` is such a value.
  */
 function isCompactNestedMapping(value: string): boolean {
-  const parts = value.split(/: +/);
-  if (parts.length < 2) return false;
-  for (let k = 0; k < parts.length; k++) {
-    if (!safeSegment(parts[k])) return false;
-    // An implicit key is limited to 1024 characters; stay well inside it.
-    if (k < parts.length - 1 && parts[k].length > 1000) return false;
-  }
-  return true;
+  const colon = value.search(/: /);
+  if (colon < 0) return false;
+  const key = value.slice(0, colon);
+  // An implicit key is limited to 1024 characters; stay well inside it.
+  return key.length <= 1000 && safeSegment(key);
 }
 
 /** Where the block reader is: the lines, the next one to read, the first error found. */

@@ -229,9 +229,27 @@ const blockScalar = fc.tuple(
   lines: lines.map((l, k) => " ".repeat(Math.max(0, indent + (k === 1 ? skew : 0))) + l),
 }));
 
+/**
+ * What may follow the first `: ` of such a value: anything on the line —
+ * quotes, brackets, comments, `\n` escapes and tags as in Claude's
+ * `Examples:\n\n<example>\nuser: "…"` descriptions.
+ */
+const afterColon = fc.oneof(
+  words,
+  plain,
+  scalar,
+  flowList,
+  chars(16),
+  fc.tuple(words, words).map(([a, b]) =>
+    `${a}.\\n\\n<example>\\nContext: ${b}\\nuser: "${a}?"\\n</example>`
+  ),
+);
+
 /** `key: a: b`: the unquoted description strict YAML rejects. */
-const nestedMapping = fc.array(fc.oneof(words, plain), { minLength: 2, maxLength: 4 })
-  .chain((parts) => fc.constantFrom(": ", ":  ").map((sep) => parts.join(sep)));
+const nestedMapping = fc.tuple(
+  fc.oneof(words, plain),
+  fc.array(afterColon, { minLength: 1, maxLength: 3 }),
+).chain(([first, rest]) => fc.constantFrom(": ", ":  ").map((sep) => [first, ...rest].join(sep)));
 
 const NOISE = [
   "# a comment",
@@ -437,7 +455,14 @@ describe("parseSimpleYaml table", () => {
     ["name: a\ndescription: one: two: three\ntools: [a]\n", true],
     ["description: a: b\ndescription: c\n", false],
     ["description: see [x]: y\n", false],
-    ["description: a: 'b'\n", false],
+    ["description: a: 'b'\n", true],
+    [
+      'description: Use it. Examples:\\n\\n<example>\\nContext: x\\nuser: "Check it?"\\n</example>\nmodel: sonnet\n',
+      true,
+    ],
+    ["description: a: [b\n", true],
+    ["description: 'a': b\n", false],
+    ["description: [a]: b\n", false],
     ["description: x # comment\n", true],
     ["# comment\nname: x\n", true],
     ["name: &a x\n", false],
@@ -516,7 +541,8 @@ describe("parseSimpleYaml table", () => {
     ["a:\n  - # c\n", false],
     ["a: |\n    x\n  # c\n", false],
     ["a: |\n  x\n\n  # c\n", false],
-    ["a: b: c # d\n", false],
+    ["a: b: c # d\n", true],
+    ["a: b # c: d\n", true],
     ["   \na: 1\n", false],
     ["# only a comment\n", false],
   ];
