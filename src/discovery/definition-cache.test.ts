@@ -64,6 +64,18 @@ describe("DefinitionCache", () => {
     assert.equal(back.constant("k", isV), undefined, "a constant failing its check is not given");
   });
 
+  test("a folder removed while the process runs is made again on the next save", () => {
+    const file = fresh();
+    const c = new DefinitionCache<V>(file, "b");
+    c.set("/a.md", "o", sig, { n: 1 });
+    c.save();
+    rmSync(join(file, ".."), { recursive: true });
+    c.set("/b.md", "o", sig, { n: 2 });
+    c.save();
+    assert.equal(statSync(join(file, "..")).mode & 0o777, 0o700);
+    assert.deepEqual(DefinitionCache.load(file, "b", isV).get("/b.md", "o", sig), { n: 2 });
+  });
+
   test("another build, another format, a corrupt or missing file: empty", () => {
     const file = fresh();
     const c = new DefinitionCache<V>(file, "b1");

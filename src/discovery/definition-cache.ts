@@ -217,8 +217,14 @@ export class DefinitionCache<T> {
     });
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, text, { mode: 0o600 });
+      try {
+        writeFileSync(tmp, text, { mode: 0o600 });
+      } catch (err) {
+        // The folder is made only when it is missing (a first run, or removed).
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+        mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+        writeFileSync(tmp, text, { mode: 0o600 });
+      }
       renameSync(tmp, this.file);
     } catch {
       // A read-only home, a full disk: run without the file.
