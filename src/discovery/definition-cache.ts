@@ -61,6 +61,8 @@ export class DefinitionCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly constants = new Map<string, unknown>();
   private dirty = false;
+  /** Entries the file held when it was loaded. */
+  private fromFile = 0;
   private valid: (v: unknown) => v is T = (_v): _v is T => true;
   /** What of a value the file keeps (all of it unless set). */
   private pack: (v: T) => unknown = (v) => v;
@@ -120,6 +122,7 @@ export class DefinitionCache<T> {
       // The value is checked when it is first used, not for every entry here.
       cache.entries.set(key, { sig, value: value as T, used, unchecked: true });
     }
+    cache.fromFile = cache.entries.size;
     if (typeof d.constants === "object" && d.constants !== null) {
       for (const [key, value] of Object.entries(d.constants)) cache.constants.set(key, value);
     }
@@ -187,6 +190,11 @@ export class DefinitionCache<T> {
   setConstant(key: string, value: unknown): void {
     this.constants.set(key, value);
     this.dirty = true;
+  }
+
+  /** How many entries the file held when it was loaded. */
+  get loaded(): number {
+    return this.fromFile;
   }
 
   /** How many entries it holds (checked or not). */

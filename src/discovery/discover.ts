@@ -325,7 +325,11 @@ async function readOriginFolder(
       return { path: f.path, agent: r.agent, warnings: r.warnings };
     })
   );
-  if (loaded) loaded.retainPaths(key, new Set(folder.files.map((f) => f.path)));
+  // Entries of files gone from the folder can only come from the file or an
+  // earlier discovery: on a first run, every entry is one just read.
+  if (loaded && (again || loaded.loaded > 0)) {
+    loaded.retainPaths(key, new Set(folder.files.map((f) => f.path)));
+  }
   return { folder, outcomes };
 }
 

@@ -91,3 +91,18 @@ describe("prompt references", () => {
     }
   });
 });
+
+describe("withPromptAt at the end of a file", () => {
+  test("the prompt is found before any trailing character (all of the BMP)", () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const body = `P${c}`;
+      const t = `---\nname: a\n---\n${body}${String.fromCharCode(c)}`;
+      const r = withPromptAt(parse(body), t);
+      assert.deepEqual(
+        r.promptAt,
+        [t.length - 1 - body.length, t.length - 1],
+        `U+${c.toString(16)}`,
+      );
+    }
+  });
+});

@@ -34,11 +34,21 @@ export interface PromptParse {
 export function withPromptAt<P extends PromptParse>(r: P, text: string): P {
   const prompt = r.agent?.systemPrompt;
   if (!prompt) return r;
-  // A Markdown body is the end of the file, trimmed: look there first.
-  let start = text.trimEnd().length - prompt.length;
+  // A Markdown body is the end of the file, trimmed: look there first
+  // (measuring the trimmed length without copying the text).
+  let end = text.length;
+  while (end > 0 && isTrimmedSpace(text.charCodeAt(end - 1))) end--;
+  let start = end - prompt.length;
   if (start < 0 || !text.startsWith(prompt, start)) start = text.lastIndexOf(prompt);
   if (start < 0) return r;
   return { ...r, promptAt: [start, start + prompt.length] };
+}
+
+/** Whether `c` is one of the characters `String.prototype.trimEnd` removes. */
+function isTrimmedSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+    c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** What the cache file keeps of `r`: the prompt left out where its place is known. */
