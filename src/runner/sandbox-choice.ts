@@ -17,7 +17,7 @@
  * @module
  */
 import { chooseSandbox, describeSource } from "../sandbox/mode.ts";
-import { sandboxSupport } from "../sandbox/probe.ts";
+import { sandboxSupportSoon, startSandboxProbe } from "../sandbox/probe.ts";
 import type {
   AgentDefinition,
   Diagnostic,
@@ -44,8 +44,24 @@ export interface SandboxRequest {
 
 let warned = false;
 
+/**
+ * Starts finding out whether bubblewrap works here, for the sandbox the
+ * request will most likely get (the agent's own mode is not known yet), so
+ * that {@link sandboxFor} finds the answer ready. Nothing starts when that
+ * sandbox is off.
+ */
+export function probeSandboxEarly(r: Omit<SandboxRequest, "agent">): void {
+  const choice = chooseSandbox({
+    flag: r.request,
+    config: r.config.task.sandbox,
+    network: r.config.task.sandboxNetwork,
+    caller: r.caller,
+  });
+  if (choice.mode !== "off") startSandboxProbe(r.path, choice.network);
+}
+
 /** The child's sandbox, or why it cannot have the one asked for. */
-export function sandboxFor(r: SandboxRequest): SandboxDecision {
+export async function sandboxFor(r: SandboxRequest): Promise<SandboxDecision> {
   const choice = chooseSandbox({
     flag: r.request,
     agent: r.agent.sandbox,
@@ -60,7 +76,7 @@ export function sandboxFor(r: SandboxRequest): SandboxDecision {
   };
   const usesBash = r.agent.tools === undefined || r.agent.tools.includes("bash");
   if (setting.mode === "off" || !usesBash) return { ok: true, setting };
-  const support = sandboxSupport(r.path, setting.network);
+  const support = await sandboxSupportSoon(r.path, setting.network);
   if (support.ok) return { ok: true, setting };
   if (setting.required) {
     return {

@@ -41,7 +41,7 @@ import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
-import { sandboxFor } from "./sandbox-choice.ts";
+import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -209,6 +209,13 @@ export class TaskTool {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
     if (invalid) return { ok: false, kind: "usage", message: invalid };
+    // The sandbox probe runs while the agents are discovered.
+    probeSandboxEarly({
+      request: req.sandbox,
+      config,
+      caller: this.opts.sandbox,
+      path: env.env.PATH,
+    });
     const found = await discoverAgents(env);
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
     const maxDepth = config.task.maxRecursionDepth;
@@ -264,7 +271,7 @@ export class TaskTool {
     if (!model.ok && !opts.withoutModel) {
       return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     }
-    const sandbox = sandboxFor({
+    const sandbox = await sandboxFor({
       request: req.sandbox,
       agent,
       config,

@@ -1,6 +1,7 @@
 /**
  * Whether bubblewrap can sandbox commands on this machine, asked once per
- * process.
+ * process (and, for `xcsh run`, asked in the background while it discovers
+ * agents, so that nobody waits for the answer).
  *
  * Decides how `bwrap` is found (the first executable `bwrap` on `PATH`) and
  * what "works" means: Linux, and `bwrap` running `true` in the same kind of
@@ -23,6 +24,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
+import { spawnPiped } from "../runtime.ts";
 import { probeArgs } from "./bwrap-args.ts";
 
 export type SandboxSupport = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -44,6 +46,15 @@ export function findBwrap(path: string | undefined): string | undefined {
 }
 
 const cache = new Map<string, SandboxSupport>();
+/** Probes started ahead of need ({@link startSandboxProbe}), by cache key. */
+const pending = new Map<string, Promise<SandboxSupport>>();
+
+/** The longest a probe may take before it counts as failed. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+function cacheKey(path: string | undefined, network: boolean, checked: boolean): string {
+  return `${network}\0${checked}\0${path ?? ""}`;
+}
 
 /**
  * Can commands be sandboxed here (with or without network)? Cached. With
@@ -55,12 +66,91 @@ export function sandboxSupport(
   network: boolean,
   checked = false,
 ): SandboxSupport {
-  const key = `${network}\0${checked}\0${path ?? ""}`;
+  const key = cacheKey(path, network, checked);
   const known = cache.get(key);
   if (known) return known;
   const answer = probe(path, network, checked);
   cache.set(key, answer);
   return answer;
+}
+
+/**
+ * Starts the probe of {@link sandboxSupport} in the background (Linux, with
+ * `bwrap` on `path`), so that a process which will need the answer does not
+ * wait for it: {@link sandboxSupportSoon} then takes it when it is ready.
+ */
+export function startSandboxProbe(path: string | undefined, network: boolean): void {
+  const key = cacheKey(path, network, false);
+  if (process.platform !== "linux" || cache.has(key) || pending.has(key)) return;
+  const bwrap = findBwrap(path);
+  if (!bwrap) return;
+  pending.set(
+    key,
+    probeAsync(bwrap, network).then((answer) => {
+      cache.set(key, answer);
+      pending.delete(key);
+      return answer;
+    }),
+  );
+}
+
+/** {@link sandboxSupport}, waiting for a probe started ahead of need when there is one. */
+export async function sandboxSupportSoon(
+  path: string | undefined,
+  network: boolean,
+): Promise<SandboxSupport> {
+  const started = pending.get(cacheKey(path, network, false));
+  return started ? await started : sandboxSupport(path, network);
+}
+
+/** What the probe's exit says (`why`: its first stderr line or error, when it failed). */
+function verdict(bwrap: string, ok: boolean, why: string): SandboxSupport {
+  if (ok) return { ok: true, bwrap };
+  return {
+    ok: false,
+    reason: `${bwrap} cannot create a sandbox here (${why}); user namespaces may be disabled`,
+  };
+}
+
+/** The probe run without blocking: `bwrap` running `true`, as {@link probe} does. */
+async function probeAsync(bwrap: string, network: boolean): Promise<SandboxSupport> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  let stderr = "";
+  const exit = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
+    (done) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (r: { code: number | null; signal: string | null; error?: Error }) => {
+        if (timer !== undefined) clearTimeout(timer);
+        done(r);
+      };
+      spawnPiped({
+        command: bwrap,
+        args: probeArgs(network, tmpdir()),
+        cwd: process.cwd(),
+        env,
+        detached: false,
+        onStdout: () => {},
+        onStderr: (text) => {
+          if (stderr.length < 4096) stderr += text;
+        },
+        onClose: (code, signal) => finish({ code, signal }),
+        onError: (error) => finish({ code: null, signal: null, error }),
+      }).then((child) => {
+        child.end();
+        timer = setTimeout(() => {
+          try {
+            if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+          } catch {
+            // gone already
+          }
+        }, PROBE_TIMEOUT_MS);
+      }, (error: Error) => finish({ code: null, signal: null, error }));
+    },
+  );
+  const why = stderr.trim().split("\n")[0] || exit.error?.message ||
+    `exit ${exit.code ?? exit.signal}`;
+  return verdict(bwrap, exit.code === 0, why);
 }
 
 function probe(path: string | undefined, network: boolean, checked: boolean): SandboxSupport {
@@ -78,13 +168,9 @@ function probe(path: string | undefined, network: boolean, checked: boolean): Sa
   const r = spawnSync(bwrap, probeArgs(network, tmpdir()), {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
-    timeout: 10_000,
+    timeout: PROBE_TIMEOUT_MS,
   });
-  if (r.status === 0) return { ok: true, bwrap };
   const why = (r.stderr ?? "").trim().split("\n")[0] || r.error?.message ||
     `exit ${r.status ?? r.signal}`;
-  return {
-    ok: false,
-    reason: `${bwrap} cannot create a sandbox here (${why}); user namespaces may be disabled`,
-  };
+  return verdict(bwrap, r.status === 0, why);
 }
