@@ -103,15 +103,12 @@ export async function readCapped(path: string, limit: number): Promise<CappedRea
     const info = await fh.stat();
     const refused = refuse(info, limit);
     if (refused) return refused;
-    const buf = Buffer.alloc(Math.min(limit + 1, info.size + 1));
+    const buf = Buffer.allocUnsafe(info.size);
     let n = 0;
     while (n < buf.length) {
       const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
       if (bytesRead === 0) break;
       n += bytesRead;
-    }
-    if (n > limit) {
-      return { ok: false, reason: tooLargeReason(n, limit), code: "EFBIG", size: n };
     }
     return { ok: true, bytes: buf.subarray(0, n), info };
   } catch (err) {
@@ -133,7 +130,8 @@ export function tooLargeReason(size: number, limit: number): string {
 /**
  * Reads at most `limit` bytes of a regular file. It is opened without
  * blocking (a FIFO is refused, never waited on), measured on the descriptor,
- * and read no further than the cap even when it grows meanwhile. Never
+ * and read no further than that size, so never past the cap even when it
+ * grows meanwhile (four system calls: open, fstat, read, close). Never
  * throws: `ENOENT` and other failures come back with their code.
  */
 export function readCappedSync(path: string, limit: number): CappedRead {
@@ -147,14 +145,16 @@ export function readCappedSync(path: string, limit: number): CappedRead {
     const info = fstatSync(fd);
     const refused = refuse(info, limit);
     if (refused) return refused;
-    const buf = Buffer.alloc(Math.min(limit + 1, info.size + 1));
+    // The size the descriptor gave (at most the limit, or refused above) is
+    // all that is read: the bytes and `info` describe one state of the file,
+    // and a file growing meanwhile changes its signature for the next look.
+    const buf = Buffer.allocUnsafe(info.size);
     let n = 0;
     while (n < buf.length) {
       const got = readSync(fd, buf, n, buf.length - n, n);
       if (got === 0) break;
       n += got;
     }
-    if (n > limit) return { ok: false, reason: tooLargeReason(n, limit), code: "EFBIG", size: n };
     return { ok: true, bytes: buf.subarray(0, n), info };
   } catch (err) {
     return failure(err);
