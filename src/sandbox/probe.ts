@@ -120,7 +120,9 @@ async function probeAsync(bwrap: string, network: boolean): Promise<SandboxSuppo
   const exit = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
     (done) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let ended = false;
       const finish = (r: { code: number | null; signal: string | null; error?: Error }) => {
+        ended = true;
         if (timer !== undefined) clearTimeout(timer);
         done(r);
       };
@@ -138,6 +140,8 @@ async function probeAsync(bwrap: string, network: boolean): Promise<SandboxSuppo
         onError: (error) => finish({ code: null, signal: null, error }),
       }).then((child) => {
         child.end();
+        // No timer for a probe that has already ended (its pid may be reused).
+        if (ended) return;
         timer = setTimeout(() => {
           try {
             if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
