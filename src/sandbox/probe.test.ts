@@ -60,6 +60,19 @@ describe("sandbox probe", () => {
     });
   });
 
+  test("a bwrap that never ends is killed after the time allowed, and says so", {
+    skip: linux ? false : "the probe runs bwrap only on Linux",
+  }, async () => {
+    const dir = fakeBwrap("exec sleep 30");
+    startSandboxProbe(dir, false, 300);
+    const soon = await sandboxSupportSoon(dir, false);
+    assert.deepEqual(soon, {
+      ok: false,
+      reason: `${join(dir, "bwrap")} cannot create a sandbox here (exit SIGKILL); user ` +
+        "namespaces may be disabled",
+    });
+  });
+
   test("a working bwrap: ok, and probed once (the answer is kept)", {
     skip: linux ? false : "the probe runs bwrap only on Linux",
   }, async () => {

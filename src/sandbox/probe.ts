@@ -79,14 +79,18 @@ export function sandboxSupport(
  * `bwrap` on `path`), so that a process which will need the answer does not
  * wait for it: {@link sandboxSupportSoon} then takes it when it is ready.
  */
-export function startSandboxProbe(path: string | undefined, network: boolean): void {
+export function startSandboxProbe(
+  path: string | undefined,
+  network: boolean,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): void {
   const key = cacheKey(path, network, false);
   if (process.platform !== "linux" || cache.has(key) || pending.has(key)) return;
   const bwrap = findBwrap(path);
   if (!bwrap) return;
   pending.set(
     key,
-    probeAsync(bwrap, network).then((answer) => {
+    probeAsync(bwrap, network, timeoutMs).then((answer) => {
       cache.set(key, answer);
       pending.delete(key);
       return answer;
@@ -113,7 +117,11 @@ function verdict(bwrap: string, ok: boolean, why: string): SandboxSupport {
 }
 
 /** The probe run without blocking: `bwrap` running `true`, as {@link probe} does. */
-async function probeAsync(bwrap: string, network: boolean): Promise<SandboxSupport> {
+async function probeAsync(
+  bwrap: string,
+  network: boolean,
+  timeoutMs: number,
+): Promise<SandboxSupport> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   let stderr = "";
@@ -148,7 +156,7 @@ async function probeAsync(bwrap: string, network: boolean): Promise<SandboxSuppo
           } catch {
             // gone already
           }
-        }, PROBE_TIMEOUT_MS);
+        }, timeoutMs);
       }, (error: Error) => finish({ code: null, signal: null, error }));
     },
   );
