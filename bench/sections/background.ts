@@ -7,24 +7,14 @@
  *
  * @module
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { cleanEnv, requireXcsh, timedSync, tmp, XCSH } from "../measure.ts";
+import { cleanEnv, requireXcsh, timedSync, XCSH } from "../measure.ts";
+import { taskHome } from "./tasks.ts";
 import { details, median, row } from "../report.ts";
 
 export function benchBackground(): void {
   requireXcsh();
-  const base = tmp("background");
-  const home = join(base, "home");
-  const cwd = join(base, "work");
-  mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
-  mkdirSync(cwd, { recursive: true });
   // Nothing listens there: each run fails at once, which is all the wait needs.
-  writeFileSync(
-    join(home, ".xcsh", "agent", "config.yml"),
-    `providers: { local: { type: openai-compatible, baseURL: "http://127.0.0.1:9/v1" } }\n` +
-      `models: { default: local/mock }\n`,
-  );
+  const { home, cwd } = taskHome("background", "http://127.0.0.1:9", 8);
   const env = cleanEnv({ HOME: home, XCSH_RETRY_BASE_MS: "1" });
   const start = () => timedSync(XCSH, ["run", "--background", "task", "say hi"], { cwd, env });
   const version = () => timedSync(XCSH, ["--version"], { cwd, env });

@@ -15,20 +15,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, requireXcsh, scratchDir, timedSync, XCSH } from "../measure.ts";
+import { rng } from "../generate.ts";
 import { details, limitRow, median, row } from "../report.ts";
 import { SETTLE_MS } from "../../src/discovery/file-signature.ts";
-
-/** A small deterministic generator (mulberry32), so every run writes the same tree. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOPICS = [
   "database migrations",
@@ -140,7 +129,7 @@ export function makeCollectionTree(): { home: string; cwd: string; files: number
   const root = mkdtempSync(join(scratchDir(), "collections-"));
   const home = join(root, "home");
   const cwd = join(root, "work", "project");
-  const next = random(16);
+  const next = rng(16);
   let files = 0;
   const write = (dir: string, name: string, text: string) => {
     mkdirSync(dir, { recursive: true });
