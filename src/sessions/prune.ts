@@ -17,8 +17,11 @@ export function isExpired(mtimeMs: number, nowMs: number, days: number): boolean
   return nowMs - mtimeMs > days * DAY_MS;
 }
 
-/** Removes expired session files (and their stale locks) from `dir`; returns how many. */
-export function pruneSessions(dir: string, days: number, nowMs = Date.now()): number {
+/**
+ * Calls `removeIfExpired` for each entry of `dir` and counts the entries it
+ * removed; an entry that fails (gone meanwhile, not ours to remove) is left.
+ */
+function sweep(dir: string, removeIfExpired: (name: string) => boolean): number {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -27,42 +30,37 @@ export function pruneSessions(dir: string, days: number, nowMs = Date.now()): nu
   }
   let removed = 0;
   for (const name of names) {
-    if (!name.endsWith(".jsonl")) continue;
-    const file = join(dir, name);
-    const lock = join(dir, name.replace(/\.jsonl$/, ".lock"));
     try {
-      if (!isExpired(statSync(file).mtimeMs, nowMs, days)) continue;
-      if (lockHolder(lock) !== undefined) continue;
-      rmSync(file, { force: true });
-      rmSync(lock, { force: true });
-      removed++;
+      if (removeIfExpired(name)) removed++;
     } catch {
-      // gone meanwhile, or not ours to remove
+      // gone meanwhile, not ours to remove, or not one of ours at all
     }
   }
   return removed;
 }
 
+/** Removes expired session files (and their stale locks) from `dir`; returns how many. */
+export function pruneSessions(dir: string, days: number, nowMs = Date.now()): number {
+  return sweep(dir, (name) => {
+    if (!name.endsWith(".jsonl")) return false;
+    const file = join(dir, name);
+    const lock = join(dir, name.replace(/\.jsonl$/, ".lock"));
+    if (!isExpired(statSync(file).mtimeMs, nowMs, days)) return false;
+    if (lockHolder(lock) !== undefined) return false;
+    rmSync(file, { force: true });
+    rmSync(lock, { force: true });
+    return true;
+  });
+}
+
 /** Removes expired run folders from `dir` (their `run.json` is the age). */
 export function pruneRuns(dir: string, days: number, nowMs = Date.now()): number {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
+  return sweep(dir, (name) => {
     const folder = join(dir, name);
-    try {
-      const stamp = statSync(join(folder, "run.json")).mtimeMs;
-      const end = statSync(join(folder, "exit.json"), { throwIfNoEntry: false })?.mtimeMs;
-      if (end === undefined || !isExpired(Math.max(stamp, end), nowMs, days)) continue;
-      rmSync(folder, { recursive: true, force: true });
-      removed++;
-    } catch {
-      // not a run folder, or gone meanwhile
-    }
-  }
-  return removed;
+    const stamp = statSync(join(folder, "run.json")).mtimeMs;
+    const end = statSync(join(folder, "exit.json"), { throwIfNoEntry: false })?.mtimeMs;
+    if (end === undefined || !isExpired(Math.max(stamp, end), nowMs, days)) return false;
+    rmSync(folder, { recursive: true, force: true });
+    return true;
+  });
 }
