@@ -95,6 +95,13 @@ export function buildIdentity(): string {
 }
 
 /** A started child whose stdin, stdout and stderr are pipes. */
+/** `env` without the variables whose value is `undefined` (`process.env` may hold such). */
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
 export interface PipedProcess {
   pid: number | undefined;
   /** Writes to the child's stdin; a child that is gone is not an error. */
@@ -107,7 +114,8 @@ export interface PipedSpawn {
   command: string;
   args: string[];
   cwd: string;
-  env: Record<string, string>;
+  /** The child's environment; variables set to `undefined` are left out. */
+  env: Readonly<Record<string, string | undefined>>;
   /** In its own process group (POSIX), so that its whole tree can be signalled. */
   detached: boolean;
   onStdout(text: string): void;
@@ -128,7 +136,7 @@ export async function spawnPiped(o: PipedSpawn): Promise<PipedProcess> {
   const { spawn } = await import("node:child_process");
   const child = spawn(o.command, o.args, {
     cwd: o.cwd,
-    env: o.env,
+    env: definedEnv(o.env),
     stdio: ["pipe", "pipe", "pipe"],
     detached: o.detached,
   });
@@ -170,7 +178,7 @@ function bunSpawnPiped(o: PipedSpawn): PipedProcess {
   try {
     proc = g.Bun.spawn([o.command, ...o.args], {
       cwd: o.cwd,
-      env: o.env,
+      env: definedEnv(o.env),
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
@@ -220,7 +228,8 @@ export interface DetachedSpawn {
   command: string;
   args: string[];
   cwd: string;
-  env: Record<string, string>;
+  /** The child's environment; variables set to `undefined` are left out. */
+  env: Readonly<Record<string, string | undefined>>;
   /** Files (opened for appending) that receive its stdout and stderr. */
   stdoutFile: string;
   stderrFile: string;
@@ -239,7 +248,7 @@ export async function spawnDetached(o: DetachedSpawn): Promise<number> {
     if (g.Bun !== undefined) {
       const proc = g.Bun.spawn([o.command, ...o.args], {
         cwd: o.cwd,
-        env: o.env,
+        env: definedEnv(o.env),
         stdio: ["ignore", out, err],
         detached: true,
       });
@@ -249,7 +258,7 @@ export async function spawnDetached(o: DetachedSpawn): Promise<number> {
     const { spawn } = await import("node:child_process");
     const child = spawn(o.command, o.args, {
       cwd: o.cwd,
-      env: o.env,
+      env: definedEnv(o.env),
       stdio: ["ignore", out, err],
       detached: true,
     });

@@ -89,9 +89,7 @@ export async function launchBackground(o: {
   const id = newId();
   const dir = runDir(o.data, id);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
-  env[BACKGROUND_ENV] = id;
+  const env = { ...o.env, [BACKGROUND_ENV]: id };
   const record: Omit<RunRecord, "pid" | "mark"> = {
     version: 1,
     id,

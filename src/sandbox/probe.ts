@@ -107,9 +107,19 @@ export async function sandboxSupportSoon(
   return started ? await started : sandboxSupport(path, network);
 }
 
-/** What the probe's exit says (`why`: its first stderr line or error, when it failed). */
-function verdict(bwrap: string, ok: boolean, why: string): SandboxSupport {
-  if (ok) return { ok: true, bwrap };
+/** How the probe ended: its exit code or signal, its stderr, or why it could not start. */
+interface ProbeExit {
+  code: number | null;
+  signal: string | null;
+  stderr: string;
+  error?: Error;
+}
+
+/** What the probe's exit says: bwrap works, or why not (its first stderr line, or the failure). */
+function verdict(bwrap: string, exit: ProbeExit): SandboxSupport {
+  if (exit.code === 0) return { ok: true, bwrap };
+  const why = exit.stderr.trim().split("\n")[0] || exit.error?.message ||
+    `exit ${exit.code ?? exit.signal}`;
   return {
     ok: false,
     reason: `${bwrap} cannot create a sandbox here (${why}); user namespaces may be disabled`,
@@ -122,14 +132,12 @@ async function probeAsync(
   network: boolean,
   timeoutMs: number,
 ): Promise<SandboxSupport> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   let stderr = "";
-  const exit = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
+  const exit = await new Promise<Omit<ProbeExit, "stderr">>(
     (done) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let ended = false;
-      const finish = (r: { code: number | null; signal: string | null; error?: Error }) => {
+      const finish = (r: Omit<ProbeExit, "stderr">) => {
         ended = true;
         if (timer !== undefined) clearTimeout(timer);
         done(r);
@@ -138,7 +146,7 @@ async function probeAsync(
         command: bwrap,
         args: probeArgs(network, tmpdir()),
         cwd: process.cwd(),
-        env,
+        env: process.env,
         detached: false,
         onStdout: () => {},
         onStderr: (text) => {
@@ -160,9 +168,7 @@ async function probeAsync(
       }, (error: Error) => finish({ code: null, signal: null, error }));
     },
   );
-  const why = stderr.trim().split("\n")[0] || exit.error?.message ||
-    `exit ${exit.code ?? exit.signal}`;
-  return verdict(bwrap, exit.code === 0, why);
+  return verdict(bwrap, { ...exit, stderr });
 }
 
 function probe(path: string | undefined, network: boolean, checked: boolean): SandboxSupport {
@@ -182,7 +188,10 @@ function probe(path: string | undefined, network: boolean, checked: boolean): Sa
     encoding: "utf8",
     timeout: PROBE_TIMEOUT_MS,
   });
-  const why = (r.stderr ?? "").trim().split("\n")[0] || r.error?.message ||
-    `exit ${r.status ?? r.signal}`;
-  return verdict(bwrap, r.status === 0, why);
+  return verdict(bwrap, {
+    code: r.status,
+    signal: r.signal,
+    stderr: r.stderr ?? "",
+    error: r.error,
+  });
 }
