@@ -193,7 +193,7 @@ export class DefinitionCache<T> {
   }
 
   /** How many entries the file held when it was loaded. */
-  get loaded(): number {
+  get loadedEntries(): number {
     return this.fromFile;
   }
 

@@ -327,7 +327,7 @@ async function readOriginFolder(
   );
   // Entries of files gone from the folder can only come from the file or an
   // earlier discovery: on a first run, every entry is one just read.
-  if (loaded && (again || loaded.loaded > 0)) {
+  if (loaded && (again || loaded.loadedEntries > 0)) {
     loaded.retainPaths(key, new Set(folder.files.map((f) => f.path)));
   }
   return { folder, outcomes };
