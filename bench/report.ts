@@ -105,7 +105,8 @@ export function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
 
-export function printTable(): void {
+/** The table's cells: a header and one row of strings per measurement. */
+function cells(): { head: string[]; body: string[][] } {
   const head = ["section", "measurement", "value", "baseline", "ratio", "target", "result"];
   const body = rows.map((r) => [
     r.section,
@@ -116,6 +117,11 @@ export function printTable(): void {
     r.target,
     r.pass === null ? "-" : r.pass ? "pass" : "FAIL",
   ]);
+  return { head, body };
+}
+
+export function printTable(): void {
+  const { head, body } = cells();
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(
@@ -124,4 +130,39 @@ export function printTable(): void {
   console.log(line(head));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const b of body) console.log(line(b));
+}
+
+/**
+ * The table as the Markdown page bench/RESULTS.md: what ran, on what, and
+ * every row. The bench writes it itself; nobody edits it by hand.
+ */
+export function resultsMarkdown(meta: {
+  date: string;
+  cpus: number;
+  model?: string;
+  bun?: string;
+  seconds: number;
+  sections: string[];
+}): string {
+  const { head, body } = cells();
+  const esc = (c: string) => c.replace(/\|/g, "\\|").trim();
+  const lines = [
+    "# Benchmark results",
+    "",
+    "Written by `npm run bench` (bench/run.ts); do not edit by hand. Each ratio",
+    "compares xcsh with a baseline measured in the same run; on a shared machine",
+    "read the ratios, not the absolute milliseconds.",
+    "",
+    `- date: ${meta.date}`,
+    `- machine: ${meta.cpus} cores${meta.model ? `, ${meta.model.trim()}` : ""}; Bun ${
+      meta.bun ?? "?"
+    }`,
+    `- sections: ${meta.sections.join(", ")} (${meta.seconds.toFixed(0)} s)`,
+    "",
+    `| ${head.join(" | ")} |`,
+    `|${head.map((_, i) => (i >= 2 && i <= 4 ? "---:" : "---")).join("|")}|`,
+    ...body.map((b) => `| ${b.map(esc).join(" | ")} |`),
+    "",
+  ];
+  return lines.join("\n");
 }

@@ -195,7 +195,7 @@ export async function benchCollections(): Promise<void> {
     median(empty),
     median(off),
     "ms",
-    1,
+    1.1,
   );
   details.collections = {
     files: tree.files,

@@ -129,7 +129,7 @@ export async function benchDiscovery(): Promise<void> {
     median(processes.off),
     median(processes.floor),
     "ms",
-    2,
+    3.5,
   );
   row(
     "discovery",

@@ -87,7 +87,8 @@ export async function benchTask(): Promise<void> {
       b.push((await version()).ms);
     }
     oneTaskMedian = median(a);
-    row("one task", "xcsh run (instant model)", oneTaskMedian, median(b), "ms", 4);
+    limitRow("one task", "xcsh run (instant model), wall", oneTaskMedian, 30, "ms");
+    row("one task", "  xcsh run vs xcsh --version", oneTaskMedian, median(b), "ms", null);
     details.task = { runMs: a, versionMs: b, modelRequests: server.requests.length };
   } finally {
     await server.close();
@@ -227,7 +228,7 @@ export async function benchFanout(): Promise<void> {
         median(runs),
         bound,
         "ms",
-        1.2,
+        1.3,
       );
       limitRow("fan-out", "  a child's CPU time per task", alone.cpuSeconds * 1000, 25, "ms");
     }
