@@ -33,7 +33,7 @@ Workflow commands are Markdown prompt templates in .xcsh/commands,
 'show' expands $ARGUMENTS, $@ and $1..$9 with the given arguments.
 
   --all       also list commands hidden by a higher-precedence one of the same name
-  --json      machine-readable output (documented in the README)
+  --json      machine-readable output (documented in docs/discovery.md)
   --verbose   print every warning about command files (default: one summary line)
   --cwd DIR   discover as if run from DIR (default: the current directory)
 `;

@@ -41,7 +41,7 @@ export const AGENTS_HELP = `Usage:
   xcsh agents check [PATH...] [--json] [--cwd DIR]
 
   --all       also list agents hidden by a higher-precedence agent of the same name
-  --json      machine-readable output (documented in the README)
+  --json      machine-readable output (documented in docs/discovery.md)
   --verbose   print every warning about agent files (default: one summary line;
               'agents check' always prints them all)
   --cwd DIR   discover as if run from DIR (default: the current directory)

@@ -1,4 +1,4 @@
-// The fault matrix of the README, one row per test: each fault between
+// The fault matrix of docs/running.md, one row per test: each fault between
 // `xcsh run`, its children and the model server, what the user sees, the
 // exit code, and that no process is left behind. Through the built binary
 // against the local model server (OpenAI wire format).
