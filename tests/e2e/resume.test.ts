@@ -302,10 +302,39 @@ for (const format of FORMATS) {
 }
 
 describe("the model of a resumed session", () => {
+  // No provider key is set, so nothing but the session can name the model.
+  for (
+    const [what, model, extra] of [
+      ["an Ollama model", "ollama/llama3.2", { OLLAMA_BASE_URL: "/v1" }],
+      ["a config-only provider's model", "local/mock-small", {}],
+    ] as const
+  ) {
+    test(`is kept with no models.default and no key: ${what} from --model`, async () => {
+      const w = world();
+      const only = Object.fromEntries(
+        Object.entries(extra).map(([k, v]) => [k, `${server.url}${v}`]),
+      );
+      const run = (args: string[]) => runXcsh(args, { cwd: w.cwd, home: w.home, env: only });
+      const chats = () => server.requests.filter((r) => r.path === "/v1/chat/completions");
+      script([{ text: "first answer" }]);
+      const first = await run(["run", "worker", "--model", model, "first task"]);
+      assert.equal(first.code, 0, first.stderr);
+      script([{ text: "resumed fine" }]);
+      const r = await run(["run", "--resume", onlySession(w).id, "follow-up task"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, "resumed fine\n");
+      assert.equal(chats().length, 1);
+      assert.equal(chats()[0].body.model, model.split("/")[1]);
+      assert.match(JSON.stringify(chats()[0].body), /first task[^]*first answer[^]*follow-up/);
+    });
+  }
+
   test("stays the one it ran on when models.default changed since", async () => {
     const w = world();
+    // No key is set: the new default could not even run.
+    const run = (args: string[]) => runXcsh(args, { cwd: w.cwd, home: w.home });
     script([{ text: "first answer" }]);
-    const first = await xcsh(w, ["run", "worker", "--model", "local/mock-small", "first task"]);
+    const first = await run(["run", "worker", "--model", "local/mock-small", "first task"]);
     assert.equal(first.code, 0, first.stderr);
     writeFileSync(
       join(w.home, ".xcsh", "agent", "config.yml"),
@@ -313,10 +342,11 @@ describe("the model of a resumed session", () => {
         "models:\n  default: anthropic/claude-test\n",
     );
     script([{ text: "resumed fine" }]);
-    const r = await xcsh(w, ["run", "--resume", onlySession(w).id, "follow-up task"]);
+    const r = await run(["run", "--resume", onlySession(w).id, "follow-up task"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(server.requests[0].path, "/v1/chat/completions");
     assert.equal(server.requests[0].body.model, "mock-small");
+    assert.doesNotMatch(r.stderr, /anthropic|models\.default/, "no word of the new default");
   });
 
   test("--model with --resume switches it, dropping what cannot cross, with a note", async () => {
