@@ -349,6 +349,41 @@ describe("the model of a resumed session", () => {
     assert.doesNotMatch(r.stderr, /anthropic|models\.default/, "no word of the new default");
   });
 
+  test("--model with --resume to another model of the same provider drops its thinking too", async () => {
+    const w = world();
+    script([{ reasoning: "private chain of thought", text: "first answer" }]);
+    const first = await xcsh(w, [
+      "run",
+      "worker",
+      "--model",
+      "anthropic/claude-test",
+      "first task",
+    ]);
+    assert.equal(first.code, 0, first.stderr);
+    script([{ text: "resumed fine" }]);
+    const r = await xcsh(w, [
+      "run",
+      "--resume",
+      onlySession(w).id,
+      "--model",
+      "anthropic/claude-other",
+      "follow-up task",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /session switched from anthropic\/claude-test to anthropic\/claude-other/,
+    );
+    const req = server.requests[0];
+    assert.equal(req.body.model, "claude-other");
+    const blocks = req.body.messages.flatMap((m: { content: unknown }) =>
+      Array.isArray(m.content) ? m.content : []
+    );
+    assert.deepEqual(blocks.filter((b: { type: string }) => /thinking/.test(b.type)), []);
+    assert.doesNotMatch(JSON.stringify(req.body), /private chain of thought|mock-signature/);
+    assert.match(JSON.stringify(req.body), /first answer[^]*follow-up task/);
+  });
+
   test("--model with --resume switches it, dropping what cannot cross, with a note", async () => {
     const w = world();
     script([
