@@ -12,7 +12,10 @@
  *   asks the provider to force a `submit_result` call), and after
  *   {@link MAX_REMINDERS} of them an error;
  * - `maxTurns` model calls without an ending → error.
- * Model access is injected, so the rules are tested without a network.
+ * A `submit_result` that ends the run gets its reply in the conversation, and
+ * the calls of its turn that never ran an answer saying so: every call stays
+ * paired with its result, which a resume needs. Model access is injected, so
+ * the rules are tested without a network.
  *
  * @module
  */
