@@ -95,6 +95,48 @@ describe("runLoop", () => {
     assert.equal(events.filter((e) => e.type === "tool_start").length, 1);
   });
 
+  test("a submission that ends the run is answered in the conversation, as are skipped calls", async () => {
+    const { opts, events } = setup([
+      {
+        calls: [
+          ["read", { path: "a.txt" }],
+          ["submit_result", { result: { data: { n: 1 } } }],
+          ["read", { path: "a.txt" }],
+        ],
+      },
+    ], { validator, recordMessages: true });
+    assert.equal((await runLoop(opts)).status, "ok");
+    const messages = events.flatMap((e) => e.type === "message" ? [e.message] : []);
+    // deno-lint-ignore no-explicit-any
+    const last = messages.at(-1) as any;
+    assert.equal(last.role, "tool", "the run's last message answers its calls");
+    assert.deepEqual(last.content.map((p: { toolCallId: string }) => p.toolCallId), [
+      "c1-0",
+      "c1-1",
+      "c1-2",
+    ]);
+    assert.match(last.content[0].output.value, /hello/);
+    assert.equal(last.content[1].output.type, "text");
+    assert.match(last.content[2].output.value, /^Not run/);
+  });
+
+  for (
+    const [what, input] of [["gives up", { error: "no" }], ["is rejected", { data: { n: "x" } }]]
+  ) {
+    test(`a submission that ends the run because it ${what} is answered too`, async () => {
+      const { opts, events } = setup([{ calls: [["submit_result", { result: input }]] }], {
+        validator,
+        recordMessages: true,
+        limits: { maxTurns: 10, timeoutMs: 1000, submitRetries: 0 },
+      });
+      assert.equal((await runLoop(opts)).status, "error");
+      // deno-lint-ignore no-explicit-any
+      const last = events.filter((e) => e.type === "message").at(-1) as any;
+      assert.equal(last.message.role, "tool");
+      assert.equal(last.message.content[0].toolCallId, "c1-0");
+    });
+  }
+
   test("submitRetries invalid submissions are answered; the next one fails", async () => {
     const bad: Scripted = { calls: [["submit_result", { result: { data: { n: "x" } } }]] };
     const { opts, calls, seen } = setup([bad, bad, bad], { validator });

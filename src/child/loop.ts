@@ -12,7 +12,10 @@
  *   asks the provider to force a `submit_result` call), and after
  *   {@link MAX_REMINDERS} of them an error;
  * - `maxTurns` model calls without an ending → error.
- * Model access is injected, so the rules are tested without a network.
+ * A `submit_result` that ends the run gets its reply in the conversation, and
+ * the calls of its turn that never ran an answer saying so: every call stays
+ * paired with its result, which a resume needs. Model access is injected, so
+ * the rules are tested without a network.
  *
  * @module
  */
@@ -145,6 +148,21 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       out.toolCalls.map((call, index) => ({ call, index })),
       ({ call }) => call.name !== SUBMIT_RESULT && runsShared(o.tools.get(call.name)),
     );
+    /**
+     * Ends the run at `index` (a `submit_result`): its reply and those of the
+     * calls that ran are recorded, the calls left unrun answered as such, so
+     * that the conversation stays well-formed for a resume.
+     */
+    const endWith = (index: number, ok: boolean, value: string, outcome: LoopOutcome) => {
+      answers[index] = reply(out.toolCalls[index], ok, value);
+      pushMessages({
+        role: "tool",
+        content: out.toolCalls.map((call, i) =>
+          answers[i] ?? reply(call, false, "Not run: the task ended with submit_result.")
+        ),
+      });
+      return outcome;
+    };
     for (const batch of batches) {
       const [first] = batch;
       if (first.call.name === SUBMIT_RESULT) {
@@ -159,15 +177,29 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         switch (verdict.kind) {
           case "accepted":
             toolEnd(call, true, "accepted");
-            return { status: "ok", data: verdict.data, ...(lastText ? { text: lastText } : {}) };
+            return endWith(first.index, true, "Result accepted; the task is done.", {
+              status: "ok",
+              data: verdict.data,
+              ...(lastText ? { text: lastText } : {}),
+            });
           case "agent-error":
             toolEnd(call, true, "gave up");
-            return failed(`the agent gave up: ${verdict.error}`);
+            return endWith(
+              first.index,
+              true,
+              "Error recorded; the task ended.",
+              failed(`the agent gave up: ${verdict.error}`),
+            );
           case "exhausted":
             toolEnd(call, false, `rejected: ${verdict.errors.length} error(s)`);
-            return failed(
-              `submit_result was rejected ${invalid + 1} time${invalid === 0 ? "" : "s"}; ` +
-                `last errors: ${verdict.errors.join("; ")}`,
+            return endWith(
+              first.index,
+              false,
+              `Rejected again; the task failed: ${verdict.errors.join("; ")}`,
+              failed(
+                `submit_result was rejected ${invalid + 1} time${invalid === 0 ? "" : "s"}; ` +
+                  `last errors: ${verdict.errors.join("; ")}`,
+              ),
             );
           case "rejected":
             invalid++;

@@ -21,7 +21,8 @@ Flags:
   --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
   --cwd DIR              run as if started in DIR
   --isolation MODE       worktree: each task works in a fresh git worktree; none: here
-  --resume SESSION       continue that session (same agent, model and folder)
+  --resume SESSION       continue that session (same agent, model and folder;
+                         --model moves it to another model)
   --background           start detached, print the run id and exit (see 'xcsh tasks')
   --json                 print one JSON document with every task's outcome
   --dry-run              resolve, guard and print the child envelopes, their models and the

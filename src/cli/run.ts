@@ -203,7 +203,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   }
   const resume = values.resume !== undefined ? resumeTarget(values.resume) : undefined;
   if (resume) {
-    for (const flag of ["task", "schema", "context", "plan", "model", "isolation"] as const) {
+    for (const flag of ["task", "schema", "context", "plan", "isolation"] as const) {
       if (values[flag] !== undefined) {
         throw new UsageError(
           `run: --resume continues with the session's own settings; --${flag} cannot be given with it`,

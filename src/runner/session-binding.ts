@@ -6,8 +6,11 @@
  * cannot be written) and, when isolated, the repository it will get a
  * worktree of (not a repository, no commit, no git: refused). A resumed
  * task: its session read and locked, the same agent required, and the
- * stored envelope's agent, model, schema, context, plan mode and folder
- * reused with the conversation so far; where it last worked (a follow-up may
+ * stored envelope's agent, thinking level, schema, context, plan mode and
+ * folder reused with the conversation so far (well-formed); the model it last
+ * ran on, whatever config says now, unless the call names one (`--model`:
+ * the conversation moves to it without the provider data, with a note);
+ * where it last worked (a follow-up may
  * have moved it): its kept worktree when there is one, a fresh one of the
  * same repository when it was removed.
  *
@@ -21,6 +24,7 @@ import type { PreparedTask } from "./task-runner.ts";
 import { repoBase } from "./worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
 import { Buffer } from "node:buffer";
+import { continuation } from "../sessions/replay.ts";
 import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
 
 export interface Binding {
@@ -82,17 +86,26 @@ async function bindResume(
   }
   const stored = header.envelope;
   const { cwd, worktree: wt } = loaded.place;
+  // The model it last ran on, whatever config says now; `--model` switches it.
+  const requested = b.req.model !== undefined ? t.envelope.model ?? undefined : undefined;
+  const next = continuation(loaded.messages, loaded.model, requested) ??
+    (t.envelope.model ? continuation(loaded.messages, null, t.envelope.model) : undefined);
+  if (!next) return `cannot resume session ${id}: ${t.modelError ?? "it names no model"}`;
+  const { modelNote: _fromConfig, thinkingLevel: _current, ...rest } = t.envelope;
   t.envelope = {
-    ...t.envelope,
+    ...rest,
     agent: stored.agent,
-    model: stored.model,
+    model: next.model,
+    ...(next.note ? { modelNote: next.note } : {}),
+    ...(stored.thinkingLevel ? { thinkingLevel: stored.thinkingLevel } : {}),
     outputSchema: stored.outputSchema,
     ...(stored.context ? { context: stored.context } : {}),
     cwd,
     planMode: stored.planMode,
     session: id,
-    history: loaded.messages,
+    history: next.messages,
   };
+  delete t.modelError;
   const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");
   if (bytes > MAX_ENVELOPE_BYTES) {
     return `cannot resume session ${id}: its conversation is too long to continue (${

@@ -267,8 +267,10 @@ export class TaskTool {
       modelFlag: this.opts.modelFlag,
     });
     // Refuse here rather than start a child that cannot run: an explicit
-    // --model that names nothing must never fall back to another model.
-    if (!model.ok && !opts.withoutModel) {
+    // --model that names nothing must never fall back to another model. A
+    // resumed task runs on its session's model (`session-binding.ts`).
+    const resumesOnly = req.model === undefined && req.tasks.every((t) => t.resume !== undefined);
+    if (!model.ok && !opts.withoutModel && !resumesOnly) {
       return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
     }
     const sandbox = await sandboxFor({

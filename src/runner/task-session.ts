@@ -4,7 +4,8 @@
  *
  * Decides: a new task gets a fresh session id and its lock before any child
  * starts; a resumed task reads its session (missing, other version, corrupt:
- * a message naming it) and takes its lock (held elsewhere: refused); the
+ * a message naming it), with its conversation made well-formed and the model
+ * it last ran on, and takes its lock (held elsewhere: refused); the
  * header is written when the task starts (its worktree known by then);
  * messages and events are appended as the child reports them (streamed text
  * left out: the messages hold it), then the result, and the lock is
@@ -24,11 +25,13 @@ import {
   type SessionHeader,
   sessionLockFile,
   sessionMessages,
+  sessionModel,
   sessionPlace,
   type SessionWorktree,
   SessionWriter,
 } from "../sessions/store.ts";
 import { runsDirectory, sessionsDirectory } from "../sessions/paths.ts";
+import { wellFormed } from "../sessions/replay.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
 
 /** A session reserved for one task (its lock is held). */
@@ -44,7 +47,10 @@ export type ResumeLoad =
     ok: true;
     session: ReservedSession;
     header: SessionHeader;
+    /** The conversation so far, well-formed (`replay.ts`). */
     messages: unknown[];
+    /** The model the session last ran on. */
+    model: string | null;
     /** Where the session last worked. */
     place: { cwd: string; worktree?: SessionWorktree };
   }
@@ -134,7 +140,8 @@ export class SessionKeeper {
       ok: true,
       session: { id, release, resumed: read.header },
       header: read.header,
-      messages: sessionMessages(read.records),
+      messages: wellFormed(sessionMessages(read.records)).messages,
+      model: sessionModel(read.header, read.records),
       place: sessionPlace(read.header, read.records),
     };
   }
@@ -164,6 +171,7 @@ export class SessionKeeper {
               at: new Date().toISOString(),
               assignment: envelope.assignment,
               cwd: envelope.cwd,
+              ...(envelope.model ? { model: envelope.model } : {}),
               ...(extra.worktree ? { worktree: extra.worktree } : {}),
             },
             this.secrets,

@@ -48,6 +48,8 @@ export type SessionRecord =
     assignment: string;
     /** Where the follow-up ran (a fresh worktree when the first one was gone). */
     cwd?: string;
+    /** The model the follow-up ran on (`provider/model`): a `--model` switch moves the session. */
+    model?: string;
     worktree?: SessionWorktree;
   };
 
@@ -233,7 +235,19 @@ export function sessionPlace(
   return { cwd: header.cwd, ...(header.worktree ? { worktree: header.worktree } : {}) };
 }
 
-/** The conversation of a session, in order: what a resumed child starts from. */
+/** The model a session last ran on: the latest follow-up's, else the header's. */
+export function sessionModel(
+  header: SessionHeader,
+  records: readonly SessionRecord[],
+): string | null {
+  for (let i = records.length - 1; i > 0; i--) {
+    const r = records[i];
+    if (r.type === "resume" && typeof r.model === "string") return r.model;
+  }
+  return header.model;
+}
+
+/** The conversation of a session as recorded, in order (`replay.ts` makes it well-formed). */
 export function sessionMessages(records: readonly SessionRecord[]): unknown[] {
   return records.filter((r) => r.type === "message").map((r) =>
     (r as { message: unknown }).message

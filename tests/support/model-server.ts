@@ -44,6 +44,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { type CacheUsage, PromptCache } from "./prompt-cache.ts";
 import { type ResponsesAnswer, responsesEvents, responsesJson } from "./wire-responses.ts";
+import { pairingRefusal } from "./strict-pairing.ts";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
@@ -271,6 +272,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       );
       return;
     }
+
+    // Unpaired tool calls and results: refused as the real API refuses them.
+    const refusal = pairingRefusal(format, body);
+    if (refusal) return sendJson(res, refusal.status, refusal.body);
 
     let turn: Turn | undefined = queue.shift();
     if (!turn && opts.respond) {
