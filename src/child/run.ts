@@ -215,7 +215,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     envelope,
     config,
     home: deps.home,
-    path: env.PATH,
+    env,
     usesBash: tools.has("bash"),
     // xcsh's own children: the parent probed bubblewrap before starting them.
     parentChecked: env.XCSH_PARENT_PIPE === "1",

@@ -8,7 +8,7 @@
  */
 import { workspaceRoots } from "../child/workspace.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
-import { sandboxSupport } from "../sandbox/probe.ts";
+import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import type { XcshConfig } from "../types.ts";
 
 export interface SandboxReport {
@@ -27,13 +27,13 @@ export function sandboxReport(
   config: XcshConfig,
   cwd: string,
   home: string,
-  path: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
 ): SandboxReport {
   const choice = chooseSandbox({
     config: config.task.sandbox,
     network: config.task.sandboxNetwork,
   });
-  const support = sandboxSupport(path, choice.network);
+  const support = sandboxSupport(bwrapLocations(env), choice.network);
   const { roots, missing } = workspaceRoots(cwd, home, config);
   return {
     mode: choice.mode,

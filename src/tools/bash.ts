@@ -21,6 +21,7 @@ import { existsSync } from "node:fs";
 import process from "node:process";
 import { killMarked, killTree } from "../runner/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
+import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -61,6 +62,7 @@ function commandLine(script: string, ctx: ToolContext): [string, string[]] {
     roots: ctx.roots ?? [ctx.cwd],
     tmp: sb.tmp,
     cwd: ctx.cwd,
+    hide: hostHiding(),
   };
   return [sb.bwrap, bwrapArgs(plan, sh)];
 }
