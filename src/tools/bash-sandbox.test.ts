@@ -129,13 +129,14 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
     try {
       for (const mode of ["read-only", "workspace-write"] as const) {
         const r = await bashTool.run({
-          command: "grep -E '^Cap(Eff|Prm|Amb):' /proc/self/status; " +
+          command: "grep -E '^(Cap(Eff|Prm|Amb)|NoNewPrivs):' /proc/self/status; " +
             "mount -o remount,bind,rw / && echo REMOUNTED; " +
             "mount -o remount,rw / && echo REMOUNTED; " +
             `echo evil >> ${file} && echo APPENDED; echo end`,
         }, ctxFor(mode));
         assert.match(r.output, /CapEff:\s+0+\n/, `${mode}: ${r.output}`);
         assert.match(r.output, /CapPrm:\s+0+\n/, `${mode}: ${r.output}`);
+        assert.match(r.output, /NoNewPrivs:\s+1\n/, `${mode}: no setuid program gives them back`);
         assert.doesNotMatch(r.output, /REMOUNTED|APPENDED/, `${mode}: ${r.output}`);
         assert.match(r.output, /end\n/);
         assert.equal(
