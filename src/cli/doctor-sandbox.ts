@@ -1,13 +1,16 @@
 /**
  * The sandbox part of `xcsh doctor`: the bash sandbox a task started here
  * would get by default (from `task.sandbox`, else `workspace-write`), whether
- * bubblewrap can provide it on this machine, and the folders the file tools
- * and sandboxed commands may write.
+ * bubblewrap can provide it on this machine (and which binary), the folders
+ * the file tools and sandboxed commands may write, and which variables of
+ * this environment commands would not get (names only, never values).
  *
  * @module
  */
 import { workspaceRoots } from "../child/workspace.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
+import { keyVariables } from "../model/providers.ts";
+import { commandEnvironment } from "../sandbox/command-env.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import type { XcshConfig } from "../types.ts";
 
@@ -20,6 +23,8 @@ export interface SandboxReport {
   roots: string[];
   /** `task.additionalDirectories` entries that are not folders. */
   missing: string[];
+  /** Variables of this environment that commands do not get, and `task.allowEnv`. */
+  env: { withheld: string[]; allowed: string[] };
 }
 
 /** What `doctor` says about the sandbox for `cwd`. */
@@ -35,6 +40,10 @@ export function sandboxReport(
   });
   const support = sandboxSupport(bwrapLocations(env), choice.network);
   const { roots, missing } = workspaceRoots(cwd, home, config);
+  const commands = commandEnvironment(env, {
+    remove: keyVariables(config),
+    allow: config.task.allowEnv,
+  });
   return {
     mode: choice.mode,
     source: choice.source,
@@ -42,6 +51,7 @@ export function sandboxReport(
     bwrap: support.ok ? { ok: true, path: support.bwrap } : { ok: false, reason: support.reason },
     roots,
     missing,
+    env: { withheld: [...commands.dropped].sort(), allowed: config.task.allowEnv },
   };
 }
 
@@ -58,5 +68,8 @@ export function sandboxLines(r: SandboxReport): string[] {
     `  project      ${r.roots[0]}`,
     ...r.roots.slice(1).map((d) => `  also         ${d}`),
     ...r.missing.map((d) => `  missing      ${d} (task.additionalDirectories; ignored)`),
+    `  withheld     ${r.env.withheld.length === 0 ? "none" : r.env.withheld.join(", ")}` +
+    " (variables commands do not get)",
+    ...(r.env.allowed.length > 0 ? [`  allowEnv     ${r.env.allowed.join(", ")}`] : []),
   ];
 }

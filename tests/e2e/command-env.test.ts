@@ -108,6 +108,25 @@ describe("the environment of commands", () => {
     assert.match(two, /gh= npm=set db=$/m);
   });
 
+  test("doctor names the variables commands do not get, never their values", async () => {
+    const w = world("task:\n  allowEnv: [NPM_TOKEN]\n");
+    const r = await runXcsh(["doctor", "--json"], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(
+      doc.sandbox.env.withheld,
+      ["AWS_SECRET_ACCESS_KEY", "DATABASE_URL", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY"]
+        .concat(["GITHUB_TOKEN", "SSH_AUTH_SOCK"]),
+    );
+    assert.deepEqual(doc.sandbox.env.allowed, ["NPM_TOKEN"]);
+    const text = await runXcsh(["doctor"], { cwd: w.cwd, home: w.home, env });
+    assert.match(text.stdout, /withheld +AWS_SECRET_ACCESS_KEY, DATABASE_URL, .*GITHUB_TOKEN/);
+    assert.match(text.stdout, /allowEnv +NPM_TOKEN/);
+    for (const value of Object.values(SECRETS)) {
+      assert.ok(!r.stdout.includes(value) && !text.stdout.includes(value), value);
+    }
+  });
+
   test("a bad task.allowEnv is one clear error naming the file and key", async () => {
     const w = world("task:\n  allowEnv: [GITHUB_TOKEN, 'MY VAR']\n");
     server.script([]);
