@@ -176,58 +176,72 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
     }
   });
 
-  test("a socket under /run does not answer; an abstract one does not without network", {
-    skip: python.skip || (root ? false : "needs root to make a socket under /run"),
-  }, async () => {
-    const name = `xcsh-test-${process.pid}-${Date.now()}`;
-    const file = `/run/${name}.sock`;
-    // One host process listening on both; it answers "hello" to whoever connects.
-    const listener = spawn(python.path, [
-      "-c",
-      `import socket, threading, sys
+  test(
+    "host socket files under /run, /tmp and /var/tmp do not answer; an abstract one does not without network",
+    {
+      skip: python.skip,
+    },
+    async () => {
+      const name = `xcsh-test-${process.pid}-${Date.now()}`;
+      // /run is writable by root only; an agent's socket lives there or below /tmp.
+      const files = [
+        ...(root ? [`/run/${name}.sock`] : []),
+        join(tmpdir(), `${name}.sock`),
+        ...(existsSync("/var/tmp") ? [`/var/tmp/${name}.sock`] : []),
+      ];
+      // One host process listening on each; it answers "hello" to whoever connects.
+      const listener = spawn(python.path, [
+        "-c",
+        `import socket, threading, sys
 def serve(addr):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind(addr); s.listen(8)
     while True:
         c, _ = s.accept(); c.sendall(b"hello\\n"); c.close()
-for a in (sys.argv[1], "\\0" + sys.argv[2]):
+for a in sys.argv[2:] + ["\\0" + sys.argv[1]]:
     threading.Thread(target=serve, args=(a,), daemon=True).start()
 print("ready", flush=True)
 sys.stdin.read()`,
-      file,
-      name,
-    ], { stdio: ["pipe", "pipe", "inherit"] });
-    try {
-      await new Promise<void>((res) => listener.stdout.once("data", () => res()));
-      const client = (addr: string) =>
-        `${python.path} -c 'import socket,sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-try:
-    s.connect(sys.argv[1]); print("ANSWERED", s.recv(16))
-except OSError as e:
-    print("REFUSED", e)' ${addr}`;
-      // The listener answers on the host: the test can fail.
-      const direct = spawnSync("sh", ["-c", client(file)], { encoding: "utf8" });
-      assert.match(direct.stdout, /ANSWERED/);
-      for (const network of [true, false]) {
-        const r = await bashTool.run({ command: client(file) }, ctxFor("workspace-write", network));
-        assert.match(r.output, /REFUSED/, `network ${network}: ${r.output}`);
+        name,
+        ...files,
+      ], { stdio: ["pipe", "pipe", "inherit"] });
+      try {
+        await new Promise<void>((res) => listener.stdout.once("data", () => res()));
+        // Prints one line per address: ANSWERED or REFUSED.
+        const client = (addrs: string[]) =>
+          `${python.path} -c 'import socket,sys
+for a in sys.argv[1:]:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    a = "\\0" + a[1:] if a.startswith("@") else a
+    try:
+        s.connect(a); print("ANSWERED", a)
+    except OSError as e:
+        print("REFUSED", a, e)' ${addrs.join(" ")}`;
+        // The listener answers on the host: the test can fail.
+        const direct = spawnSync("sh", ["-c", client([...files, `@${name}`])], {
+          encoding: "utf8",
+        });
+        assert.equal(direct.stdout.match(/^ANSWERED/gm)?.length, files.length + 1, direct.stdout);
+        for (const network of [true, false]) {
+          const r = await bashTool.run(
+            { command: client(files) },
+            ctxFor("workspace-write", network),
+          );
+          assert.equal(
+            r.output.match(/^REFUSED/gm)?.length,
+            files.length,
+            `${network}: ${r.output}`,
+          );
+        }
+        const off = await bashTool.run(
+          { command: client([`@${name}`]) },
+          ctxFor("workspace-write", false),
+        );
+        assert.match(off.output, /^REFUSED/m, off.output);
+      } finally {
+        listener.stdin.end();
+        listener.kill();
+        for (const f of files) rmSync(f, { force: true });
       }
-      const off = await bashTool.run(
-        {
-          command: `${python.path} -c 'import socket
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-try:
-    s.connect("\\0${name}"); print("ANSWERED")
-except OSError as e:
-    print("REFUSED", e)'`,
-        },
-        ctxFor("workspace-write", false),
-      );
-      assert.match(off.output, /REFUSED/, off.output);
-    } finally {
-      listener.stdin.end();
-      listener.kill();
-      rmSync(file, { force: true });
-    }
-  });
+    },
+  );
 });

@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import {
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -24,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { requireBinary, ROOT, runXcsh, XCSH } from "../support/cli.ts";
+import { runXcshVia } from "../support/fixtures.ts";
 import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
 import { localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
@@ -62,6 +64,16 @@ function outsideFolder(): string {
   const dir = mkdtempSync(join(base, ".xcsh-outside-"));
   scratch.push(dir);
   return dir;
+}
+
+/** Gives a whole tree to `uid` (the same number as its group). */
+function chownTree(dir: string, uid: number): void {
+  chownSync(dir, uid, uid);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) chownTree(p, uid);
+    else chownSync(p, uid, uid);
+  }
 }
 
 const bash = (command: string): Turn => ({ toolCalls: [{ name: "bash", args: { command } }] });
@@ -227,6 +239,46 @@ describe("a sandboxed command holds no privilege, as root too", { skip: needsBwr
       assert.equal(readFileSync(bashrc, "utf8"), "# mine\n");
     });
   }
+});
+
+describe("as an ordinary user", () => {
+  const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((f) => existsSync(f));
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const skip = needsBwrap ||
+    (!isRoot ? "runs as root only (it becomes uid 4242 with setpriv)" : false) ||
+    (setpriv ? false : "needs setpriv (util-linux)");
+  test(
+    "the sandbox starts and confines the same way (no capability to drop)",
+    { skip },
+    async () => {
+      const w = world();
+      chownTree(w.root, 4242);
+      const bashrc = join(w.home, ".bashrc");
+      server.script([
+        bash(
+          "id -u; grep CapEff /proc/self/status; touch made.txt && echo IN-OK; " +
+            `echo x >> ${bashrc} && echo APPENDED; echo end`,
+        ),
+        done,
+      ]);
+      server.requests.length = 0;
+      const r = await runXcshVia(
+        [setpriv!, "--reuid=4242", "--regid=4242", "--clear-groups"],
+        ["run", "quick_task", "go"],
+        {
+          cwd: w.cwd,
+          home: w.home,
+          env: { XCSH_CACHE_DIR: join(w.root, "cache"), XCSH_DATA_DIR: join(w.root, "data") },
+        },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /unsandboxed/);
+      const output = toolResults(server.requests[1]);
+      assert.match(output, /^4242\nCapEff:\s+0+\nIN-OK\n/, output);
+      assert.doesNotMatch(output, /APPENDED/);
+      assert.equal(existsSync(join(w.cwd, "made.txt")), true);
+    },
+  );
 });
 
 describe("bubblewrap is taken from fixed system locations", { skip: linux }, () => {
