@@ -305,11 +305,17 @@ describe("bubblewrap is taken from fixed system locations", { skip: linux }, () 
     const doc = JSON.parse(doctor.stdout);
     assert.equal(existsSync(used), false, "doctor did not run it either");
     assert.equal(doc.sandbox.bwrap.ok, support.ok);
+    assert.deepEqual(doc.sandbox.ignoredOnPath, [join(bin, "bwrap")]);
+    const text = await runXcsh(["doctor"], { cwd: w.cwd, home: w.home, env });
+    assert.match(
+      text.stdout,
+      new RegExp(`ignored +${join(bin, "bwrap")} \\(bubblewrap is never taken from PATH\\)`),
+    );
     if (support.ok) {
       assert.equal(doc.sandbox.bwrap.path, findBwrap(bwrapLocations({})));
-      const text = await runXcsh(["doctor"], { cwd: w.cwd, home: w.home, env });
       assert.match(text.stdout, new RegExp(`bubblewrap +${support.bwrap} works`));
     }
+    assert.equal(existsSync(used), false, "doctor did not run it either");
   });
 });
 
