@@ -6,9 +6,9 @@
  * Decides how `bwrap` is found and what "works" means. `bwrap` is taken from
  * fixed system locations ({@link BWRAP_LOCATIONS}), never from `PATH`: under
  * `npm run` or `npx`, `PATH` starts with the project's `node_modules/.bin`,
- * and a `bwrap` there would run every command unsandboxed. A candidate that
- * root does not own, or that its group or everyone may change, is passed
- * over (the owner and mode rule of `file-safety.ts`).
+ * and a `bwrap` there would run every command unsandboxed. A candidate owned
+ * by someone other than root or this user, or that its group or everyone may
+ * change, is passed over (the owner and mode rule of `file-safety.ts`).
  * `XCSH_NO_BWRAP=1` makes xcsh behave as if bubblewrap were not installed
  * (tests use it to see how xcsh degrades; it can only take the sandbox away,
  * never choose another program). "Works" means Linux, and `bwrap` running
