@@ -8,6 +8,7 @@
  * ```ts
  * redact("key sk-abcdefgh123!", ["sk-abcdefgh123"]); // "key [redacted]!"
  * hideUrlCredentials("http://me:hunter22@h/v1?api_key=zz"); // "http://[redacted]@h/v1?api_key=[redacted]"
+ * hasUrlCredentials("postgres://app:pw@db/app");             // true
  * urlSecrets("http://me:hunter22@h/v1?api_key=zz");         // ["me:hunter22", "hunter22", "zz"]
  * ```
  *
@@ -42,6 +43,17 @@ export function secretForms(values: readonly (string | undefined)[]): string[] {
 export function hideUrlCredentials(text: string): string {
   if (!text.includes("://") && !text.includes("=")) return text;
   return text.replace(URL_USERINFO, "$1[redacted]@").replace(URL_SECRET_PARAM, "$1[redacted]");
+}
+
+/**
+ * True when `text` holds a URL carrying credentials: a userinfo with a
+ * password (`scheme://user:pass@`) or a key-like query parameter. A bare
+ * user name (`ssh://git@host`) is none.
+ */
+export function hasUrlCredentials(text: string): boolean {
+  if (!text.includes("://")) return false;
+  return /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'<>]*:[^\s/?#@"'<>]+@/i.test(text) ||
+    new RegExp(URL_SECRET_PARAM.source, "i").test(text);
 }
 
 /**

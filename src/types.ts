@@ -342,6 +342,13 @@ export interface XcshConfig {
     additionalDirectories: string[];
     /** Days a session is kept after its last change. */
     sessionRetentionDays: number;
+    /**
+     * Variables commands keep though the default environment policy drops
+     * them (names, or prefixes ending in `*`; see
+     * `src/sandbox/command-env.ts`). A project config only narrows the
+     * user's list.
+     */
+    allowEnv: string[];
   };
   models: {
     default?: string;

@@ -12,7 +12,8 @@ import process from "node:process";
 import { spawnSync } from "node:child_process";
 import { bashTool } from "../../src/tools/bash.ts";
 import { probeArgs } from "../../src/sandbox/bwrap-args.ts";
-import { sandboxSupport } from "../../src/sandbox/probe.ts";
+import { hostHiding } from "../../src/sandbox/host-sockets.ts";
+import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { unavailableTaskRunner } from "../../src/tools/task.ts";
 import { tmp } from "../measure.ts";
@@ -23,7 +24,7 @@ const RUNS = 30;
 const OVERHEAD_LIMIT_MS = 15;
 
 export async function benchSandbox(): Promise<void> {
-  const support = sandboxSupport(process.env.PATH, true);
+  const support = sandboxSupport(bwrapLocations(process.env), true);
   if (!support.ok) {
     log(`sandbox: skipped (${support.reason})`);
     return;
@@ -56,7 +57,7 @@ export async function benchSandbox(): Promise<void> {
   const probe: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
-    spawnSync(support.bwrap, probeArgs(true, tmpDir), { stdio: "ignore" });
+    spawnSync(support.bwrap, probeArgs(true, tmpDir, hostHiding()), { stdio: "ignore" });
     probe.push(performance.now() - t);
   }
   const p = median(plain);

@@ -1,7 +1,8 @@
 /**
  * One child run from envelope text to exit code: validate the envelope, load
  * config, pick the model and provider, compile the output schema, choose the
- * tools (starting the MCP servers, ended with the run), run the loop, and
+ * tools (starting the MCP servers, ended with the run; their results reach
+ * the model scrubbed of every secret), run the loop, and
  * report exactly one `result` event. Every failure becomes an error result
  * whose message says what to fix. Stops cleanly on
  * the envelope's timeout or when `abort` is called (signals): model call and
@@ -24,11 +25,12 @@ import { reasoningOptions } from "../model/thinking.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner } from "../tools/types.ts";
+import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
 import { hideUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
+import { commandEnvironment } from "../sandbox/command-env.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
@@ -100,14 +102,23 @@ function baseURLs(config: XcshConfig, env: Record<string, string | undefined>): 
   ].filter(Boolean);
 }
 
-/** The environment commands get: the child's, without provider keys. */
-function commandEnv(
-  env: Record<string, string | undefined>,
-  keyVars: readonly string[],
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (v !== undefined && !keyVars.includes(k)) out[k] = v;
+/**
+ * The tools with their results scrubbed of `secrets` before the model sees
+ * them (a command's output, a file, an MCP server's answer alike).
+ */
+function redactingTools(
+  tools: ReadonlyMap<string, ToolSpec>,
+  secrets: readonly string[],
+): Map<string, ToolSpec> {
+  const out = new Map<string, ToolSpec>();
+  for (const [name, spec] of tools) {
+    out.set(name, {
+      ...spec,
+      run: async (args, ctx) => {
+        const o = await spec.run(args, ctx);
+        return { ...o, output: redact(o.output, secrets), summary: redact(o.summary, secrets) };
+      },
+    });
   }
   return out;
 }
@@ -157,10 +168,17 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   // Keys come in the envelope; a child started by hand may still have them
   // in its environment.
   const keyEnv = { ...env, ...envelope.keys };
+  // What commands get (see src/sandbox/command-env.ts); the values it judges
+  // secret are hidden like keys.
+  const commands = commandEnvironment(env, {
+    remove: keyVars,
+    allow: config.task.allowEnv,
+  });
   secrets = [
     ...secretForms(keyVars.map((k) => keyEnv[k])),
     ...baseURLs(config, env).flatMap(urlSecrets),
-  ];
+    ...commands.secrets,
+  ].sort((a, b) => b.length - a.length);
   emit.setSecrets(secrets);
 
   const cwdStat = await stat(envelope.cwd).catch(() => undefined);
@@ -193,7 +211,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   const toolSet = await childTools(envelope, config, keyEnv, (server, message) => {
     unavailable.push({ tool: server === "web_search" ? server : `mcp__${server}`, message });
   });
-  const tools = toolSet.tools;
+  const tools = redactingTools(toolSet.tools, secrets);
   const submit = submitTool(provider.value.type, validator);
   const definitions: ToolDefinition[] = [
     ...[...tools.values()].map((t) => ({
@@ -215,7 +233,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     envelope,
     config,
     home: deps.home,
-    path: env.PATH,
+    env,
     usesBash: tools.has("bash"),
     // xcsh's own children: the parent probed bubblewrap before starting them.
     parentChecked: env.XCSH_PARENT_PIPE === "1",
@@ -300,7 +318,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
         roots: workspace.value.roots,
         ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
         signal: controller.signal,
-        env: commandEnv(env, keyVars),
+        env: commands.env,
         findings,
         runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
           deps.runTask ?? unavailableTaskRunner,

@@ -17,7 +17,7 @@ import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chooseSandbox } from "../sandbox/mode.ts";
-import { sandboxSupport } from "../sandbox/probe.ts";
+import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/types.ts";
 import type { TaskEnvelope, XcshConfig } from "../types.ts";
@@ -63,8 +63,8 @@ export interface WorkspaceInputs {
   envelope: TaskEnvelope;
   config: XcshConfig;
   home: string;
-  /** `PATH`, where `bwrap` is looked for. */
-  path: string | undefined;
+  /** The environment (`XCSH_NO_BWRAP`: see `src/sandbox/probe.ts`). */
+  env: Readonly<Record<string, string | undefined>>;
   /** False when the child has no `bash` tool: no sandbox is needed. */
   usesBash: boolean;
   /** The parent (an xcsh) probed bubblewrap already: only look `bwrap` up. */
@@ -82,7 +82,7 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     network: i.config.task.sandboxNetwork,
   });
   if (!i.usesBash || setting.mode === "off") return { ok: true, value: none, warnings };
-  const support = sandboxSupport(i.path, setting.network, i.parentChecked);
+  const support = sandboxSupport(bwrapLocations(i.env), setting.network, i.parentChecked);
   if (!support.ok) {
     if (setting.required) {
       return {

@@ -38,7 +38,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   const config = loaded.ok ? loaded.config : undefined;
   const models = config ? modelReport(config, env.env) : [];
   const providers = config ? providerReport(config, env.env) : [];
-  const sandbox = config ? sandboxReport(config, env.cwd, env.home, env.env.PATH) : undefined;
+  const sandbox = config ? sandboxReport(config, env.cwd, env.home, env.env) : undefined;
   const noModel = config ? noUsableModel(models, providers) : undefined;
   const configInfo = {
     user: userConfigPath(env.home),

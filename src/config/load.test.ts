@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectConfig, loadConfig, userConfigPath } from "./load.ts";
+import { trustProject, trustStoreFor } from "./trust.ts";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-config-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -109,4 +110,30 @@ test("a config path that is a FIFO or a folder is an error naming it, not a hang
     assert.equal(r.error.file, path);
     assert.equal(r.error.message, "cannot be read: not a regular file");
   }
+});
+
+test("task.allowEnv: the user's list applies; a project's, trusted or not, only narrows it", async () => {
+  const home = join(root, "env-home");
+  const project = join(home, "code", "proj");
+  mkdirSync(project, { recursive: true });
+  const env = { XDG_STATE_HOME: join(root, "env-state") };
+  put(userConfigPath(home), "task:\n  allowEnv: [GITHUB_TOKEN, 'AWS_*']\n");
+  const proj = put(
+    join(project, ".xcsh", "config.yml"),
+    "task:\n  allowEnv: [NPM_TOKEN, 'AWS_*']\n",
+  );
+  const untrusted = await loadConfig(project, home, env);
+  assert.ok(untrusted.ok);
+  assert.deepEqual(untrusted.config.task.allowEnv, ["AWS_*"]);
+  assert.deepEqual(untrusted.warnings, [], "narrowing needs no trust");
+  trustProject(trustStoreFor(env, home)!, project, {
+    path: proj,
+    content: "task:\n  allowEnv: [NPM_TOKEN, 'AWS_*']\n",
+  });
+  const trusted = await loadConfig(project, home, env);
+  assert.ok(trusted.ok);
+  assert.deepEqual(trusted.config.task.allowEnv, ["AWS_*"], "trust does not widen it");
+  const alone = await loadConfig(project, join(root, "no-such-home"), env);
+  assert.ok(alone.ok);
+  assert.deepEqual(alone.config.task.allowEnv, [], "no user config: nothing allowed");
 });

@@ -5,8 +5,9 @@
  * `.xcsh/config.yml` walking up from `cwd` (the project's; nearer wins key by
  * key). A project config the user has not trusted (`xcsh trust`) applies
  * only its harmless keys (see `untrusted.ts`), with one warning naming the
- * rest; a config file someone else could have written is ignored with a
- * warning (see `file-safety.ts`). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
+ * rest, and its `task.allowEnv` (trusted or not) only narrows the user's; a
+ * config file someone else could have written is ignored with a warning
+ * (see `file-safety.ts`). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
  * simply absent; a file that cannot be read or parsed, or that has a key of
  * the wrong type, is an error value naming the file and the key.
  *
@@ -30,6 +31,7 @@ import { normalizeText } from "../discovery/frontmatter.ts";
 import { parseSimpleYaml } from "../discovery/simple-yaml.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
+import { narrowAllowList } from "../sandbox/command-env.ts";
 import type { Diagnostic, XcshConfig } from "../types.ts";
 
 export type LoadedConfig =
@@ -95,6 +97,17 @@ export function parseConfigText(
   const checked = validateConfig(doc, file);
   checked.warnings.unshift(...yamlWarnings);
   return checked;
+}
+
+/**
+ * A project config's `task.allowEnv`, trusted or not, can only narrow the
+ * user's (`before`, the files read so far): it keeps nothing the user's list
+ * does not (the trust rule: a repository never loosens the sandbox).
+ */
+function narrowingOnly(part: PartialConfig, before: readonly PartialConfig[]): PartialConfig {
+  if (part.task?.allowEnv === undefined) return part;
+  const user = mergeConfigs(before).task.allowEnv;
+  return { ...part, task: { ...part.task, allowEnv: narrowAllowList(user, part.task.allowEnv) } };
 }
 
 /** The first provider with no `type` that is not a built-in one, if any. */
@@ -208,7 +221,7 @@ export async function loadConfig(
         });
       }
     }
-    parts.push(part);
+    parts.push(read.project ? narrowingOnly(part, parts) : part);
   }
 
   const config = mergeConfigs(parts);

@@ -22,13 +22,17 @@
  */
 import type { PartialConfig } from "./validate.ts";
 
-/** `task.*` keys an untrusted file may set. */
+/**
+ * `task.*` keys an untrusted file may set. `allowEnv` is among them because a
+ * project's list can only narrow the user's (see `load.ts`).
+ */
 const HARMLESS_TASK_KEYS = new Set([
   "maxRecursionDepth",
   "maxConcurrency",
   "timeout",
   "disabledAgents",
   "agentModelOverrides",
+  "allowEnv",
 ]);
 
 /** `models.*` keys an untrusted file may set. */

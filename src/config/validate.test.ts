@@ -98,6 +98,19 @@ describe("validateConfig", () => {
       "task.sessionRetentionDays",
       /positive integer \(days\), got 1\.5/,
     ],
+    [
+      "an allowEnv pattern with * inside",
+      { task: { allowEnv: ["A*B"] } },
+      "task.allowEnv",
+      /got "A\*B"/,
+    ],
+    [
+      "an allowEnv entry that is no variable name",
+      { task: { allowEnv: ["GITHUB_TOKEN", "MY VAR"] } },
+      "task.allowEnv",
+      /'task\.allowEnv' must be a list of environment variable names .*got "MY VAR"/,
+    ],
+    ["an allowEnv number", { task: { allowEnv: 3 } }, "task.allowEnv", /list of strings/],
     ["a bad provider type", { providers: { p: { type: "grpc" } } }, "providers.p.type", /one of/],
     [
       "a bad base URL",

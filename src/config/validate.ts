@@ -4,7 +4,9 @@
  * (a key of the wrong type makes the whole file unusable). Pure: the caller
  * reads and parses the YAML, this module judges the value.
  *
- * The keys are those of the configuration section of the spec: `task.*`,
+ * The keys are those of the configuration section of the spec: `task.*`
+ * (with `task.allowEnv`, the variables commands keep: names or prefixes
+ * ending in `*`),
  * `models.default`, `models.roles`, `models.aliases` and
  * `providers.<name>.{type, baseURL, apiKeyEnv}`, `mcpServers.<name>` (an MCP
  * server definition, see `discovery/mcp-definition.ts`) and `search` (see
@@ -30,6 +32,7 @@ import { isAbsolute } from "node:path";
 import { describeValue, isRecord } from "../values.ts";
 import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
+import { ALLOW_ENTRY } from "../sandbox/command-env.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
 
@@ -65,6 +68,7 @@ export function defaultConfig(): XcshConfig {
       sandboxNetwork: true,
       additionalDirectories: [],
       sessionRetentionDays: 30,
+      allowEnv: [],
     },
     models: { roles: {}, aliases: {} },
     providers: {},
@@ -146,6 +150,7 @@ function checkTask(
       "sandboxNetwork",
       "additionalDirectories",
       "sessionRetentionDays",
+      "allowEnv",
     ],
     "task",
     file,
@@ -176,6 +181,20 @@ function checkTask(
     out.agentModelOverrides = stringMap(raw.agentModelOverrides, "task.agentModelOverrides");
   }
   checkSandboxKeys(raw, out);
+  if (raw.allowEnv !== undefined) {
+    const names = stringList(raw.allowEnv, "task.allowEnv");
+    for (const n of names) {
+      if (!ALLOW_ENTRY.test(n)) {
+        fail(
+          "task.allowEnv",
+          "a list of environment variable names (letters, digits and _; a trailing * " +
+            "matches any ending)",
+          n,
+        );
+      }
+    }
+    out.allowEnv = names;
+  }
   if (raw.sessionRetentionDays !== undefined) {
     out.sessionRetentionDays = int(
       raw.sessionRetentionDays,

@@ -10,14 +10,14 @@
  *
  * @example
  * ```ts
- * const s = sandboxFor({ request: "read-only", agent, config, path: process.env.PATH });
+ * const s = sandboxFor({ request: "read-only", agent, config, env: process.env });
  * if (!s.ok) console.error(s.message); // "--sandbox read-only: bubblewrap (bwrap) is not installed …"
  * ```
  *
  * @module
  */
 import { chooseSandbox, describeSource } from "../sandbox/mode.ts";
-import { sandboxSupportSoon, startSandboxProbe } from "../sandbox/probe.ts";
+import { bwrapLocations, sandboxSupportSoon, startSandboxProbe } from "../sandbox/probe.ts";
 import type {
   AgentDefinition,
   Diagnostic,
@@ -38,8 +38,8 @@ export interface SandboxRequest {
   config: XcshConfig;
   /** The calling task's sandbox, for delegated tasks. */
   caller?: SandboxSetting;
-  /** `PATH`, where `bwrap` is looked for. */
-  path: string | undefined;
+  /** The environment (`XCSH_NO_BWRAP`: see `src/sandbox/probe.ts`). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 let warned = false;
@@ -57,7 +57,7 @@ export function probeSandboxEarly(r: Omit<SandboxRequest, "agent">): void {
     network: r.config.task.sandboxNetwork,
     caller: r.caller,
   });
-  if (choice.mode !== "off") startSandboxProbe(r.path, choice.network);
+  if (choice.mode !== "off") startSandboxProbe(bwrapLocations(r.env), choice.network);
 }
 
 /** The child's sandbox, or why it cannot have the one asked for. */
@@ -76,7 +76,7 @@ export async function sandboxFor(r: SandboxRequest): Promise<SandboxDecision> {
   };
   const usesBash = r.agent.tools === undefined || r.agent.tools.includes("bash");
   if (setting.mode === "off" || !usesBash) return { ok: true, setting };
-  const support = await sandboxSupportSoon(r.path, setting.network);
+  const support = await sandboxSupportSoon(bwrapLocations(r.env), setting.network);
   if (support.ok) return { ok: true, setting };
   if (setting.required) {
     return {

@@ -214,7 +214,7 @@ export class TaskTool {
       request: req.sandbox,
       config,
       caller: this.opts.sandbox,
-      path: env.env.PATH,
+      env: env.env,
     });
     const found = await discoverAgents(env);
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
@@ -278,7 +278,7 @@ export class TaskTool {
       agent,
       config,
       caller: this.opts.sandbox,
-      path: env.env.PATH,
+      env: env.env,
     });
     if (!sandbox.ok) return { ok: false, kind: "usage", message: sandbox.message };
     if (sandbox.warning) this.opts.onWarnings?.([sandbox.warning]);

@@ -2,7 +2,14 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { bwrapArgs, probeArgs } from "./bwrap-args.ts";
 
-const base = { network: true, roots: ["/p", "/data"], tmp: "/tmp/xcsh-sandbox-1", cwd: "/p/src" };
+const hide = { folders: [], files: [] };
+const base = {
+  network: true,
+  roots: ["/p", "/data"],
+  tmp: "/tmp/xcsh-sandbox-1",
+  cwd: "/p/src",
+  hide,
+};
 
 describe("bwrapArgs", () => {
   test("workspace-write: read-only root, private /tmp, the project folders writable on top", () => {
@@ -24,6 +31,9 @@ describe("bwrapArgs", () => {
       "/data",
       "/data",
       "--unshare-pid",
+      "--unshare-ipc",
+      "--cap-drop",
+      "ALL",
       "--die-with-parent",
       "--new-session",
       "--setenv",
@@ -60,9 +70,37 @@ describe("bwrapArgs", () => {
     );
   });
 
+  test("every capability is dropped and System V IPC is private, in every mode", () => {
+    for (const mode of ["read-only", "workspace-write"] as const) {
+      for (const network of [true, false]) {
+        const args = bwrapArgs({ ...base, mode, network }, ["true"]);
+        const at = args.indexOf("--cap-drop");
+        assert.deepEqual(args.slice(at, at + 2), ["--cap-drop", "ALL"], `${mode} ${network}`);
+        assert.ok(args.includes("--unshare-ipc"), `${mode} ${network}`);
+      }
+    }
+  });
+
+  test("socket folders are covered by empty ones, a needed file bound back, the project after", () => {
+    const args = bwrapArgs({
+      ...base,
+      mode: "workspace-write",
+      roots: ["/run/media/proj"],
+      hide: { folders: ["/run", "/var/tmp"], files: ["/run/systemd/resolve/stub-resolv.conf"] },
+    }, ["true"]);
+    const tmpfs = args.flatMap((a, i) => (a === "--tmpfs" ? [args[i + 1]] : []));
+    assert.deepEqual(tmpfs, ["/run", "/var/tmp"]);
+    const file = args.indexOf("/run/systemd/resolve/stub-resolv.conf");
+    assert.equal(args[file - 1], "--ro-bind");
+    assert.ok(file > args.lastIndexOf("/var/tmp"), "bound back after the folders are hidden");
+    assert.ok(args.indexOf("/run/media/proj") > file, "a project inside a hidden folder stays");
+  });
+
   test("the probe is the same sandbox around true", () => {
-    const args = probeArgs(false, "/tmp");
+    const args = probeArgs(false, "/tmp", { folders: ["/run"], files: [] });
     assert.deepEqual(args.slice(-2), ["--", "true"]);
     assert.ok(args.includes("--unshare-pid") && args.includes("--unshare-net"));
+    assert.ok(args.includes("--cap-drop") && args.includes("--unshare-ipc"));
+    assert.equal(args[args.indexOf("--tmpfs") + 1], "/run");
   });
 });

@@ -8,22 +8,33 @@
  * private temporary folder as `/tmp` (`TMPDIR=/tmp`), and in
  * `workspace-write` the writable folders (the project and
  * `task.additionalDirectories`) bound read-write on top (in `read-only`,
- * bound again read-only, so that a project below `/tmp` stays visible). Every sandbox has its
+ * bound again read-only, so that a project below `/tmp` stays visible). The
+ * host's socket folders (`/run`, `/var/tmp`: see `host-sockets.ts`) are
+ * covered by empty private ones, and the command has its own System V IPC
+ * namespace (`--unshare-ipc`: no host shared memory, semaphores or message
+ * queues). Every capability is dropped (`--cap-drop ALL`): as root, bwrap
+ * creates no user namespace, and a command that kept root's capabilities
+ * could remount the read-only file system writable. Every sandbox has its
  * own session (`--new-session`: no typing into the terminal) and dies with
  * its parent (`--die-with-parent`); as its PID namespace ends with it, every
  * process the command started ends too, double forks included. Without
- * network, `--unshare-net` leaves it only an unconfigured loopback. Pure.
+ * network, `--unshare-net` leaves it only an unconfigured loopback (and no
+ * abstract socket of the host). Pure.
  *
  * @example
  * ```ts
- * bwrapArgs({ mode: "read-only", network: true, roots: ["/p"], tmp: "/tmp/x", cwd: "/p" }, ["true"]);
- * // ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp/x", "/tmp",
- * //  "--ro-bind", "/p", "/p", "--unshare-pid", "--die-with-parent", "--new-session", "--setenv", "TMPDIR", "/tmp",
+ * const hide = { folders: ["/run"], files: [] };
+ * bwrapArgs({ mode: "read-only", network: true, roots: ["/p"], tmp: "/tmp/x", cwd: "/p", hide }, ["true"]);
+ * // ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run",
+ * //  "--bind", "/tmp/x", "/tmp", "--ro-bind", "/p", "/p", "--unshare-pid", "--unshare-ipc",
+ * //  "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--setenv", "TMPDIR", "/tmp",
  * //  "--chdir", "/p", "--", "true"]
  * ```
  *
  * @module
  */
+
+import type { Hiding } from "./host-sockets.ts";
 
 export interface BwrapPlan {
   mode: "read-only" | "workspace-write";
@@ -38,22 +49,28 @@ export interface BwrapPlan {
   tmp: string;
   /** Where the command starts. */
   cwd: string;
+  /** The host folders covered by empty ones, and the files bound back in them. */
+  hide: Hiding;
 }
 
 /** The arguments after `bwrap` that run `command` (program and its arguments). */
 export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  // /tmp first: a project that lives below /tmp is bound back on top of it.
+  for (const dir of plan.hide.folders) args.push("--tmpfs", dir);
+  for (const file of plan.hide.files) args.push("--ro-bind", file, file);
+  // Hidden folders and /tmp first: a project that lives below one of them is
+  // bound back on top of it.
   args.push("--bind", plan.tmp, "/tmp");
   const bind = plan.mode === "workspace-write" ? "--bind" : "--ro-bind";
   for (const dir of plan.roots) args.push(bind, dir, dir);
-  args.push("--unshare-pid", "--die-with-parent", "--new-session");
+  args.push("--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL");
+  args.push("--die-with-parent", "--new-session");
   if (!plan.network) args.push("--unshare-net");
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", plan.cwd, "--", ...command);
   return args;
 }
 
 /** The probe's command line: the same sandbox around `true`. */
-export function probeArgs(network: boolean, tmp: string): string[] {
-  return bwrapArgs({ mode: "read-only", network, roots: [], tmp, cwd: "/" }, ["true"]);
+export function probeArgs(network: boolean, tmp: string, hide: Hiding): string[] {
+  return bwrapArgs({ mode: "read-only", network, roots: [], tmp, cwd: "/", hide }, ["true"]);
 }

@@ -1,34 +1,66 @@
-// The bubblewrap probe: found on PATH, run once per process, and the same
-// answer whether it runs in the background or when first needed.
+// The bubblewrap probe: found at fixed locations (never on PATH), run once per
+// process, and the same answer whether it runs in the background or when
+// first needed.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { findBwrap, sandboxSupport, sandboxSupportSoon, startSandboxProbe } from "./probe.ts";
+import {
+  BWRAP_LOCATIONS,
+  bwrapLocations,
+  findBwrap,
+  sandboxSupport,
+  sandboxSupportSoon,
+  startSandboxProbe,
+} from "./probe.ts";
 
 const linux = process.platform === "linux";
 
-/** A folder holding an executable `bwrap` that runs `body` (a shell script). */
-function fakeBwrap(body: string): string {
+/** The candidate list of one executable `bwrap` that runs `body` (a shell script). */
+function fakeBwrap(body: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), "xcsh-probe-"));
   const file = join(dir, "bwrap");
   writeFileSync(file, `#!/bin/sh\n${body}\n`);
   chmodSync(file, 0o755);
-  return dir;
+  return [file];
 }
 
-describe("sandbox probe", () => {
-  test("bwrap is the first executable one on PATH", () => {
-    const a = fakeBwrap("exit 0");
-    const b = fakeBwrap("exit 0");
-    chmodSync(join(a, "bwrap"), 0o644);
-    assert.equal(findBwrap(`/nonexistent:${a}:${b}`), join(b, "bwrap"));
-    assert.equal(findBwrap(""), undefined);
-    assert.equal(findBwrap(undefined), undefined);
+const root = typeof process.getuid === "function" && process.getuid() === 0;
+
+describe("where bwrap is taken from", () => {
+  test("the fixed system locations, whatever PATH says; none with XCSH_NO_BWRAP", () => {
+    const [onPath] = fakeBwrap("exit 0");
+    const env = { PATH: `${join(onPath, "..")}:/usr/bin:/bin` };
+    assert.deepEqual(bwrapLocations(env), [...BWRAP_LOCATIONS]);
+    assert.ok(BWRAP_LOCATIONS.every((f) => f.startsWith("/")), "absolute paths only");
+    assert.deepEqual(bwrapLocations({ ...env, XCSH_NO_BWRAP: "1" }), []);
+    assert.deepEqual(bwrapLocations({ XCSH_NO_BWRAP: "0" }), [...BWRAP_LOCATIONS]);
+    assert.deepEqual(bwrapLocations({ XCSH_NO_BWRAP: "" }), [...BWRAP_LOCATIONS]);
   });
 
+  test("the first candidate that is an executable file nobody else may change", () => {
+    const [a] = fakeBwrap("exit 0");
+    const [b] = fakeBwrap("exit 0");
+    const [c] = fakeBwrap("exit 0");
+    chmodSync(a, 0o644);
+    chmodSync(b, 0o775);
+    assert.equal(findBwrap(["/nonexistent/bwrap", join(a, ".."), a, b, c]), c);
+    assert.equal(findBwrap([]), undefined);
+  });
+
+  test("a candidate owned by another user is passed over", {
+    skip: root ? false : "needs root to give a file to another user (chown)",
+  }, () => {
+    const [a] = fakeBwrap("exit 0");
+    const [b] = fakeBwrap("exit 0");
+    chownSync(a, 4242, 4242);
+    assert.equal(findBwrap([a, b]), b);
+  });
+});
+
+describe("sandbox probe", () => {
   test("a bwrap that fails: the same reason in the background as in the foreground", {
     skip: linux ? false : "the probe runs bwrap only on Linux",
   }, async () => {
@@ -55,7 +87,7 @@ describe("sandbox probe", () => {
     const soon = await sandboxSupportSoon(dir, false);
     assert.deepEqual(soon, {
       ok: false,
-      reason: `${join(dir, "bwrap")} cannot create a sandbox here (exit SIGKILL); user ` +
+      reason: `${dir[0]} cannot create a sandbox here (exit SIGKILL); user ` +
         "namespaces may be disabled",
     });
   });
@@ -68,7 +100,7 @@ describe("sandbox probe", () => {
     const soon = await sandboxSupportSoon(dir, false);
     assert.deepEqual(soon, {
       ok: false,
-      reason: `${join(dir, "bwrap")} cannot create a sandbox here (exit SIGKILL); user ` +
+      reason: `${dir[0]} cannot create a sandbox here (exit SIGKILL); user ` +
         "namespaces may be disabled",
     });
   });
@@ -78,7 +110,7 @@ describe("sandbox probe", () => {
   }, async () => {
     const runs = join(mkdtempSync(join(tmpdir(), "xcsh-probe-log-")), "runs");
     const dir = fakeBwrap(`echo run >> "${runs}"\nexit 0`);
-    const bwrap = join(dir, "bwrap");
+    const bwrap = dir[0];
     startSandboxProbe(dir, false);
     startSandboxProbe(dir, false);
     assert.deepEqual(await sandboxSupportSoon(dir, false), { ok: true, bwrap });
@@ -87,15 +119,20 @@ describe("sandbox probe", () => {
     assert.equal(readFileSync(runs, "utf8"), "run\n", "one probe for one key");
   });
 
-  test("no bwrap on PATH: nothing starts, and the answer says so", async () => {
-    const empty = mkdtempSync(join(tmpdir(), "xcsh-probe-none-"));
+  test("no bwrap at the locations: nothing starts, and the answer names them", async () => {
+    const empty = [join(mkdtempSync(join(tmpdir(), "xcsh-probe-none-")), "bwrap")];
     startSandboxProbe(empty, false);
     const r = await sandboxSupportSoon(empty, false);
     assert.equal(r.ok, false);
     if (linux) {
-      assert.match(
+      assert.equal(
         (r as { reason: string }).reason,
-        /bubblewrap \(bwrap\) is not installed or not on PATH/,
+        `bubblewrap (bwrap) is not installed (looked for ${empty[0]}, owned by root and ` +
+          "writable by nobody else)",
+      );
+      assert.match(
+        (sandboxSupport([], true) as { reason: string }).reason,
+        /not installed \(XCSH_NO_BWRAP is set\)/,
       );
     }
   });

@@ -3,17 +3,25 @@
  * process (and, for `xcsh run`, asked in the background while it discovers
  * agents, so that nobody waits for the answer).
  *
- * Decides how `bwrap` is found (the first executable `bwrap` on `PATH`) and
- * what "works" means: Linux, and `bwrap` running `true` in the same kind of
- * sandbox the commands get (a machine without unprivileged user namespaces
- * fails here). The answer is cached per network setting; the probe costs a
- * few milliseconds, so a child whose parent already probed only looks
- * `bwrap` up. Elsewhere than Linux the answer is no: macOS's
- * `sandbox-exec` is deprecated, so commands there run unsandboxed.
+ * Decides how `bwrap` is found and what "works" means. `bwrap` is taken from
+ * fixed system locations ({@link BWRAP_LOCATIONS}), never from `PATH`: under
+ * `npm run` or `npx`, `PATH` starts with the project's `node_modules/.bin`,
+ * and a `bwrap` there would run every command unsandboxed. A candidate owned
+ * by someone other than root or this user, or that its group or everyone may
+ * change, is passed over (the owner and mode rule of `file-safety.ts`).
+ * `XCSH_NO_BWRAP=1` makes xcsh behave as if bubblewrap were not installed
+ * (tests use it to see how xcsh degrades; it can only take the sandbox away,
+ * never choose another program). "Works" means Linux, and `bwrap` running
+ * `true` in the same kind of sandbox the commands get (a machine without
+ * unprivileged user namespaces fails here). The answer is cached per network
+ * setting; the probe costs a few milliseconds, so a child whose parent
+ * already probed only looks `bwrap` up. Elsewhere than Linux the answer is
+ * no: macOS's `sandbox-exec` is deprecated, so commands there run
+ * unsandboxed.
  *
  * @example
  * ```ts
- * const s = sandboxSupport(process.env.PATH, true);
+ * const s = sandboxSupport(bwrapLocations(process.env), true);
  * if (!s.ok) console.error(s.reason);
  * ```
  *
@@ -22,20 +30,40 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
 import process from "node:process";
+import { ownershipProblem } from "../file-safety.ts";
 import { spawnPiped } from "../runtime.ts";
 import { probeArgs } from "./bwrap-args.ts";
+import { hostHiding } from "./host-sockets.ts";
 
 export type SandboxSupport = { ok: true; bwrap: string } | { ok: false; reason: string };
 
-/** The first executable `bwrap` on `path`, if any. */
-export function findBwrap(path: string | undefined): string | undefined {
-  for (const dir of (path ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const file = join(dir, "bwrap");
+/** Where bubblewrap is looked for, in this order (NixOS's last). */
+export const BWRAP_LOCATIONS = [
+  "/usr/bin/bwrap",
+  "/bin/bwrap",
+  "/usr/local/bin/bwrap",
+  "/run/current-system/sw/bin/bwrap",
+] as const;
+
+/**
+ * The candidate files for `bwrap` under this environment: the fixed
+ * locations, or none with `XCSH_NO_BWRAP=1`. Pure.
+ */
+export function bwrapLocations(env: Readonly<Record<string, string | undefined>>): string[] {
+  const off = env.XCSH_NO_BWRAP;
+  return off !== undefined && off !== "" && off !== "0" ? [] : [...BWRAP_LOCATIONS];
+}
+
+/**
+ * The first of `candidates` that is an executable file owned by root (or
+ * this user) and writable by nobody else (symbolic links followed), if any.
+ */
+export function findBwrap(candidates: readonly string[]): string | undefined {
+  for (const file of candidates) {
     try {
-      if (!statSync(file).isFile()) continue;
+      const info = statSync(file);
+      if (!info.isFile() || ownershipProblem(info) !== undefined) continue;
       accessSync(file, constants.X_OK);
       return file;
     } catch {
@@ -52,41 +80,42 @@ const pending = new Map<string, Promise<SandboxSupport>>();
 /** The longest a probe may take before it counts as failed. */
 const PROBE_TIMEOUT_MS = 10_000;
 
-function cacheKey(path: string | undefined, network: boolean, checked: boolean): string {
-  return `${network}\0${checked}\0${path ?? ""}`;
+function cacheKey(where: readonly string[], network: boolean, checked: boolean): string {
+  return `${network}\0${checked}\0${where.join("\0")}`;
 }
 
 /**
- * Can commands be sandboxed here (with or without network)? Cached. With
- * `checked` (the parent process already probed this machine with the same
- * `PATH`) only `bwrap` is looked up, not run.
+ * Can commands be sandboxed here (with or without network)? Cached. `where`
+ * is the list of candidate files ({@link bwrapLocations}). With `checked`
+ * (the parent process already probed this machine) only `bwrap` is looked
+ * up, not run.
  */
 export function sandboxSupport(
-  path: string | undefined,
+  where: readonly string[],
   network: boolean,
   checked = false,
 ): SandboxSupport {
-  const key = cacheKey(path, network, checked);
+  const key = cacheKey(where, network, checked);
   const known = cache.get(key);
   if (known) return known;
-  const answer = probe(path, network, checked);
+  const answer = probe(where, network, checked);
   cache.set(key, answer);
   return answer;
 }
 
 /**
  * Starts the probe of {@link sandboxSupport} in the background (Linux, with
- * `bwrap` on `path`), so that a process which will need the answer does not
- * wait for it: {@link sandboxSupportSoon} then takes it when it is ready.
+ * a `bwrap` among `where`), so that a process which will need the answer does
+ * not wait for it: {@link sandboxSupportSoon} then takes it when it is ready.
  */
 export function startSandboxProbe(
-  path: string | undefined,
+  where: readonly string[],
   network: boolean,
   timeoutMs = PROBE_TIMEOUT_MS,
 ): void {
-  const key = cacheKey(path, network, false);
+  const key = cacheKey(where, network, false);
   if (process.platform !== "linux" || cache.has(key) || pending.has(key)) return;
-  const bwrap = findBwrap(path);
+  const bwrap = findBwrap(where);
   if (!bwrap) return;
   pending.set(
     key,
@@ -100,11 +129,11 @@ export function startSandboxProbe(
 
 /** {@link sandboxSupport}, waiting for a probe started ahead of need when there is one. */
 export async function sandboxSupportSoon(
-  path: string | undefined,
+  where: readonly string[],
   network: boolean,
 ): Promise<SandboxSupport> {
-  const started = pending.get(cacheKey(path, network, false));
-  return started ? await started : sandboxSupport(path, network);
+  const started = pending.get(cacheKey(where, network, false));
+  return started ? await started : sandboxSupport(where, network);
 }
 
 /** How the probe ended: its exit code or signal, its stderr, or why it could not start. */
@@ -113,6 +142,14 @@ interface ProbeExit {
   signal: string | null;
   stderr: string;
   error?: Error;
+}
+
+/** Why no `bwrap` was found among `where`. */
+function notFound(where: readonly string[]): string {
+  return where.length === 0
+    ? "bubblewrap (bwrap) is not installed (XCSH_NO_BWRAP is set)"
+    : `bubblewrap (bwrap) is not installed (looked for ${where.join(", ")}, ` +
+      "owned by root and writable by nobody else)";
 }
 
 /** What the probe's exit says: bwrap works, or why not (its first stderr line, or the failure). */
@@ -144,7 +181,7 @@ async function probeAsync(
       };
       spawnPiped({
         command: bwrap,
-        args: probeArgs(network, tmpdir()),
+        args: probeArgs(network, tmpdir(), hostHiding()),
         cwd: process.cwd(),
         env: process.env,
         detached: false,
@@ -171,19 +208,17 @@ async function probeAsync(
   return verdict(bwrap, { ...exit, stderr });
 }
 
-function probe(path: string | undefined, network: boolean, checked: boolean): SandboxSupport {
+function probe(where: readonly string[], network: boolean, checked: boolean): SandboxSupport {
   if (process.platform !== "linux") {
     return {
       ok: false,
       reason: `commands cannot be sandboxed on ${process.platform} (bubblewrap is Linux-only)`,
     };
   }
-  const bwrap = findBwrap(path);
-  if (!bwrap) {
-    return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on PATH" };
-  }
+  const bwrap = findBwrap(where);
+  if (!bwrap) return { ok: false, reason: notFound(where) };
   if (checked) return { ok: true, bwrap };
-  const r = spawnSync(bwrap, probeArgs(network, tmpdir()), {
+  const r = spawnSync(bwrap, probeArgs(network, tmpdir(), hostHiding()), {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
     timeout: PROBE_TIMEOUT_MS,

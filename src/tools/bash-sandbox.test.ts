@@ -1,21 +1,45 @@
 // `bash` inside a bubblewrap sandbox, with real bwrap: what a command may
-// write in each mode, its private /tmp, no network when asked, and that
-// nothing it started outlives it. Skipped, saying why, where bwrap cannot
-// create a sandbox.
+// write in each mode, its private /tmp, no network when asked, that nothing
+// it started outlives it, that it holds no capability (as root too) and
+// cannot remount the file system, and that the host's System V IPC and
+// socket folders are out of its reach. Skipped, saying why, where bwrap
+// cannot create a sandbox (and each test that needs a tool says which).
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { ROOT } from "../../tests/support/cli.ts";
 import { sandbox } from "../../tests/support/tool-context.ts";
-import { sandboxSupport } from "../sandbox/probe.ts";
+import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { bashTool } from "./bash.ts";
 import type { CommandSandbox, ToolContext } from "./types.ts";
 
-const support = sandboxSupport(process.env.PATH, true);
+const support = sandboxSupport(bwrapLocations(process.env), true);
 const skip = support.ok ? false : `bwrap unavailable: ${support.reason}`;
+const root = typeof process.getuid === "function" && process.getuid() === 0;
+
+/** The first of `files` that exists, or why a test that needs `name` is skipped. */
+function tool(name: string, ...files: string[]): { path: string; skip: false } | {
+  path: "";
+  skip: string;
+} {
+  const path = files.find((f) => existsSync(f));
+  return path ? { path, skip: false } : { path: "", skip: `needs ${name} (${files.join(" or ")})` };
+}
+const ipcmk = tool("ipcmk", "/usr/bin/ipcmk", "/bin/ipcmk");
+const python = tool("python3", "/usr/bin/python3", "/bin/python3");
 
 function cmdlines(marker: string): string[] {
   return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
@@ -95,4 +119,129 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
       server.close();
     }
   });
+
+  test("no capability, no remount, the host's files unchanged, in both modes", async () => {
+    // Visible in the sandbox (not below /tmp, /var/tmp or /run), outside the project.
+    mkdirSync(join(ROOT, "node_modules"), { recursive: true });
+    const host = mkdtempSync(join(ROOT, "node_modules", ".xcsh-outside-"));
+    const file = join(host, "bashrc");
+    writeFileSync(file, "original\n");
+    try {
+      for (const mode of ["read-only", "workspace-write"] as const) {
+        const r = await bashTool.run({
+          command: "grep -E '^(Cap(Eff|Prm|Amb)|NoNewPrivs):' /proc/self/status; " +
+            "mount -o remount,bind,rw / && echo REMOUNTED; " +
+            "mount -o remount,rw / && echo REMOUNTED; " +
+            `echo evil >> ${file} && echo APPENDED; echo end`,
+        }, ctxFor(mode));
+        assert.match(r.output, /CapEff:\s+0+\n/, `${mode}: ${r.output}`);
+        assert.match(r.output, /CapPrm:\s+0+\n/, `${mode}: ${r.output}`);
+        assert.match(r.output, /NoNewPrivs:\s+1\n/, `${mode}: no setuid program gives them back`);
+        assert.doesNotMatch(r.output, /REMOUNTED|APPENDED/, `${mode}: ${r.output}`);
+        assert.match(r.output, /end\n/);
+        assert.equal(
+          readFileSync(file, "utf8"),
+          "original\n",
+          `${mode}: the host file is unchanged`,
+        );
+      }
+    } finally {
+      rmSync(host, { recursive: true, force: true });
+    }
+  });
+
+  test(`as root too: uid 0 inside, yet no capability${root ? "" : " (not root here)"}`, {
+    skip: root ? false : "runs as root only (CI does): as another user bwrap drops them anyway",
+  }, async () => {
+    const r = await bashTool.run(
+      { command: "id -u; grep CapEff /proc/self/status; touch /etc/xcsh-root-test" },
+      ctxFor("workspace-write"),
+    );
+    assert.match(r.output, /^0\nCapEff:\s+0+\n/);
+    assert.equal(existsSync("/etc/xcsh-root-test"), false);
+  });
+
+  test("System V IPC: the host's shared memory is not listed", { skip: ipcmk.skip }, async () => {
+    const made = spawnSync(ipcmk.path, ["-M", "4096"], { encoding: "utf8" });
+    const id = /(\d+)\s*$/.exec(made.stdout.trim())?.[1];
+    assert.ok(id, `ipcmk made a segment: ${made.stdout}${made.stderr}`);
+    try {
+      const host = spawnSync("ipcs", ["-m"], { encoding: "utf8" }).stdout;
+      assert.match(host, new RegExp(`\\s${id}\\s`), "the host lists it");
+      const r = await bashTool.run({ command: "ipcs -m; echo end" }, ctxFor("workspace-write"));
+      assert.match(r.output, /end/);
+      assert.doesNotMatch(r.output, new RegExp(`\\s${id}\\s`), r.output);
+    } finally {
+      spawnSync("ipcrm", ["-m", id]);
+    }
+  });
+
+  test(
+    "host socket files under /run, /tmp and /var/tmp do not answer; an abstract one does not without network",
+    {
+      skip: python.skip,
+    },
+    async () => {
+      const name = `xcsh-test-${process.pid}-${Date.now()}`;
+      // /run is writable by root only; an agent's socket lives there or below /tmp.
+      const files = [
+        ...(root ? [`/run/${name}.sock`] : []),
+        join(tmpdir(), `${name}.sock`),
+        ...(existsSync("/var/tmp") ? [`/var/tmp/${name}.sock`] : []),
+      ];
+      // One host process listening on each; it answers "hello" to whoever connects.
+      const listener = spawn(python.path, [
+        "-c",
+        `import socket, threading, sys
+def serve(addr):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind(addr); s.listen(8)
+    while True:
+        c, _ = s.accept(); c.sendall(b"hello\\n"); c.close()
+for a in sys.argv[2:] + ["\\0" + sys.argv[1]]:
+    threading.Thread(target=serve, args=(a,), daemon=True).start()
+print("ready", flush=True)
+sys.stdin.read()`,
+        name,
+        ...files,
+      ], { stdio: ["pipe", "pipe", "inherit"] });
+      try {
+        await new Promise<void>((res) => listener.stdout.once("data", () => res()));
+        // Prints one line per address: ANSWERED or REFUSED.
+        const client = (addrs: string[]) =>
+          `${python.path} -c 'import socket,sys
+for a in sys.argv[1:]:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    a = "\\0" + a[1:] if a.startswith("@") else a
+    try:
+        s.connect(a); print("ANSWERED", a)
+    except OSError as e:
+        print("REFUSED", a, e)' ${addrs.join(" ")}`;
+        // The listener answers on the host: the test can fail.
+        const direct = spawnSync("sh", ["-c", client([...files, `@${name}`])], {
+          encoding: "utf8",
+        });
+        assert.equal(direct.stdout.match(/^ANSWERED/gm)?.length, files.length + 1, direct.stdout);
+        for (const network of [true, false]) {
+          const r = await bashTool.run(
+            { command: client(files) },
+            ctxFor("workspace-write", network),
+          );
+          assert.equal(
+            r.output.match(/^REFUSED/gm)?.length,
+            files.length,
+            `${network}: ${r.output}`,
+          );
+        }
+        const off = await bashTool.run(
+          { command: client([`@${name}`]) },
+          ctxFor("workspace-write", false),
+        );
+        assert.match(off.output, /^REFUSED/m, off.output);
+      } finally {
+        listener.stdin.end();
+        listener.kill();
+        for (const f of files) rmSync(f, { force: true });
+      }
+    },
+  );
 });

@@ -12,7 +12,8 @@
  * (`(setsid cmd &)`) that left the tree ends too; the timeout (default
  * 120 s, at most 600 s) and the output cap (the first 8 KiB and the last
  * 40 KiB are kept, with a count of the characters cut in between).
- * The environment is the child's minus provider API keys.
+ * The environment is the one `src/sandbox/command-env.ts` decides (the
+ * child passes it in the context).
  *
  * @module
  */
@@ -21,6 +22,7 @@ import { existsSync } from "node:fs";
 import process from "node:process";
 import { killMarked, killTree } from "../runner/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
+import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -61,6 +63,7 @@ function commandLine(script: string, ctx: ToolContext): [string, string[]] {
     roots: ctx.roots ?? [ctx.cwd],
     tmp: sb.tmp,
     cwd: ctx.cwd,
+    hide: hostHiding(),
   };
   return [sb.bwrap, bwrapArgs(plan, sh)];
 }
@@ -138,7 +141,9 @@ export const bashTool: ToolSpec = {
     "combined stdout/stderr. No stdin. Default timeout " + `${BASH_DEFAULT_TIMEOUT_S} s ` +
     `(max ${BASH_MAX_TIMEOUT_S}); the command and everything it started are killed at the ` +
     "timeout, and when it ends (nothing keeps running in the background). Commands may run " +
-    "in a sandbox where only the project folder and /tmp are writable.",
+    "in a sandbox where only the project folder and /tmp are writable. Environment variables " +
+    "that look like secrets (tokens, keys, passwords, URLs with credentials) and agent or " +
+    "display sockets are not passed to commands.",
   readOnly: false,
   inputSchema: {
     type: "object",

@@ -47,7 +47,7 @@ export interface ToolContext {
   sandbox?: CommandSandbox;
   /** Aborted on timeout, signal or task end. */
   signal: AbortSignal;
-  /** Environment for commands (provider keys already removed). */
+  /** Environment for commands (already filtered: see `src/sandbox/command-env.ts`). */
   env: Record<string, string>;
   /** Findings reported so far (`report_finding` appends). */
   findings: Finding[];

