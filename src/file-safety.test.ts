@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ownershipProblem, readCapped, readCappedSync } from "./file-safety.ts";
+import { ownershipProblem, parseJsonFile, readCapped, readCappedSync } from "./file-safety.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-safety-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,4 +59,14 @@ test("the asynchronous read follows the same rules", async () => {
   const none = await readCapped(join(dir, "none"), 100);
   assert.ok(!none.ok);
   assert.equal(none.code, "ENOENT");
+});
+
+test("a JSON syntax error never quotes the text (it may be a token linked there)", () => {
+  assert.deepEqual(parseJsonFile('{"a": [1]}'), { ok: true, value: { a: [1] } });
+  for (
+    const text of ["ghp_SECRETtoken0123456789", "OPENAI_API_KEY=sk-SECRET", '{"a": sk-SECRET}']
+  ) {
+    const r = parseJsonFile(text);
+    assert.deepEqual(r, { ok: false, reason: "not valid JSON" });
+  }
 });

@@ -60,6 +60,22 @@ export function ownershipProblem(
   return undefined;
 }
 
+/**
+ * Parses a whole file's text as JSON. A syntax error says only that: the
+ * engines' messages quote the text they met, and the file may be a secret
+ * (a token, a credentials file) linked where a settings file was expected.
+ */
+export function parseJsonFile(text: string): { ok: true; value: unknown } | {
+  ok: false;
+  reason: string;
+} {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: "not valid JSON" };
+  }
+}
+
 /** How to make a file acceptable again, for warnings. */
 export function ownershipHint(problem: string, path: string): string {
   return problem.startsWith("owned")

@@ -13,7 +13,12 @@
  *
  * @module
  */
-import { MAX_SETTINGS_FILE_BYTES, ownershipProblem, readCappedSync } from "../file-safety.ts";
+import {
+  MAX_SETTINGS_FILE_BYTES,
+  ownershipProblem,
+  parseJsonFile,
+  readCappedSync,
+} from "../file-safety.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory } from "./config-dirs.ts";
 import type { Diagnostic } from "../types.ts";
@@ -139,11 +144,8 @@ function readJson(path: string): JsonRead {
   const problem = ownershipProblem(r.info);
   if (problem) return { exists: true, error: `${problem}, so it is not trusted` };
   const text = r.bytes.toString("utf8");
-  try {
-    return { exists: true, value: JSON.parse(text) };
-  } catch (err) {
-    return { exists: true, error: `not valid JSON (${(err as Error).message})` };
-  }
+  const parsed = parseJsonFile(text);
+  return parsed.ok ? { exists: true, value: parsed.value } : { exists: true, error: parsed.reason };
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   MAX_SETTINGS_FILE_BYTES,
   ownershipHint,
   ownershipProblem,
+  parseJsonFile,
   readCappedSync,
 } from "../file-safety.ts";
 
@@ -50,11 +51,7 @@ function readJson(file: string): { ok: true; value: unknown } | { ok: false; rea
   }
   const problem = ownershipProblem(r.info);
   if (problem) return { ok: false, reason: `${problem}, ${ownershipHint(problem, file)}` };
-  try {
-    return { ok: true, value: JSON.parse(r.bytes.toString("utf8")) };
-  } catch (err) {
-    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : err})` };
-  }
+  return parseJsonFile(r.bytes.toString("utf8"));
 }
 
 function names(v: unknown): string[] {

@@ -316,3 +316,34 @@ describe("an instruction file that is a symlink out of the project", () => {
     assert.ok(!r.stderr.includes("instruction file skipped"), r.stderr);
   });
 });
+
+describe("errors about a file's content", () => {
+  test("never quote a config or settings file linked to a secret", async () => {
+    const w = makeWorld(localConfig(server.url));
+    worlds.push(w);
+    const secrets = join(w.root, "secrets");
+    mkdirSync(secrets);
+    writeFileSync(join(secrets, "env"), "OPENAI_API_KEY=sk-proj-SECRET0123456789abcdef\n");
+    writeFileSync(join(secrets, "token"), "ghp_SECRETtoken0123456789abcdef\n");
+    const userConfig = join(w.home, ".xcsh", "agent", "config.yml");
+    execFileSync("rm", [userConfig]);
+    symlinkSync(join(secrets, "env"), userConfig);
+    mkdirSync(join(w.cwd, ".claude"));
+    symlinkSync(join(secrets, "token"), join(w.cwd, ".claude", "settings.json"));
+
+    const run = await runXcsh(["run", "explore", "look", "--dry-run"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(
+      run.stderr,
+      /config\.yml: the file must hold a mapping .*got a string of 45 characters/,
+    );
+    const listed = await runXcsh(["agents", "--verbose"], { cwd: w.cwd, home: w.home });
+    assert.match(listed.stderr, /settings\.json: not valid JSON; its enabledPlugins are ignored/);
+    for (const r of [run, listed]) {
+      assert.ok(!/SECRET|sk-proj|ghp_/.test(r.stdout + r.stderr), r.stdout + r.stderr);
+    }
+  });
+});
