@@ -79,7 +79,7 @@ export function parseJsonFile(text: string): { ok: true; value: unknown } | {
 /** How to make a file acceptable again, for warnings. */
 export function ownershipHint(problem: string, path: string): string {
   return problem.startsWith("owned")
-    ? `ignored: a file owned by someone else may not configure xcsh for you (chown it, or remove ${path})`
+    ? `ignored: a file or folder owned by someone else may not configure xcsh for you (chown it, or remove ${path})`
     : `ignored: others could change it (run 'chmod go-w ${path}')`;
 }
 

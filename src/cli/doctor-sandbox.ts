@@ -20,6 +20,8 @@ export interface SandboxReport {
   roots: string[];
   /** `task.additionalDirectories` entries that are not folders. */
   missing: string[];
+  /** What the walk to the project root ignored (another user's `.git`, …). */
+  ignored: string[];
 }
 
 /** What `doctor` says about the sandbox for `cwd`. */
@@ -34,7 +36,7 @@ export function sandboxReport(
     network: config.task.sandboxNetwork,
   });
   const support = sandboxSupport(path, choice.network);
-  const { roots, missing } = workspaceRoots(cwd, home, config);
+  const { roots, missing, ignored } = workspaceRoots(cwd, home, config);
   return {
     mode: choice.mode,
     source: choice.source,
@@ -42,6 +44,7 @@ export function sandboxReport(
     bwrap: support.ok ? { ok: true, path: support.bwrap } : { ok: false, reason: support.reason },
     roots,
     missing,
+    ignored,
   };
 }
 
@@ -56,6 +59,7 @@ export function sandboxLines(r: SandboxReport): string[] {
     `  network      ${r.network ? "on" : "off"}`,
     `  bubblewrap   ${works}`,
     `  project      ${r.roots[0]}`,
+    ...r.ignored.map((w) => `  ignored      ${w}`),
     ...r.roots.slice(1).map((d) => `  also         ${d}`),
     ...r.missing.map((d) => `  missing      ${d} (task.additionalDirectories; ignored)`),
   ];
