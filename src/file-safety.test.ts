@@ -19,6 +19,17 @@ test("ownership: another user's file, or one others may write, is a problem", ()
   assert.equal(ownershipProblem({ uid: 7, mode: 0o41777 }, 7), undefined, "sticky like /tmp");
 });
 
+test("ownership: group write in the user's private group (umask 002) is the user's own", () => {
+  const g = (gid: number) => ({ uid: 1000, gid, mode: 0o40775 });
+  assert.equal(ownershipProblem(g(1000), 1000, 1000), undefined, "1000:1000, primary group");
+  assert.equal(ownershipProblem(g(100), 1000, 100), "writable by its group", "shared 'users'");
+  assert.equal(ownershipProblem(g(1001), 1000, 1000), "writable by its group", "another group");
+  assert.equal(
+    ownershipProblem({ uid: 1000, gid: 1000, mode: 0o40777 }, 1000, 1000),
+    "writable by every user",
+  );
+});
+
 test("a huge sparse file is refused from its size, without reading it", () => {
   const path = join(dir, "sparse");
   const fd = openSync(path, "w");

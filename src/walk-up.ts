@@ -40,6 +40,7 @@ import type { Diagnostic } from "./types.ts";
 /** What the rule needs to know about one path. */
 export interface PathInfo {
   uid: number;
+  gid?: number;
   mode: number;
   isDirectory: boolean;
   isFile: boolean;
@@ -124,6 +125,7 @@ export function inspectPath(path: string): PathInfo | undefined {
     if (!t) return undefined;
     const info: PathInfo = {
       uid: t.uid,
+      gid: t.gid,
       mode: t.mode,
       isDirectory: t.isDirectory(),
       isFile: t.isFile(),

@@ -246,6 +246,18 @@ describe("a non-root user under a shared parent", () => {
     assert.equal((JSON.parse(r.stdout) as ShownAgent).agent.source, "bundled");
     assert.match(r.stderr, /writable by every user/);
   });
+  test("its own group-writable folders (umask 002, a private group) count as its own", {
+    skip: NEEDS_SETPRIV,
+  }, async () => {
+    const w = victimWorld();
+    plant(w.shared, { ".claude/agents/explore.md": agentMd("explore", "tools: read\n") }, VICTIM);
+    for (const d of [".claude", ".claude/agents"]) chmodSync(join(w.shared, d), 0o775);
+    chmodSync(w.project, 0o775);
+    const r = await show(w);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as ShownAgent).agent.source, "project");
+    assert.ok(!/writable by its group/.test(r.stderr), r.stderr);
+  });
 });
 
 describe("the home folder", () => {
