@@ -22,6 +22,7 @@ import {
   isFolderInfo,
   type PathInfo,
   walkUpDirs,
+  walkUpFrom,
 } from "./walk-up.ts";
 
 describe("walkUpDirs", () => {
@@ -42,6 +43,14 @@ describe("walkUpDirs", () => {
       "/home",
       "/",
     ]);
+  });
+  test("a home written through a symlink stops the walk at its real path too", () => {
+    const homes = ["/home/ada", "/data/home/ada"];
+    assert.deepEqual(walkUpFrom("/data/home/ada/src/app", homes), [
+      "/data/home/ada/src/app",
+      "/data/home/ada/src",
+    ]);
+    assert.deepEqual(walkUpFrom("/home/ada/x", homes), ["/home/ada/x"]);
   });
   test("no HOME: up to /", () => {
     assert.deepEqual(walkUpDirs("/a/./b/../c", ""), ["/a/c", "/a", "/"]);
@@ -133,6 +142,24 @@ describe("ignoredWarning", () => {
     );
     const same = ignoredWarning("/s/.git", { path: "/s/.git", problem: "writable by every user" });
     assert.match(same.message, /^writable by every user; ignored: .*chmod go-w \/s\/\.git/);
+  });
+});
+
+describe("on disk, as any user", () => {
+  const root = mkdtempSync(join(tmpdir(), "xcsh-walk-up-home-"));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test("HOME given through a symlink: the walk still stops below the real home", () => {
+    const real = join(root, "data", "ada");
+    mkdirSync(join(real, "src", "app"), { recursive: true });
+    mkdirSync(join(real, ".git"));
+    symlinkSync(join(root, "data"), join(root, "homes"));
+    const home = join(root, "homes", "ada");
+    assert.deepEqual(walkUpDirs(join(real, "src", "app"), home), [
+      join(real, "src", "app"),
+      join(real, "src"),
+    ]);
+    assert.equal(findUp(join(real, "src", "app"), home, ".git", isFolderInfo, []), undefined);
   });
 });
 

@@ -7,9 +7,10 @@
  * Decides:
  * - the folders visited ({@link walkUpDirs}): the working directory, then
  *   each parent, nearest first. When the working directory is inside
- *   `$HOME` the walk stops below it: `$HOME` and the folders above it are
- *   never visited (`~/.claude`, `~/.git` are the user's own, read as such,
- *   never as a project's). Outside `$HOME` it goes up to `/`.
+ *   `$HOME` (as written, or its real path) the walk stops below it: `$HOME`
+ *   and the folders above it are never visited (`~/.claude`, `~/.git` are
+ *   the user's own, read as such, never as a project's). Outside `$HOME` it
+ *   goes up to `/`.
  * - whether something found there counts ({@link foundProblem}): the folder
  *   it was found in and every path from there down to it must pass the
  *   owner and mode rule of `file-safety.ts` (`ownershipProblem`: the user's
@@ -22,7 +23,7 @@
  *
  * @example
  * ```ts
- * walkUpDirs("/home/ada/src/app", "/home/ada"); // ["/home/ada/src/app", "/home/ada/src"]
+ * walkUpFrom("/home/ada/src/app", ["/home/ada"]); // ["/home/ada/src/app", "/home/ada/src"]
  * const warnings: Diagnostic[] = [];
  * findUp("/tmp/p/q", "/home/ada", ".claude/agents", isFolderInfo, warnings);
  * // undefined, with a warning for /tmp/.claude/agents:
@@ -31,7 +32,7 @@
  *
  * @module
  */
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { currentUid, ownershipHint, ownershipProblem } from "./file-safety.ts";
 import { isInside } from "./path-inside.ts";
@@ -53,20 +54,48 @@ export type Inspect = (path: string) => PathInfo | undefined;
 
 /**
  * The folders a walk up from `cwd` visits, nearest first (see the module
- * comment). Pure.
+ * comment). Pure: `homes` are the spellings of the home folder to stop at
+ * ({@link homeSpellings} gives them on the disk).
  */
-export function walkUpDirs(cwd: string, home: string): string[] {
+export function walkUpFrom(cwd: string, homes: readonly string[]): string[] {
   const start = resolve(cwd);
-  const homeAbs = home ? resolve(home) : "";
-  const stopAtHome = homeAbs !== "" && isInside(start, [homeAbs]);
+  const stop = homes.find((h) => isInside(start, [h]));
   const out: string[] = [];
   for (let dir = start;;) {
-    if (stopAtHome && dir === homeAbs) return out;
-    if (dir !== homeAbs) out.push(dir);
+    if (dir === stop) return out;
+    if (!homes.includes(dir)) out.push(dir);
     const parent = dirname(dir);
     if (parent === dir) return out;
     dir = parent;
   }
+}
+
+const realHomes = new Map<string, string>();
+
+/**
+ * The home folder as written and as its real path (a `$HOME` of
+ * `/home/ada` whose `/home` links to `/data/home` is also
+ * `/data/home/ada`, the path a working directory usually shows); none
+ * without a home. Resolved once per process.
+ */
+export function homeSpellings(home: string): string[] {
+  if (!home) return [];
+  const abs = resolve(home);
+  let real = realHomes.get(abs);
+  if (real === undefined) {
+    try {
+      real = realpathSync(abs);
+    } catch {
+      real = abs;
+    }
+    realHomes.set(abs, real);
+  }
+  return real === abs ? [abs] : [abs, real];
+}
+
+/** The folders a walk up from `cwd` visits, nearest first (see the module comment). */
+export function walkUpDirs(cwd: string, home: string): string[] {
+  return walkUpFrom(cwd, homeSpellings(home));
 }
 
 /** What {@link foundProblem} refused: the path, why, and whether it is a symlink. */
