@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ownershipProblem, readCapped, readCappedSync } from "./file-safety.ts";
+import { ownershipProblem, parseJsonFile, readCapped, readCappedSync } from "./file-safety.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-safety-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,6 +17,17 @@ test("ownership: another user's file, or one others may write, is a problem", ()
   assert.equal(ownershipProblem({ uid: 7, mode: 0o100646 }, 7), "writable by every user");
   assert.equal(ownershipProblem({ uid: 7, mode: 0o100664 }, 7), "writable by its group");
   assert.equal(ownershipProblem({ uid: 7, mode: 0o41777 }, 7), undefined, "sticky like /tmp");
+});
+
+test("ownership: group write in the user's private group (umask 002) is the user's own", () => {
+  const g = (gid: number) => ({ uid: 1000, gid, mode: 0o40775 });
+  assert.equal(ownershipProblem(g(1000), 1000, 1000), undefined, "1000:1000, primary group");
+  assert.equal(ownershipProblem(g(100), 1000, 100), "writable by its group", "shared 'users'");
+  assert.equal(ownershipProblem(g(1001), 1000, 1000), "writable by its group", "another group");
+  assert.equal(
+    ownershipProblem({ uid: 1000, gid: 1000, mode: 0o40777 }, 1000, 1000),
+    "writable by every user",
+  );
 });
 
 test("a huge sparse file is refused from its size, without reading it", () => {
@@ -59,4 +70,14 @@ test("the asynchronous read follows the same rules", async () => {
   const none = await readCapped(join(dir, "none"), 100);
   assert.ok(!none.ok);
   assert.equal(none.code, "ENOENT");
+});
+
+test("a JSON syntax error never quotes the text (it may be a token linked there)", () => {
+  assert.deepEqual(parseJsonFile('{"a": [1]}'), { ok: true, value: { a: [1] } });
+  for (
+    const text of ["ghp_SECRETtoken0123456789", "OPENAI_API_KEY=sk-SECRET", '{"a": sk-SECRET}']
+  ) {
+    const r = parseJsonFile(text);
+    assert.deepEqual(r, { ok: false, reason: "not valid JSON" });
+  }
 });

@@ -42,28 +42,55 @@ export function currentUid(): number | undefined {
   return typeof process.getuid === "function" ? process.getuid() : undefined;
 }
 
+/** This process's group id, or undefined where there is none (Windows). */
+export function currentGid(): number | undefined {
+  return typeof process.getgid === "function" ? process.getgid() : undefined;
+}
+
 /**
  * Why a file (or folder) with these owner and mode bits must not be trusted,
  * or undefined when it may be. Pure. A folder with the sticky bit (`/tmp`)
  * is not "writable by everyone" in the sense that matters: others cannot
- * replace what is in it.
+ * replace what is in it. Group write is fine when the group is the user's
+ * private group: the user's own primary group, with the user's own number
+ * (the "user private group" scheme under which systems set a umask of 002,
+ * so that every folder a user makes is group-writable); a shared primary
+ * group such as `users` (gid 100) does not qualify.
  */
 export function ownershipProblem(
-  info: { uid: number; mode: number },
+  info: { uid: number; mode: number; gid?: number },
   uid: number | undefined = currentUid(),
+  gid: number | undefined = currentGid(),
 ): string | undefined {
   if (uid === undefined) return undefined;
   if (info.uid !== uid && info.uid !== 0) return `owned by another user (uid ${info.uid})`;
   const sticky = (info.mode & 0o1000) !== 0;
   if ((info.mode & 0o002) !== 0 && !sticky) return "writable by every user";
-  if ((info.mode & 0o020) !== 0 && !sticky) return "writable by its group";
+  const privateGroup = info.gid !== undefined && info.gid === gid && gid === uid;
+  if ((info.mode & 0o020) !== 0 && !sticky && !privateGroup) return "writable by its group";
   return undefined;
+}
+
+/**
+ * Parses a whole file's text as JSON. A syntax error says only that: the
+ * engines' messages quote the text they met, and the file may be a secret
+ * (a token, a credentials file) linked where a settings file was expected.
+ */
+export function parseJsonFile(text: string): { ok: true; value: unknown } | {
+  ok: false;
+  reason: string;
+} {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: "not valid JSON" };
+  }
 }
 
 /** How to make a file acceptable again, for warnings. */
 export function ownershipHint(problem: string, path: string): string {
   return problem.startsWith("owned")
-    ? `ignored: a file owned by someone else may not configure xcsh for you (chown it, or remove ${path})`
+    ? `ignored: a file or folder owned by someone else may not configure xcsh for you (chown it, or remove ${path})`
     : `ignored: others could change it (run 'chmod go-w ${path}')`;
 }
 

@@ -34,3 +34,23 @@ export function describeValue(value: unknown): string {
   }
   return String(value);
 }
+
+/**
+ * A value as an error names it without quoting any of its text: a string is
+ * only its length. For what a file holds in place of what xcsh expected (a
+ * whole file that is not a mapping), which may be a secret linked there.
+ *
+ * @example
+ * ```ts
+ * describeKind("OPENAI_API_KEY=sk-…"); // "a string of 19 characters"
+ * describeKind([1]);                   // "a list"
+ * ```
+ */
+export function describeKind(value: unknown): string {
+  if (typeof value === "string") {
+    return `a string of ${value.length} character${value.length === 1 ? "" : "s"}`;
+  }
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  return describeValue(value);
+}

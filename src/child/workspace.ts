@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
-import { projectRoot } from "../sandbox/project-root.ts";
+import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/types.ts";
 import type { TaskEnvelope, XcshConfig } from "../types.ts";
 
@@ -47,8 +47,9 @@ export function workspaceRoots(
   cwd: string,
   home: string,
   config: XcshConfig,
-): { roots: string[]; missing: string[] } {
-  const roots = [real(projectRoot(cwd, home)) ?? resolve(cwd)];
+): { roots: string[]; missing: string[]; ignored: string[] } {
+  const found = findProjectRoot(cwd, home);
+  const roots = [real(found.root) ?? resolve(cwd)];
   const missing: string[] = [];
   for (const d of config.task.additionalDirectories) {
     const abs = d === "~" ? home : d.startsWith("~/") ? join(home, d.slice(2)) : d;
@@ -56,7 +57,7 @@ export function workspaceRoots(
     if (r === undefined) missing.push(d);
     else if (!roots.includes(r)) roots.push(r);
   }
-  return { roots, missing };
+  return { roots, missing, ignored: found.warnings.map((w) => `${w.file}: ${w.message}`) };
 }
 
 export interface WorkspaceInputs {
@@ -73,8 +74,11 @@ export interface WorkspaceInputs {
 
 /** Sets up the roots and, when commands run, the sandbox. */
 export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
-  const { roots, missing } = workspaceRoots(i.envelope.cwd, i.home, i.config);
-  const warnings = missing.map((d) => `task.additionalDirectories: ${d} is not a folder (ignored)`);
+  const { roots, missing, ignored } = workspaceRoots(i.envelope.cwd, i.home, i.config);
+  const warnings = [
+    ...ignored,
+    ...missing.map((d) => `task.additionalDirectories: ${d} is not a folder (ignored)`),
+  ];
   const none: Workspace = { roots, cleanup: () => {} };
   const setting = i.envelope.sandbox ?? chooseSandbox({
     agent: i.envelope.agent.sandbox,

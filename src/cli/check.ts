@@ -106,13 +106,13 @@ export async function checkCommand(
   if (paths.length > 0) {
     read = await outcomesOfPaths(paths);
   } else {
-    const { origins, plugins } = agentOrigins(env);
+    const { origins, plugins, warnings: walked } = agentOrigins(env);
     const parts = await Promise.all(
       origins.map((o) => outcomesOfFolder(o.path, o.family, o.plugin)),
     );
     read = {
       outcomes: parts.flatMap((p) => p.outcomes),
-      warnings: [...plugins.warnings, ...parts.flatMap((p) => p.warnings)],
+      warnings: [...walked, ...plugins.warnings, ...parts.flatMap((p) => p.warnings)],
     };
   }
   const loaded = await loadConfig(env.cwd, env.home);

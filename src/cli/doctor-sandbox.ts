@@ -28,6 +28,8 @@ export interface SandboxReport {
   roots: string[];
   /** `task.additionalDirectories` entries that are not folders. */
   missing: string[];
+  /** What the walk to the project root ignored (another user's `.git`, …). */
+  ignored: string[];
   /** Variables of this environment that commands do not get, and `task.allowEnv`. */
   env: { withheld: string[]; allowed: string[] };
 }
@@ -69,7 +71,7 @@ export function sandboxReport(
     network: config.task.sandboxNetwork,
   });
   const support = sandboxSupport(bwrapLocations(env), choice.network);
-  const { roots, missing } = workspaceRoots(cwd, home, config);
+  const { roots, missing, ignored } = workspaceRoots(cwd, home, config);
   const commands = commandEnvironment(env, {
     remove: keyVariables(config),
     allow: config.task.allowEnv,
@@ -83,6 +85,7 @@ export function sandboxReport(
     roots,
     missing,
     env: { withheld: [...commands.dropped].sort(), allowed: config.task.allowEnv },
+    ignored,
   };
 }
 
@@ -98,6 +101,7 @@ export function sandboxLines(r: SandboxReport): string[] {
     `  bubblewrap   ${works}`,
     ...r.ignoredOnPath.map((f) => `  ignored      ${f} (bubblewrap is never taken from PATH)`),
     `  project      ${r.roots[0]}`,
+    ...r.ignored.map((w) => `  ignored      ${w}`),
     ...r.roots.slice(1).map((d) => `  also         ${d}`),
     ...r.missing.map((d) => `  missing      ${d} (task.additionalDirectories; ignored)`),
     `  withheld     ${r.env.withheld.length === 0 ? "none" : r.env.withheld.join(", ")}` +

@@ -85,7 +85,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
     } agents`,
   );
   out.push("  (project folders: the nearest .xcsh/agents, .claude/agents, .codex/agents and");
-  out.push("   .gemini/agents from cwd up to /, never in the home folder itself)", "");
+  out.push("   .gemini/agents from cwd up to /, or below the home folder when cwd is in it;");
+  out.push("   a folder another user owns, or that others may write, is ignored)", "");
   out.push("Claude plugin files:");
   for (const f of found.plugins.files) {
     out.push(`  ${displayPath(f.path).padEnd(60)} ${f.exists ? "read" : "missing"}`);

@@ -37,6 +37,7 @@ import {
 } from "../file-safety.ts";
 import { cleanText } from "../clean-text.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
+import type { Diagnostic } from "../types.ts";
 
 export const TRUST_HELP = `Usage:
   xcsh trust [DIR]            trust the project at DIR (default: the current folder)
@@ -57,10 +58,20 @@ const FLAGS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** The project folder DIR belongs to: the one holding the nearest `.xcsh/config.yml`. */
-function projectOf(dir: string, home: string): { root: string; config?: string } {
-  const config = findProjectConfig(dir, home);
-  return config ? { root: resolve(config, "..", ".."), config } : { root: dir };
+/**
+ * The project folder DIR belongs to: the one holding the nearest
+ * `.xcsh/config.yml`; `refused` is the walk's warning about a nearer one it
+ * ignored (another user's, or writable by others).
+ */
+function projectOf(
+  dir: string,
+  home: string,
+): { root: string; config?: string; refused?: Diagnostic } {
+  const warnings: Diagnostic[] = [];
+  const config = findProjectConfig(dir, home, warnings);
+  const refused = warnings[0];
+  const root = config ? resolve(config, "..", "..") : dir;
+  return { root, ...(config ? { config } : {}), ...(refused ? { refused } : {}) };
 }
 
 export async function trustCommand(args: string[]): Promise<number> {
@@ -88,7 +99,11 @@ export async function trustCommand(args: string[]): Promise<number> {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`trust: not a folder: ${positionals[0]}`);
   }
-  const { root, config } = projectOf(dir, home);
+  const { root, config, refused } = projectOf(dir, home);
+  if (refused && !values.revoke) {
+    writeErr(`xcsh: error: ${refused.file}: not trusted: ${refused.message}\n`);
+    return EXIT_FAILURE;
+  }
   if (values.revoke) {
     const n = revokeProject(store, root);
     writeOut(n > 0 ? `Revoked trust in ${root}\n` : `${root} was not trusted\n`);

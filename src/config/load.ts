@@ -7,13 +7,13 @@
  * only its harmless keys (see `untrusted.ts`), with one warning naming the
  * rest, and its `task.allowEnv` (trusted or not) only narrows the user's; a
  * config file someone else could have written is ignored with a warning
- * (see `file-safety.ts`). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
+ * (see `file-safety.ts`; for the project's, the walk's rule of `walk-up.ts`
+ * covers the folders holding it too). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
  * simply absent; a file that cannot be read or parsed, or that has a key of
  * the wrong type, is an error value naming the file and the key.
  *
  * @module
  */
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { Buffer } from "node:buffer";
@@ -25,7 +25,7 @@ import {
 } from "../file-safety.ts";
 import { isTrusted, realPathOf, trustStoreFor } from "./trust.ts";
 import { restrictUntrusted } from "./untrusted.ts";
-import { projectAncestors } from "../discovery/config-dirs.ts";
+import { findUp, isFileInfo } from "../walk-up.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";
 import { normalizeText } from "../discovery/frontmatter.ts";
 import { parseSimpleYaml } from "../discovery/simple-yaml.ts";
@@ -43,20 +43,18 @@ export function userConfigPath(home: string): string {
   return join(home, ".xcsh", "agent", "config.yml");
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The nearest `.xcsh/config.yml` at or above `cwd`, skipping `$HOME`'s own:
- * the same walk as the project agent folders.
+ * The nearest `.xcsh/config.yml` at or above `cwd` that the walk accepts
+ * (`walk-up.ts`: never `$HOME`'s own or above it; the folder holding it,
+ * `.xcsh` and the file must be the user's or root's and not writable by
+ * others). Refused ones are skipped, each with a warning in `warnings`.
  */
-export function findProjectConfig(cwd: string, home: string): string | undefined {
-  return projectAncestors(cwd, home).map((dir) => join(dir, ".xcsh", "config.yml")).find(isFile);
+export function findProjectConfig(
+  cwd: string,
+  home: string,
+  warnings: Diagnostic[] = [],
+): string | undefined {
+  return findUp(cwd, home, join(".xcsh", "config.yml"), isFileInfo, warnings)?.path;
 }
 
 /**
@@ -144,20 +142,9 @@ function readConfigFile(file: string, project: boolean): ConfigRead {
     }
     return { kind: "error", message: r.reason };
   }
+  // The descriptor's owner, checked again: the walk looked at the path.
   const problem = ownershipProblem(r.info);
   if (problem) return { kind: "ignored", message: `${problem}; ${ownershipHint(problem, file)}` };
-  if (project) {
-    const folder = statSync(join(file, ".."), { throwIfNoEntry: false });
-    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-    if (folder && uid !== undefined) {
-      const why = folder.uid !== uid && folder.uid !== 0
-        ? `its folder is owned by another user (uid ${folder.uid})`
-        : (folder.mode & 0o002) !== 0 && (folder.mode & 0o1000) === 0
-        ? "its folder is writable by every user"
-        : undefined;
-      if (why) return { kind: "ignored", message: `${why}; ignored` };
-    }
-  }
   let text: string;
   try {
     text = utf8.decode(r.bytes);
@@ -184,12 +171,12 @@ export async function loadConfig(
 ): Promise<LoadedConfig> {
   // Without a home there is no user config (never one relative to cwd).
   const candidates = home ? [userConfigPath(home)] : [];
-  const project = findProjectConfig(cwd, home);
+  const warnings: Diagnostic[] = [];
+  const project = findProjectConfig(cwd, home, warnings);
   if (project && project !== candidates[0]) candidates.push(project);
 
   const files: string[] = [];
   const parts: PartialConfig[] = [];
-  const warnings: Diagnostic[] = [];
   for (const file of candidates) {
     const read = readConfigFile(file, file !== candidates[0] || !home);
     if (read.kind === "absent") continue;

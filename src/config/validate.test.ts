@@ -5,6 +5,16 @@ import { defaultConfig, mergeConfigs, validateConfig } from "./validate.ts";
 const FILE = "/home/u/.xcsh/agent/config.yml";
 
 describe("validateConfig", () => {
+  test("a file that is no mapping is described by kind, its text never quoted", () => {
+    for (const doc of ["OPENAI_API_KEY=sk-proj-SECRET0123456789", "ghp_SECRET"]) {
+      const r = validateConfig(doc, FILE);
+      assert.ok(!r.ok);
+      assert.match(r.error.message, /must hold a mapping .*got a string of \d+ characters$/);
+      assert.ok(!r.error.message.includes("SECRET"), r.error.message);
+    }
+    const list = validateConfig(["x"], FILE);
+    assert.ok(!list.ok && /got a list$/.test(list.error.message));
+  });
   test("an empty document is an empty config", () => {
     assert.deepEqual(validateConfig(null, FILE), { ok: true, value: {}, warnings: [] });
   });

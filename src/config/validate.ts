@@ -29,7 +29,7 @@ import type {
   XcshConfig,
 } from "../types.ts";
 import { isAbsolute } from "node:path";
-import { describeValue, isRecord } from "../values.ts";
+import { describeKind, describeValue, isRecord } from "../values.ts";
 import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { ALLOW_ENTRY } from "../sandbox/command-env.ts";
@@ -312,8 +312,10 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
         error: {
           level: "error",
           file,
+          // Never quoted: a file that is no mapping is likely no config at all
+          // (a key or a credentials file linked in its place).
           message: `the file must hold a mapping of keys (task, models, providers, …), got ${
-            describeValue(doc)
+            describeKind(doc)
           }`,
         },
         warnings,

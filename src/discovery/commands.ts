@@ -97,7 +97,8 @@ export function loadBundledCommands(): readonly WorkflowCommand[] {
 
 /** Discovers workflow commands in precedence order; first name wins. */
 export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscovery> {
-  const dirs = getConfigDirs("commands", e);
+  const walked: Diagnostic[] = [];
+  const dirs = getConfigDirs("commands", e, { warnings: walked });
   const plugins = listClaudePluginRoots(e);
   const origins = [
     ...dirs.map((d) => ({
@@ -117,7 +118,7 @@ export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscover
   const parsed = await withParsers(() =>
     reads.map((read, i) => read.files.map((file) => parseCommand(file, origins[i].origin)))
   );
-  const warnings: Diagnostic[] = [...plugins.warnings];
+  const warnings: Diagnostic[] = [...walked, ...plugins.warnings];
   const groups = reads.map((read, i) => {
     warnings.push(...read.warnings);
     const group: WorkflowCommand[] = [];

@@ -58,25 +58,23 @@ describe("projectAncestors", () => {
     assert.deepEqual(projectAncestors("/a/b/c", "/elsewhere"), ["/a/b/c", "/a/b", "/a", "/"]);
   });
 
-  test("$HOME itself is never a project root, but folders above and below it are", () => {
+  test("inside $HOME the walk stops below it: neither $HOME nor folders above it", () => {
     assert.deepEqual(projectAncestors("/home/ada/work/repo", "/home/ada"), [
       "/home/ada/work/repo",
       "/home/ada/work",
-      "/home",
-      "/",
     ]);
   });
 
-  test("cwd = $HOME: home is skipped, its ancestors remain", () => {
-    assert.deepEqual(projectAncestors("/home/ada", "/home/ada"), ["/home", "/"]);
+  test("cwd = $HOME: no project folder at all", () => {
+    assert.deepEqual(projectAncestors("/home/ada", "/home/ada"), []);
+  });
+
+  test("outside $HOME: up to /", () => {
+    assert.deepEqual(projectAncestors("/srv/x", "/home/ada"), ["/srv/x", "/srv", "/"]);
   });
 
   test("paths are normalised before comparing (trailing slash, dot segments)", () => {
-    assert.deepEqual(projectAncestors("/home/ada/./x/../y/", "/home/ada/"), [
-      "/home/ada/y",
-      "/home",
-      "/",
-    ]);
+    assert.deepEqual(projectAncestors("/home/ada/./x/../y/", "/home/ada/"), ["/home/ada/y"]);
   });
 
   test("no home: nothing is excluded", () => {
@@ -97,7 +95,7 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
       "home/repo/sub/.xcsh/agents",
       "home/repo/sub/deep/.xcsh/agents-not-this", // wrong subpath
       "home/.gemini/agents",
-      ".gemini/agents", // above HOME: a project folder for a cwd under it
+      ".gemini/agents", // above HOME: never a project folder for a cwd under it
       "home/repo/sub/deep/cwd",
     ];
     for (const d of dirs) mkdirSync(join(root, d), { recursive: true });
@@ -115,12 +113,16 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
       { family: "xcsh", scope: "project", path: join(root, "home/repo/sub/.xcsh/agents") },
       { family: "claude", scope: "project", path: join(root, "home/repo/.claude/agents") },
       { family: "codex", scope: "project", path: join(root, "home/repo/.codex/agents") },
-      { family: "gemini", scope: "project", path: join(root, ".gemini/agents") },
     ]);
   });
 
-  test("cwd under HOME with no project: HOME's folders are not project folders", async () => {
+  test("cwd = HOME: neither HOME's folders nor those above it are project folders", async () => {
     const found = await findAllNearestProjectConfigDirs("agents", { cwd: home, home });
+    assert.deepEqual(found, []);
+  });
+
+  test("a folder outside HOME is found up to /", async () => {
+    const found = await findAllNearestProjectConfigDirs("agents", { cwd: root, home });
     assert.deepEqual(found, [
       { family: "gemini", scope: "project", path: join(root, ".gemini/agents") },
     ]);
@@ -135,7 +137,6 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
       "claude user /home/.claude/agents",
       "codex project /home/repo/.codex/agents",
       "codex user /home/.codex/agents",
-      "gemini project /.gemini/agents",
       "gemini user /home/.gemini/agents",
       "gemini user /home/.config/gemini-cli/agents",
     ]);
@@ -146,7 +147,7 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
     const e = { cwd, home, env: {} };
     const project = getConfigDirs("agents", e, { user: false });
     assert.ok(project.every((d) => d.scope === "project"));
-    assert.equal(project.length, 3);
+    assert.equal(project.length, 2);
     const user = getConfigDirs("agents", e, { project: false });
     assert.ok(user.every((d) => d.scope === "user"));
     assert.equal(user.length, 5);

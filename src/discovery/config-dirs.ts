@@ -3,9 +3,11 @@
  *
  * Decides the family priority (xcsh, claude, codex, gemini), each family's
  * user folders (honouring `CLAUDE_CONFIG_DIR` and `CODEX_HOME`), and the
- * project walk: from cwd up to the filesystem root, the first
- * `<dir>/.<family>/<subpath>` that is a directory wins for its family.
- * `$HOME` itself is never a project root — its config folders are the user's.
+ * project walk: over the folders `walk-up.ts` visits from cwd (up to the
+ * filesystem root, or below `$HOME` for a cwd inside it — `$HOME`'s config
+ * folders are the user's), the first `<dir>/.<family>/<subpath>` that is a
+ * directory and passes the walk's owner rule wins for its family; one owned
+ * by another user or writable by others is skipped with a warning.
  *
  * @example
  * ```ts
@@ -16,7 +18,9 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import type { Diagnostic } from "../types.ts";
+import { acceptedIn, isFolderInfo, walkUpDirs } from "../walk-up.ts";
 
 /** Config families in priority order. */
 export const FAMILIES = ["xcsh", "claude", "codex", "gemini"] as const;
@@ -62,19 +66,12 @@ export function userConfigDirs(
 }
 
 /**
- * The folders a project walk may look at, nearest first: cwd and each
- * ancestor up to the root, except `home` itself.
+ * The folders a project walk may look at, nearest first: the walk of
+ * `walk-up.ts` (cwd and each ancestor, stopping below `home` when cwd is
+ * inside it).
  */
 export function projectAncestors(cwd: string, home: string): string[] {
-  const out: string[] = [];
-  const homeAbs = home ? resolve(home) : "";
-  let dir = resolve(cwd);
-  for (;;) {
-    if (dir !== homeAbs) out.push(dir);
-    const parent = dirname(dir);
-    if (parent === dir) return out;
-    dir = parent;
-  }
+  return walkUpDirs(cwd, home);
 }
 
 /** The project-level candidate of `family` in folder `dir`. */
@@ -97,15 +94,18 @@ export function isDirectory(path: string): boolean {
 
 /**
  * For each family, the nearest project folder of `subpath`, walking up from
- * cwd. Families without one are absent from the result.
+ * cwd. Families without one are absent from the result; folders the walk's
+ * owner rule refuses are skipped, each with a warning added to `warnings`.
  */
 export function findAllNearestProjectConfigDirs(
   subpath: string,
   e: Pick<DiscoveryEnv, "cwd" | "home">,
+  warnings: Diagnostic[] = [],
 ): ConfigDir[] {
   const ancestors = projectAncestors(e.cwd, e.home);
   const found = FAMILIES.map((family): ConfigDir | undefined => {
-    const i = ancestors.findIndex((dir) => isDirectory(projectDirOf(dir, family, subpath)));
+    const rel = join(`.${family}`, subpath);
+    const i = ancestors.findIndex((dir) => acceptedIn(dir, rel, isFolderInfo, warnings));
     return i < 0
       ? undefined
       : { family, scope: "project", path: projectDirOf(ancestors[i], family, subpath) };
@@ -115,14 +115,17 @@ export function findAllNearestProjectConfigDirs(
 
 /**
  * Every folder of `subpath` in precedence order: per family, its nearest
- * project folder, then its user folder(s).
+ * project folder, then its user folder(s). Warnings about project folders
+ * the walk refused go to `opts.warnings`.
  */
 export function getConfigDirs(
   subpath: string,
   e: DiscoveryEnv,
-  opts: { project?: boolean; user?: boolean } = {},
+  opts: { project?: boolean; user?: boolean; warnings?: Diagnostic[] } = {},
 ): ConfigDir[] {
-  const project = opts.project === false ? [] : findAllNearestProjectConfigDirs(subpath, e);
+  const project = opts.project === false
+    ? []
+    : findAllNearestProjectConfigDirs(subpath, e, opts.warnings);
   const user = opts.user === false || !e.home ? [] : userConfigDirs(subpath, e);
   return FAMILIES.flatMap((family) => [
     ...project.filter((d) => d.family === family),

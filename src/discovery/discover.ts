@@ -363,8 +363,9 @@ function dirOrigin(d: ConfigDir): Origin {
 /** The agents folders in precedence order, plugin roots included. */
 export function agentOrigins(
   e: DiscoveryEnv,
-): { origins: Origin[]; plugins: PluginListing } {
-  const dirs = getConfigDirs("agents", e);
+): { origins: Origin[]; plugins: PluginListing; warnings: Diagnostic[] } {
+  const warnings: Diagnostic[] = [];
+  const dirs = getConfigDirs("agents", e, { warnings });
   const plugins = listClaudePluginRoots(e);
   const origins: Origin[] = dirs.map(dirOrigin);
   for (const root of plugins.roots) {
@@ -377,7 +378,7 @@ export function agentOrigins(
       plugin: root.id,
     });
   }
-  return { origins, plugins };
+  return { origins, plugins, warnings };
 }
 
 /**
@@ -385,7 +386,7 @@ export function agentOrigins(
  * last, so any file-based agent of the same name shadows them.
  */
 export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
-  const { origins, plugins } = agentOrigins(e);
+  const { origins, plugins, warnings: walked } = agentOrigins(e);
   const current = ++generation;
   const caches = cachesFor(e);
   // Signatures pay off when there are cache files, or a second discovery.
@@ -404,7 +405,11 @@ export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> 
     ...(o.plugin ? { plugin: o.plugin } : {}),
     count: reads[i].agents.length,
   }));
-  const warnings = oneWarningPerFile([...plugins.warnings, ...reads.flatMap((r) => r.warnings)]);
+  const warnings = oneWarningPerFile([
+    ...walked,
+    ...plugins.warnings,
+    ...reads.flatMap((r) => r.warnings),
+  ]);
   saveSoon(caches);
   return { agents, shadowed, warnings, folders, plugins };
 }

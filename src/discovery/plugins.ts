@@ -5,16 +5,24 @@
  * install per id; version 2: a list of installs per id, each with a scope),
  * when an install counts (not `enabled: false`, not `false` in the merged
  * `enabledPlugins` of the user's and the project's Claude settings, and for
- * `project`/`local` scope only when its `projectPath` is cwd or an ancestor),
+ * `project`/`local` scope only when its `projectPath` is cwd or a folder the
+ * walk up from it visits: `walk-up.ts`, which stops below `$HOME`), the
+ * project's settings coming from the nearest `.claude` the walk accepts,
  * and the order: project-scoped installs first, then user-scoped, each in
  * file order. Bad files are warnings; discovery goes on.
  *
  * @module
  */
-import { MAX_SETTINGS_FILE_BYTES, ownershipProblem, readCappedSync } from "../file-safety.ts";
+import {
+  MAX_SETTINGS_FILE_BYTES,
+  ownershipProblem,
+  parseJsonFile,
+  readCappedSync,
+} from "../file-safety.ts";
 import { isAbsolute, join, resolve } from "node:path";
-import { claudeHome, type DiscoveryEnv, isDirectory, projectAncestors } from "./config-dirs.ts";
+import { claudeHome, type DiscoveryEnv, isDirectory } from "./config-dirs.ts";
 import type { Diagnostic } from "../types.ts";
+import { findUp, isFolderInfo, walkUpDirs } from "../walk-up.ts";
 import { isRecord } from "../values.ts";
 
 export type PluginScope = "project" | "local" | "user" | "managed";
@@ -136,18 +144,19 @@ function readJson(path: string): JsonRead {
   const problem = ownershipProblem(r.info);
   if (problem) return { exists: true, error: `${problem}, so it is not trusted` };
   const text = r.bytes.toString("utf8");
-  try {
-    return { exists: true, value: JSON.parse(text) };
-  } catch (err) {
-    return { exists: true, error: `not valid JSON (${(err as Error).message})` };
-  }
+  const parsed = parseJsonFile(text);
+  return parsed.ok ? { exists: true, value: parsed.value } : { exists: true, error: parsed.reason };
 }
 
-/** The nearest project `.claude` folder (never `~/.claude`), if any. */
-function nearestProjectClaudeDir(e: Pick<DiscoveryEnv, "cwd" | "home">): string | undefined {
-  const candidates = projectAncestors(e.cwd, e.home).map((d) => join(d, ".claude"));
-  const i = candidates.findIndex(isDirectory);
-  return i < 0 ? undefined : candidates[i];
+/**
+ * The nearest project `.claude` folder (never `~/.claude`) the walk accepts
+ * (`walk-up.ts`), if any; refused ones add a warning.
+ */
+function nearestProjectClaudeDir(
+  e: Pick<DiscoveryEnv, "cwd" | "home">,
+  warnings: Diagnostic[],
+): string | undefined {
+  return findUp(e.cwd, e.home, ".claude", isFolderInfo, warnings)?.path;
 }
 
 /**
@@ -158,7 +167,7 @@ export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
   const warnings: Diagnostic[] = [];
   const claude = claudeHome(e.home, e.env);
   const registryPath = join(claude, "plugins", "installed_plugins.json");
-  const projectClaude = nearestProjectClaudeDir(e);
+  const projectClaude = nearestProjectClaudeDir(e, warnings);
   const settingsPaths = [
     join(claude, "settings.json"),
     ...(projectClaude
@@ -214,7 +223,9 @@ export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
     });
     return { roots: [], installs: [], files, warnings };
   }
-  const installs = judgeInstalls(raw, enabled, projectAncestors(e.cwd, ""));
+  // A project install counts for the folders the walk visits (and cwd itself).
+  const walked = [...new Set([resolve(e.cwd), ...walkUpDirs(e.cwd, e.home)])];
+  const installs = judgeInstalls(raw, enabled, walked);
   const exists = installs.map((i) => (i.included ? isDirectory(i.installPath!) : false));
   const roots: PluginRoot[] = [];
   installs.forEach((install, i) => {

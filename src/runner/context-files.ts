@@ -4,11 +4,12 @@
  * passed in, and the files arrive already read (`context-read.ts`).
  *
  * Decides:
- * - the project root: walking up from the working directory, the nearest
- *   folder holding `.git`; without one, the nearest folder holding `.xcsh`,
- *   `.claude`, `.codex` or `.gemini`; without either, the working directory.
- *   As in discovery, `$HOME` itself is never a project folder, and a walk
- *   that starts inside `$HOME` stops below it;
+ * - the project root: the same rule as the file tools' (`.git`, else a
+ *   marker folder, else the working directory: `sandbox/project-root.ts`);
+ *   as in discovery, `$HOME` itself is never a project folder, and a walk
+ *   that starts inside `$HOME` stops below it (`walk-up.ts`). Which of the
+ *   project's files may be read at all (owner, symlinks out of the project)
+ *   is `prompt-context.ts`'s check;
  * - the order: the user's own files first (`~/.xcsh/agent/AGENTS.md`,
  *   `$CLAUDE_CONFIG_DIR` or `~/.claude` `/CLAUDE.md`, `$CODEX_HOME` or
  *   `~/.codex` `/AGENTS.md`, `~/.gemini/GEMINI.md`), then each project folder
@@ -29,8 +30,10 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { dirname, join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { claudeHome, codexHome } from "../discovery/config-dirs.ts";
+import { chooseProjectRoot } from "../sandbox/project-root.ts";
+import { walkUpDirs } from "../walk-up.ts";
 import type { ContextFile } from "../types.ts";
 
 /** Instruction file names, in the order they are read within one folder. */
@@ -41,9 +44,6 @@ export const CONTEXT_CAP_BYTES = 32 * 1024;
 
 /** A file cut to fewer bytes than this is left out instead. */
 export const MIN_CUT_BYTES = 1024;
-
-/** Folders whose presence marks a project root when there is no `.git`. */
-const CONFIG_MARKERS = [".xcsh", ".claude", ".codex", ".gemini"];
 
 /** How the rules look at folders (real `stat`s at the edge, a table in tests). */
 export interface FolderProbe {
@@ -59,32 +59,23 @@ export interface ContextCandidate {
   scope: "user" | "project";
 }
 
-function inside(dir: string, folder: string): boolean {
-  return dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-}
-
 /**
  * The project folders whose instruction files count, root first and the
- * working directory last.
+ * working directory last. The root is the project root's rule
+ * (`sandbox/project-root.ts`, over the walk of `walk-up.ts`), asked through
+ * `probe`; a working directory of `$HOME` itself has none.
  */
 export function projectFolders(cwd: string, home: string, probe: FolderProbe): string[] {
-  const homeAbs = home ? resolve(home) : "";
-  const start = resolve(cwd);
-  const stopAtHome = homeAbs !== "" && inside(start, homeAbs);
-  const walk: string[] = [];
-  for (let dir = start;;) {
-    if (stopAtHome && dir === homeAbs) break;
-    walk.push(dir);
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  if (walk.length === 0) return [];
-  let root = walk.findIndex((dir) => probe.exists(join(dir, ".git")));
-  if (root < 0) {
-    root = walk.findIndex((dir) => CONFIG_MARKERS.some((m) => probe.isFolder(join(dir, m))));
-  }
-  return walk.slice(0, root < 0 ? 1 : root + 1).reverse();
+  const walk = walkUpDirs(cwd, home);
+  if (walk.length === 0 || walk[0] !== resolve(cwd)) return [];
+  const root = chooseProjectRoot(
+    cwd,
+    home,
+    (dir, name) =>
+      name === ".git" ? probe.exists(join(dir, name)) : probe.isFolder(join(dir, name)),
+  );
+  const i = walk.indexOf(root);
+  return walk.slice(0, i < 0 ? 1 : i + 1).reverse();
 }
 
 /** The user's own instruction files, in order. */

@@ -6,14 +6,14 @@
  * (`enableAllProjectMcpServers: true`, or the name in
  * `enabledMcpjsonServers`; a name in `disabledMcpjsonServers` is never
  * approved). A file that is unreadable, too large, malformed, owned by
- * another user or writable by others is a warning naming it, and its servers
- * (or approvals) count as absent.
+ * another user or writable by others, or found in folders the walk's owner
+ * rule refuses (`walk-up.ts`), is a warning naming it, and its servers (or
+ * approvals) count as absent.
  *
  * @module
  */
-import { statSync } from "node:fs";
 import { join } from "node:path";
-import { projectAncestors } from "../discovery/config-dirs.ts";
+import { acceptedIn, existsInfo, findUp } from "../walk-up.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
 import { isRecord } from "../values.ts";
@@ -21,6 +21,7 @@ import {
   MAX_SETTINGS_FILE_BYTES,
   ownershipHint,
   ownershipProblem,
+  parseJsonFile,
   readCappedSync,
 } from "../file-safety.ts";
 
@@ -50,11 +51,7 @@ function readJson(file: string): { ok: true; value: unknown } | { ok: false; rea
   }
   const problem = ownershipProblem(r.info);
   if (problem) return { ok: false, reason: `${problem}, ${ownershipHint(problem, file)}` };
-  try {
-    return { ok: true, value: JSON.parse(r.bytes.toString("utf8")) };
-  } catch (err) {
-    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : err})` };
-  }
+  return parseJsonFile(r.bytes.toString("utf8"));
 }
 
 function names(v: unknown): string[] {
@@ -73,6 +70,13 @@ export function readApprovals(root: string): {
   const disabled = new Set<string>();
   for (const name of ["settings.json", "settings.local.json"]) {
     const file = join(root, ".claude", name);
+    const walked: Diagnostic[] = [];
+    if (!acceptedIn(root, join(".claude", name), existsInfo, walked)) {
+      warnings.push(
+        ...walked.map((w) => ({ ...w, message: `${w.message}; its MCP approvals are ignored` })),
+      );
+      continue;
+    }
     const r = readJson(file);
     if (!r.ok) {
       warnings.push({
@@ -90,19 +94,21 @@ export function readApprovals(root: string): {
   return { approved: all ? "all" : approved, disabled, warnings };
 }
 
-/** The project's `.mcp.json` servers and approvals for `cwd`. */
+/**
+ * The project's `.mcp.json` servers and approvals for `cwd`: the nearest
+ * `.mcp.json` the walk of `walk-up.ts` accepts (refused ones are warnings).
+ */
 export function readProjectMcp(cwd: string, home: string): ProjectMcp {
-  const root = projectAncestors(cwd, home).find((dir) => {
-    try {
-      return statSync(join(dir, ".mcp.json"), { throwIfNoEntry: false }) !== undefined;
-    } catch {
-      return false;
-    }
-  });
-  if (!root) return { servers: {}, approved: new Set(), disabled: new Set(), warnings: [] };
+  const walked: Diagnostic[] = [];
+  const root = findUp(cwd, home, ".mcp.json", existsInfo, walked)?.dir;
+  const refused = walked.map((w) => ({
+    ...w,
+    message: `${w.message}; its MCP servers are ignored`,
+  }));
+  if (!root) return { servers: {}, approved: new Set(), disabled: new Set(), warnings: refused };
   const file = join(root, ".mcp.json");
   const approvals = readApprovals(root);
-  const warnings = [...approvals.warnings];
+  const warnings = [...refused, ...approvals.warnings];
   const base = { root, file, approved: approvals.approved, disabled: approvals.disabled };
   const r = readJson(file);
   if (!r.ok) {

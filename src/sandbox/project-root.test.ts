@@ -1,9 +1,10 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ancestors, chooseProjectRoot, projectRoot } from "./project-root.ts";
+import process from "node:process";
+import { ancestors, chooseProjectRoot, findProjectRoot, projectRoot } from "./project-root.ts";
 
 describe("chooseProjectRoot", () => {
   const has = (entries: string[]) => (dir: string, name: string) =>
@@ -21,6 +22,14 @@ describe("chooseProjectRoot", () => {
     const h = has(["/home/u/.xcsh", "/.claude", "/.git"]);
     assert.equal(chooseProjectRoot("/home/u/notes", "/home/u", h), "/home/u/notes");
   });
+  test("~/.git (dotfiles in git) never makes HOME the root of a project below it", () => {
+    const h = has(["/home/u/.git", "/.git"]);
+    assert.equal(
+      chooseProjectRoot("/home/u/Downloads/tool", "/home/u", h),
+      "/home/u/Downloads/tool",
+    );
+    assert.equal(chooseProjectRoot("/home/u", "/home/u", h), "/home/u");
+  });
   test("ancestors go from the folder up to /", () => {
     assert.deepEqual(ancestors("/a/b"), ["/a/b", "/a", "/"]);
   });
@@ -34,6 +43,22 @@ describe("projectRoot on disk", () => {
     mkdirSync(join(root, "wt", "src"), { recursive: true });
     writeFileSync(join(root, "wt", ".git"), "gitdir: /elsewhere\n");
     assert.equal(projectRoot(join(root, "wt", "src"), join(root, "home")), join(root, "wt"));
+  });
+  test("another user's .git in a shared parent is ignored with a warning", {
+    skip: process.getuid?.() === 0 ? false : "needs root: the test gives a folder to another user",
+  }, () => {
+    const shared = join(root, "shared");
+    const project = join(shared, "mine");
+    mkdirSync(join(shared, ".git"), { recursive: true });
+    mkdirSync(join(project, ".xcsh"), { recursive: true });
+    chmodSync(shared, 0o1777);
+    chownSync(join(shared, ".git"), 4242, 4242);
+    const found = findProjectRoot(join(project), join(root, "home"));
+    assert.equal(found.root, project);
+    assert.equal(found.warnings.length, 1);
+    assert.equal(found.warnings[0].file, join(shared, ".git"));
+    assert.match(found.warnings[0].message, /owned by another user \(uid 4242\)/);
+    assert.equal(projectRoot(project, join(root, "home")), project);
   });
   test("a plain folder is its own root", () => {
     mkdirSync(join(root, "plain", "x"), { recursive: true });

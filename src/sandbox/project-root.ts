@@ -2,12 +2,16 @@
  * The project a task works in: the folder its file tools and sandboxed
  * commands are confined to.
  *
- * Decides the rule: the nearest folder at or above the working directory
- * that holds `.git` (a repository, or a worktree whose `.git` is a file);
- * else the nearest one holding `.xcsh`, `.claude`, `.codex` or `.gemini`
- * (never the home folder itself, whose `~/.xcsh` is the user's); never `/`;
- * else the working directory. {@link chooseProjectRoot} is the pure rule,
- * {@link projectRoot} looks at the disk.
+ * Decides the rule: among the folders a walk up from the working directory
+ * visits (`walk-up.ts`: it stops below `$HOME`, so neither `~` nor anything
+ * above it is ever a project root), the nearest one holding `.git` (a
+ * repository, or a worktree whose `.git` is a file); else the nearest one
+ * holding a `.xcsh`, `.claude`, `.codex` or `.gemini` folder; never `/`;
+ * else the working directory. A `.git` or marker that another user owns, or
+ * that others could write, counts as absent (with a warning): another
+ * user's `/tmp/shared/.git` never widens a project below it.
+ * {@link chooseProjectRoot} is the pure rule, {@link projectRoot} and
+ * {@link findProjectRoot} look at the disk.
  *
  * @example
  * ```ts
@@ -16,8 +20,9 @@
  *
  * @module
  */
-import { statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import type { Diagnostic } from "../types.ts";
+import { acceptedIn, existsInfo, isFolderInfo, walkUpDirs } from "../walk-up.ts";
 
 /** Folders whose presence marks a project (besides `.git`). */
 export const PROJECT_MARKERS = [".xcsh", ".claude", ".codex", ".gemini"] as const;
@@ -32,33 +37,37 @@ export function ancestors(cwd: string): string[] {
 }
 
 /**
- * The project root for `cwd`, given which entries exist (`has(dir, name)`).
- * Pure.
+ * The project root for `cwd`, given which entries may be used (`has(dir,
+ * name)`: `.git` of any kind, a marker as a folder, each passing the walk's
+ * owner rule). Pure.
  */
 export function chooseProjectRoot(
   cwd: string,
   home: string,
   has: (dir: string, name: string) => boolean,
 ): string {
-  const dirs = ancestors(cwd);
-  const git = dirs.find((d) => dirname(d) !== d && has(d, ".git"));
+  const dirs = walkUpDirs(cwd, home).filter((d) => dirname(d) !== d);
+  const git = dirs.find((d) => has(d, ".git"));
   if (git) return git;
-  const homeAbs = home ? resolve(home) : "";
-  const marked = dirs.find((d) =>
-    d !== homeAbs && dirname(d) !== d && PROJECT_MARKERS.some((m) => has(d, m))
-  );
+  const marked = dirs.find((d) => PROJECT_MARKERS.some((m) => has(d, m)));
   return marked ?? resolve(cwd);
 }
 
-function exists(dir: string, name: string): boolean {
-  try {
-    return statSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
+/** The project root of `cwd` and the warnings about what the walk ignored. */
+export function findProjectRoot(
+  cwd: string,
+  home: string,
+): { root: string; warnings: Diagnostic[] } {
+  const warnings: Diagnostic[] = [];
+  const root = chooseProjectRoot(
+    cwd,
+    home,
+    (dir, name) => acceptedIn(dir, name, name === ".git" ? existsInfo : isFolderInfo, warnings),
+  );
+  return { root, warnings };
 }
 
 /** The project root of `cwd`, looking at the disk. */
 export function projectRoot(cwd: string, home: string): string {
-  return chooseProjectRoot(cwd, home, exists);
+  return findProjectRoot(cwd, home).root;
 }

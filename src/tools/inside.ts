@@ -13,15 +13,8 @@
  *
  * @module
  */
-import { isAbsolute, relative, sep } from "node:path";
-
-/** True when `path` is one of `roots` or below one. All absolute. */
-export function isInside(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => {
-    const rel = relative(root, path);
-    return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(".." + sep));
-  });
-}
+/** The containment rule itself lives in `path-inside.ts`, shared with the walk up. */
+export { isInside } from "../path-inside.ts";
 
 /** The tool error for a path that resolves outside every root. */
 export function outsideMessage(

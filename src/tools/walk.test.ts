@@ -1,6 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { chownSync, mkdirSync } from "node:fs";
+import process from "node:process";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import { sandbox } from "../../tests/support/tool-context.ts";
@@ -47,5 +48,27 @@ describe("walk", () => {
     setImmediate(() => controller.abort());
     const { seen } = await all({ signal: controller.signal, pace: pacer(0) });
     assert.ok(seen.length >= 1 && seen.length < 10, `${seen.length} entries`);
+  });
+});
+
+describe("walk under another user's .git", {
+  skip: process.getuid?.() === 0 ? false : "needs root: the test gives a folder to another user",
+}, () => {
+  const sb = sandbox({ ".gitignore": "*.txt\n", "mine/a.txt": "x", "mine/b.md": "x" });
+  after(() => sb.remove());
+
+  test("its .gitignore hides nothing; the user's own repository's rules apply", async () => {
+    mkdirSync(join(sb.dir, ".git"));
+    chownSync(join(sb.dir, ".git"), 4242, 4242);
+    chownSync(join(sb.dir, ".gitignore"), 4242, 4242);
+    const seen = async () => {
+      const out: string[] = [];
+      await walk(join(sb.dir, "mine"), {}, (e) => void out.push(e.rel));
+      return out;
+    };
+    assert.deepEqual(await seen(), ["a.txt", "b.md"]);
+    chownSync(join(sb.dir, ".git"), 0, 0);
+    chownSync(join(sb.dir, ".gitignore"), 0, 0);
+    assert.deepEqual(await seen(), ["b.md"]);
   });
 });

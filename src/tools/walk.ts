@@ -1,7 +1,8 @@
 /**
  * Which files a search visits: a depth-first walk below a directory, in byte
  * order of names, that skips `.git`, honours `.gitignore` files (those of the
- * enclosing repository above the start directory, and those met on the way),
+ * enclosing repository above the start directory, found by the walk up of
+ * `walk-up.ts`, and those met on the way),
  * never follows symlinked directories (no loops) and stops after a bounded
  * number of entries. Also the path helpers the file tools share.
  *
@@ -14,7 +15,9 @@
  * @module
  */
 import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsInfo, findUp } from "../walk-up.ts";
 import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.ts";
 import { type Pacer, pacer } from "./pace.ts";
 
@@ -40,14 +43,14 @@ export function looksBinary(buf: Uint8Array): boolean {
   return buf.subarray(0, 8192).indexOf(0) !== -1;
 }
 
-/** The nearest ancestor of `dir` (inclusive) that holds `.git`, if any. */
+/**
+ * The nearest ancestor of `dir` (inclusive) holding a `.git` the walk up
+ * accepts (`walk-up.ts`: below the home folder, the user's or root's), if
+ * any: another user's `.git` in a shared parent brings no `.gitignore` rules.
+ * (The child's workspace already warned about what the walk ignored.)
+ */
 function gitRoot(dir: string): string | undefined {
-  for (let d = dir;; d = dirname(d)) {
-    try {
-      if (statSync(join(d, ".git"), { throwIfNoEntry: false }) !== undefined) return d;
-    } catch { /* keep going up */ }
-    if (dirname(d) === d) return undefined;
-  }
+  return findUp(dir, homedir(), ".git", existsInfo, [])?.dir;
 }
 
 function readIgnore(dir: string, base: string): IgnoreRule[] {
