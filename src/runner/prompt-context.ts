@@ -59,7 +59,7 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   const candidates = o.files ? contextCandidates(o.cwd, o.home, o.env, o.probe ?? REAL_PROBE) : [];
   const [reads, environment] = await Promise.all([
     Promise.all(candidates.map((c) => readContextFile(c.path))),
-    environmentFacts(o.cwd, o.env, o.now),
+    environmentFacts(o.cwd, o.env, o.now, o.home),
   ]);
   const found = candidates.flatMap((c, i) => {
     const r = reads[i];

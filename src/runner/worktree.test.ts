@@ -114,7 +114,7 @@ describe("finishing an isolated task", () => {
     writeFileSync(join(committed.path, "c.txt"), "c\n");
     git(committed.path, "add", ".");
     git(committed.path, "commit", "-q", "-m", "work");
-    assert.deepEqual(await worktreeChanges(committed.path, committed.base), ["c.txt"]);
+    assert.deepEqual(await worktreeChanges(committed), ["c.txt"]);
 
     const kept = await finishWorktree(dirty, data, "dirty");
     assert.deepEqual(kept, {
