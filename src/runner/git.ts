@@ -167,13 +167,13 @@ export interface OpenOptions {
  * settings name programs; the reason says why git must not run there.
  */
 export async function openRepository(root: string, o: OpenOptions = {}): Promise<Opened> {
+  const env = gitEnvironment(o.env ?? process.env, DISK.realpath(root) ?? resolve(root));
+  const program = findGit(env.PATH);
+  if (!program) return { ok: false, reason: "no 'git' was found on PATH", missing: true };
   const place = gitPlace(root, DISK, o.expectCommon);
   if (!place.ok) {
     return { ok: false, reason: place.reason, ...(place.absent ? { absent: true } : {}) };
   }
-  const env = gitEnvironment(o.env ?? process.env, place.workTree);
-  const program = findGit(env.PATH);
-  if (!program) return { ok: false, reason: "no 'git' was found on PATH", missing: true };
   const { workTree, gitDir, commonDir } = place;
   const repo: Repository = {
     workTree,
