@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
-import { gitPlace, parseGitFile, type PlaceProbe, within } from "./git-place.ts";
+import { coreWorktree, gitPlace, parseGitFile, type PlaceProbe, within } from "./git-place.ts";
 import { DISK } from "./git.ts";
 
 const FOLDER = 0o040755;
@@ -44,6 +44,18 @@ describe("parseGitFile and within", () => {
     assert.equal(within("/p", "/p"), true);
     assert.equal(within("/pq", "/p"), false);
     assert.equal(within("/", "/p"), false);
+  });
+});
+
+describe("coreWorktree", () => {
+  test("the value in [core], not elsewhere", () => {
+    assert.equal(
+      coreWorktree("[core]\n\tbare = false\n\tworktree = ../../../lib\n"),
+      "../../../lib",
+    );
+    assert.equal(coreWorktree('[core] worktree = "/a b"\n'), "/a b");
+    assert.equal(coreWorktree("[other]\n\tworktree = /x\n[core]\n\tbare = false\n"), undefined);
+    assert.equal(coreWorktree('[core]\n[remote "o"]\n\tworktree = /x\n'), undefined);
   });
 });
 
@@ -110,6 +122,32 @@ describe("gitPlace on a pretend disk", () => {
     );
     assert.ok(!r.ok && /outside the project/.test(r.reason));
   });
+  const sub = {
+    ...base,
+    "/super": { kind: "folder" as const },
+    "/super/.git": { kind: "folder" as const },
+    "/super/.git/modules": { kind: "folder" as const },
+    "/super/.git/modules/lib": { kind: "folder" as const },
+    "/super/.git/modules/lib/config": {
+      kind: "file" as const,
+      text: "[core]\n\tworktree = ../../../lib\n",
+    },
+    "/super/lib": { kind: "folder" as const },
+    "/super/lib/.git": { kind: "file" as const, text: "gitdir: ../.git/modules/lib\n" },
+  };
+  test("a submodule whose git folder names it as its work tree", () => {
+    assert.deepEqual(gitPlace("/super/lib", probe(sub)), {
+      ok: true,
+      workTree: "/super/lib",
+      gitDir: "/super/.git/modules/lib",
+      commonDir: "/super/.git/modules/lib",
+    });
+    const r = gitPlace(
+      "/p",
+      probe({ ...sub, "/p/.git": { kind: "file", text: "gitdir: /super/.git/modules/lib\n" } }),
+    );
+    assert.ok(!r.ok && /outside the project/.test(r.reason), "another folder's submodule");
+  });
   test("owner and mode: another user's .git, a group-writable git folder or config", () => {
     const other = gitPlace(
       "/p",
@@ -164,5 +202,19 @@ describe("gitPlace on real folders", () => {
     const loose = gitPlace(repo, DISK);
     assert.ok(!loose.ok && /writable by every user/.test(loose.reason));
     chmodSync(join(repo, ".git"), 0o755);
+  });
+  test("a submodule of a repository", () => {
+    const lib = join(dir, "lib");
+    mkdirSync(lib);
+    git(lib, "init", "-q", "-b", "main");
+    writeFileSync(join(lib, "l"), "l\n");
+    git(lib, "add", ".");
+    git(lib, "commit", "-q", "-m", "lib");
+    const sup = join(dir, "super");
+    mkdirSync(sup);
+    git(sup, "init", "-q", "-b", "main");
+    git(sup, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib");
+    const r = gitPlace(join(sup, "lib"), DISK);
+    assert.ok(r.ok && r.gitDir === join(sup, ".git", "modules", "lib"), JSON.stringify(r));
   });
 });

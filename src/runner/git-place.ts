@@ -8,11 +8,14 @@
  * that folder's common folder (`commondir`, where config, objects and refs
  * live) must each pass the owner and mode rule (`ownershipProblem`), and
  * both folders must lie inside the project root, with one exception: a
- * linked worktree (`git worktree add`, xcsh's isolated tasks among them),
- * whose git folder is exactly `<common>/worktrees/<name>` and whose
- * `gitdir` file there points back at this very `.git` file. A `.git` file
- * repointed at another repository (`gitdir: ../other-repo/.git`) names no
- * such back link, and is refused. `expectCommon`, when given, must be the
+ * git folder elsewhere that links back to this folder: a linked worktree
+ * (`git worktree add`, xcsh's isolated tasks among them), whose git folder
+ * is exactly `<common>/worktrees/<name>` and whose `gitdir` file there
+ * points back at this very `.git` file; or a submodule, whose git folder
+ * (`<super>/.git/modules/<name>`) is its own common folder and whose config
+ * names this folder as its `core.worktree`. A `.git` file repointed at
+ * another repository (`gitdir: ../other-repo/.git`) has no such back link,
+ * and is refused. `expectCommon`, when given, must be the
  * common folder too (the worktree code's check that a worktree is still
  * the one it made).
  *
@@ -54,6 +57,26 @@ export type GitPlace =
 export function parseGitFile(text: string): string | undefined {
   const m = /^gitdir: (.+?)\r?\n?$/.exec(text.split("\n")[0] + "\n");
   return m ? m[1] : undefined;
+}
+
+/**
+ * The `core.worktree` a git config text sets (the last one), or undefined.
+ * Pure; enough to read the line git writes for a submodule.
+ */
+export function coreWorktree(text: string): string | undefined {
+  let inCore = false;
+  let found: string | undefined;
+  for (const raw of text.split("\n")) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+    if (header) {
+      inCore = header[1].toLowerCase() === "core";
+      line = header[2];
+    }
+    const m = inCore ? /^worktree\s*=\s*(.*?)\s*$/i.exec(line) : null;
+    if (m) found = m[1].replace(/^"(.*)"$/, "$1");
+  }
+  return found;
 }
 
 /** True when `path` is `folder` or below it (both real, absolute). Pure. */
@@ -112,13 +135,17 @@ export function gitPlace(
     : checked(probe, commonDir, "the git folder", "folder");
   if (badCommon) return refuse(badCommon);
   if (linked || !within(commonDir, top)) {
-    // Only a linked worktree may live elsewhere, and only when its git
-    // folder is <common>/worktrees/<name> and says it belongs here.
+    // Only a git folder that links back here may live elsewhere.
     const back = probe.readText(join(gitDir, "gitdir"))?.trim();
     const backReal = back && probe.realpath(resolve(gitDir, back));
-    const isAdmin = relative(join(commonDir, "worktrees"), gitDir).split(sep).length === 1 &&
-      within(gitDir, join(commonDir, "worktrees")) && gitDir !== join(commonDir, "worktrees");
-    if (info.kind !== "file" || !isAdmin || backReal !== dotGit) {
+    const admin = join(commonDir, "worktrees");
+    const isWorktree = within(gitDir, admin) && relative(admin, gitDir).split(sep).length === 1 &&
+      gitDir !== admin && backReal === dotGit;
+    const named = commonDir === gitDir
+      ? coreWorktree(probe.readText(join(gitDir, "config")) ?? "")
+      : undefined;
+    const isSubmodule = named !== undefined && probe.realpath(resolve(gitDir, named)) === top;
+    if (info.kind !== "file" || !(isWorktree || isSubmodule)) {
       return refuse(`${dotGit} names a git folder outside the project (${gitDir})`);
     }
   }

@@ -94,7 +94,7 @@ export const DISK: PlaceProbe = {
     }
   },
   readText(path) {
-    const r = readCappedSync(path, 4096);
+    const r = readCappedSync(path, MAX_SETTINGS_FILE_BYTES);
     return r.ok ? new TextDecoder().decode(r.bytes) : undefined;
   },
 };
