@@ -141,6 +141,46 @@ describe("a sandboxed command that plants core.fsmonitor", () => {
   });
 });
 
+describe("an agent with only the write tool", () => {
+  test("writing core.fsmonitor into .git/config gets it run by no task call", async () => {
+    const w = world({
+      scribe: agentMd(
+        "scribe",
+        "tools: write, task\nspawns: quick_task\nmodel: local/mock-small\n",
+      ),
+    });
+    git(w.cwd, "init", "-q", "-b", "main");
+    const marks = join(w.root, "marks");
+    mkdirSync(marks);
+    const config = readFileSync(join(w.cwd, ".git", "config"), "utf8") +
+      `[core]\n\tfsmonitor = env > ${marks}/ran-fsmonitor\n`;
+    server.script([
+      { toolCalls: [{ name: "write", args: { path: ".git/config", content: config } }] },
+      {
+        toolCalls: [{
+          name: "task",
+          args: { agent: "quick_task", tasks: [{ id: "t", assignment: "check" }] },
+        }],
+      },
+      { text: "checked" },
+      { text: "done" },
+    ]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "scribe", "go"], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests.length, 4, "the task call ran");
+    const planted = readFileSync(join(w.cwd, ".git", "config"), "utf8").includes("fsmonitor");
+    server.script([{ text: "done" }]);
+    const next = await runXcsh(["run", "quick_task", "--plan", "look"], {
+      cwd: w.cwd,
+      home: w.home,
+      env,
+    });
+    assert.equal(next.code, 0, next.stderr);
+    assert.deepEqual(leaks(marks), [], `planted: ${planted}`);
+  });
+});
+
 describe("isolated worktrees", () => {
   test("no post-checkout hook or filter runs; a repointed .git gets no git call", async () => {
     const w = world({
