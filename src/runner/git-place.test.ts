@@ -3,7 +3,15 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
@@ -15,19 +23,31 @@ const FILE = 0o100644;
 
 /** A pretend disk: paths to entries; no symlinks. */
 function probe(
-  entries: Record<string, { kind: "folder" | "file"; text?: string; uid?: number; mode?: number }>,
+  entries: Record<
+    string,
+    { kind: "folder" | "file" | "link"; text?: string; uid?: number; mode?: number; to?: string }
+  >,
 ): PlaceProbe {
   const norm = (p: string) => p.replace(/\/+$/, "").replace(/\/[^/]+\/\.\.(?=\/|$)/g, "");
   return {
     lstat: (p) => {
       const e = entries[norm(p)];
-      return e &&
-        { uid: e.uid ?? 0, mode: e.mode ?? (e.kind === "folder" ? FOLDER : FILE), kind: e.kind };
+      const mode = e?.mode ?? (e?.kind === "folder" ? FOLDER : FILE);
+      return e && { uid: e.uid ?? 0, mode, kind: e.kind };
+    },
+    names: (p) => {
+      const dir = norm(p);
+      if (entries[dir]?.kind !== "folder") return undefined;
+      return Object.keys(entries).filter((k) =>
+        k.startsWith(dir + "/") && !k.slice(dir.length + 1).includes("/")
+      )
+        .map((k) => k.slice(dir.length + 1));
     },
     realpath: (p) => {
       let n = p;
       for (let i = 0; i < 5; i++) n = norm(n);
-      return entries[n] ? n : undefined;
+      const to = entries[n]?.to;
+      return to ? (entries[to] ? to : undefined) : entries[n] ? n : undefined;
     },
     readText: (p) => entries[norm(p)]?.text,
   };
@@ -80,6 +100,18 @@ describe("gitPlace on a pretend disk", () => {
     );
     assert.ok(!r.ok && !r.absent);
     assert.match(r.ok ? "" : r.reason, /names a git folder outside the project \(\/other\/\.git\)/);
+  });
+  test("a git folder holding a symbolic link (an index of another repository) is refused", () => {
+    const r = gitPlace(
+      "/p",
+      probe({
+        ...base,
+        "/p/.git": { kind: "folder" },
+        "/p/.git/index": { kind: "link", to: "/other/.git/index" },
+        "/other/.git/index": { kind: "file" },
+      }),
+    );
+    assert.ok(!r.ok && /\/p\/\.git\/index is a symbolic link out of the repository/.test(r.reason));
   });
   test("a .git folder whose commondir is another repository is refused", () => {
     const r = gitPlace(
@@ -202,6 +234,16 @@ describe("gitPlace on real folders", () => {
     const loose = gitPlace(repo, DISK);
     assert.ok(!loose.ok && /writable by every user/.test(loose.reason));
     chmodSync(join(repo, ".git"), 0o755);
+    const linkedIndex = join(dir, "linked-index");
+    mkdirSync(linkedIndex);
+    git(linkedIndex, "init", "-q");
+    symlinkSync(join(repo, ".git", "index"), join(linkedIndex, ".git", "index"));
+    const li = gitPlace(linkedIndex, DISK);
+    assert.ok(!li.ok && /index is a symbolic link out of the repository/.test(li.reason));
+    rmSync(join(linkedIndex, ".git", "index"));
+    writeFileSync(join(linkedIndex, "kept-config"), "");
+    symlinkSync(join(linkedIndex, "kept-config"), join(linkedIndex, ".git", "kept"));
+    assert.ok(gitPlace(linkedIndex, DISK).ok, "a link inside the project is the project's");
   });
   test("a submodule of a repository", () => {
     const lib = join(dir, "lib");

@@ -15,7 +15,11 @@
  * (`<super>/.git/modules/<name>`) is its own common folder and whose config
  * names this folder as its `core.worktree`. A `.git` file repointed at
  * another repository (`gitdir: ../other-repo/.git`) has no such back link,
- * and is refused. `expectCommon`, when given, must be the
+ * and is refused. Nothing at the top of the git folder or the common folder
+ * may be a symbolic link leading out of the project and the common folder:
+ * an `index` (or `HEAD`, `objects`, `refs`, …) linked to another
+ * repository's would bring that repository's file names in without any
+ * `gitdir`. `expectCommon`, when given, must be the
  * common folder too (the worktree code's check that a worktree is still
  * the one it made).
  *
@@ -34,7 +38,11 @@ import { ownershipProblem } from "../file-safety.ts";
 /** What the rule needs to know of the disk. */
 export interface PlaceProbe {
   /** Owner, mode and kind of `path` itself (a symlink is not followed). */
-  lstat(path: string): { uid: number; mode: number; kind: "folder" | "file" | "other" } | undefined;
+  lstat(
+    path: string,
+  ): { uid: number; mode: number; kind: "folder" | "file" | "link" | "other" } | undefined;
+  /** The names in a folder, or undefined when it cannot be listed. */
+  names(path: string): string[] | undefined;
   /** The real path, or undefined when it does not exist. */
   realpath(path: string): string | undefined;
   /** A small text file, or undefined when it cannot be read. */
@@ -151,6 +159,16 @@ export function gitPlace(
   }
   if (expectCommon !== undefined && commonDir !== expectCommon) {
     return refuse(`${dotGit} no longer belongs to the repository ${expectCommon} (${commonDir})`);
+  }
+  for (const folder of new Set([gitDir, commonDir])) {
+    const names = probe.names(folder);
+    if (!names) return refuse(`the git folder ${folder} cannot be listed`);
+    const away = names.find((n) => {
+      if (probe.lstat(join(folder, n))?.kind !== "link") return false;
+      const to = probe.realpath(join(folder, n));
+      return !to || !(within(to, top) || within(to, commonDir));
+    });
+    if (away) return refuse(`${join(folder, away)} is a symbolic link out of the repository`);
   }
   for (const f of [join(commonDir, "config"), join(gitDir, "config.worktree")]) {
     const fi = probe.lstat(f);

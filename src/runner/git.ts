@@ -35,7 +35,7 @@
  * @module
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
 import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../file-safety.ts";
@@ -80,8 +80,21 @@ export const DISK: PlaceProbe = {
       return {
         uid: s.uid,
         mode: s.mode,
-        kind: s.isDirectory() ? "folder" : s.isFile() ? "file" : "other",
+        kind: s.isDirectory()
+          ? "folder"
+          : s.isFile()
+          ? "file"
+          : s.isSymbolicLink()
+          ? "link"
+          : "other",
       };
+    } catch {
+      return undefined;
+    }
+  },
+  names(path) {
+    try {
+      return readdirSync(path);
     } catch {
       return undefined;
     }

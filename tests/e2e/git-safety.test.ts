@@ -12,7 +12,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { requireBinary, runXcsh } from "../support/cli.ts";
@@ -75,26 +75,34 @@ describe("a repository nobody trusted", () => {
     assert.match(system, / M a\.txt/, "the status is still in the prompt");
   });
 
-  test("a .git file naming another repository: none of its status reaches the prompt", async () => {
-    const w = world();
-    const other = join(w.root, "other-repo");
-    mkdirSync(other);
-    writeFileSync(join(other, "payroll-2027.csv"), "name,salary\n");
-    git(other, "init", "-q", "-b", "main");
-    git(other, "add", ".");
-    git(other, "commit", "-q", "-m", "one");
-    writeFileSync(join(w.cwd, ".git"), "gitdir: ../other-repo/.git\n");
-    server.script([{ text: "done" }]);
-    server.requests.length = 0;
-    const r = await runXcsh(["run", "quick_task", "--plan", "look"], {
-      cwd: w.cwd,
-      home: w.home,
-      env,
+  for (const how of ["a .git file naming it", "an index linked to its index"]) {
+    test(`another repository, through ${how}: none of its status reaches the prompt`, async () => {
+      const w = world();
+      const other = join(w.root, "other-repo");
+      mkdirSync(other);
+      writeFileSync(join(other, "payroll-2027.csv"), "name,salary\n");
+      git(other, "init", "-q", "-b", "main");
+      git(other, "add", ".");
+      git(other, "commit", "-q", "-m", "one");
+      if (how.startsWith("a .git file")) {
+        writeFileSync(join(w.cwd, ".git"), "gitdir: ../other-repo/.git\n");
+      } else {
+        git(w.cwd, "init", "-q", "-b", "main");
+        symlinkSync(join(other, ".git", "index"), join(w.cwd, ".git", "index"));
+      }
+      server.script([{ text: "done" }]);
+      server.requests.length = 0;
+      const r = await runXcsh(["run", "quick_task", "--plan", "look"], {
+        cwd: w.cwd,
+        home: w.home,
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests.length, 1);
+      const sent = JSON.stringify(server.requests.map((q) => q.body));
+      assert.doesNotMatch(sent, /payroll-2027/);
     });
-    assert.equal(r.code, 0, r.stderr);
-    const sent = JSON.stringify(server.requests.map((q) => q.body));
-    assert.doesNotMatch(sent, /payroll-2027/);
-  });
+  }
 });
 
 describe("a sandboxed command that plants core.fsmonitor", () => {
