@@ -245,6 +245,25 @@ describe("gitPlace on real folders", () => {
     symlinkSync(join(linkedIndex, "kept-config"), join(linkedIndex, ".git", "kept"));
     assert.ok(gitPlace(linkedIndex, DISK).ok, "a link inside the project is the project's");
   });
+  const asRoot = process.getuid?.() === 0 ? false : "needs root to give files to another uid";
+  test("another user's .git, as on disk (uid 4242)", { skip: asRoot }, () => {
+    const theirs = join(dir, "theirs");
+    mkdirSync(theirs);
+    git(theirs, "init", "-q");
+    execFileSync("chown", ["-R", "4242:4242", join(theirs, ".git")]);
+    const r = gitPlace(theirs, DISK);
+    assert.ok(
+      !r.ok && /\.git is owned by another user \(uid 4242\)/.test(r.reason),
+      JSON.stringify(r),
+    );
+    execFileSync("chown", ["-R", "0:0", join(theirs, ".git")]);
+    execFileSync("chown", ["4242:4242", join(theirs, ".git", "config")]);
+    const c = gitPlace(theirs, DISK);
+    assert.ok(
+      !c.ok && /config is owned by another user \(uid 4242\)/.test(c.reason),
+      JSON.stringify(c),
+    );
+  });
   test("a submodule of a repository", () => {
     const lib = join(dir, "lib");
     mkdirSync(lib);
