@@ -7,8 +7,8 @@
  * key variables) with a {@link GIT_TIMEOUT_MS} timeout, and only on the
  * project root's own repository when `git-place.ts` accepts it (not at all
  * when the root holds no `.git`); no git, not a repository, a repository
- * refused, or a git that fails or is too slow all mean "no git facts",
- * never an error.
+ * refused (the reason goes to the caller's notes, for one warning), or a
+ * git that fails or is too slow all mean "no git facts", never an error.
  *
  * @example
  * ```ts
@@ -54,18 +54,26 @@ export function parseGitStatus(out: string): { branch: string; status: string } 
   return { branch, status: shown.length > 0 ? shown.join("\n") : "(clean)" };
 }
 
+/** What git says about the project: its facts, or why git did not run there. */
+export interface GitFacts {
+  facts?: { branch: string; status: string };
+  /** The repository was refused (not absent, not a missing git): why. */
+  refused?: string;
+}
+
 /**
  * Runs git status for the project of `cwd` (its root found by
- * `projectRoot`, its repository accepted by `openRepository`); undefined
- * when there is no repository, no git, or one git must not run in.
+ * `projectRoot`, its repository accepted by `openRepository`); no facts
+ * when there is no repository, no git, one git must not run in (then
+ * `refused` says why), or a git that fails.
  */
 export async function gitFacts(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   home: string = env.HOME ?? "",
-): Promise<{ branch: string; status: string } | undefined> {
+): Promise<GitFacts> {
   const opened = await openRepository(projectRoot(cwd, home), { env, timeoutMs: GIT_TIMEOUT_MS });
-  if (!opened.ok) return undefined;
+  if (!opened.ok) return opened.absent || opened.missing ? {} : { refused: opened.reason };
   const out = await runGit(
     opened.repo,
     [
@@ -77,15 +85,19 @@ export async function gitFacts(
     ],
     { cwd, timeoutMs: GIT_TIMEOUT_MS },
   );
-  return out.ok ? parseGitStatus(out.stdout) : undefined;
+  return out.ok ? { facts: parseGitStatus(out.stdout) } : {};
 }
 
-/** Gathers the facts for `cwd`. */
+/**
+ * Gathers the facts for `cwd`; why git was refused, when it was, goes to
+ * `notes`.
+ */
 export async function environmentFacts(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   now = new Date(),
   home: string = env.HOME ?? "",
+  notes: string[] = [],
 ): Promise<EnvironmentFacts> {
   const facts: EnvironmentFacts = {
     date: isoDate(now),
@@ -94,9 +106,10 @@ export async function environmentFacts(
     cwd,
   };
   const git = await gitFacts(cwd, env, home);
-  if (git) {
-    facts.gitBranch = git.branch;
-    facts.gitStatus = git.status;
+  if (git.refused) notes.push(git.refused);
+  if (git.facts) {
+    facts.gitBranch = git.facts.branch;
+    facts.gitStatus = git.facts.status;
   }
   return facts;
 }

@@ -56,11 +56,15 @@ export interface Gathered {
 /** Reads the instruction files and the environment facts for one task call. */
 export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   const warnings: Diagnostic[] = [];
+  const gitNotes: string[] = [];
   const candidates = o.files ? contextCandidates(o.cwd, o.home, o.env, o.probe ?? REAL_PROBE) : [];
   const [reads, environment] = await Promise.all([
     Promise.all(candidates.map((c) => readContextFile(c.path))),
-    environmentFacts(o.cwd, o.env, o.now, o.home),
+    environmentFacts(o.cwd, o.env, o.now, o.home, gitNotes),
   ]);
+  for (const note of gitNotes) {
+    warnings.push({ level: "warning", message: `git facts left out of the prompt: ${note}` });
+  }
   const found = candidates.flatMap((c, i) => {
     const r = reads[i];
     if (r.kind === "skipped") {

@@ -98,6 +98,11 @@ describe("a repository nobody trusted", () => {
         env,
       });
       assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /git facts left out of the prompt: \S+\.git(\/index)? (names a git folder outside the project|is a symbolic link out of the repository)/,
+      );
+      assert.equal(r.stderr.match(/git facts left out/g)?.length, 1, "one warning");
       assert.equal(server.requests.length, 1);
       const sent = JSON.stringify(server.requests.map((q) => q.body));
       assert.doesNotMatch(sent, /payroll-2027/);
