@@ -102,6 +102,48 @@ describe("runGit on a repository that plants programs", () => {
     );
   });
 
+  test("a config naming a program in every key git documents: the calls still work, none runs", async () => {
+    const { repo, marks } = trappedRepo(join(dir, "every"));
+    const mark = (name: string) => `"env > ${marks}/ran-${name}; cat"`;
+    const keys = [
+      ["core", "pager"],
+      ["core", "editor"],
+      ["core", "askPass"],
+      ["core", "gitProxy"],
+      ["core", "alternateRefsCommand"],
+      ["sequence", "editor"],
+      ["pager", "status"],
+      ["credential", "helper"],
+      ["gpg", "program"],
+      ["diff", "external"],
+      ["interactive", "diffFilter"],
+      ["web", "browser"],
+    ];
+    const lines = keys.map(([s, k]) => `[${s}]\n\t${k} = ${mark(k)}\n`).join("") +
+      `[filter "evil"]\n\tprocess = ${mark("process")}\n\trequired = true\n` +
+      `[merge "evil"]\n\tdriver = ${mark("driver")}\n` +
+      `[remote "origin"]\n\turl = ${repo}\n\tuploadpack = ${mark("uploadpack")}\n` +
+      `[submodule "x"]\n\tupdate = !${mark("update").slice(1, -1)}\n`;
+    execFileSync("sh", ["-c", `cat >> .git/config <<'EOF'\n${lines}EOF`], { cwd: repo });
+    const opened = await openRepository(repo, { env: { PATH, HOME: dir } });
+    assert.ok(opened.ok, opened.ok ? "" : opened.reason);
+    if (!opened.ok) return;
+    const wt = join(dir, "every-wt");
+    for (
+      const args of [
+        ["status", "--porcelain=v1", "--branch", "--ignore-submodules=all"],
+        ["diff", "--name-only", "--no-ext-diff", "--no-textconv", "HEAD"],
+        ["worktree", "add", "--quiet", "-b", "w", wt, "HEAD"],
+        ["worktree", "remove", "--force", wt],
+        ["branch", "-D", "w"],
+      ]
+    ) {
+      const r = await runGit(opened.repo, args);
+      assert.ok(r.ok, `${args.join(" ")}: ${r.stderr}`);
+    }
+    assert.deepEqual(ran(marks), []);
+  });
+
   test("another repository named by a .git file is never run on", async () => {
     const { marks } = trappedRepo(join(dir, "other"));
     const archive = join(dir, "archive");
