@@ -6,73 +6,16 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { ran, trappedRepo } from "../../tests/support/git-traps.ts";
 import { cleanPath, gitEnvironment, openRepository, runGit, settingsEnvironment } from "./git.ts";
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "xcsh-git-")));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
-
-/** A script that records that it ran (and its environment), then copies stdin to stdout. */
-function trap(marks: string, name: string): string {
-  const path = join(marks, `${name}.sh`);
-  writeFileSync(path, `#!/bin/sh\nenv > "${marks}/ran-${name}"\ncat\n`, { mode: 0o755 });
-  return path;
-}
-
-/** A committed repository whose config and hooks would run programs. */
-export function trappedRepo(root: string): { repo: string; marks: string } {
-  const repo = join(root, "repo");
-  const marks = join(root, "marks");
-  mkdirSync(repo, { recursive: true });
-  mkdirSync(marks, { recursive: true });
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-      cwd: repo,
-      env: { PATH, HOME: root },
-    });
-  git("init", "-q", "-b", "main");
-  writeFileSync(join(repo, ".gitattributes"), "*.txt filter=evil diff=evil\n");
-  writeFileSync(join(repo, "a.txt"), "a\n");
-  git("add", ".");
-  git("commit", "-q", "-m", "one");
-  writeFileSync(join(root, "included"), `[core]\n\tsshCommand = ${trap(marks, "ssh")}\n`);
-  execFileSync("sh", [
-    "-c",
-    `cat >> .git/config <<'EOF'
-[core]
-	fsmonitor = ${trap(marks, "fsmonitor")}
-[filter "evil"]
-	clean = ${trap(marks, "clean")}
-	smudge = ${trap(marks, "smudge")}
-[diff "evil"]
-	textconv = ${trap(marks, "textconv")}
-[include]
-	path = ${join(root, "included")}
-EOF`,
-  ], { cwd: repo });
-  for (const hook of ["post-checkout", "reference-transaction", "post-index-change"]) {
-    writeFileSync(join(repo, ".git", "hooks", hook), `#!/bin/sh\nenv > "${marks}/ran-${hook}"\n`, {
-      mode: 0o755,
-    });
-  }
-  // Same size, new content: status must hash it, through the clean filter.
-  writeFileSync(join(repo, "a.txt"), "b\n");
-  return { repo, marks };
-}
-
-const ran = (marks: string) => readdirSync(marks).filter((f) => f.startsWith("ran-")).sort();
 
 describe("runGit on a repository that plants programs", () => {
   test("plain git runs the planted programs; the hardened runner runs none", async () => {
