@@ -5,7 +5,8 @@
  * repository (the old way), once with the config `git init` writes and once
  * with one that calls for the `git config --list` pass; and creating an
  * isolated worktree (`createWorktree`) against the old way's two git calls
- * (`show-ref`, `worktree add`). Alternated, so both see the same machine.
+ * (`show-ref`, `worktree add`), in both repositories. Alternated, so both
+ * see the same machine.
  *
  * @module
  */
@@ -64,6 +65,34 @@ async function pair(
   return out;
 }
 
+/** `createWorktree` against the old way's two git calls, in `repo`. */
+async function worktreePair(
+  repo: string,
+  env: Record<string, string | undefined>,
+  home: string,
+  tag: string,
+): Promise<{ hardened: number[]; plain: number[] }> {
+  const base = await repoBase(repo, env, home);
+  if (!base.ok) throw new Error(base.message);
+  const wtDir = tmp(`git-worktrees-${tag}`);
+  let n = 0;
+  const made: { path: string; branch: string }[] = [];
+  const times = await pair(
+    async () => made.push(await createWorktree(base.value, wtDir, `h${n++}`)),
+    async () => {
+      const branch = `plain/p${n}`;
+      const path = join(wtDir, `p${n}`);
+      await plainGit(repo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]).catch(
+        () => {},
+      );
+      await plainGit(repo, ["worktree", "add", "--quiet", "-b", branch, path, base.value.head]);
+      made.push({ path, branch });
+    },
+  );
+  for (const w of made) await removeWorktree(repo, w.path, w.branch);
+  return times;
+}
+
 export async function benchGit(): Promise<void> {
   try {
     execFileSync("git", ["--version"], { stdio: "ignore" });
@@ -90,36 +119,13 @@ export async function benchGit(): Promise<void> {
     () => gitFacts(listedRepo, env, home),
     () => plainGit(listedRepo, status),
   );
-  const base = await repoBase(plainRepo, env, home);
-  if (!base.ok) throw new Error(base.message);
-  const wtDir = tmp("git-worktrees");
-  let n = 0;
-  const made: { path: string; branch: string }[] = [];
-  const worktree = await pair(
-    async () => made.push(await createWorktree(base.value, wtDir, `h${n++}`)),
-    async () => {
-      const branch = `plain/p${n}`;
-      const path = join(wtDir, `p${n}`);
-      await plainGit(plainRepo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]).catch(
-        () => {},
-      );
-      await plainGit(plainRepo, [
-        "worktree",
-        "add",
-        "--quiet",
-        "-b",
-        branch,
-        path,
-        base.value.head,
-      ]);
-      made.push({ path, branch });
-    },
-  );
-  for (const w of made) await removeWorktree(plainRepo, w.path, w.branch);
+  const worktree = await worktreePair(plainRepo, env, home, "a");
+  const worktreeListed = await worktreePair(listedRepo, env, home, "b");
   const rows: [string, { hardened: number[]; plain: number[] }][] = [
     ["context block: git facts vs plain git status", facts],
     ["context block, config listed: vs plain git status", listed],
     ["worktree creation vs plain show-ref + worktree add", worktree],
+    ["worktree creation, config listed: vs plain calls", worktreeListed],
   ];
   for (const [name, r] of rows) {
     limitRow("git", `${name} (extra)`, median(r.hardened) - median(r.plain), EXTRA_LIMIT_MS, "ms");
@@ -128,6 +134,7 @@ export async function benchGit(): Promise<void> {
     factsMs: facts,
     listedMs: listed,
     worktreeMs: worktree,
+    worktreeListedMs: worktreeListed,
     medians: Object.fromEntries(
       rows.map(([k, r]) => [k, { hardened: median(r.hardened), plain: median(r.plain) }]),
     ),

@@ -35,7 +35,8 @@ import {
 import { join, relative } from "node:path";
 import process from "node:process";
 import { projectRoot } from "../sandbox/project-root.ts";
-import { type Opened, openRepository, type Repository, runGit } from "./git.ts";
+import { DISK, type Opened, openRepository, type Repository, runGit } from "./git.ts";
+import { gitPlace } from "./git-place.ts";
 import type { WorktreeInfo } from "../types.ts";
 
 /** What an isolated task starts from. */
@@ -182,7 +183,8 @@ export function createWorktree(base: RepoBase, dir: string, id: string): Promise
       ]);
       if (add.ok) {
         // What git made must pass the same check every later call makes.
-        await openWorktree(path, base.root);
+        const made = gitPlace(path, DISK, repo.commonDir);
+        if (!made.ok) throw new Error(`git does not run in ${path}: ${made.reason}`);
         return {
           id: `${id}${suffix}`,
           path,
