@@ -136,6 +136,8 @@ describe("the environment of git calls", () => {
       GIT_CONFIG_VALUE_1: "false",
     });
     assert.equal(cleanPath("/p/bin:/usr/bin::rel", "/p"), "/usr/bin");
+    const links: Record<string, string> = { "/opt/tools": "/p/node_modules/.bin" };
+    assert.equal(cleanPath("/opt/tools:/bin", "/p", (d) => links[d] ?? d), "/bin");
   });
   test("a `git` inside the project is not the one run", async () => {
     const p = join(dir, "fakegit");

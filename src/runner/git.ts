@@ -112,27 +112,34 @@ export const DISK: PlaceProbe = {
   },
 };
 
-/** `PATH` without relative entries and entries inside `root`. Pure. */
-export function cleanPath(path: string | undefined, root: string): string {
-  return (path ?? "").split(delimiter).filter((d) =>
-    d !== "" && isAbsolute(d) && !within(resolve(d), root)
-  )
+/**
+ * `PATH` without relative entries and entries inside `root` (after `real`,
+ * which resolves symbolic links on the disk). Pure with the default `real`.
+ */
+export function cleanPath(
+  path: string | undefined,
+  root: string,
+  real: (dir: string) => string = resolve,
+): string {
+  return (path ?? "").split(delimiter)
+    .filter((d) => d !== "" && isAbsolute(d) && !within(real(d), root))
     .join(delimiter);
 }
 
 /** Variables a git call keeps from the caller's environment. */
 const KEPT = new Set(["HOME", "LANG", "TZ", "XDG_CONFIG_HOME"]);
 
-/** The environment of git calls on a repository at `root`. Pure. */
+/** The environment of git calls on a repository at `root`. Pure with the default `real`. */
 export function gitEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   root: string,
+  real: (dir: string) => string = resolve,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v !== undefined && (KEPT.has(k) || k.startsWith("LC_"))) out[k] = v;
   }
-  out.PATH = cleanPath(env.PATH, root);
+  out.PATH = cleanPath(env.PATH, root, real);
   out.LC_ALL = "C";
   out.GIT_TERMINAL_PROMPT = "0";
   out.GIT_OPTIONAL_LOCKS = "0";
@@ -180,7 +187,11 @@ export interface OpenOptions {
  * settings name programs; the reason says why git must not run there.
  */
 export async function openRepository(root: string, o: OpenOptions = {}): Promise<Opened> {
-  const env = gitEnvironment(o.env ?? process.env, DISK.realpath(root) ?? resolve(root));
+  const env = gitEnvironment(
+    o.env ?? process.env,
+    DISK.realpath(root) ?? resolve(root),
+    (d) => DISK.realpath(d) ?? resolve(d),
+  );
   const program = findGit(env.PATH);
   if (!program) return { ok: false, reason: "no 'git' was found on PATH", missing: true };
   const place = gitPlace(root, DISK, o.expectCommon);
