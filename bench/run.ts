@@ -5,7 +5,7 @@
  * raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools] [collections] [background]
+ *                    [tools] [collections] [background] [git]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -44,6 +44,10 @@
  *   public collections (bench/sections/collections.ts): warm ≤ 100 ms, and a
  *   first run with an empty definition cache ≤ 1.1× the run with it off.
  * - background: `dist/xcsh run --background` vs `dist/xcsh --version`.
+ * - git: xcsh's hardened git calls (bench/sections/git.ts): the context
+ *   block's git facts against a plain `git status`, with and without the
+ *   config listing, and creating an isolated worktree against a plain
+ *   `show-ref` + `worktree add`: each ≤ 5 ms more.
  *
  * @module
  */
@@ -62,6 +66,7 @@ import { benchWeb } from "./sections/web.ts";
 import { benchTools } from "./sections/tools.ts";
 import { benchCollections } from "./sections/collections.ts";
 import { benchBackground } from "./sections/background.ts";
+import { benchGit } from "./sections/git.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -75,6 +80,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   tools: benchTools,
   collections: benchCollections,
   background: benchBackground,
+  git: benchGit,
 };
 
 async function main(): Promise<void> {

@@ -4,13 +4,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
 import {
   environmentFacts,
   GIT_STATUS_MAX_LINES,
   isoDate,
-  mayBeInRepository,
   parseGitStatus,
 } from "./environment-facts.ts";
 
@@ -58,18 +57,16 @@ describe("environmentFacts", () => {
     assert.equal(f.gitBranch, undefined);
     assert.equal(f.shell, "sh");
   });
-  const ancestors = (d: string): string[] => d === dirname(d) ? [d] : [d, ...ancestors(dirname(d))];
-  const tmpInRepo = ancestors(dir).some((d) => existsSync(join(d, ".git")));
-  test("git is not started where no folder up holds .git", {
-    skip: tmpInRepo ? "the temporary folder is itself inside a git repository" : false,
-  }, () => {
+  test("no .git at the project root: git is not started", async () => {
     const plain = join(dir, "plain");
-    mkdirSync(plain);
-    assert.equal(mayBeInRepository(plain, {}), false);
-    assert.equal(mayBeInRepository(plain, { GIT_DIR: "/x" }), true);
-    writeFileSync(join(dir, ".git"), "gitdir: elsewhere\n");
-    assert.equal(mayBeInRepository(plain, {}), true, "a .git file above counts");
-    rmSync(join(dir, ".git"));
+    mkdirSync(join(plain, ".xcsh"), { recursive: true });
+    // A `git` that would leave a mark: the first on PATH.
+    const bin = join(dir, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ntouch ${join(dir, "git-ran")}\n`, { mode: 0o755 });
+    const f = await environmentFacts(plain, { PATH: `${bin}:${PATH}`, HOME: dir });
+    assert.equal(f.gitBranch, undefined);
+    assert.equal(existsSync(join(dir, "git-ran")), false);
   });
   test("inside a repository: the branch and the changes", async () => {
     const repo = join(dir, "repo");

@@ -2,11 +2,13 @@
  * The facts of the prompt's environment block: today's date (ISO, local
  * time), the OS, the shell, the working directory, and, inside a git
  * repository, the branch and a short `git status` capped at
- * {@link GIT_STATUS_MAX_LINES} lines. Git runs once (`git status --porcelain
- * --branch`) with a {@link GIT_TIMEOUT_MS} timeout, and not at all when no
- * folder from `cwd` up holds `.git`; no git, not a
- * repository, or a git that fails or is too slow all mean "no git facts",
- * never an error.
+ * {@link GIT_STATUS_MAX_LINES} lines. Git runs through the hardened runner
+ * (`git.ts`: no hooks, no fsmonitor, no program the repository names, no
+ * key variables) with a {@link GIT_TIMEOUT_MS} timeout, and only on the
+ * project root's own repository when `git-place.ts` accepts it (not at all
+ * when the root holds no `.git`); no git, not a repository, a repository
+ * refused (the reason goes to the caller's notes, for one warning), or a
+ * git that fails or is too slow all mean "no git facts", never an error.
  *
  * @example
  * ```ts
@@ -16,11 +18,11 @@
  *
  * @module
  */
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { release, type } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename } from "node:path";
+import { projectRoot } from "../sandbox/project-root.ts";
 import type { EnvironmentFacts } from "../types.ts";
+import { openRepository, runGit } from "./git.ts";
 
 export const GIT_TIMEOUT_MS = 2000;
 export const GIT_STATUS_MAX_LINES = 20;
@@ -52,54 +54,50 @@ export function parseGitStatus(out: string): { branch: string; status: string } 
   return { branch, status: shown.length > 0 ? shown.join("\n") : "(clean)" };
 }
 
-/** Runs git status in `cwd`; undefined when there is no repository or no git. */
-export function gitFacts(
-  cwd: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<{ branch: string; status: string } | undefined> {
-  const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  childEnv.GIT_OPTIONAL_LOCKS = "0";
-  childEnv.LC_ALL = "C";
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        "git",
-        ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"],
-        { cwd, env: childEnv, timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024, windowsHide: true },
-        (err, stdout) => {
-          if (err) resolve(undefined);
-          else resolve(parseGitStatus(String(stdout)));
-        },
-      ).stdin?.end();
-    } catch {
-      resolve(undefined);
-    }
-  });
+/** What git says about the project: its facts, or why git did not run there. */
+export interface GitFacts {
+  facts?: { branch: string; status: string };
+  /** The repository was refused (not absent, not a missing git): why. */
+  refused?: string;
 }
 
 /**
- * False when git cannot find a repository for `cwd`: no `.git` in it or any
- * folder above, and no `GIT_DIR`. Saves starting git for nothing.
+ * Runs git status for the project of `cwd` (its root found by
+ * `projectRoot`, its repository accepted by `openRepository`); no facts
+ * when there is no repository, no git, one git must not run in (then
+ * `refused` says why), or a git that fails.
  */
-export function mayBeInRepository(
+export async function gitFacts(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  if (env.GIT_DIR) return true;
-  for (let dir = resolve(cwd);;) {
-    if (existsSync(join(dir, ".git"))) return true;
-    const parent = dirname(dir);
-    if (parent === dir) return false;
-    dir = parent;
-  }
+  home: string = env.HOME ?? "",
+): Promise<GitFacts> {
+  const opened = await openRepository(projectRoot(cwd, home), { env, timeoutMs: GIT_TIMEOUT_MS });
+  if (!opened.ok) return opened.absent || opened.missing ? {} : { refused: opened.reason };
+  const out = await runGit(
+    opened.repo,
+    [
+      "status",
+      "--porcelain=v1",
+      "--branch",
+      "--untracked-files=normal",
+      "--ignore-submodules=all",
+    ],
+    { cwd, timeoutMs: GIT_TIMEOUT_MS },
+  );
+  return out.ok ? { facts: parseGitStatus(out.stdout) } : {};
 }
 
-/** Gathers the facts for `cwd`. */
+/**
+ * Gathers the facts for `cwd`; why git was refused, when it was, goes to
+ * `notes`.
+ */
 export async function environmentFacts(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   now = new Date(),
+  home: string = env.HOME ?? "",
+  notes: string[] = [],
 ): Promise<EnvironmentFacts> {
   const facts: EnvironmentFacts = {
     date: isoDate(now),
@@ -107,10 +105,11 @@ export async function environmentFacts(
     shell: env.SHELL ? basename(env.SHELL) : "sh",
     cwd,
   };
-  const git = mayBeInRepository(cwd, env) ? await gitFacts(cwd, env) : undefined;
-  if (git) {
-    facts.gitBranch = git.branch;
-    facts.gitStatus = git.status;
+  const git = await gitFacts(cwd, env, home);
+  if (git.refused) notes.push(git.refused);
+  if (git.facts) {
+    facts.gitBranch = git.facts.branch;
+    facts.gitStatus = git.facts.status;
   }
   return facts;
 }

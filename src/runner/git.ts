@@ -1,11 +1,51 @@
 /**
- * Runs `git` for the worktree code: arguments as a list (never a shell),
- * output as text, and a missing `git` told apart from a failing one.
+ * The one way xcsh runs `git` itself (the prompt's context block, isolated
+ * worktrees): hardened, because every file of a repository, its `.git`
+ * included, may have been written by someone else or by a sandboxed command.
+ *
+ * Decides how a call is made:
+ * - only on a repository {@link openRepository} accepted (`git-place.ts`:
+ *   the project root's own `.git`, passing the owner rule, its git folder
+ *   inside the project or a verified linked worktree), named to git
+ *   explicitly (`GIT_DIR`, `GIT_WORK_TREE`) so git searches nothing;
+ * - with hooks, `core.fsmonitor`, transports, credential helpers and
+ *   maintenance switched off, and every program the repository's own config
+ *   names blanked (`git-config-rule.ts`); those settings travel as
+ *   `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`, which any git
+ *   that git starts inherits;
+ * - with a minimal environment: `PATH` (without relative entries and
+ *   entries inside the project), `HOME`, `LANG`, `LC_*`, `TZ`,
+ *   `XDG_CONFIG_HOME`, then `LC_ALL=C`, `GIT_TERMINAL_PROMPT=0`,
+ *   `GIT_OPTIONAL_LOCKS=0`, `GIT_PAGER=cat`: no key variable, none of the
+ *   caller's `GIT_*`;
+ * - the `git` program itself found on that cleaned `PATH`;
+ * - arguments as a list (never a shell), output as text, a missing `git`
+ *   told apart from a failing one.
+ *
+ * The repository's config is listed (`git config --list`, which starts
+ * nothing) only when its text names a word the rule looks for; a call made
+ * later in the same operation reuses what {@link openRepository} found.
+ *
+ * @example
+ * ```ts
+ * const opened = await openRepository("/home/me/app");
+ * if (opened.ok) await runGit(opened.repo, ["status", "--porcelain=v1"]);
+ * ```
  *
  * @module
  */
 import { execFile } from "node:child_process";
+import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
+import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../file-safety.ts";
+import {
+  FIXED_SETTINGS,
+  mayNameProgram,
+  parseConfigList,
+  repositoryOverrides,
+} from "./git-config-rule.ts";
+import { gitPlace, type PlaceProbe, within } from "./git-place.ts";
 
 export interface GitOutcome {
   ok: boolean;
@@ -15,27 +55,218 @@ export interface GitOutcome {
   missing?: boolean;
 }
 
-/** Runs `git ARGS` in `cwd`. */
-export function git(cwd: string, args: string[]): Promise<GitOutcome> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      args,
-      {
-        cwd,
-        maxBuffer: 64 * 1024 * 1024,
-        encoding: "utf8",
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-      },
-      (err, stdout, stderr) => {
-        const code = (err as NodeJS.ErrnoException | null)?.code;
-        resolve({
-          ok: !err,
-          stdout: String(stdout ?? ""),
-          stderr: String(stderr ?? "") || (err && !stderr ? err.message : ""),
-          ...(code === "ENOENT" ? { missing: true } : {}),
-        });
-      },
-    );
+/** A repository xcsh may run git on, with the settings every call gets. */
+export interface Repository {
+  workTree: string;
+  gitDir: string;
+  commonDir: string;
+  /** `FIXED_SETTINGS` then the repository's blanked programs. */
+  settings: (readonly [string, string])[];
+  /** The environment each call starts from. */
+  env: Record<string, string>;
+  /** The `git` program. */
+  program: string;
+}
+
+export type Opened =
+  | { ok: true; repo: Repository }
+  | { ok: false; reason: string; absent?: boolean; missing?: boolean };
+
+/** The real disk, for `gitPlace`. */
+export const DISK: PlaceProbe = {
+  lstat(path) {
+    try {
+      const s = lstatSync(path);
+      return {
+        uid: s.uid,
+        mode: s.mode,
+        kind: s.isDirectory()
+          ? "folder"
+          : s.isFile()
+          ? "file"
+          : s.isSymbolicLink()
+          ? "link"
+          : "other",
+      };
+    } catch {
+      return undefined;
+    }
+  },
+  names(path) {
+    try {
+      return readdirSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  realpath(path) {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  readText(path) {
+    const r = readCappedSync(path, MAX_SETTINGS_FILE_BYTES);
+    return r.ok ? new TextDecoder().decode(r.bytes) : undefined;
+  },
+};
+
+/**
+ * `PATH` without relative entries and entries inside `root` (after `real`,
+ * which resolves symbolic links on the disk). Pure with the default `real`.
+ */
+export function cleanPath(
+  path: string | undefined,
+  root: string,
+  real: (dir: string) => string = resolve,
+): string {
+  return (path ?? "").split(delimiter)
+    .filter((d) => d !== "" && isAbsolute(d) && !within(real(d), root))
+    .join(delimiter);
+}
+
+/** Variables a git call keeps from the caller's environment. */
+const KEPT = new Set(["HOME", "LANG", "TZ", "XDG_CONFIG_HOME"]);
+
+/** The environment of git calls on a repository at `root`. Pure with the default `real`. */
+export function gitEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  root: string,
+  real: (dir: string) => string = resolve,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && (KEPT.has(k) || k.startsWith("LC_"))) out[k] = v;
+  }
+  out.PATH = cleanPath(env.PATH, root, real);
+  out.LC_ALL = "C";
+  out.GIT_TERMINAL_PROMPT = "0";
+  out.GIT_OPTIONAL_LOCKS = "0";
+  out.GIT_PAGER = "cat";
+  return out;
+}
+
+/** The variables that carry `settings` to git and every git it starts. Pure. */
+export function settingsEnvironment(
+  settings: readonly (readonly [string, string])[],
+): Record<string, string> {
+  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) };
+  settings.forEach(([k, v], i) => {
+    out[`GIT_CONFIG_KEY_${i}`] = k;
+    out[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
+  return out;
+}
+
+/** The first executable `git` on `path`, else undefined. */
+function findGit(path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    const candidate = join(dir, "git");
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export interface OpenOptions {
+  /** The caller's environment (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The common git folder the repository must have (a worktree xcsh made). */
+  expectCommon?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Checks the repository of the project `root` and reads which of its
+ * settings name programs; the reason says why git must not run there.
+ */
+export async function openRepository(root: string, o: OpenOptions = {}): Promise<Opened> {
+  const env = gitEnvironment(
+    o.env ?? process.env,
+    DISK.realpath(root) ?? resolve(root),
+    (d) => DISK.realpath(d) ?? resolve(d),
+  );
+  const program = findGit(env.PATH);
+  if (!program) return { ok: false, reason: "no 'git' was found on PATH", missing: true };
+  const place = gitPlace(root, DISK, o.expectCommon);
+  if (!place.ok) {
+    return { ok: false, reason: place.reason, ...(place.absent ? { absent: true } : {}) };
+  }
+  const { workTree, gitDir, commonDir } = place;
+  const repo: Repository = {
+    workTree,
+    gitDir,
+    commonDir,
+    settings: [...FIXED_SETTINGS],
+    env,
+    program,
+  };
+  let needed = false;
+  for (const f of [join(place.commonDir, "config"), join(place.gitDir, "config.worktree")]) {
+    const r = readCappedSync(f, MAX_SETTINGS_FILE_BYTES);
+    if (r.ok) needed ||= mayNameProgram(new TextDecoder().decode(r.bytes));
+    else if (r.code !== "ENOENT") return { ok: false, reason: `${f} ${r.reason}` };
+  }
+  if (!needed) return { ok: true, repo };
+  const listed = await runGit(repo, ["config", "--list", "--show-scope", "--includes", "--null"], {
+    timeoutMs: o.timeoutMs,
+  });
+  if (!listed.ok) {
+    return {
+      ok: false,
+      reason: `git config cannot be read: ${listed.stderr.trim().split("\n")[0]}`,
+    };
+  }
+  repo.settings.push(...repositoryOverrides(parseConfigList(listed.stdout)));
+  return { ok: true, repo };
+}
+
+export interface RunOptions {
+  /** Where git runs (default: the work tree); must be inside it. */
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `git ARGS` on `repo`. Never throws. */
+export function runGit(repo: Repository, args: string[], o: RunOptions = {}): Promise<GitOutcome> {
+  const env = {
+    ...repo.env,
+    ...settingsEnvironment(repo.settings),
+    GIT_DIR: repo.gitDir,
+    GIT_WORK_TREE: repo.workTree,
+  };
+  const cwd = o.cwd && within(resolve(o.cwd), repo.workTree) ? o.cwd : repo.workTree;
+  return new Promise((resolvePromise) => {
+    try {
+      execFile(
+        repo.program,
+        ["--no-pager", ...args],
+        {
+          cwd,
+          env,
+          maxBuffer: 64 * 1024 * 1024,
+          encoding: "utf8",
+          windowsHide: true,
+          ...(o.timeoutMs ? { timeout: o.timeoutMs } : {}),
+        },
+        (err, stdout, stderr) => {
+          const code = (err as NodeJS.ErrnoException | null)?.code;
+          resolvePromise({
+            ok: !err,
+            stdout: String(stdout ?? ""),
+            stderr: String(stderr ?? "") || (err && !stderr ? err.message : ""),
+            ...(code === "ENOENT" ? { missing: true } : {}),
+          });
+        },
+      ).stdin?.end();
+    } catch (err) {
+      resolvePromise({ ok: false, stdout: "", stderr: (err as Error).message });
+    }
   });
 }

@@ -123,6 +123,7 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   const warnings = walked.filter((w, i) =>
     walked.findIndex((x) => x.file === w.file && x.message === w.message) === i
   );
+  const gitNotes: string[] = [];
   const candidates = all.filter((c) => {
     if (c.scope === "user" || root === undefined) return true;
     const problem = projectFileProblem(root, c.path);
@@ -131,8 +132,11 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   });
   const [reads, environment] = await Promise.all([
     Promise.all(candidates.map((c) => readContextFile(c.path))),
-    environmentFacts(o.cwd, o.env, o.now),
+    environmentFacts(o.cwd, o.env, o.now, o.home, gitNotes),
   ]);
+  for (const note of gitNotes) {
+    warnings.push({ level: "warning", message: `git facts left out of the prompt: ${note}` });
+  }
   const found = candidates.flatMap((c, i) => {
     const r = reads[i];
     if (r.kind === "skipped") {

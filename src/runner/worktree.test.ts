@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import {
   createWorktree,
   finishWorktree,
@@ -15,6 +16,7 @@ import {
   repoBase,
   worktreeChanges,
 } from "./worktree.ts";
+import { ran, trappedRepo } from "../../tests/support/git-traps.ts";
 
 const roots: string[] = [];
 after(() => {
@@ -114,7 +116,7 @@ describe("finishing an isolated task", () => {
     writeFileSync(join(committed.path, "c.txt"), "c\n");
     git(committed.path, "add", ".");
     git(committed.path, "commit", "-q", "-m", "work");
-    assert.deepEqual(await worktreeChanges(committed.path, committed.base), ["c.txt"]);
+    assert.deepEqual(await worktreeChanges(committed), ["c.txt"]);
 
     const kept = await finishWorktree(dirty, data, "dirty");
     assert.deepEqual(kept, {
@@ -131,5 +133,45 @@ describe("finishing an isolated task", () => {
     const removed = await pruneWorktrees(data);
     assert.deepEqual(removed.map((w) => w.id), ["dirty"]);
     assert.deepEqual(listWorktrees(data).map((w) => w.id), ["committed"]);
+  });
+});
+
+describe("a repository that plants programs", () => {
+  test("git worktree add runs no post-checkout hook and no smudge filter", async () => {
+    const root = mkdtempSync(join(tmpdir(), "xcsh-wt-trap-"));
+    roots.push(root);
+    const { repo: r, marks } = trappedRepo(root);
+    git(r, "checkout", "--", "a.txt");
+    for (const f of ran(marks)) rmSync(join(marks, f));
+    const b = await repoBase(r, { PATH: process.env.PATH, HOME: root });
+    assert.ok(b.ok, b.ok ? "" : b.message);
+    if (!b.ok) return;
+    const wt = await createWorktree(b.value, join(root, "data"), "T1");
+    assert.ok(existsSync(join(wt.path, "a.txt")));
+    assert.deepEqual(await worktreeChanges(wt), []);
+    assert.equal(await finishWorktree(wt, join(root, "data"), "T1"), undefined);
+    assert.deepEqual(ran(marks), []);
+    // The traps are live: plain git runs them.
+    git(r, "worktree", "add", "-q", join(root, "plain"));
+    assert.ok(ran(marks).includes("ran-post-checkout"), ran(marks).join(" "));
+    assert.ok(ran(marks).includes("ran-smudge"), ran(marks).join(" "));
+  });
+
+  test("a worktree whose .git was repointed gets no git call and is kept", async () => {
+    const { repo: r, data } = repo();
+    const other = trappedRepo(join(data, "..", "elsewhere"));
+    const b = await repoBase(r);
+    assert.ok(b.ok);
+    if (!b.ok) return;
+    const wt = await createWorktree(b.value, data, "moved");
+    writeFileSync(join(wt.path, ".git"), `gitdir: ${join(other.repo, ".git")}\n`);
+    await assert.rejects(worktreeChanges(wt), /git does not run in .*outside the project/);
+    const kept = await finishWorktree(wt, data, "moved");
+    assert.ok(
+      kept && /^\(unknown: git does not run in /.test(kept.changed[0]),
+      JSON.stringify(kept),
+    );
+    assert.ok(existsSync(wt.path), "the worktree is kept");
+    assert.deepEqual(ran(other.marks), []);
   });
 });

@@ -15,11 +15,28 @@
  * changes, both kept and recorded (`<id>.json` beside the folder) for
  * `xcsh worktrees`.
  *
+ * Every git call goes through the hardened runner (`git.ts`): `git worktree
+ * add` runs no `post-checkout` hook and no filter the repository names, and
+ * a worktree is inspected only while its `.git` still names the git folder
+ * `git worktree add` made in the base repository (a command that repointed
+ * it gets no git call: the worktree is kept, its changes "unknown").
+ *
  * @module
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
-import { git } from "./git.ts";
+import process from "node:process";
+import { projectRoot } from "../sandbox/project-root.ts";
+import { DISK, type Opened, openRepository, type Repository, runGit } from "./git.ts";
+import { gitPlace } from "./git-place.ts";
 import type { WorktreeInfo } from "../types.ts";
 
 /** What an isolated task starts from. */
@@ -52,22 +69,31 @@ export interface WorktreeRecord extends WorktreeInfo {
   created: string;
 }
 
+/** The message for a repository git must not run on. */
+function refusedMessage(opened: Opened & { ok: false }, root: string): string {
+  if (opened.missing) return "isolation worktree needs git, and no 'git' was found on PATH";
+  return `isolation worktree: git does not run on ${root}: ${opened.reason}`;
+}
+
 /** Checks that `cwd` can host isolated tasks; the message says what is missing. */
 export async function repoBase(
   cwd: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  home: string = env.HOME ?? "",
 ): Promise<{ ok: true; value: RepoBase } | { ok: false; message: string }> {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
-  if (top.missing) {
-    return { ok: false, message: "isolation worktree needs git, and no 'git' was found on PATH" };
+  const candidate = projectRoot(cwd, home);
+  const opened = await openRepository(candidate, { env });
+  if (!opened.ok) {
+    if (opened.absent) {
+      return {
+        ok: false,
+        message: `isolation worktree needs a git repository, and ${cwd} is not inside one`,
+      };
+    }
+    return { ok: false, message: refusedMessage(opened, candidate) };
   }
-  if (!top.ok) {
-    return {
-      ok: false,
-      message: `isolation worktree needs a git repository, and ${cwd} is not inside one`,
-    };
-  }
-  const root = top.stdout.trim();
-  const head = await git(root, ["rev-parse", "--verify", "HEAD^{commit}"]);
+  const root = opened.repo.workTree;
+  const head = await runGit(opened.repo, ["rev-parse", "--verify", "HEAD^{commit}"]);
   if (!head.ok) {
     return {
       ok: false,
@@ -75,11 +101,46 @@ export async function repoBase(
         `isolation worktree needs a commit to start from, and the repository at ${root} has none yet`,
     };
   }
-  const sub = relative(root, cwd);
+  let real = cwd;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    // relative to what was given
+  }
+  const sub = relative(root, real);
   return {
     ok: true,
     value: { root, head: head.stdout.trim(), subdir: sub.startsWith("..") ? "" : sub },
   };
+}
+
+/** The base repository `root`, checked; throws with the reason. */
+async function openBase(root: string): Promise<Repository> {
+  const opened = await openRepository(root);
+  if (!opened.ok) throw new Error(refusedMessage(opened, root));
+  return opened.repo;
+}
+
+/**
+ * The worktree at `path` of the base repository `repo`, checked: its `.git`
+ * must still name the git folder `git worktree add` made there.
+ */
+async function openWorktree(path: string, repo: string): Promise<Repository> {
+  const base = await openBase(repo);
+  const opened = await openRepository(path, { expectCommon: base.commonDir });
+  if (!opened.ok) throw new Error(`git does not run in ${path}: ${opened.reason}`);
+  if (opened.repo.workTree !== realOf(path)) {
+    throw new Error(`git does not run in ${path}: it is not the worktree's top folder`);
+  }
+  return opened.repo;
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 const queues = new Map<string, Promise<unknown>>();
@@ -96,20 +157,22 @@ function serialized<T>(repo: string, work: () => Promise<T>): Promise<T> {
 export function createWorktree(base: RepoBase, dir: string, id: string): Promise<Worktree> {
   return serialized(base.root, async () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const repo = await openBase(base.root);
+    const git = (args: string[]) => runGit(repo, args);
     let lastError = "";
     let retries = 0;
     for (let n = 1; n <= 20; n++) {
       const suffix = n === 1 ? "" : `-${n}`;
       const branch = `xcsh/${id}${suffix}`;
       const path = join(dir, `${id}${suffix}`);
-      const taken = await git(base.root, [
+      const taken = await git([
         "show-ref",
         "--verify",
         "--quiet",
         `refs/heads/${branch}`,
       ]);
       if (taken.ok || statSync(path, { throwIfNoEntry: false })) continue;
-      const add = await git(base.root, [
+      const add = await git([
         "worktree",
         "add",
         "--quiet",
@@ -119,6 +182,9 @@ export function createWorktree(base: RepoBase, dir: string, id: string): Promise
         base.head,
       ]);
       if (add.ok) {
+        // What git made must pass the same check every later call makes.
+        const made = gitPlace(path, DISK, repo.commonDir);
+        if (!made.ok) throw new Error(`git does not run in ${path}: ${made.reason}`);
         return {
           id: `${id}${suffix}`,
           path,
@@ -136,8 +202,8 @@ export function createWorktree(base: RepoBase, dir: string, id: string): Promise
       // file it holds, a worktree it is half-way through creating): undo what
       // this attempt made (the branch was free before it) and try again.
       rmSync(path, { recursive: true, force: true });
-      await git(base.root, ["worktree", "prune"]);
-      await git(base.root, ["branch", "-D", branch]);
+      await git(["worktree", "prune"]);
+      await git(["branch", "-D", branch]);
       await new Promise((r) => setTimeout(r, 50 * retries));
       n--;
     }
@@ -145,11 +211,24 @@ export function createWorktree(base: RepoBase, dir: string, id: string): Promise
   });
 }
 
-/** The files changed in a worktree: uncommitted, untracked, or committed since `base`. */
-export async function worktreeChanges(path: string, base: string): Promise<string[]> {
+/**
+ * The files changed in the worktree `wt.path` of the repository `wt.repo`:
+ * uncommitted, untracked, or committed since `wt.base`. Throws when git may
+ * not run there (its `.git` no longer names its git folder) or fails.
+ */
+export async function worktreeChanges(
+  wt: { path: string; base: string; repo: string },
+): Promise<string[]> {
+  const repo = await openWorktree(wt.path, wt.repo);
   const changed = new Set<string>();
-  const status = await git(path, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
-  if (!status.ok) throw new Error(`git status failed in ${path}: ${status.stderr.trim()}`);
+  const status = await runGit(repo, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--ignore-submodules=all",
+  ]);
+  if (!status.ok) throw new Error(`git status failed in ${wt.path}: ${status.stderr.trim()}`);
   const parts = status.stdout.split("\0");
   for (let i = 0; i < parts.length; i++) {
     const entry = parts[i];
@@ -158,7 +237,15 @@ export async function worktreeChanges(path: string, base: string): Promise<strin
     // A rename lists the old path next: skip it.
     if (entry[0] === "R" || entry[0] === "C") i++;
   }
-  const committed = await git(path, ["diff", "--name-only", "-z", `${base}..HEAD`]);
+  const committed = await runGit(repo, [
+    "diff",
+    "--name-only",
+    "-z",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=all",
+    `${wt.base}..HEAD`,
+  ]);
   if (committed.ok) { for (const f of committed.stdout.split("\0")) if (f) changed.add(f); }
   return [...changed].sort();
 }
@@ -166,10 +253,12 @@ export async function worktreeChanges(path: string, base: string): Promise<strin
 /** Removes a worktree and its branch (forcefully: the caller decided). */
 export function removeWorktree(repo: string, path: string, branch: string): Promise<void> {
   return serialized(repo, async () => {
-    await git(repo, ["worktree", "remove", "--force", path]);
+    const base = await openRepository(repo);
+    if (base.ok) await runGit(base.repo, ["worktree", "remove", "--force", path]);
     rmSync(path, { recursive: true, force: true });
-    await git(repo, ["worktree", "prune"]);
-    await git(repo, ["branch", "-D", branch]);
+    if (!base.ok) return;
+    await runGit(base.repo, ["worktree", "prune"]);
+    await runGit(base.repo, ["branch", "-D", branch]);
   });
 }
 
@@ -184,10 +273,10 @@ export async function finishWorktree(
 ): Promise<WorktreeInfo | undefined> {
   let changed: string[];
   try {
-    changed = await worktreeChanges(wt.path, wt.base);
-  } catch {
+    changed = await worktreeChanges(wt);
+  } catch (err) {
     // Cannot tell: keep it rather than lose work.
-    changed = ["(unknown: git status failed)"];
+    changed = [`(unknown: ${(err as Error).message})`];
   }
   if (changed.length === 0) {
     await removeWorktree(wt.repo, wt.path, wt.branch);
@@ -250,7 +339,7 @@ export async function pruneWorktrees(dir: string): Promise<WorktreeRecord[]> {
   for (const r of listWorktrees(dir)) {
     const exists = statSync(r.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
     if (exists) {
-      const changed = await worktreeChanges(r.path, r.base).catch(() => ["?"]);
+      const changed = await worktreeChanges(r).catch(() => ["?"]);
       if (changed.length > 0) continue;
     }
     await deleteWorktree(dir, r);
