@@ -29,6 +29,7 @@ import {
   trustStoreFor,
 } from "../config/trust.ts";
 import { restrictUntrusted } from "../config/untrusted.ts";
+import { mergeConfigs } from "../config/validate.ts";
 import {
   MAX_SETTINGS_FILE_BYTES,
   ownershipHint,
@@ -118,7 +119,11 @@ export async function trustCommand(args: string[]): Promise<number> {
     return EXIT_FAILURE;
   }
   trustProject(store, root, { path: config, content: read.bytes });
-  const { dropped } = restrictUntrusted(parsed.value, new Set(Object.keys(BUILTIN_PROVIDERS)));
+  const { dropped } = restrictUntrusted(
+    parsed.value,
+    new Set(Object.keys(BUILTIN_PROVIDERS)),
+    mergeConfigs([]),
+  );
   writeOut(
     `Trusted ${realPathOf(config)} (sha256 ${contentHash(read.bytes).slice(0, 12)})\n` +
       (dropped.length > 0 ? `It may now set: ${cleanText(dropped.join(", "))}\n` : ""),

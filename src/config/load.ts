@@ -197,7 +197,7 @@ export async function loadConfig(
         ...Object.keys(BUILTIN_PROVIDERS),
         ...parts.flatMap((p) => Object.keys(p.providers ?? {})),
       ]);
-      const { kept, dropped } = restrictUntrusted(part, known);
+      const { kept, dropped } = restrictUntrusted(part, known, mergeConfigs(parts));
       part = kept;
       if (dropped.length > 0) {
         warnings.push({
