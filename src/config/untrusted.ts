@@ -11,8 +11,9 @@
  *   untrusted file's own `providers` are dropped.
  *
  * Everything else (`providers`, `mcpServers`, the `task.sandbox*` keys,
- * `task.additionalDirectories`, and any key added later) waits for `xcsh trust`: the list is of what is
- * allowed, so a new key is held back until someone decides it is harmless.
+ * `task.additionalDirectories`, and any key added later) waits for `xcsh
+ * trust`: the list is of what is allowed, so a new key is held back until
+ * someone decides it is harmless.
  * Pure.
  *
  * @example

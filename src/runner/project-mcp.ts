@@ -1,20 +1,42 @@
 /**
  * A project's MCP servers as Claude Code records them: the nearest
  * `.mcp.json` at or above the working folder (`{"mcpServers": {name:
- * definition}}`), and which of them the user approved in that folder's
- * `.claude/settings.json` or `.claude/settings.local.json`
- * (`enableAllProjectMcpServers: true`, or the name in
- * `enabledMcpjsonServers`; a name in `disabledMcpjsonServers` is never
- * approved). A file that is unreadable, too large, malformed, owned by
- * another user or writable by others is a warning naming it, and its servers
- * (or approvals) count as absent.
+ * definition}}`), and which of them the user approved.
+ *
+ * Approvals live in the user's state, never in files the repository ships.
+ * A server is approved when
+ *
+ * - `xcsh trust` approved it for this project: the record names the
+ *   `.mcp.json`, the server and a hash of its definition
+ *   ({@link serverHash}), so a changed definition needs trusting again; or
+ * - the user's own Claude settings (`~/.claude/settings.json`, or
+ *   `$CLAUDE_CONFIG_DIR/settings.json`) approve it
+ *   (`enableAllProjectMcpServers: true`, or the name in
+ *   `enabledMcpjsonServers`) and the project is trusted (`xcsh trust`).
+ *
+ * The project's own `.claude/settings.json` and `.claude/settings.local.json`
+ * approve nothing (the repository wrote them); their
+ * `disabledMcpjsonServers`, like the user's, still turns a server off, since
+ * that only tightens. A relative `command` or `cwd` is a path from the
+ * `.mcp.json`'s own folder. A file that is unreadable, too large, malformed,
+ * owned by another user or writable by others is a warning naming it, and
+ * its servers (or approvals) count as absent.
  *
  * @module
  */
 import { statSync } from "node:fs";
-import { join } from "node:path";
-import { projectAncestors } from "../discovery/config-dirs.ts";
-import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { claudeHome, projectAncestors } from "../discovery/config-dirs.ts";
+import { anchorServers, checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import {
+  isInsideTrustedProject,
+  isMcpServerApproved,
+  realPathOf,
+  trustStoreFor,
+} from "../config/trust.ts";
+import { canonicalJson } from "./agent-set.ts";
+import { sha256Hex } from "../runtime.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
 import { isRecord } from "../values.ts";
 import {
@@ -30,11 +52,18 @@ export interface ProjectMcp {
   /** The `.mcp.json` read, when there is one. */
   file?: string;
   servers: Record<string, McpServerDef>;
-  /** Approved names, or "all". */
-  approved: "all" | ReadonlySet<string>;
-  /** Names the settings refuse. */
-  disabled: ReadonlySet<string>;
+  /** Names the user approved (see the module comment), none of them disabled. */
+  approved: ReadonlySet<string>;
+  /** Names only the repository's own `.claude/settings*.json` approve (for the hint). */
+  approvedByRepository: ReadonlySet<string>;
   warnings: Diagnostic[];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The hash `xcsh trust` records for a server definition: SHA-256 of its canonical JSON. */
+export function serverHash(def: McpServerDef): string {
+  return sha256Hex(canonicalJson(def));
 }
 
 /**
@@ -61,21 +90,25 @@ function names(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
-/** Reads the approvals of `.claude/settings.json` and `.claude/settings.local.json` in `root`. */
-export function readApprovals(root: string): {
-  approved: "all" | Set<string>;
+interface SettingsApprovals {
+  all: boolean;
+  enabled: Set<string>;
   disabled: Set<string>;
   warnings: Diagnostic[];
-} {
-  const warnings: Diagnostic[] = [];
-  let all = false;
-  const approved = new Set<string>();
-  const disabled = new Set<string>();
-  for (const name of ["settings.json", "settings.local.json"]) {
-    const file = join(root, ".claude", name);
+}
+
+/** The MCP approval keys of Claude settings `files` (later files add to earlier). */
+export function readApprovals(files: readonly string[]): SettingsApprovals {
+  const out: SettingsApprovals = {
+    all: false,
+    enabled: new Set(),
+    disabled: new Set(),
+    warnings: [],
+  };
+  for (const file of files) {
     const r = readJson(file);
     if (!r.ok) {
-      warnings.push({
+      out.warnings.push({
         level: "warning",
         file,
         message: `${r.reason}; its MCP approvals are ignored`,
@@ -83,15 +116,23 @@ export function readApprovals(root: string): {
       continue;
     }
     if (!isRecord(r.value)) continue;
-    if (r.value.enableAllProjectMcpServers === true) all = true;
-    names(r.value.enabledMcpjsonServers).forEach((n) => approved.add(n));
-    names(r.value.disabledMcpjsonServers).forEach((n) => disabled.add(n));
+    if (r.value.enableAllProjectMcpServers === true) out.all = true;
+    names(r.value.enabledMcpjsonServers).forEach((n) => out.enabled.add(n));
+    names(r.value.disabledMcpjsonServers).forEach((n) => out.disabled.add(n));
   }
-  return { approved: all ? "all" : approved, disabled, warnings };
+  return out;
 }
 
-/** The project's `.mcp.json` servers and approvals for `cwd`. */
-export function readProjectMcp(cwd: string, home: string): ProjectMcp {
+const approves = (a: SettingsApprovals, name: string) => a.all || a.enabled.has(name);
+
+/** The project's `.mcp.json` servers and the user's approvals of them, for `cwd`. */
+export function readProjectMcp(cwd: string, home: string, env: Env = process.env): ProjectMcp {
+  const none: ProjectMcp = {
+    servers: {},
+    approved: new Set(),
+    approvedByRepository: new Set(),
+    warnings: [],
+  };
   const root = projectAncestors(cwd, home).find((dir) => {
     try {
       return statSync(join(dir, ".mcp.json"), { throwIfNoEntry: false }) !== undefined;
@@ -99,17 +140,16 @@ export function readProjectMcp(cwd: string, home: string): ProjectMcp {
       return false;
     }
   });
-  if (!root) return { servers: {}, approved: new Set(), disabled: new Set(), warnings: [] };
+  if (!root) return none;
   const file = join(root, ".mcp.json");
-  const approvals = readApprovals(root);
-  const warnings = [...approvals.warnings];
-  const base = { root, file, approved: approvals.approved, disabled: approvals.disabled };
+  const warnings: Diagnostic[] = [];
+  const base = { ...none, root, file, warnings };
   const r = readJson(file);
   if (!r.ok) {
     warnings.push({ level: "warning", file, message: `${r.reason}; its MCP servers are ignored` });
-    return { ...base, servers: {}, warnings };
+    return base;
   }
-  if (r.value === undefined) return { ...base, servers: {}, warnings };
+  if (r.value === undefined) return base;
   if (!isRecord(r.value) || r.value.mcpServers === undefined) {
     warnings.push({
       level: "warning",
@@ -117,17 +157,37 @@ export function readProjectMcp(cwd: string, home: string): ProjectMcp {
       field: "mcpServers",
       message: `must hold {"mcpServers": {name: definition}}; its MCP servers are ignored`,
     });
-    return { ...base, servers: {}, warnings };
+    return base;
   }
-  const servers = checkMcpServerMap(r.value.mcpServers, "mcpServers");
-  if (!servers.ok) {
+  const checked = checkMcpServerMap(r.value.mcpServers, "mcpServers");
+  if (!checked.ok) {
     warnings.push({
       level: "warning",
       file,
-      field: servers.field,
-      message: `${servers.message}; its MCP servers are ignored`,
+      field: checked.field,
+      message: `${checked.message}; its MCP servers are ignored`,
     });
-    return { ...base, servers: {}, warnings };
+    return base;
   }
-  return { ...base, servers: servers.value, warnings };
+  const servers = anchorServers(checked.value, dirname(realPathOf(file)));
+  const user = readApprovals(home ? [join(claudeHome(home, env), "settings.json")] : []);
+  const repo = readApprovals([
+    join(root, ".claude", "settings.json"),
+    join(root, ".claude", "settings.local.json"),
+  ]);
+  warnings.push(...user.warnings, ...repo.warnings);
+  const store = trustStoreFor(env, home);
+  const projectTrusted = isInsideTrustedProject(root, store);
+  const approved = new Set<string>();
+  const approvedByRepository = new Set<string>();
+  for (const [name, def] of Object.entries(servers)) {
+    if (user.disabled.has(name) || repo.disabled.has(name)) continue;
+    if (
+      isMcpServerApproved(file, name, serverHash(def), store) ||
+      (projectTrusted && approves(user, name))
+    ) {
+      approved.add(name);
+    } else if (approves(repo, name)) approvedByRepository.add(name);
+  }
+  return { ...base, servers, approved, approvedByRepository };
 }
