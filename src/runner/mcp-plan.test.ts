@@ -85,6 +85,14 @@ describe("planMcpServers", () => {
     assert.deepEqual(repo.servers, {});
     assert.match(repo.warnings[0].message, /approved only in the project's own \.claude settings/);
   });
+  test("an inline relative command is a path from the agent file's folder", () => {
+    const a = agent({
+      source: "user",
+      mcpServers: [{ name: "own", definition: def("./bin/own.sh") }],
+    });
+    const p = planMcpServers(a, { config, project: project(), agentTrusted: false });
+    assert.deepEqual(p.servers, { own: def("/src/app/.claude/agents/bin/own.sh") });
+  });
   test("inline definitions: a user's start, a project's need its file trusted", () => {
     const inline = { mcpServers: [{ name: "own", definition: def("own-cmd") }] };
     const user = planMcpServers(agent({ ...inline, source: "user" }), {

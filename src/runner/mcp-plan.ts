@@ -4,7 +4,8 @@
  * lists one of its tools (`mcp__<server>__<tool>`, `mcp__<server>__*`,
  * `mcp__<server>`); no other server starts. Each needed name is looked up:
  *
- * 1. the agent file's own inline definition — a user's (or plugin's) file
+ * 1. the agent file's own inline definition (a relative command or `cwd` is
+ *    a path from the agent file's folder) — a user's (or plugin's) file
  *    needs no approval; a project's file is repository content and starts
  *    its servers only when `xcsh trust` recorded that file with this
  *    content ({@link agentFileTrusted}): a file added or changed later needs
@@ -31,6 +32,8 @@ import { isTrusted, trustStoreFor } from "../config/trust.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { parseMcpToolName } from "../discovery/tool-names.ts";
+import { anchorDefinition } from "../discovery/mcp-definition.ts";
+import { dirname } from "node:path";
 import { readCappedSync } from "../file-safety.ts";
 import type { AgentDefinition, Diagnostic, McpServerDef, XcshConfig } from "../types.ts";
 import type { ProjectMcp } from "./project-mcp.ts";
@@ -88,7 +91,11 @@ export function planMcpServers(agent: AgentDefinition, input: McpPlanInput): Mcp
   const warn = (message: string, file = agent.filePath) =>
     warnings.push({ level: "warning", ...(file ? { file } : {}), field: "mcpServers", message });
   for (const name of neededServers(agent)) {
-    const inline = agent.mcpServers?.find((r) => r.name === name)?.definition;
+    const declared = agent.mcpServers?.find((r) => r.name === name)?.definition;
+    // A relative command is a path from the agent file's own folder.
+    const inline = declared && agent.filePath
+      ? anchorDefinition(declared, dirname(agent.filePath))
+      : declared;
     if (inline) {
       if (agent.source !== "project" || input.agentTrusted) {
         servers[name] = inline;
