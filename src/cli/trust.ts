@@ -61,6 +61,7 @@ import type { McpServerDef } from "../types.ts";
 
 export const TRUST_HELP = `Usage:
   xcsh trust [DIR]            trust the project at DIR (default: the current folder)
+      --no-mcp                ... without approving the servers of its .mcp.json
   xcsh trust --list [--json]  list what is trusted
   xcsh trust --revoke [DIR]   forget the project at DIR
 
@@ -70,7 +71,10 @@ that send a key somewhere or start a program (providers, mcpServers) wait;
 its agent files may not loosen the sandbox, raise limits or start MCP
 servers; and its .mcp.json servers do not start. Trusting records the config
 file, those agent files and the .mcp.json servers by content, for this
-project only: any change needs trusting again. Records live in
+project only: any change needs trusting again. Your own
+~/.claude/settings.json may also approve .mcp.json servers by name
+(enabledMcpjsonServers) in a project you trusted; the project's own
+.claude/settings*.json never approve. Records live in
 $XDG_STATE_HOME/xcsh/trusted.json (default ~/.local/state/xcsh/trusted.json).
 `;
 
@@ -78,6 +82,7 @@ const FLAGS = {
   list: { type: "boolean" },
   revoke: { type: "boolean" },
   json: { type: "boolean" },
+  "no-mcp": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -110,6 +115,9 @@ export async function trustCommand(args: string[]): Promise<number> {
   if (values.list && (values.revoke || positionals.length > 0)) {
     throw new UsageError("trust: --list takes no DIR and no --revoke");
   }
+  if (values["no-mcp"] && (values.list || values.revoke)) {
+    throw new UsageError("trust: --no-mcp goes with trusting a project, not --list or --revoke");
+  }
   const home = homeDirectory();
   const store = trustStoreFor(process.env, home);
   if (!store) {
@@ -131,7 +139,7 @@ export async function trustCommand(args: string[]): Promise<number> {
       writeOut(n > 0 ? `Revoked trust in ${root}\n` : `${root} was not trusted\n`);
       return EXIT_OK;
     }
-    return await trust(store, dir, root, config, home);
+    return await trust(store, { dir, root, config, home, mcp: values["no-mcp"] !== true });
   } catch (err) {
     if (!(err instanceof TrustStoreError)) throw err;
     writeErr(`xcsh: error: ${err.message}\n`);
@@ -141,10 +149,14 @@ export async function trustCommand(args: string[]): Promise<number> {
 
 async function trust(
   store: TrustStore,
-  dir: string,
-  root: string,
-  config: string | undefined,
-  home: string,
+  { dir, root, config, home, mcp: approveMcp }: {
+    dir: string;
+    root: string;
+    config: string | undefined;
+    home: string;
+    /** False with --no-mcp: the .mcp.json servers are listed, not approved. */
+    mcp: boolean;
+  },
 ): Promise<number> {
   const out: string[] = [];
   let configRecord: { path: string; content: Uint8Array } | undefined;
@@ -207,7 +219,11 @@ async function trust(
   const mcpServers: { file: string; name: string; sha256: string }[] = [];
   const names = Object.keys(mcp.servers);
   if (mcp.file && names.length > 0) {
-    if (inside(mcp.file, root)) {
+    if (!approveMcp) {
+      out.push(
+        `Not approved (--no-mcp): the MCP servers of ${mcp.file}: ${cleanText(names.join(", "))}\n`,
+      );
+    } else if (inside(mcp.file, root)) {
       out.push(`Approved MCP servers of ${mcp.file}:\n`);
       for (const name of names) {
         const def = mcp.servers[name];

@@ -244,6 +244,8 @@ describe("readProjectMcp", () => {
       JSON.stringify({ enabledMcpjsonServers: ["fs"] }),
     );
     assert.deepEqual([...readProjectMcp(sub, home, env).approved], []);
+    trustProject(store, root);
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved], [], "a trusted folder above");
     trustProject(store, proj);
     assert.deepEqual([...readProjectMcp(sub, home, env).approved], ["fs"]);
 

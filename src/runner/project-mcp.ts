@@ -12,7 +12,9 @@
  * - the user's own Claude settings (`~/.claude/settings.json`, or
  *   `$CLAUDE_CONFIG_DIR/settings.json`) approve it
  *   (`enableAllProjectMcpServers: true`, or the name in
- *   `enabledMcpjsonServers`) and the project is trusted (`xcsh trust`).
+ *   `enabledMcpjsonServers`) and the folder holding the `.mcp.json` is a
+ *   project the user trusted (`xcsh trust`; a trusted folder above it does
+ *   not count).
  *
  * The project's own `.claude/settings.json` and `.claude/settings.local.json`
  * approve nothing (the repository wrote them); their
@@ -30,8 +32,8 @@ import process from "node:process";
 import { claudeHome, projectAncestors } from "../discovery/config-dirs.ts";
 import { anchorServers, checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import {
-  isInsideTrustedProject,
   isMcpServerApproved,
+  isProjectTrusted,
   realPathOf,
   trustStoreFor,
 } from "../config/trust.ts";
@@ -177,7 +179,9 @@ export function readProjectMcp(cwd: string, home: string, env: Env = process.env
   ]);
   warnings.push(...user.warnings, ...repo.warnings);
   const store = trustStoreFor(env, home);
-  const projectTrusted = isInsideTrustedProject(root, store);
+  // The folder itself, not one above it: a vendored sub-repository's
+  // .mcp.json inside a trusted project is not covered by that trust.
+  const projectTrusted = isProjectTrusted(root, store);
   const approved = new Set<string>();
   const approvedByRepository = new Set<string>();
   for (const [name, def] of Object.entries(servers)) {

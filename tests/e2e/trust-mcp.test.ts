@@ -174,4 +174,30 @@ describe("a repository's .mcp.json", () => {
     assert.deepEqual(seen, [], "approved by name in a project nobody trusted");
     assert.match(untrusted.stderr, /MCP server 'api' from .*\.mcp\.json is not approved/);
   });
+
+  test("xcsh trust --no-mcp trusts the project without approving its servers", async () => {
+    rmSync(join(w.home, ".claude"), { recursive: true, force: true });
+    const t = await runXcsh(["trust", "--no-mcp", w.cwd], { cwd: w.cwd, home: w.home });
+    assert.equal(t.code, 0, t.stderr);
+    assert.match(
+      t.stdout,
+      /Not approved \(--no-mcp\): the MCP servers of .*\.mcp\.json: api, local/,
+    );
+    reset();
+    const r = await run(["user", "go"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(seen, []);
+    assert.equal(existsSync(marker()), false);
+    // Now the user's own settings may approve a name.
+    mkdirSync(join(w.home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(w.home, ".claude", "settings.json"),
+      JSON.stringify({ enabledMcpjsonServers: ["local"] }),
+    );
+    reset();
+    const approved = await run(["user", "go"]);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.deepEqual(seen, []);
+    assert.equal(existsSync(marker()), true, "the server the user approved did not start");
+  });
 });
