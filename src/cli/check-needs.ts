@@ -50,14 +50,14 @@ export async function checkAgentNeeds(
   }
   const mcpAgents = agents.filter((a) => neededServers(a).length > 0);
   if (mcpAgents.length === 0) return out;
-  const project = readProjectMcp(env.cwd, env.home);
+  const project = readProjectMcp(env.cwd, env.home, env.env);
   out.push(...project.warnings);
   const seen = new Set<string>();
   for (const agent of mcpAgents) {
     const plan = planMcpServers(agent, {
       config: loaded.config,
       project,
-      projectTrusted: agentFileTrusted(agent, env),
+      agentTrusted: agentFileTrusted(agent, env),
     });
     for (const w of plan.warnings) {
       const key = `${w.file}\0${w.message}`;

@@ -1,17 +1,28 @@
 /**
  * `xcsh trust [DIR]`, `xcsh trust --list`, `xcsh trust --revoke [DIR]`:
- * records, lists and forgets trusted projects.
+ * records, lists and forgets what the user trusts in a project.
  *
- * Trusting DIR finds the nearest `.xcsh/config.yml` at or above it (the one
- * `xcsh run` would read), shows what it sets that needs trust, and records
- * its real path and SHA-256 together with the project folder. A file someone
- * else could have written is refused. Without a config file the folder alone
- * is recorded.
+ * The project of DIR is the folder holding the nearest `.xcsh/config.yml`
+ * at or above it (the one `xcsh run` would read), else DIR's project root
+ * (`.git` or a marker folder). Trusting it shows and records, for that
+ * project only:
+ *
+ * - its `.xcsh/config.yml` (real path and SHA-256), and what it may now set;
+ * - its agent files that can start programs or loosen a setting (inline MCP
+ *   servers, a sandbox other than read-only, a timeout or turn limit), each
+ *   by real path and SHA-256;
+ * - the servers of its `.mcp.json`, each approved by a hash of its
+ *   definition (Claude Code's approval, kept in the user's state instead of
+ *   the repository's `.claude/settings*.json`).
+ *
+ * Trusting again replaces the project's records: a file changed or added
+ * since needs trusting again. A file someone else could have written is
+ * refused, and so is a trust store that is not the user's own.
  *
  * @module
  */
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import process from "node:process";
 import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
@@ -26,9 +37,13 @@ import {
   realPathOf,
   revokeProject,
   trustProject,
+  type TrustStore,
+  TrustStoreError,
   trustStoreFor,
+  trustStoreProblem,
 } from "../config/trust.ts";
 import { restrictUntrusted } from "../config/untrusted.ts";
+import { mergeConfigs } from "../config/validate.ts";
 import {
   MAX_SETTINGS_FILE_BYTES,
   ownershipHint,
@@ -37,31 +52,44 @@ import {
 } from "../file-safety.ts";
 import { cleanText } from "../clean-text.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
-import type { Diagnostic } from "../types.ts";
+import { discoverAgents } from "../discovery/discover.ts";
+import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
+import { projectRoot } from "../sandbox/project-root.ts";
+import { trustNeeds } from "../runner/agent-trust.ts";
+import { readProjectMcp, serverHash } from "../runner/project-mcp.ts";
+import type { Diagnostic, McpServerDef } from "../types.ts";
 
 export const TRUST_HELP = `Usage:
   xcsh trust [DIR]            trust the project at DIR (default: the current folder)
-  xcsh trust --list [--json]  list trusted projects and config files
+      --no-mcp                ... without approving the servers of its .mcp.json
+  xcsh trust --list [--json]  list what is trusted
   xcsh trust --revoke [DIR]   forget the project at DIR
 
-A project's .xcsh/config.yml may set task limits and pick models without
-trust. Keys that send a key somewhere or start a program (providers,
-mcpServers) apply only once you trust the file; any change to it needs
-trusting again. Records live in $XDG_STATE_HOME/xcsh/trusted.json
-(default ~/.local/state/xcsh/trusted.json).
+Until you trust a project, its files may only tighten your own settings: a
+project's .xcsh/config.yml may lower task limits and pick models, but keys
+that send a key somewhere or start a program (providers, mcpServers) wait;
+its agent files may not loosen the sandbox, raise limits or start MCP
+servers; and its .mcp.json servers do not start. Trusting records the config
+file, those agent files and the .mcp.json servers by content, for this
+project only: any change needs trusting again. Your own
+~/.claude/settings.json may also approve .mcp.json servers by name
+(enabledMcpjsonServers) in a project you trusted; the project's own
+.claude/settings*.json never approve. Records live in
+$XDG_STATE_HOME/xcsh/trusted.json (default ~/.local/state/xcsh/trusted.json).
 `;
 
 const FLAGS = {
   list: { type: "boolean" },
   revoke: { type: "boolean" },
   json: { type: "boolean" },
+  "no-mcp": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 /**
  * The project folder DIR belongs to: the one holding the nearest
- * `.xcsh/config.yml`; `refused` is the walk's warning about a nearer one it
- * ignored (another user's, or writable by others).
+ * `.xcsh/config.yml`, else its root; `refused` is the walk's warning about a
+ * nearer config it ignored (another user's, or writable by others).
  */
 function projectOf(
   dir: string,
@@ -70,8 +98,19 @@ function projectOf(
   const warnings: Diagnostic[] = [];
   const config = findProjectConfig(dir, home, warnings);
   const refused = warnings[0];
-  const root = config ? resolve(config, "..", "..") : dir;
+  const root = config ? resolve(config, "..", "..") : projectRoot(dir, home);
   return { root, ...(config ? { config } : {}), ...(refused ? { refused } : {}) };
+}
+
+/** True when `path` lies in `root` (both compared by real path). */
+function inside(path: string, root: string): boolean {
+  const rel = relative(realPathOf(root), realPathOf(path));
+  return rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep);
+}
+
+/** One line for a server definition. */
+function describeServer(def: McpServerDef): string {
+  return def.type === "stdio" ? [def.command, ...def.args].join(" ") : def.url;
 }
 
 export async function trustCommand(args: string[]): Promise<number> {
@@ -85,6 +124,9 @@ export async function trustCommand(args: string[]): Promise<number> {
   }
   if (values.list && (values.revoke || positionals.length > 0)) {
     throw new UsageError("trust: --list takes no DIR and no --revoke");
+  }
+  if (values["no-mcp"] && (values.list || values.revoke)) {
+    throw new UsageError("trust: --no-mcp goes with trusting a project, not --list or --revoke");
   }
   const home = homeDirectory();
   const store = trustStoreFor(process.env, home);
@@ -104,44 +146,121 @@ export async function trustCommand(args: string[]): Promise<number> {
     writeErr(`xcsh: error: ${refused.file}: not trusted: ${refused.message}\n`);
     return EXIT_FAILURE;
   }
-  if (values.revoke) {
-    const n = revokeProject(store, root);
-    writeOut(n > 0 ? `Revoked trust in ${root}\n` : `${root} was not trusted\n`);
-    return EXIT_OK;
-  }
-  if (!config) {
-    trustProject(store, root);
-    writeOut(`Trusted ${root} (it has no .xcsh/config.yml)\n`);
-    return EXIT_OK;
-  }
-  const read = readCappedSync(config, MAX_SETTINGS_FILE_BYTES);
-  if (!read.ok) {
-    writeErr(`xcsh: error: ${config}: ${read.reason}\n`);
+  try {
+    if (values.revoke) {
+      const n = revokeProject(store, root);
+      writeOut(n > 0 ? `Revoked trust in ${root}\n` : `${root} was not trusted\n`);
+      return EXIT_OK;
+    }
+    return await trust(store, { dir, root, config, home, mcp: values["no-mcp"] !== true });
+  } catch (err) {
+    if (!(err instanceof TrustStoreError)) throw err;
+    writeErr(`xcsh: error: ${err.message}\n`);
     return EXIT_FAILURE;
   }
-  const problem = ownershipProblem(read.info);
-  if (problem) {
-    writeErr(
-      `xcsh: error: ${config}: not trusted: ${problem}; ${ownershipHint(problem, config)}\n`,
+}
+
+async function trust(
+  store: TrustStore,
+  { dir, root, config, home, mcp: approveMcp }: {
+    dir: string;
+    root: string;
+    config: string | undefined;
+    home: string;
+    /** False with --no-mcp: the .mcp.json servers are listed, not approved. */
+    mcp: boolean;
+  },
+): Promise<number> {
+  const out: string[] = [];
+  let configRecord: { path: string; content: Uint8Array } | undefined;
+  if (config) {
+    const read = readCappedSync(config, MAX_SETTINGS_FILE_BYTES);
+    if (!read.ok) {
+      writeErr(`xcsh: error: ${config}: ${read.reason}\n`);
+      return EXIT_FAILURE;
+    }
+    const problem = ownershipProblem(read.info);
+    if (problem) {
+      writeErr(
+        `xcsh: error: ${config}: not trusted: ${problem}; ${ownershipHint(problem, config)}\n`,
+      );
+      return EXIT_FAILURE;
+    }
+    const text = read.bytes.toString("utf8");
+    const parsed = await withParsers(() => parseConfigText(text, config));
+    if (!parsed.ok) {
+      writeErr(`xcsh: error: ${config}: ${parsed.error.message} (fix it before trusting it)\n`);
+      return EXIT_FAILURE;
+    }
+    configRecord = { path: config, content: read.bytes };
+    const { dropped } = restrictUntrusted(
+      parsed.value,
+      new Set(Object.keys(BUILTIN_PROVIDERS)),
+      mergeConfigs([]),
     );
-    return EXIT_FAILURE;
+    out.push(
+      `Trusted ${realPathOf(config)} (sha256 ${contentHash(read.bytes).slice(0, 12)})\n`,
+      ...(dropped.length > 0 ? [`It may now set: ${cleanText(dropped.join(", "))}\n`] : []),
+    );
+  } else out.push(`Trusted ${root} (it has no .xcsh/config.yml)\n`);
+
+  // Agent files of this project that start programs or loosen a setting.
+  const env = { cwd: dir, home, env: process.env };
+  const found = await discoverAgents(env);
+  const agentFiles: { path: string; content: Uint8Array }[] = [];
+  for (const agent of [...found.agents, ...found.shadowed.map((s) => s.agent)]) {
+    if (agent.source !== "project" || !agent.filePath || !inside(agent.filePath, root)) continue;
+    const needs = trustNeeds(agent);
+    if (needs.length === 0 || agentFiles.some((f) => f.path === agent.filePath)) continue;
+    const read = readCappedSync(agent.filePath, MAX_AGENT_FILE_BYTES);
+    if (!read.ok || ownershipProblem(read.info)) {
+      out.push(
+        `Not trusted: ${agent.filePath} (${read.ok ? ownershipProblem(read.info) : read.reason})\n`,
+      );
+      continue;
+    }
+    agentFiles.push({ path: agent.filePath, content: read.bytes });
+    out.push(
+      `Trusted agent file ${agent.filePath} (sha256 ${contentHash(read.bytes).slice(0, 12)}): ` +
+        `${cleanText(needs.join(", "))}\n`,
+    );
   }
-  const text = read.bytes.toString("utf8");
-  const parsed = await withParsers(() => parseConfigText(text, config));
-  if (!parsed.ok) {
-    writeErr(`xcsh: error: ${config}: ${parsed.error.message} (fix it before trusting it)\n`);
-    return EXIT_FAILURE;
+
+  // The project's .mcp.json servers, approved by definition.
+  const mcp = readProjectMcp(dir, home, process.env);
+  for (const w of mcp.warnings) writeErr(`xcsh: warning: ${w.file}: ${w.message}\n`);
+  const mcpServers: { file: string; name: string; sha256: string }[] = [];
+  const names = Object.keys(mcp.servers);
+  if (mcp.file && names.length > 0) {
+    if (!approveMcp) {
+      out.push(
+        `Not approved (--no-mcp): the MCP servers of ${mcp.file}: ${cleanText(names.join(", "))}\n`,
+      );
+    } else if (inside(mcp.file, root)) {
+      out.push(`Approved MCP servers of ${mcp.file}:\n`);
+      for (const name of names) {
+        const def = mcp.servers[name];
+        mcpServers.push({ file: mcp.file, name, sha256: serverHash(def) });
+        out.push(`  ${cleanText(name)}: ${cleanText(describeServer(def))}\n`);
+      }
+    } else {
+      out.push(`Not approved: the MCP servers of ${mcp.file}, outside ${root}\n`);
+    }
   }
-  trustProject(store, root, { path: config, content: read.bytes });
-  const { dropped } = restrictUntrusted(parsed.value, new Set(Object.keys(BUILTIN_PROVIDERS)));
-  writeOut(
-    `Trusted ${realPathOf(config)} (sha256 ${contentHash(read.bytes).slice(0, 12)})\n` +
-      (dropped.length > 0 ? `It may now set: ${cleanText(dropped.join(", "))}\n` : ""),
-  );
+  trustProject(store, root, {
+    ...(configRecord ? { config: configRecord } : {}),
+    agentFiles,
+    mcpServers,
+  });
+  writeOut(out.join(""));
   return EXIT_OK;
 }
 
-function list(store: { file: string }, json: boolean): number {
+function list(store: TrustStore, json: boolean): number {
+  const problem = trustStoreProblem(store);
+  if (problem) {
+    writeErr(`xcsh: warning: the trust store is ignored: ${problem}\n`);
+  }
   const records = readTrustRecords(store);
   const files = records.files.map((f) => {
     const r = readCappedSync(f.path, MAX_SETTINGS_FILE_BYTES);
@@ -149,7 +268,13 @@ function list(store: { file: string }, json: boolean): number {
     return { ...f, state };
   });
   if (json) {
-    printJson({ version: 1, store: store.file, projects: records.projects, files });
+    printJson({
+      version: 1,
+      store: store.file,
+      projects: records.projects,
+      files,
+      mcpServers: records.mcpServers,
+    });
     return EXIT_OK;
   }
   if (records.projects.length === 0 && files.length === 0) {
@@ -158,7 +283,11 @@ function list(store: { file: string }, json: boolean): number {
   }
   for (const p of records.projects) writeOut(`project  ${p.root}  (${p.trustedAt})\n`);
   for (const f of files) {
-    writeOut(`config   ${f.path}  ${f.state}  sha256 ${f.sha256.slice(0, 12)}  (${f.trustedAt})\n`);
+    const kind = f.path.endsWith(`${sep}.xcsh${sep}config.yml`) ? "config " : "agent  ";
+    writeOut(`${kind}  ${f.path}  ${f.state}  sha256 ${f.sha256.slice(0, 12)}  (${f.trustedAt})\n`);
+  }
+  for (const m of records.mcpServers) {
+    writeOut(`mcp      ${m.file}  ${m.name}  sha256 ${m.sha256.slice(0, 12)}  (${m.trustedAt})\n`);
   }
   return EXIT_OK;
 }

@@ -127,8 +127,7 @@ test("task.allowEnv: the user's list applies; a project's, trusted or not, only 
   assert.deepEqual(untrusted.config.task.allowEnv, ["AWS_*"]);
   assert.deepEqual(untrusted.warnings, [], "narrowing needs no trust");
   trustProject(trustStoreFor(env, home)!, project, {
-    path: proj,
-    content: "task:\n  allowEnv: [NPM_TOKEN, 'AWS_*']\n",
+    config: { path: proj, content: "task:\n  allowEnv: [NPM_TOKEN, 'AWS_*']\n" },
   });
   const trusted = await loadConfig(project, home, env);
   assert.ok(trusted.ok);

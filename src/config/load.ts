@@ -3,18 +3,21 @@
  *
  * Reads `~/.xcsh/agent/config.yml` (the user's) and then the nearest
  * `.xcsh/config.yml` walking up from `cwd` (the project's; nearer wins key by
- * key). A project config the user has not trusted (`xcsh trust`) applies
- * only its harmless keys (see `untrusted.ts`), with one warning naming the
- * rest, and its `task.allowEnv` (trusted or not) only narrows the user's; a
- * config file someone else could have written is ignored with a warning
- * (see `file-safety.ts`; for the project's, the walk's rule of `walk-up.ts`
- * covers the folders holding it too). `$HOME/.xcsh/config.yml` is never a project config. Missing files are
- * simply absent; a file that cannot be read or parsed, or that has a key of
+ * key). A project config the user has not trusted (`xcsh trust`) for this
+ * project applies only what tightens the user's settings (see
+ * `untrusted.ts`), with one warning naming the rest, and its `task.allowEnv`
+ * (trusted or not) only narrows the user's; a relative MCP server command in
+ * a config file is a path from that file's real folder; a config file
+ * someone else could have written is ignored with a warning (see
+ * `file-safety.ts`; for the project's, the walk's rule of `walk-up.ts`
+ * covers the folders holding it too). `$HOME/.xcsh/config.yml` is never a
+ * project config. Missing files are simply absent; a file that cannot be read or parsed, or that has a key of
  * the wrong type, is an error value naming the file and the key.
  *
  * @module
  */
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { Buffer } from "node:buffer";
 import {
@@ -29,6 +32,7 @@ import { findUp, isFileInfo } from "../walk-up.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";
 import { normalizeText } from "../discovery/frontmatter.ts";
 import { parseSimpleYaml } from "../discovery/simple-yaml.ts";
+import { anchorServers } from "../discovery/mcp-definition.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import { narrowAllowList } from "../sandbox/command-env.ts";
@@ -192,12 +196,16 @@ export async function loadConfig(
     warnings.push(...r.warnings);
     if (!r.ok) return { ok: false, error: r.error, files, warnings };
     let part = r.value;
-    if (read.project && !isTrusted(realPathOf(file), read.bytes, trustStoreFor(env, home))) {
+    if (part.mcpServers) {
+      // Relative commands mean paths from the file's own (real) folder.
+      part = { ...part, mcpServers: anchorServers(part.mcpServers, dirname(realPathOf(file))) };
+    }
+    if (read.project && !isTrusted(file, read.bytes, trustStoreFor(env, home))) {
       const known = new Set([
         ...Object.keys(BUILTIN_PROVIDERS),
         ...parts.flatMap((p) => Object.keys(p.providers ?? {})),
       ]);
-      const { kept, dropped } = restrictUntrusted(part, known);
+      const { kept, dropped } = restrictUntrusted(part, known, mergeConfigs(parts));
       part = kept;
       if (dropped.length > 0) {
         warnings.push({

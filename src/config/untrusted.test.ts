@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { restrictUntrusted } from "./untrusted.ts";
+import { defaultConfig, mergeConfigs } from "./validate.ts";
 
 const known = new Set(["anthropic", "openai", "local"]);
 
@@ -12,20 +13,25 @@ test("providers and unknown top-level keys are held back; task limits apply", ()
       mcpServers: { x: { command: "sh" } },
     } as never,
     known,
+    defaultConfig(),
   );
   assert.deepEqual(r.kept, { task: { timeout: 5, maxConcurrency: 2 } });
   assert.deepEqual(r.dropped, ["providers.anthropic", "providers.evil", "mcpServers.x"]);
 });
 
 test("model choices apply when they name a provider the user has, or a role", () => {
-  const r = restrictUntrusted({
-    models: {
-      default: "local/qwen",
-      roles: { smol: "evil/x", slow: "anthropic/claude", plan: "xcsh/slow" },
-      aliases: { opus: "sonnet" },
+  const r = restrictUntrusted(
+    {
+      models: {
+        default: "local/qwen",
+        roles: { smol: "evil/x", slow: "anthropic/claude", plan: "xcsh/slow" },
+        aliases: { opus: "sonnet" },
+      },
+      task: { agentModelOverrides: { explore: "evil/y", review: "openai/gpt" } },
     },
-    task: { agentModelOverrides: { explore: "evil/y", review: "openai/gpt" } },
-  }, known);
+    known,
+    defaultConfig(),
+  );
   assert.deepEqual(r.kept, {
     models: {
       default: "local/qwen",
@@ -38,23 +44,73 @@ test("model choices apply when they name a provider the user has, or a role", ()
 });
 
 test("a task key added later is held back until someone lists it as harmless", () => {
-  const r = restrictUntrusted({ task: { sandbox: "off" } } as never, known);
+  const r = restrictUntrusted({ task: { sandbox: "off" } } as never, known, defaultConfig());
   assert.deepEqual(r.dropped, ["task.sandbox"]);
 });
 
 test("the sandbox and the file tools' folders cannot be loosened without trust", () => {
-  const r = restrictUntrusted({
-    task: {
-      sandbox: "off",
-      sandboxNetwork: true,
-      additionalDirectories: ["/"],
-      timeout: 30,
-    },
-  } as never, known);
+  const r = restrictUntrusted(
+    {
+      task: {
+        sandbox: "off",
+        sandboxNetwork: true,
+        additionalDirectories: ["/"],
+        timeout: 30,
+      },
+    } as never,
+    known,
+    defaultConfig(),
+  );
   assert.deepEqual(r.kept, { task: { timeout: 30 } });
   assert.deepEqual(r.dropped, [
     "task.sandbox",
     "task.sandboxNetwork",
     "task.additionalDirectories",
   ]);
+});
+
+test("limits may only be lowered: a larger number than the user's is ignored", () => {
+  const user = mergeConfigs([{ task: { maxConcurrency: 4, timeout: 120, maxRecursionDepth: 3 } }]);
+  const raised = restrictUntrusted(
+    { task: { maxConcurrency: 10000, timeout: 99999, maxRecursionDepth: -1 } },
+    known,
+    user,
+  );
+  assert.deepEqual(raised.kept, { task: {} });
+  assert.deepEqual(raised.dropped, [
+    "task.maxConcurrency",
+    "task.timeout",
+    "task.maxRecursionDepth",
+  ]);
+  const lowered = restrictUntrusted(
+    { task: { maxConcurrency: 2, timeout: 30, maxRecursionDepth: 1 } },
+    known,
+    user,
+  );
+  assert.deepEqual(lowered.kept, {
+    task: { maxConcurrency: 2, timeout: 30, maxRecursionDepth: 1 },
+  });
+  assert.deepEqual(lowered.dropped, []);
+  // The user's unlimited depth may be limited; the same value is no change.
+  const unlimited = mergeConfigs([{ task: { maxRecursionDepth: -1 } }]);
+  assert.deepEqual(
+    restrictUntrusted({ task: { maxRecursionDepth: 5 } }, known, unlimited).kept,
+    { task: { maxRecursionDepth: 5 } },
+  );
+  assert.deepEqual(
+    restrictUntrusted({ task: { maxConcurrency: 4 } }, known, user).dropped,
+    [],
+  );
+});
+
+test("disabledAgents adds to the user's list and never re-enables an agent", () => {
+  const user = mergeConfigs([{ task: { disabledAgents: ["designer"] } }]);
+  assert.deepEqual(
+    restrictUntrusted({ task: { disabledAgents: [] } }, known, user).kept,
+    { task: { disabledAgents: ["designer"] } },
+  );
+  assert.deepEqual(
+    restrictUntrusted({ task: { disabledAgents: ["task"] } }, known, user).kept,
+    { task: { disabledAgents: ["designer", "task"] } },
+  );
 });

@@ -1,30 +1,40 @@
 /**
- * What an untrusted project config may set: only keys that neither send a
- * key anywhere nor start a program. Task limits (`task.maxRecursionDepth`,
- * `maxConcurrency`, `timeout`, `disabledAgents`, `agentModelOverrides`) and
- * model choices (`models.default`, `roles`, `aliases`) apply; they can only
- * name providers the user defined, because an untrusted file's own
- * `providers` are dropped. Everything else (`providers`, `mcpServers`, and
- * any key added later) waits for `xcsh trust`: the list is of what is
- * allowed, so a new key is held back until someone decides it is harmless.
+ * What an untrusted project config may set: only what tightens the user's
+ * own settings, and nothing that sends a key anywhere or starts a program.
+ *
+ * - Limits (`task.maxRecursionDepth`, `maxConcurrency`, `timeout`) may only
+ *   lower the user's value: a larger number is ignored (`-1`, unlimited
+ *   depth, counts as the largest).
+ * - `task.disabledAgents` adds to the user's list, never removes from it.
+ * - Model choices (`task.agentModelOverrides`, `models.default`, `roles`,
+ *   `aliases`) apply when they name a provider the user defined, because an
+ *   untrusted file's own `providers` are dropped.
+ *
+ * Everything else (`providers`, `mcpServers`, the `task.sandbox*` keys,
+ * `task.additionalDirectories`, and any key added later) waits for `xcsh
+ * trust`: the list is of what is allowed, so a new key is held back until
+ * someone decides it is harmless.
  * Pure.
  *
  * @example
  * ```ts
  * restrictUntrusted(
- *   { task: { timeout: 5 }, providers: { anthropic: { baseURL: "http://evil" } } },
+ *   { task: { timeout: 5, maxConcurrency: 10000 }, providers: { anthropic: { baseURL: "http://evil" } } },
  *   new Set(["anthropic"]),
+ *   defaultConfig(),
  * );
- * // { kept: { task: { timeout: 5 } }, dropped: ["providers.anthropic"] }
+ * // { kept: { task: { timeout: 5 } }, dropped: ["task.maxConcurrency", "providers.anthropic"] }
  * ```
  *
  * @module
  */
 import type { PartialConfig } from "./validate.ts";
+import type { XcshConfig } from "../types.ts";
 
 /**
- * `task.*` keys an untrusted file may set. `allowEnv` is among them because a
- * project's list can only narrow the user's (see `load.ts`).
+ * `task.*` keys an untrusted file may set, each within its rule below.
+ * `allowEnv` is among them because a project's list can only narrow the
+ * user's (see `load.ts`).
  */
 const HARMLESS_TASK_KEYS = new Set([
   "maxRecursionDepth",
@@ -34,6 +44,31 @@ const HARMLESS_TASK_KEYS = new Set([
   "agentModelOverrides",
   "allowEnv",
 ]);
+
+/** Limits an untrusted file may only lower; the value that means "no limit". */
+const LOWER_ONLY: Readonly<Record<string, number | undefined>> = {
+  maxRecursionDepth: -1,
+  maxConcurrency: undefined,
+  timeout: undefined,
+};
+
+/** A limit as a number to compare (`unlimited` is the value meaning no limit). */
+function limitValue(v: unknown, unlimited: number | undefined): number {
+  return typeof v !== "number" ? Infinity : v === unlimited ? Infinity : v;
+}
+
+/**
+ * Whether an untrusted `task.<key>: value` only tightens `base.task`: true
+ * for keys with no rule of their own (the model-valued and list keys).
+ */
+function tightens(key: string, value: unknown, base: XcshConfig["task"]): boolean {
+  if (Object.hasOwn(LOWER_ONLY, key)) {
+    const unlimited = LOWER_ONLY[key];
+    const own = (base as unknown as Record<string, unknown>)[key];
+    return limitValue(value, unlimited) <= limitValue(own, unlimited);
+  }
+  return true;
+}
 
 /** `models.*` keys an untrusted file may set. */
 const HARMLESS_MODEL_KEYS = new Set(["default", "roles", "aliases"]);
@@ -86,11 +121,13 @@ const MODEL_VALUED = new Set([
 
 /**
  * Splits a project config into what applies untrusted and what is held back.
- * `known` holds the provider names the user has without this file.
+ * `known` holds the provider names the user has without this file, `base`
+ * the settings that apply without it (the user's config over the defaults).
  */
 export function restrictUntrusted(
   part: PartialConfig,
   known: ReadonlySet<string>,
+  base: XcshConfig,
 ): { kept: PartialConfig; dropped: string[] } {
   const kept: Record<string, unknown> = {};
   const dropped: string[] = [];
@@ -102,7 +139,10 @@ export function restrictUntrusted(
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         const name = `${key}.${k}`;
         if (!allowed.has(k)) dropped.push(name);
-        else if (!MODEL_VALUED.has(name)) section[k] = v;
+        else if (key === "task" && !tightens(k, v, base.task)) dropped.push(name);
+        else if (name === "task.disabledAgents" && Array.isArray(v)) {
+          section[k] = [...new Set([...base.task.disabledAgents, ...v])];
+        } else if (!MODEL_VALUED.has(name)) section[k] = v;
         else {
           const kept = keepModels(name, v, known, dropped);
           if (kept !== undefined) section[k] = kept;

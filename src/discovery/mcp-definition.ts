@@ -7,7 +7,11 @@
  * server has `url` (and optional `headers`). `type` may be `stdio` or
  * `local` (Copilot's word), `http` or `streamable-http`; without it the keys
  * decide. Other keys are ignored (the formats carry extras such as Copilot's
- * `tools`). Every problem names the field. Pure.
+ * `tools`). Every problem names the field. A relative `command` (one with a
+ * `/`, such as `./tools/mcp.sh`; a bare name is looked up on `PATH`) and a
+ * relative `cwd` mean paths from the folder of the file that defines them
+ * ({@link anchorDefinition}), never from wherever xcsh happens to run.
+ * Pure.
  *
  * @example
  * ```ts
@@ -17,6 +21,7 @@
  *
  * @module
  */
+import { isAbsolute, resolve } from "node:path";
 import type { McpServerDef, McpServerRef } from "../types.ts";
 import { describeValue, isRecord } from "../values.ts";
 
@@ -211,4 +216,40 @@ export function checkMcpDeclarations(v: unknown, field: string): McpCheck<McpSer
     }
     return refs;
   });
+}
+
+/** True for a path to resolve: relative, and not a `${VAR}` filled in later. */
+function relativePath(p: string): boolean {
+  return !isAbsolute(p) && !p.startsWith("${") && !p.startsWith("~");
+}
+
+/**
+ * `def` with a relative `command` path and `cwd` made absolute from `base`,
+ * the folder of the file that defines it. A bare command name (`node`,
+ * `npx`) stays a name for `PATH`.
+ *
+ * @example
+ * ```ts
+ * anchorDefinition({ type: "stdio", command: "./tools/mcp.sh", args: [], env: {} }, "/p/.xcsh");
+ * // { type: "stdio", command: "/p/.xcsh/tools/mcp.sh", args: [], env: {} }
+ * ```
+ */
+export function anchorDefinition(def: McpServerDef, base: string): McpServerDef {
+  if (def.type !== "stdio") return def;
+  const out: McpServerDef = { ...def };
+  if (def.command.includes("/") && relativePath(def.command)) {
+    out.command = resolve(base, def.command);
+  }
+  if (def.cwd !== undefined && relativePath(def.cwd)) out.cwd = resolve(base, def.cwd);
+  return out;
+}
+
+/** Every definition of `servers` anchored at `base` ({@link anchorDefinition}). */
+export function anchorServers(
+  servers: Record<string, McpServerDef>,
+  base: string,
+): Record<string, McpServerDef> {
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, def]) => [name, anchorDefinition(def, base)]),
+  );
 }

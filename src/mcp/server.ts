@@ -9,7 +9,10 @@
  * process trees). The `task` tool supports MCP tasks (spec 2025-11-25): a
  * task-augmented call returns a task handle at once and runs on;
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (which ends
- * its children) answer from the task store. Stdout carries JSON-RPC only;
+ * its children) answer from the task store. However many calls run at
+ * once, the whole server starts at most `task.maxConcurrency` children at a
+ * time (one limiter, sized from the config read at start-up, which a
+ * project config may lower but never raise). Stdout carries JSON-RPC only;
  * every log goes to stderr.
  *
  * @module
@@ -30,6 +33,7 @@ import { runId } from "../runner/artifacts.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
+import { createLimiter, type Limiter } from "../runner/concurrency.ts";
 import type { ChildEvent, Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import { formatDiagnostic, retryLabel } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";
@@ -114,6 +118,8 @@ export async function createMcpServer(
     onDiscoveryWarnings: discoveryWarnings,
   });
 
+  // One cap for every call of this server: concurrent calls share it.
+  const limiter = createLimiter(startConfig.config.task.maxConcurrency);
   const taskStore = new CancellableTaskStore();
   const server = new Server(
     { name: "xcsh", version: pkg.version },
@@ -198,7 +204,7 @@ export async function createMcpServer(
     };
     const run = async (signal: AbortSignal): Promise<ToolResult> => {
       const call = runTaskCall(
-        { env, caller, onEvent, onDiscoveryWarnings: discoveryWarnings },
+        { env, caller, onEvent, onDiscoveryWarnings: discoveryWarnings, limiter },
         req,
         AbortSignal.any([signal, shutdown]),
       );
@@ -237,6 +243,7 @@ async function runTaskCall(
     caller: CallerState;
     onEvent: (id: string, e: ChildEvent) => void;
     onDiscoveryWarnings: (warnings: readonly Diagnostic[]) => void;
+    limiter: Limiter;
   },
   req: TaskRequest,
   signal: AbortSignal,
@@ -253,6 +260,7 @@ async function runTaskCall(
     onEvent,
     onWarnings: logWarnings,
     onDiscoveryWarnings: ctx.onDiscoveryWarnings,
+    limiter: ctx.limiter,
   });
   const outcome = await tool.execute(req, signal);
   if (!outcome.ok) return errorResult(outcome.message);

@@ -6,6 +6,7 @@
  * @module
  */
 import type { TaskRequest } from "../types.ts";
+import { MAX_TASKS_PER_CALL } from "../runner/limits.ts";
 
 /** JSON Schema of the `task` tool's arguments. */
 export const TASK_INPUT_SCHEMA = {
@@ -29,6 +30,7 @@ export const TASK_INPUT_SCHEMA = {
     tasks: {
       type: "array",
       minItems: 1,
+      maxItems: MAX_TASKS_PER_CALL,
       description: "One or more tasks for the agent; they run in parallel.",
       items: {
         type: "object",

@@ -22,19 +22,19 @@ import type { AgentDefinition } from "../types.ts";
 import { sha256Hex } from "../runtime.ts";
 
 /** JSON with object keys sorted, so equal values give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
 
 /** One agent's fingerprint. */
 export function agentFingerprint(agent: AgentDefinition): string {
-  return sha256Hex(canonical(agent)).slice(0, 32);
+  return sha256Hex(canonicalJson(agent)).slice(0, 32);
 }
 
 /** Fingerprints of every agent, by name. */

@@ -2,7 +2,7 @@
  * The default limits of a task, and the largest time limit a timer can hold.
  *
  * Decides what a task gets when nothing says otherwise (50 model calls, 600 s,
- * 3 invalid submissions) and how a time limit becomes a timer: timers hold at
+ * 3 invalid submissions), the most tasks one call may hold, and how a time limit becomes a timer: timers hold at
  * most 2³¹−1 ms (about 24.8 days), and a larger value would fire at once, so
  * longer limits are capped there — in practice, no limit. Pure.
  *
@@ -21,6 +21,13 @@ export const DEFAULT_LIMITS: Readonly<TaskLimits> = {
   timeoutMs: 600_000,
   submitRetries: 3,
 };
+
+/**
+ * The most tasks one call may hold (`--task` on the command line, `tasks` of
+ * the MCP and `task` tools): a bound on the children and envelopes one call
+ * queues, whatever the concurrency.
+ */
+export const MAX_TASKS_PER_CALL = 64;
 
 /**
  * The largest envelope a parent sends or a child reads (16 MiB): far above

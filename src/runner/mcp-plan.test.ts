@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { neededServers, planMcpServers } from "./mcp-plan.ts";
-import { type ProjectMcp, readProjectMcp } from "./project-mcp.ts";
+import { type ProjectMcp, readProjectMcp, serverHash } from "./project-mcp.ts";
+import { trustProject, trustStoreFor } from "../config/trust.ts";
 import { defaultConfig } from "../config/validate.ts";
 import type { AgentDefinition, McpServerDef } from "../types.ts";
 
@@ -23,7 +24,7 @@ const project = (fields: Partial<ProjectMcp> = {}): ProjectMcp => ({
   file: "/src/app/.mcp.json",
   servers: {},
   approved: new Set(),
-  disabled: new Set(),
+  approvedByRepository: new Set(),
   warnings: [],
   ...fields,
 });
@@ -47,7 +48,7 @@ describe("planMcpServers", () => {
     const p = planMcpServers(agent({ tools: ["mcp__cfg__*", "mcp__nope__x"] }), {
       config,
       project: project(),
-      projectTrusted: false,
+      agentTrusted: false,
     });
     assert.deepEqual(Object.keys(p.servers), ["cfg"]);
     assert.equal(p.warnings.length, 1);
@@ -60,61 +61,69 @@ describe("planMcpServers", () => {
     const denied = planMcpServers(a, {
       config,
       project: project({ servers }),
-      projectTrusted: false,
+      agentTrusted: false,
     });
     assert.deepEqual(denied.servers, {});
     assert.equal(denied.warnings.length, 1);
     assert.equal(denied.warnings[0].file, "/src/app/.mcp.json");
     assert.match(
       denied.warnings[0].message,
-      /'pj' from \/src\/app\/\.mcp\.json is not approved.*enabledMcpjsonServers/,
+      /'pj' from \/src\/app\/\.mcp\.json is not approved.*xcsh trust \/src\/app.*enabledMcpjsonServers.*~\/\.claude\/settings\.json/,
     );
-    for (const approved of ["all", new Set(["pj"])] as const) {
-      const ok = planMcpServers(a, {
-        config,
-        project: project({ servers, approved }),
-        projectTrusted: false,
-      });
-      assert.deepEqual(ok.servers, servers);
-      assert.deepEqual(ok.warnings, []);
-    }
-    const disabled = planMcpServers(a, {
+    const ok = planMcpServers(a, {
       config,
-      project: project({ servers, approved: "all", disabled: new Set(["pj"]) }),
-      projectTrusted: false,
+      project: project({ servers, approved: new Set(["pj"]) }),
+      agentTrusted: false,
     });
-    assert.deepEqual(disabled.servers, {});
+    assert.deepEqual(ok.servers, servers);
+    assert.deepEqual(ok.warnings, []);
+    const repo = planMcpServers(a, {
+      config,
+      project: project({ servers, approvedByRepository: new Set(["pj"]) }),
+      agentTrusted: false,
+    });
+    assert.deepEqual(repo.servers, {});
+    assert.match(repo.warnings[0].message, /approved only in the project's own \.claude settings/);
   });
-  test("inline definitions: a user's start, a project's need trust or approval", () => {
+  test("an inline relative command is a path from the agent file's folder", () => {
+    const a = agent({
+      source: "user",
+      mcpServers: [{ name: "own", definition: def("./bin/own.sh") }],
+    });
+    const p = planMcpServers(a, { config, project: project(), agentTrusted: false });
+    assert.deepEqual(p.servers, { own: def("/src/app/.claude/agents/bin/own.sh") });
+  });
+  test("inline definitions: a user's start, a project's need its file trusted", () => {
     const inline = { mcpServers: [{ name: "own", definition: def("own-cmd") }] };
     const user = planMcpServers(agent({ ...inline, source: "user" }), {
       config,
       project: project(),
-      projectTrusted: false,
+      agentTrusted: false,
     });
     assert.deepEqual(user.servers, { own: def("own-cmd") });
     const untrusted = planMcpServers(agent(inline), {
       config,
       project: project(),
-      projectTrusted: false,
+      agentTrusted: false,
     });
     assert.deepEqual(untrusted.servers, {});
     assert.match(
       untrusted.warnings[0].message,
-      /defined in a project agent file and is not approved/,
+      /defined in a project agent file that is not trusted.*xcsh trust/,
     );
     const trusted = planMcpServers(agent(inline), {
       config,
       project: project(),
-      projectTrusted: true,
+      agentTrusted: true,
     });
     assert.deepEqual(trusted.servers, { own: def("own-cmd") });
+    // A .mcp.json approval of the same name does not cover the agent's own definition.
     const approved = planMcpServers(agent(inline), {
       config,
       project: project({ approved: new Set(["own"]) }),
-      projectTrusted: false,
+      agentTrusted: false,
     });
-    assert.deepEqual(approved.servers, { own: def("own-cmd") });
+    assert.deepEqual(approved.servers, {});
   });
 });
 
@@ -129,7 +138,7 @@ describe("readProjectMcp", () => {
   after(() => rmSync(root, { recursive: true, force: true }));
   const write = (rel: string, text: string) => writeFileSync(join(proj, rel), text);
 
-  test("the nearest .mcp.json and the settings beside it", () => {
+  test("the nearest .mcp.json; the settings beside it approve nothing", () => {
     write(
       ".mcp.json",
       JSON.stringify({
@@ -153,7 +162,8 @@ describe("readProjectMcp", () => {
       url: "https://api.test/mcp",
       headers: { Authorization: "Bearer ${TOKEN}" },
     });
-    assert.deepEqual([...(r.approved as Set<string>)].sort(), ["api", "fs"]);
+    assert.deepEqual([...r.approved], []);
+    assert.deepEqual([...r.approvedByRepository].sort(), ["api", "fs"]);
     assert.deepEqual(r.warnings, []);
   });
   const bad: [string, string, RegExp][] = [
@@ -203,7 +213,60 @@ describe("readProjectMcp", () => {
     write(".claude/settings.local.json", "[");
     write(".claude/settings.json", '{"enableAllProjectMcpServers": true}');
     const r = readProjectMcp(proj, home);
-    assert.equal(r.approved, "all");
+    assert.deepEqual([...r.approved], []);
     assert.equal(r.warnings[0].file, join(proj, ".claude", "settings.local.json"));
+  });
+  test("approvals come from the user's state: xcsh trust by definition, or the user's own settings in a trusted project", () => {
+    rmSync(join(proj, ".claude"), { recursive: true, force: true });
+    write(
+      ".mcp.json",
+      JSON.stringify({
+        mcpServers: { fs: { command: "./bin/fs.sh", cwd: "data" }, api: { url: "http://a/mcp" } },
+      }),
+    );
+    const env = { XDG_STATE_HOME: join(root, "state") };
+    const store = trustStoreFor(env, home)!;
+    const first = readProjectMcp(sub, home, env);
+    assert.deepEqual([...first.approved], []);
+    // A relative command and cwd are paths from the .mcp.json's folder.
+    assert.deepEqual(first.servers.fs, {
+      type: "stdio",
+      command: join(proj, "bin", "fs.sh"),
+      cwd: join(proj, "data"),
+      args: [],
+      env: {},
+    });
+
+    // The user's own settings approve a name only once the project is trusted.
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({ enabledMcpjsonServers: ["fs"] }),
+    );
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved], []);
+    trustProject(store, root);
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved], [], "a trusted folder above");
+    trustProject(store, proj);
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved], ["fs"]);
+
+    // xcsh trust approves a server by its definition; a changed one is not approved.
+    trustProject(store, proj, {
+      mcpServers: [{
+        file: join(proj, ".mcp.json"),
+        name: "api",
+        sha256: serverHash(first.servers.api),
+      }],
+    });
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved].sort(), ["api", "fs"]);
+    write(".mcp.json", JSON.stringify({ mcpServers: { api: { url: "http://evil/mcp" } } }));
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved], []);
+
+    // Disabling in the repository's settings only tightens, so it counts.
+    write(".mcp.json", JSON.stringify({ mcpServers: { api: { url: "http://a/mcp" } } }));
+    mkdirSync(join(proj, ".claude"), { recursive: true });
+    write(".claude/settings.json", JSON.stringify({ disabledMcpjsonServers: ["api"] }));
+    assert.deepEqual([...readProjectMcp(sub, home, env).approved], []);
+    rmSync(join(proj, ".claude"), { recursive: true, force: true });
+    rmSync(join(home, ".claude"), { recursive: true, force: true });
   });
 });

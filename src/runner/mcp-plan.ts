@@ -4,36 +4,45 @@
  * lists one of its tools (`mcp__<server>__<tool>`, `mcp__<server>__*`,
  * `mcp__<server>`); no other server starts. Each needed name is looked up:
  *
- * 1. the agent file's own inline definition — a user's (or plugin's) file
- *    needs no approval; a project's file is repository content and needs the
- *    project trusted (`xcsh trust`) or the name approved as for `.mcp.json`;
+ * 1. the agent file's own inline definition (a relative command or `cwd` is
+ *    a path from the agent file's folder) — a user's (or plugin's) file
+ *    needs no approval; a project's file is repository content and starts
+ *    its servers only when `xcsh trust` recorded that file with this
+ *    content ({@link agentFileTrusted}): a file added or changed later needs
+ *    trusting again;
  * 2. `mcpServers` in xcsh config;
- * 3. the project's `.mcp.json`, approved the way Claude Code records it
- *    (`enableAllProjectMcpServers: true` or `enabledMcpjsonServers` in
- *    `.claude/settings.json` / `.claude/settings.local.json`).
+ * 3. the project's `.mcp.json`, when the user approved the server (see
+ *    `project-mcp.ts`: approvals live in the user's state, never in the
+ *    repository's own `.claude/settings*.json`).
  *
  * A name found nowhere, or found only unapproved, is a warning naming the
- * agent and the server (with how to approve it). Pure, apart from
- * {@link agentFileTrusted}, which reads the trust store.
+ * agent and the server (with how to approve it). Since only approved
+ * servers start, `${VAR}` in a definition is filled from the user's
+ * environment only for a server the user approved. Pure, apart from
+ * {@link agentFileTrusted}, which reads the file and the trust store.
  *
  * @example
  * ```ts
- * planMcpServers(agent, { config, project, projectTrusted: false }).servers; // { github: {...} }
+ * planMcpServers(agent, { config, project, agentTrusted: false }).servers; // { github: {...} }
  * ```
  *
  * @module
  */
-import { isInsideTrustedProject, trustStoreFor } from "../config/trust.ts";
+import { isTrusted, trustStoreFor } from "../config/trust.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
+import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { parseMcpToolName } from "../discovery/tool-names.ts";
+import { anchorDefinition } from "../discovery/mcp-definition.ts";
+import { dirname } from "node:path";
+import { readCappedSync } from "../file-safety.ts";
 import type { AgentDefinition, Diagnostic, McpServerDef, XcshConfig } from "../types.ts";
 import type { ProjectMcp } from "./project-mcp.ts";
 
 export interface McpPlanInput {
   config: XcshConfig;
   project: ProjectMcp;
-  /** Whether the agent's project is trusted (`xcsh trust`). */
-  projectTrusted: boolean;
+  /** Whether the agent's own file is trusted by content ({@link agentFileTrusted}). */
+  agentTrusted: boolean;
 }
 
 export interface McpPlan {
@@ -52,26 +61,27 @@ export function neededServers(agent: AgentDefinition): string[] {
   return out;
 }
 
-function approvedInProject(project: ProjectMcp, name: string): boolean {
-  if (project.disabled.has(name)) return false;
-  return project.approved === "all" || project.approved.has(name);
-}
-
 /**
- * Whether a project agent file lies in a project the user trusted with
- * `xcsh trust` (its own MCP server definitions may then start). Reads the
+ * Whether a project agent file was trusted with `xcsh trust` with the
+ * content it has now, for the project it is found in (its own settings that
+ * start programs or loosen the sandbox then apply). Reads the file and the
  * trust store of `env`; never throws.
  */
-export function agentFileTrusted(agent: AgentDefinition, env: DiscoveryEnv): boolean {
+export function agentFileTrusted(
+  agent: AgentDefinition,
+  env: Pick<DiscoveryEnv, "env" | "home">,
+): boolean {
   if (agent.source !== "project" || !agent.filePath) return false;
-  return isInsideTrustedProject(agent.filePath, trustStoreFor(env.env, env.home));
+  const r = readCappedSync(agent.filePath, MAX_AGENT_FILE_BYTES);
+  return r.ok && isTrusted(agent.filePath, r.bytes, trustStoreFor(env.env, env.home));
 }
 
 /** How to approve `name`, for warnings. */
-export function approvalHint(name: string): string {
-  return `add "${name}" to "enabledMcpjsonServers" in .claude/settings.local.json ` +
-    `(or set "enableAllProjectMcpServers": true), define it under mcpServers in ` +
-    `~/.xcsh/agent/config.yml, or run 'xcsh trust'`;
+export function approvalHint(name: string, root?: string): string {
+  return `run 'xcsh trust${root ? ` ${root}` : ""}' (it lists the project's servers and ` +
+    `approves them), add "${name}" to "enabledMcpjsonServers" in your own ` +
+    `~/.claude/settings.json for a trusted project, or define it under mcpServers in ` +
+    `~/.xcsh/agent/config.yml`;
 }
 
 /** Decides the servers of one agent's child. */
@@ -81,17 +91,21 @@ export function planMcpServers(agent: AgentDefinition, input: McpPlanInput): Mcp
   const warn = (message: string, file = agent.filePath) =>
     warnings.push({ level: "warning", ...(file ? { file } : {}), field: "mcpServers", message });
   for (const name of neededServers(agent)) {
-    const inline = agent.mcpServers?.find((r) => r.name === name)?.definition;
+    const declared = agent.mcpServers?.find((r) => r.name === name)?.definition;
+    // A relative command is a path from the agent file's own folder.
+    const inline = declared && agent.filePath
+      ? anchorDefinition(declared, dirname(agent.filePath))
+      : declared;
     if (inline) {
-      const needsApproval = agent.source === "project";
-      if (!needsApproval || input.projectTrusted || approvedInProject(input.project, name)) {
+      if (agent.source !== "project" || input.agentTrusted) {
         servers[name] = inline;
         continue;
       }
       if (!input.config.mcpServers[name]) {
         warn(
-          `agent '${agent.name}': MCP server '${name}' is defined in a project agent file and ` +
-            `is not approved, so it does not start: ${approvalHint(name)}`,
+          `agent '${agent.name}': MCP server '${name}' is defined in a project agent file ` +
+            `that is not trusted (added or changed since 'xcsh trust'), so it does not start: ` +
+            `run 'xcsh trust' after reading the file`,
         );
         continue;
       }
@@ -103,11 +117,14 @@ export function planMcpServers(agent: AgentDefinition, input: McpPlanInput): Mcp
     }
     const fromProject = input.project.servers[name];
     if (fromProject) {
-      if (approvedInProject(input.project, name)) servers[name] = fromProject;
+      if (input.project.approved.has(name)) servers[name] = fromProject;
       else {
+        const why = input.project.approvedByRepository.has(name)
+          ? "is approved only in the project's own .claude settings, which the repository ships"
+          : "is not approved";
         warn(
-          `MCP server '${name}' from ${input.project.file} is not approved, so agent ` +
-            `'${agent.name}' runs without it: ${approvalHint(name)}`,
+          `MCP server '${name}' from ${input.project.file} ${why}, so agent ` +
+            `'${agent.name}' runs without it: ${approvalHint(name, input.project.root)}`,
           input.project.file,
         );
       }

@@ -1,20 +1,45 @@
 /**
  * A project's MCP servers as Claude Code records them: the nearest
  * `.mcp.json` at or above the working folder (`{"mcpServers": {name:
- * definition}}`), and which of them the user approved in that folder's
- * `.claude/settings.json` or `.claude/settings.local.json`
- * (`enableAllProjectMcpServers: true`, or the name in
- * `enabledMcpjsonServers`; a name in `disabledMcpjsonServers` is never
- * approved). A file that is unreadable, too large, malformed, owned by
- * another user or writable by others, or found in folders the walk's owner
- * rule refuses (`walk-up.ts`), is a warning naming it, and its servers (or
- * approvals) count as absent.
+ * definition}}`), and which of them the user approved.
+ *
+ * Approvals live in the user's state, never in files the repository ships.
+ * A server is approved when
+ *
+ * - `xcsh trust` approved it for this project: the record names the
+ *   `.mcp.json`, the server and a hash of its definition
+ *   ({@link serverHash}), so a changed definition needs trusting again; or
+ * - the user's own Claude settings (`~/.claude/settings.json`, or
+ *   `$CLAUDE_CONFIG_DIR/settings.json`) approve it
+ *   (`enableAllProjectMcpServers: true`, or the name in
+ *   `enabledMcpjsonServers`) and the folder holding the `.mcp.json` is a
+ *   project the user trusted (`xcsh trust`; a trusted folder above it does
+ *   not count).
+ *
+ * The project's own `.claude/settings.json` and `.claude/settings.local.json`
+ * approve nothing (the repository wrote them); their
+ * `disabledMcpjsonServers`, like the user's, still turns a server off, since
+ * that only tightens. A relative `command` or `cwd` is a path from the
+ * `.mcp.json`'s own folder. A file that is unreadable, too large, malformed,
+ * owned by another user or writable by others, or found in folders the
+ * walk's owner rule refuses (`walk-up.ts`), is a warning naming it, and its
+ * servers (or approvals) count as absent.
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { claudeHome } from "../discovery/config-dirs.ts";
 import { acceptedIn, existsInfo, findUp } from "../walk-up.ts";
-import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import { anchorServers, checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import {
+  isMcpServerApproved,
+  isProjectTrusted,
+  realPathOf,
+  trustStoreFor,
+} from "../config/trust.ts";
+import { canonicalJson } from "./agent-set.ts";
+import { sha256Hex } from "../runtime.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
 import { isRecord } from "../values.ts";
 import {
@@ -31,11 +56,18 @@ export interface ProjectMcp {
   /** The `.mcp.json` read, when there is one. */
   file?: string;
   servers: Record<string, McpServerDef>;
-  /** Approved names, or "all". */
-  approved: "all" | ReadonlySet<string>;
-  /** Names the settings refuse. */
-  disabled: ReadonlySet<string>;
+  /** Names the user approved (see the module comment), none of them disabled. */
+  approved: ReadonlySet<string>;
+  /** Names only the repository's own `.claude/settings*.json` approve (for the hint). */
+  approvedByRepository: ReadonlySet<string>;
   warnings: Diagnostic[];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The hash `xcsh trust` records for a server definition: SHA-256 of its canonical JSON. */
+export function serverHash(def: McpServerDef): string {
+  return sha256Hex(canonicalJson(def));
 }
 
 /**
@@ -51,6 +83,7 @@ function readJson(file: string): { ok: true; value: unknown } | { ok: false; rea
   }
   const problem = ownershipProblem(r.info);
   if (problem) return { ok: false, reason: `${problem}, ${ownershipHint(problem, file)}` };
+  // Never the parser's message: it quotes the file's text.
   return parseJsonFile(r.bytes.toString("utf8"));
 }
 
@@ -58,28 +91,25 @@ function names(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
-/** Reads the approvals of `.claude/settings.json` and `.claude/settings.local.json` in `root`. */
-export function readApprovals(root: string): {
-  approved: "all" | Set<string>;
+interface SettingsApprovals {
+  all: boolean;
+  enabled: Set<string>;
   disabled: Set<string>;
   warnings: Diagnostic[];
-} {
-  const warnings: Diagnostic[] = [];
-  let all = false;
-  const approved = new Set<string>();
-  const disabled = new Set<string>();
-  for (const name of ["settings.json", "settings.local.json"]) {
-    const file = join(root, ".claude", name);
-    const walked: Diagnostic[] = [];
-    if (!acceptedIn(root, join(".claude", name), existsInfo, walked)) {
-      warnings.push(
-        ...walked.map((w) => ({ ...w, message: `${w.message}; its MCP approvals are ignored` })),
-      );
-      continue;
-    }
+}
+
+/** The MCP approval keys of Claude settings `files` (later files add to earlier). */
+export function readApprovals(files: readonly string[]): SettingsApprovals {
+  const out: SettingsApprovals = {
+    all: false,
+    enabled: new Set(),
+    disabled: new Set(),
+    warnings: [],
+  };
+  for (const file of files) {
     const r = readJson(file);
     if (!r.ok) {
-      warnings.push({
+      out.warnings.push({
         level: "warning",
         file,
         message: `${r.reason}; its MCP approvals are ignored`,
@@ -87,35 +117,38 @@ export function readApprovals(root: string): {
       continue;
     }
     if (!isRecord(r.value)) continue;
-    if (r.value.enableAllProjectMcpServers === true) all = true;
-    names(r.value.enabledMcpjsonServers).forEach((n) => approved.add(n));
-    names(r.value.disabledMcpjsonServers).forEach((n) => disabled.add(n));
+    if (r.value.enableAllProjectMcpServers === true) out.all = true;
+    names(r.value.enabledMcpjsonServers).forEach((n) => out.enabled.add(n));
+    names(r.value.disabledMcpjsonServers).forEach((n) => out.disabled.add(n));
   }
-  return { approved: all ? "all" : approved, disabled, warnings };
+  return out;
 }
 
-/**
- * The project's `.mcp.json` servers and approvals for `cwd`: the nearest
- * `.mcp.json` the walk of `walk-up.ts` accepts (refused ones are warnings).
- */
-export function readProjectMcp(cwd: string, home: string): ProjectMcp {
+const approves = (a: SettingsApprovals, name: string) => a.all || a.enabled.has(name);
+
+/** The project's `.mcp.json` servers and the user's approvals of them, for `cwd`. */
+export function readProjectMcp(cwd: string, home: string, env: Env = process.env): ProjectMcp {
+  const none: ProjectMcp = {
+    servers: {},
+    approved: new Set(),
+    approvedByRepository: new Set(),
+    warnings: [],
+  };
   const walked: Diagnostic[] = [];
   const root = findUp(cwd, home, ".mcp.json", existsInfo, walked)?.dir;
-  const refused = walked.map((w) => ({
+  const warnings: Diagnostic[] = walked.map((w) => ({
     ...w,
     message: `${w.message}; its MCP servers are ignored`,
   }));
-  if (!root) return { servers: {}, approved: new Set(), disabled: new Set(), warnings: refused };
+  if (!root) return { ...none, warnings };
   const file = join(root, ".mcp.json");
-  const approvals = readApprovals(root);
-  const warnings = [...refused, ...approvals.warnings];
-  const base = { root, file, approved: approvals.approved, disabled: approvals.disabled };
+  const base = { ...none, root, file, warnings };
   const r = readJson(file);
   if (!r.ok) {
     warnings.push({ level: "warning", file, message: `${r.reason}; its MCP servers are ignored` });
-    return { ...base, servers: {}, warnings };
+    return base;
   }
-  if (r.value === undefined) return { ...base, servers: {}, warnings };
+  if (r.value === undefined) return base;
   if (!isRecord(r.value) || r.value.mcpServers === undefined) {
     warnings.push({
       level: "warning",
@@ -123,17 +156,49 @@ export function readProjectMcp(cwd: string, home: string): ProjectMcp {
       field: "mcpServers",
       message: `must hold {"mcpServers": {name: definition}}; its MCP servers are ignored`,
     });
-    return { ...base, servers: {}, warnings };
+    return base;
   }
-  const servers = checkMcpServerMap(r.value.mcpServers, "mcpServers");
-  if (!servers.ok) {
+  const checked = checkMcpServerMap(r.value.mcpServers, "mcpServers");
+  if (!checked.ok) {
     warnings.push({
       level: "warning",
       file,
-      field: servers.field,
-      message: `${servers.message}; its MCP servers are ignored`,
+      field: checked.field,
+      message: `${checked.message}; its MCP servers are ignored`,
     });
-    return { ...base, servers: {}, warnings };
+    return base;
   }
-  return { ...base, servers: servers.value, warnings };
+  const servers = anchorServers(checked.value, dirname(realPathOf(file)));
+  const user = readApprovals(home ? [join(claudeHome(home, env), "settings.json")] : []);
+  // The repository's settings only turn servers off; files the walk's rule
+  // refuses do not even do that.
+  const repoFiles: string[] = [];
+  for (const name of ["settings.json", "settings.local.json"]) {
+    const refused: Diagnostic[] = [];
+    if (acceptedIn(root, join(".claude", name), existsInfo, refused)) {
+      repoFiles.push(join(root, ".claude", name));
+    } else {
+      warnings.push(
+        ...refused.map((w) => ({ ...w, message: `${w.message}; its MCP settings are ignored` })),
+      );
+    }
+  }
+  const repo = readApprovals(repoFiles);
+  warnings.push(...user.warnings, ...repo.warnings);
+  const store = trustStoreFor(env, home);
+  // The folder itself, not one above it: a vendored sub-repository's
+  // .mcp.json inside a trusted project is not covered by that trust.
+  const projectTrusted = isProjectTrusted(root, store);
+  const approved = new Set<string>();
+  const approvedByRepository = new Set<string>();
+  for (const [name, def] of Object.entries(servers)) {
+    if (user.disabled.has(name) || repo.disabled.has(name)) continue;
+    if (
+      isMcpServerApproved(file, name, serverHash(def), store) ||
+      (projectTrusted && approves(user, name))
+    ) {
+      approved.add(name);
+    } else if (approves(repo, name)) approvedByRepository.add(name);
+  }
+  return { ...base, servers, approved, approvedByRepository };
 }

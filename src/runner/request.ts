@@ -1,16 +1,21 @@
 /**
- * What a task call may ask for: the checks on a request's shape (ids,
- * assignments, timeout). Pure.
+ * What a task call may ask for: the checks on a request's shape (how many
+ * tasks, ids, assignments, timeout). Pure.
  *
  * @module
  */
 import type { TaskRequest } from "../types.ts";
+import { MAX_TASKS_PER_CALL } from "./limits.ts";
 
 const MAX_ID_LENGTH = 64;
 
-/** Checks the shape of a request: ids, assignments, timeout. */
+/** Checks the shape of a request: how many tasks, ids, assignments, timeout. */
 export function validateRequest(req: TaskRequest): string | undefined {
   if (req.tasks.length === 0) return "no task given: provide at least one assignment";
+  if (req.tasks.length > MAX_TASKS_PER_CALL) {
+    return `${req.tasks.length} tasks in one call: at most ${MAX_TASKS_PER_CALL} are allowed ` +
+      "(split the work over several calls)";
+  }
   const seen = new Map<string, string>();
   for (const t of req.tasks) {
     if (t.id.trim() === "") return "a task id is empty";

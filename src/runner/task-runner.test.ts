@@ -9,6 +9,16 @@ describe("validateRequest", () => {
   const cases: [string, Parameters<typeof validateRequest>[0], RegExp | undefined][] = [
     ["one task", { agent: "x", tasks: [t("a")] }, undefined],
     ["no tasks", { agent: "x", tasks: [] }, /no task/],
+    [
+      "too many tasks",
+      { agent: "x", tasks: Array.from({ length: 65 }, (_, i) => t(`t${i}`)) },
+      /^65 tasks in one call: at most 64 are allowed/,
+    ],
+    [
+      "64 tasks",
+      { agent: "x", tasks: Array.from({ length: 64 }, (_, i) => t(`t${i}`)) },
+      undefined,
+    ],
     ["empty id", { agent: "x", tasks: [t(" ")] }, /id is empty/],
     [
       "duplicate ids ignoring case",

@@ -42,6 +42,8 @@ import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
+import { restrictAgent, trustNeeds } from "./agent-trust.ts";
+import { chooseSandbox } from "../sandbox/mode.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -230,7 +232,22 @@ export class TaskTool {
 
     const planMode = req.planMode === true || this.opts.planMode === true;
     const childDepth = caller.depth + 1;
-    const agent = effectiveAgent(guard.agent, { planMode, childDepth, maxDepth });
+    // A project agent file nobody trusted may only tighten the user's settings.
+    // (The file and the store are read only for a file that sets such things.)
+    const agentTrusted = trustNeeds(guard.agent).length > 0 && agentFileTrusted(guard.agent, env);
+    const restricted = restrictAgent(guard.agent, {
+      trusted: agentTrusted,
+      // With --sandbox the agent's own mode is not used at all.
+      sandbox: req.sandbox !== undefined ? "off" : chooseSandbox({
+        config: config.task.sandbox,
+        network: config.task.sandboxNetwork,
+        caller: this.opts.sandbox,
+      }).mode,
+      timeout: config.task.timeout,
+      maxTurns: DEFAULT_LIMITS.maxTurns,
+    });
+    if (restricted.warning) this.opts.onWarnings?.([restricted.warning]);
+    const agent = effectiveAgent(restricted.agent, { planMode, childDepth, maxDepth });
     const outputSchema = resolveOutputSchema(
       guard.agent.output,
       req.schema,
@@ -290,10 +307,10 @@ export class TaskTool {
       files: agent.omitContextFiles !== true,
     });
     this.opts.onWarnings?.(gathered.warnings);
-    const mcp = this.mcpServersOf(agent);
+    const mcp = this.mcpServersOf(agent, agentTrusted);
     const childEnv = childEnvironment(agent, caller.depth, maxDepth);
     if (planMode) childEnv.XCSH_SPAWNS = "";
-    const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
+    const timeoutS = req.timeout ?? restricted.agent.timeout ?? config.task.timeout;
     const tasks = req.tasks.map((t): PreparedTask => ({
       envelope: {
         version: 1,
@@ -337,14 +354,17 @@ export class TaskTool {
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
-  private mcpServersOf(agent: AgentDefinition): Record<string, McpServerDef> | undefined {
+  private mcpServersOf(
+    agent: AgentDefinition,
+    agentTrusted: boolean,
+  ): Record<string, McpServerDef> | undefined {
     if (neededServers(agent).length === 0) return undefined;
     const { config, env } = this.opts;
-    const project = readProjectMcp(env.cwd, env.home);
+    const project = readProjectMcp(env.cwd, env.home, env.env);
     const plan = planMcpServers(agent, {
       config,
       project,
-      projectTrusted: agentFileTrusted(agent, env),
+      agentTrusted,
     });
     const warnings = [...project.warnings, ...plan.warnings];
     if (warnings.length > 0) this.opts.onWarnings?.(warnings);

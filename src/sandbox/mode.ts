@@ -42,6 +42,11 @@ const STRICTNESS: Readonly<Record<SandboxMode, number>> = {
   "read-only": 2,
 };
 
+/** True when mode `a` confines less than mode `b` (`off` is looser than `read-only`). */
+export function looserThan(a: SandboxMode, b: SandboxMode): boolean {
+  return STRICTNESS[a] < STRICTNESS[b];
+}
+
 /** Where the chosen mode came from (named in errors). */
 export type SandboxSource = "--sandbox" | "agent" | "task.sandbox" | "default" | "caller";
 

@@ -224,20 +224,33 @@ describe("MCP servers' tools inside a child", {
     ? false
     : "needs @modelcontextprotocol/server-filesystem (npm ci installs it)",
 }, () => {
-  function projectMcp(w: World, settings?: unknown): void {
+  /**
+   * Writes the project's .mcp.json; `approve` approves it in the user's own
+   * state: with `xcsh trust` (which lists and approves its servers), or by
+   * name in the user's ~/.claude/settings.json, which counts in a trusted
+   * project (trusted here before the .mcp.json exists, so that only the
+   * settings approve it).
+   */
+  async function projectMcp(w: World, approve?: "trust" | { settings: unknown }): Promise<void> {
+    const trust = async () => {
+      const t = await runXcsh(["trust", w.cwd], { cwd: w.cwd, home: w.home });
+      assert.equal(t.code, 0, t.stderr);
+    };
+    if (approve !== undefined && approve !== "trust") {
+      mkdirSync(join(w.home, ".claude"), { recursive: true });
+      writeFileSync(join(w.home, ".claude", "settings.json"), JSON.stringify(approve.settings));
+      await trust();
+    }
     writeFileSync(
       join(w.cwd, ".mcp.json"),
       JSON.stringify({ mcpServers: { fs: { command: "node", args: [FS_SERVER, w.cwd] } } }),
     );
-    if (settings) {
-      mkdirSync(join(w.cwd, ".claude"), { recursive: true });
-      writeFileSync(join(w.cwd, ".claude", "settings.local.json"), JSON.stringify(settings));
-    }
+    if (approve === "trust") await trust();
   }
 
   test("an approved .mcp.json server (the official filesystem server) gives the agent the tools it lists", async () => {
     const w = world({ fsuser: agentMd("fsuser", "tools: Read, mcp__fs__read_text_file\n") });
-    projectMcp(w, { enabledMcpjsonServers: ["fs"] });
+    await projectMcp(w, "trust");
     callThenEcho([{
       name: "mcp__fs__read_text_file",
       args: { path: join(w.cwd, "README.md") },
@@ -257,7 +270,7 @@ describe("MCP servers' tools inside a child", {
 
   test("plan mode keeps only the server's read-only tools", async () => {
     const w = world({ fsuser: agentMd("fsuser", "tools: Read, mcp__fs__*\n") });
-    projectMcp(w, { enableAllProjectMcpServers: true });
+    await projectMcp(w, { settings: { enableAllProjectMcpServers: true } });
     server.script([{ text: "planned" }]);
     server.requests.length = 0;
     const r = await runXcsh(["run", "fsuser", "plan", "--plan"], { cwd: w.cwd, home: w.home });
@@ -269,13 +282,16 @@ describe("MCP servers' tools inside a child", {
 
   test("an unapproved .mcp.json server does not start; one warning says how to approve it", async () => {
     const w = world({ fsuser: agentMd("fsuser", "tools: Read, mcp__fs__*\n") });
-    projectMcp(w);
+    await projectMcp(w);
     server.script([{ text: "done without it" }]);
     server.requests.length = 0;
     const r = await runXcsh(["run", "fsuser", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr.match(/MCP server 'fs'/g)?.length, 1, r.stderr);
-    assert.match(r.stderr, /not approved.*enabledMcpjsonServers.*\.claude\/settings\.local\.json/);
+    assert.match(
+      r.stderr,
+      /not approved.*xcsh trust.*enabledMcpjsonServers.*~\/\.claude\/settings\.json/,
+    );
     assert.ok(!offeredTools(server.requests[0]).some((t) => t.startsWith("mcp__")));
   });
 
@@ -330,23 +346,23 @@ describe("MCP servers' tools inside a child", {
     assert.equal(before.code, 0, before.stderr);
     assert.match(
       before.stderr,
-      /MCP server 'fix' is defined in a project agent file and is not approved/,
+      /MCP server 'fix' is defined in a project agent file that is not trusted/,
     );
     assert.ok(!offeredTools(server.requests[0]).includes("mcp__fix__echo"));
     const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
     assert.match(
       check.stdout,
-      /inl\.md.*'fix' is defined in a project agent file and is not approved/,
+      /inl\.md.*'fix' is defined in a project agent file that is not trusted/,
     );
 
     const trusted = await runXcsh(["trust", w.cwd], { cwd: w.cwd, home: w.home });
     assert.equal(trusted.code, 0, trusted.stderr);
     const after = await runXcsh(["run", "inl", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(after.code, 0, after.stderr);
-    assert.doesNotMatch(after.stderr, /not approved/);
+    assert.doesNotMatch(after.stderr, /not trusted/);
     assert.ok(offeredTools(server.requests[1]).includes("mcp__fix__echo"));
     const checked = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
-    assert.doesNotMatch(checked.stdout, /not approved/);
+    assert.doesNotMatch(checked.stdout, /not trusted/);
   });
 
   test("agents check warns about an undefined server, and a malformed .mcp.json, without failing", async () => {
