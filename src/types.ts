@@ -342,6 +342,11 @@ export interface XcshConfig {
     additionalDirectories: string[];
     /** Days a session is kept after its last change. */
     sessionRetentionDays: number;
+    /**
+     * Hosts (`name`, `*.domain`) and addresses or CIDR ranges `web_fetch`
+     * may reach although they are not public. Absent: none.
+     */
+    webFetchAllow?: string[];
   };
   models: {
     default?: string;

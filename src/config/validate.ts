@@ -32,6 +32,7 @@ import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
+import { parseAllowEntry } from "../net-address.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -146,6 +147,7 @@ function checkTask(
       "sandboxNetwork",
       "additionalDirectories",
       "sessionRetentionDays",
+      "webFetchAllow",
     ],
     "task",
     file,
@@ -176,6 +178,17 @@ function checkTask(
     out.agentModelOverrides = stringMap(raw.agentModelOverrides, "task.agentModelOverrides");
   }
   checkSandboxKeys(raw, out);
+  if (raw.webFetchAllow !== undefined) {
+    const key = "task.webFetchAllow";
+    const entries = stringList(raw.webFetchAllow, key);
+    for (const e of entries) {
+      const parsed = parseAllowEntry(e);
+      if (typeof parsed === "string") {
+        fail(key, "a list of host names, *.domain suffixes, addresses or address/bits ranges", e);
+      }
+    }
+    out.webFetchAllow = entries;
+  }
   if (raw.sessionRetentionDays !== undefined) {
     out.sessionRetentionDays = int(
       raw.sessionRetentionDays,

@@ -2,12 +2,15 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { callTool } from "./registry.ts";
 import { WEB_FETCH_MAX_BYTES, webFetchTool } from "./web-fetch.ts";
+import { pinnedGet } from "./pinned-get.ts";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { startWebServer, type WebServer } from "../../tests/support/web-server.ts";
 
 let web: WebServer;
 const box = sandbox();
 box.ctx.env.XCSH_WEB_FETCH_TIMEOUT_MS = "1500";
+// The test server listens on loopback, which only the user's allow list opens.
+box.ctx.fetchAllow = ["127.0.0.1"];
 
 before(async () => {
   web = await startWebServer();
@@ -106,5 +109,99 @@ describe("web_fetch", () => {
     assert.ok(web.hugeSent() < 100 * WEB_FETCH_MAX_BYTES, `sent ${web.hugeSent()}`);
     const next = await fetchUrl(`${web.url}/huge`, 40_000);
     assert.match(next.summary, /showing 40000-80000/);
+  });
+});
+
+describe("web_fetch reaches only public addresses", () => {
+  const closed = sandbox();
+  closed.ctx.env.XCSH_WEB_FETCH_TIMEOUT_MS = "1500";
+  after(() => closed.remove());
+  const port = () => new URL(web.url).port;
+
+  /** Fetches `url` with no allow list; the server must see no connection at all. */
+  async function refused(url: string, message: RegExp) {
+    const before = web.connections();
+    const r = await callTool(webFetchTool, { url }, closed.ctx);
+    assert.equal(r.ok, false, r.output);
+    assert.match(r.output, message);
+    assert.match(r.output, /task\.webFetchAllow/);
+    assert.equal(web.connections(), before, "the listener got a connection");
+  }
+
+  for (
+    const [form, host] of [
+      ["dotted", "127.0.0.1"],
+      ["a name resolving to loopback", "localhost"],
+      ["a decimal number", "2130706433"],
+      ["hex with a short form", "0x7f.1"],
+      ["octal", "0177.0.0.01"],
+      ["IPv4-mapped IPv6", "[::ffff:127.0.0.1]"],
+    ]
+  ) {
+    test(`loopback written as ${form} (${host}) is refused before connecting`, async () => {
+      await refused(`http://${host}:${port()}/page`, /loopback address/);
+    });
+  }
+
+  for (
+    const [what, url, message] of [
+      ["cloud metadata", "http://169.254.169.254/latest/meta-data/", /link-local/],
+      ["a private range", "http://10.0.0.1/", /private address/],
+      ["IPv6 loopback", "http://[::1]/", /loopback/],
+      ["NAT64 of metadata", "http://[64:ff9b::a9fe:a9fe]/", /link-local/],
+      ["the unspecified address", "http://0.0.0.0/", /this network/],
+    ] as const
+  ) {
+    test(`${what} is refused without a request`, async () => {
+      const r = await callTool(webFetchTool, { url }, closed.ctx);
+      assert.equal(r.ok, false, r.output);
+      assert.match(r.output, message);
+    });
+  }
+
+  test("a redirect to an internal address is refused at that hop", async () => {
+    // The first hop is opened by the allow list; the hop it points to is checked on its own.
+    const ctx = { ...closed.ctx, fetchAllow: ["127.0.0.1"] };
+    for (
+      const [to, message] of [
+        [`http://[::1]:${port()}/json`, /\[::1\].*loopback/],
+        ["http://169.254.169.254/latest/meta-data/", /169\.254\.169\.254.*link-local/],
+      ] as const
+    ) {
+      const start = web.requests.length;
+      const from = `/redirect-to?to=${encodeURIComponent(to)}`;
+      const r = await callTool(webFetchTool, { url: `${web.url}${from}` }, ctx);
+      assert.equal(r.ok, false, r.output);
+      assert.match(r.output, message);
+      assert.deepEqual(web.requests.slice(start), [from], "only the first hop was requested");
+    }
+    // 0x7f000001 is 127.0.0.1 again, which the allow list opens.
+    const start = web.requests.length;
+    const from = `/redirect-to?to=${encodeURIComponent(`http://0x7f000001:${port()}/json`)}`;
+    const r = await callTool(webFetchTool, { url: `${web.url}${from}` }, ctx);
+    assert.equal(r.ok, true, r.output);
+    assert.deepEqual(web.requests.slice(start), [from, "/json"]);
+  });
+
+  test("the user's allow list opens a host by name or a range", async () => {
+    for (const allow of [["localhost"], ["127.0.0.0/8", "::1"]]) {
+      const r = await callTool(
+        webFetchTool,
+        { url: `http://localhost:${port()}/json` },
+        { ...closed.ctx, fetchAllow: allow },
+      );
+      assert.equal(r.ok, true, `${allow}: ${r.output}`);
+      assert.match(r.output, /"answer":42/);
+    }
+  });
+
+  test("the connection goes to the checked address, not to a second lookup", async () => {
+    // .invalid never resolves: only the pinned address can make this work.
+    const url = new URL(`http://pinned.invalid:${port()}/host`);
+    const res = await pinnedGet(url, { address: "127.0.0.1", family: 4 }, {}, closed.ctx.signal);
+    let text = "";
+    for await (const c of res.body) text += new TextDecoder().decode(c as Uint8Array);
+    assert.equal(res.status, 200);
+    assert.equal(text, `host=pinned.invalid:${port()}`);
   });
 });
