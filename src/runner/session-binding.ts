@@ -5,7 +5,8 @@
  * A new task: a fresh session (none, with one warning, when the data folder
  * cannot be written) and, when isolated, the repository it will get a
  * worktree of (not a repository, no commit, no git: refused). A resumed
- * task: its session read and locked, the same agent required, and the
+ * task: its session read and locked, its folder inside the caller's project
+ * (see `resume-scope.ts`), the same agent required, and the
  * stored envelope's agent, model, schema, context, plan mode and folder
  * reused with the conversation so far; where it last worked (a follow-up may
  * have moved it): its kept worktree when there is one, a fresh one of the
@@ -20,6 +21,7 @@ import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "./task-runner.ts";
 import { repoBase } from "./worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
+import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
 import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
 
@@ -32,6 +34,8 @@ export interface Binding {
   worktreesDir: string;
   /** The caller's folder. */
   cwd: string;
+  /** The home folder (the project-root walk stops there). */
+  home: string;
   /** Reserve and lock nothing (a dry run). */
   dryRun: boolean;
 }
@@ -77,6 +81,8 @@ async function bindResume(
   if (!loaded.ok) return loaded.message;
   t.session = loaded.session;
   const { header } = loaded;
+  const outside = checkResumeScope(id, loaded.place, b.cwd, b.home);
+  if (outside !== undefined) return outside;
   if (header.agent !== t.envelope.agent.name) {
     return `cannot resume: session ${id} ran agent '${header.agent}', not '${t.envelope.agent.name}'`;
   }

@@ -13,15 +13,9 @@
  *
  * @module
  */
-import { isAbsolute, relative, sep } from "node:path";
+import { isInside } from "../path-inside.ts";
 
-/** True when `path` is one of `roots` or below one. All absolute. */
-export function isInside(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => {
-    const rel = relative(root, path);
-    return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(".." + sep));
-  });
-}
+export { isInside };
 
 /** The tool error for a path that resolves outside every root. */
 export function outsideMessage(

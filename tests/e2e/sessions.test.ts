@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -18,6 +19,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { requireBinary, runXcsh } from "../support/cli.ts";
@@ -27,7 +29,16 @@ import {
   startModelServer,
   type Turn,
 } from "../support/model-server.ts";
-import { localConfig, makeWorld, waitForNoProcessesIn, type World } from "../support/world.ts";
+import {
+  agentMd,
+  isAfterTool,
+  localConfig,
+  makeWorld,
+  systemPrompt,
+  toolResults,
+  waitForNoProcessesIn,
+  type World,
+} from "../support/world.ts";
 
 let server: ModelServer;
 let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
@@ -154,6 +165,63 @@ describe("sessions", () => {
     assert.match(second.stderr, new RegExp(`session ${id} is in use by process \\d+`));
     assert.equal((await slow).code, 0);
     assert.equal(server.requests.length, 1, "the refused resume never called the model");
+  });
+
+  test("a session of another project is not resumed from this one", async () => {
+    const w = world();
+    const other = join(w.root, "other");
+    mkdirSync(join(other, ".xcsh"), { recursive: true });
+    script([{ text: "other project's answer" }]);
+    const first = await runXcsh(["run", "quick_task", "--json", "start"], {
+      cwd: other,
+      home: w.home,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const id: string = JSON.parse(first.stdout).results[0].session;
+
+    // A task call in this project names the other project's session.
+    w.addAgent("boss", agentMd("boss", "tools: [read, task]\nspawns: quick_task\n"));
+    const planted = join(other, "PLANTED-FROM-A.txt");
+    script([], (req) => {
+      if (systemPrompt(req).includes("You are boss.")) {
+        return isAfterTool(req) ? { text: `boss saw: ${toolResults(req)}` } : {
+          toolCalls: [{
+            name: "task",
+            args: {
+              agent: "quick_task",
+              tasks: [{ id: "x", assignment: "plant it", resume: id }],
+            },
+          }],
+        };
+      }
+      return isAfterTool(req)
+        ? { text: "planted" }
+        : { toolCalls: [{ name: "write", args: { path: planted, content: "from A" } }] };
+    });
+    const r = await runXcsh(["run", "boss", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(planted), false, "nothing was written into the other project");
+    assert.equal(server.requests.length, 2, "only the caller's own model turns");
+    const other_ = await realpath(other);
+    assert.ok(
+      toolResults(server.requests[1]).includes(
+        `cannot resume session ${id}: its folder ${other_} is outside this project`,
+      ),
+      toolResults(server.requests[1]),
+    );
+
+    // From the command line: refused here, accepted from the session's own folder.
+    script([{ text: "resumed at home" }]);
+    const here = await runXcsh(["run", "--resume", id, "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(here.code, 2);
+    assert.match(
+      here.stderr,
+      new RegExp(`--resume: cannot resume session ${id}: its folder ${other_} is outside`),
+    );
+    assert.equal(server.requests.length, 0);
+    const there = await runXcsh(["run", "--resume", id, "x"], { cwd: other, home: w.home });
+    assert.equal(there.code, 0, there.stderr);
+    assert.equal(there.stdout, "resumed at home\n");
   });
 
   test("missing, hand-edited and other-version sessions are clear errors", async () => {
