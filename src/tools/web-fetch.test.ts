@@ -1,4 +1,9 @@
 import { after, before, describe, test } from "node:test";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { callTool } from "./registry.ts";
 import { WEB_FETCH_MAX_BYTES, webFetchTool } from "./web-fetch.ts";
@@ -46,6 +51,12 @@ describe("web_fetch", () => {
     assert.match(latin.output, /café – naïve/);
     const koi = await fetchUrl(`${web.url}/koi8`);
     assert.match(koi.output, /Привет/);
+  });
+
+  test("a gzip-compressed body is unpacked", async () => {
+    const r = await fetchUrl(`${web.url}/gzip`);
+    assert.equal(r.ok, true, r.output);
+    assert.match(r.output, /compressed text, unpacked/);
   });
 
   test("JSON comes back as it is", async () => {
@@ -203,5 +214,47 @@ describe("web_fetch reaches only public addresses", () => {
     for await (const c of res.body) text += new TextDecoder().decode(c as Uint8Array);
     assert.equal(res.status, 200);
     assert.equal(text, `host=pinned.invalid:${port()}`);
+  });
+
+  test("https to the checked address still verifies the host's certificate", {
+    skip: existsSync("/usr/bin/openssl") ? false : "needs /usr/bin/openssl to make a certificate",
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "xcsh-tls-"));
+    try {
+      execFileSync("/usr/bin/openssl", [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-subj",
+        "/CN=pinned.test",
+        "-addext",
+        "subjectAltName=DNS:pinned.test",
+      ], { stdio: "ignore" });
+      const server = createServer({
+        key: readFileSync(join(dir, "key.pem")),
+        cert: readFileSync(join(dir, "cert.pem")),
+      }, (_req, res) => res.end("secret"));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const { port } = server.address() as { port: number };
+      try {
+        const url = new URL(`https://pinned.test:${port}/`);
+        await assert.rejects(
+          pinnedGet(url, { address: "127.0.0.1", family: 4 }, {}, closed.ctx.signal),
+          /self[- ]signed certificate/,
+        );
+      } finally {
+        server.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

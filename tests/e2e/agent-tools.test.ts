@@ -125,6 +125,7 @@ describe("web_fetch and internal addresses", () => {
       const before = web.connections();
       const r = await runXcsh(["run", "reader", "read", ...extra], { cwd: w.cwd, home: w.home });
       assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /task\.webFetchAllow ignored: this project config is not trusted/);
       assert.ok(offeredTools(server.requests[0]).includes("web_fetch"), extra.join());
       const seen = toolResults(server.requests.at(-1)!);
       assert.equal(seen.match(/web_fetch reaches only public addresses/g)?.length, 3, seen);

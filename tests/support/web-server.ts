@@ -13,7 +13,7 @@
  * - `/stall` sends headers, then nothing; `/stall-headers` never answers at all;
  * - `/missing` answers 404;
  * - `/redirect-to?to=URL` redirects to any URL; `/host` answers the `Host`
- *   header it received.
+ *   header it received; `/gzip` sends a gzip-compressed text page.
  *
  * `requests` lists the path and query of every request it received,
  * `connections()` counts the connections it accepted.
@@ -27,6 +27,7 @@
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { gzipSync } from "node:zlib";
 
 export interface WebServer {
   url: string;
@@ -126,6 +127,9 @@ export async function startWebServer(): Promise<WebServer> {
         return redirect("/loop-a");
       case "/redirect-to":
         return redirect(u.searchParams.get("to") ?? "/page");
+      case "/gzip":
+        res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" });
+        return res.end(gzipSync(Buffer.from("compressed text, unpacked")));
       case "/host":
         res.writeHead(200, { "content-type": "text/plain" });
         return res.end(`host=${req.headers.host}`);
