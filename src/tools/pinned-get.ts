@@ -2,9 +2,10 @@
  * How `web_fetch` reaches a server: the URL's host is resolved here, every
  * address it resolves to is judged by `net-address.ts` (a public address,
  * or one the user's `task.webFetchAllow` opens), and the GET then connects
- * to the address that was checked and to no other: the request's own name
- * lookup answers only that address, so a name that resolves differently a
- * moment later (DNS rebinding) cannot move the connection. The host name
+ * to an address that passed and to no other: the request's own name lookup
+ * answers only those (the client tries them in turn), so a name that
+ * resolves differently a moment later (DNS rebinding) cannot move the
+ * connection. The host name
  * still travels in the `Host` header and, for https, in SNI and the
  * certificate check. Proxy variables are not used: a proxy would resolve
  * the name itself.
@@ -19,9 +20,15 @@ import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { addressProblem, allowedByEntries, parseAddress } from "../net-address.ts";
 
-/** The address a URL's host may be reached at, or why it may not. */
+/** One address a connection may go to. */
+export interface CheckedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** The addresses a URL's host may be reached at (in the resolver's order), or why none. */
 export type TargetCheck =
-  | { ok: true; address: string; family: 4 | 6 }
+  | { ok: true; addresses: CheckedAddress[] }
   | { ok: false; error: string };
 
 /** The URL's host name without IPv6 brackets, lower-case. */
@@ -31,8 +38,9 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * The first of `addresses` (what `url`'s host resolved to) that is public
- * or opened by `allow`, or an error naming the refused address. Pure.
+ * Those of `addresses` (what `url`'s host resolved to) that are public or
+ * opened by `allow`, or, when there is none, an error naming the first
+ * refused address. Pure.
  */
 export function chooseAddress(
   url: URL,
@@ -41,13 +49,14 @@ export function chooseAddress(
 ): TargetCheck {
   const host = hostOf(url);
   let refused: { address: string; problem: string } | undefined;
+  const ok: CheckedAddress[] = [];
   for (const address of addresses) {
     const problem = addressProblem(address);
     if (problem === undefined || allowedByEntries(allow, host, address)) {
-      return { ok: true, address, family: address.includes(":") ? 6 : 4 };
-    }
-    refused ??= { address, problem };
+      ok.push({ address, family: address.includes(":") ? 6 : 4 });
+    } else refused ??= { address, problem };
   }
+  if (ok.length > 0) return { ok: true, addresses: ok };
   if (!refused) return { ok: false, error: `${url.href}: ${host} has no address` };
   const what = parseAddress(host) ? host : `${host} resolves to ${refused.address}, which`;
   return {
@@ -93,16 +102,19 @@ export interface PinnedResponse {
   body: Readable;
 }
 
-/** A lookup that answers only `address`, whatever name it is asked for. */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+/**
+ * A lookup that answers only the checked `addresses`, whatever name it is
+ * asked for (all of them when asked for all: the client tries each in turn).
+ */
+function pinnedLookup(addresses: readonly CheckedAddress[]): LookupFunction {
   return ((_host: string, options: { all?: boolean }, callback: unknown) => {
     const cb = (typeof options === "function" ? options : callback) as (
       err: Error | null,
-      a: string | { address: string; family: number }[],
+      a: string | CheckedAddress[],
       f?: number,
     ) => void;
-    if (typeof options === "object" && options?.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
+    if (typeof options === "object" && options?.all) cb(null, [...addresses]);
+    else cb(null, addresses[0].address, addresses[0].family);
   }) as LookupFunction;
 }
 
@@ -123,12 +135,13 @@ function decoded(body: Readable, encoding: string | null): Readable {
 }
 
 /**
- * One GET of `url` over a connection to `address` (checked by the caller).
- * Redirects are not followed; `signal` ends the request and its body.
+ * One GET of `url` over a connection to one of `target.addresses` (checked
+ * by the caller). Redirects are not followed; `signal` ends the request and
+ * its body.
  */
 export function pinnedGet(
   url: URL,
-  target: { address: string; family: 4 | 6 },
+  target: { addresses: readonly CheckedAddress[] },
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<PinnedResponse> {
@@ -142,7 +155,7 @@ export function pinnedGet(
       method: "GET",
       headers,
       agent: false,
-      lookup: pinnedLookup(target.address, target.family),
+      lookup: pinnedLookup(target.addresses),
     }, (res) => {
       const header = (name: string) => {
         const v = res.headers[name.toLowerCase()];

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import assert from "node:assert/strict";
 import { callTool } from "./registry.ts";
 import { WEB_FETCH_MAX_BYTES, webFetchTool } from "./web-fetch.ts";
-import { pinnedGet } from "./pinned-get.ts";
+import { chooseAddress, pinnedGet } from "./pinned-get.ts";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { startWebServer, type WebServer } from "../../tests/support/web-server.ts";
 
@@ -209,11 +209,37 @@ describe("web_fetch reaches only public addresses", () => {
   test("the connection goes to the checked address, not to a second lookup", async () => {
     // .invalid never resolves: only the pinned address can make this work.
     const url = new URL(`http://pinned.invalid:${port()}/host`);
-    const res = await pinnedGet(url, { address: "127.0.0.1", family: 4 }, {}, closed.ctx.signal);
+    const res = await pinnedGet(
+      url,
+      { addresses: [{ address: "127.0.0.1", family: 4 }] },
+      {},
+      closed.ctx.signal,
+    );
     let text = "";
     for await (const c of res.body) text += new TextDecoder().decode(c as Uint8Array);
     assert.equal(res.status, 200);
     assert.equal(text, `host=pinned.invalid:${port()}`);
+  });
+
+  test("only the checked addresses are offered, and each is tried in turn", async () => {
+    const url = new URL(`http://both.invalid:${port()}/host`);
+    const mixed = chooseAddress(url, ["169.254.169.254", "::1", "127.0.0.1", "10.0.0.1"], [
+      "::1",
+      "127.0.0.1",
+    ]);
+    assert.deepEqual(mixed, {
+      ok: true,
+      addresses: [{ address: "::1", family: 6 }, { address: "127.0.0.1", family: 4 }],
+    });
+    // Nothing listens on [::1] at this port: the client goes on to 127.0.0.1.
+    assert.ok(mixed.ok);
+    const res = await pinnedGet(url, mixed, {}, closed.ctx.signal);
+    assert.equal(res.status, 200);
+    res.body.destroy();
+    const none = chooseAddress(url, ["10.0.0.1", "::1"], []);
+    assert.ok(
+      !none.ok && /both\.invalid resolves to 10\.0\.0\.1, which is a private/.test(none.error),
+    );
   });
 
   test("https to the checked address still verifies the host's certificate", {
@@ -247,7 +273,12 @@ describe("web_fetch reaches only public addresses", () => {
       try {
         const url = new URL(`https://pinned.test:${port}/`);
         await assert.rejects(
-          pinnedGet(url, { address: "127.0.0.1", family: 4 }, {}, closed.ctx.signal),
+          pinnedGet(
+            url,
+            { addresses: [{ address: "127.0.0.1", family: 4 }] },
+            {},
+            closed.ctx.signal,
+          ),
           /self[- ]signed certificate/,
         );
       } finally {
