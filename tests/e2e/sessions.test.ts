@@ -293,6 +293,17 @@ describe("sessions", () => {
     assert.equal(after.code, 0, after.stderr);
     assert.equal(after.stderr, "");
     assert.match(after.stdout, /## follow-up [^\n]*\n {2}go on[^]*resumed after the cut/);
+
+    // A broken line before the end is damage, not a cut: an error naming the line.
+    const kept = readFileSync(file, "utf8").split("\n");
+    writeFileSync(file, [kept[0], "{ broken", ...kept.slice(1)].join("\n"));
+    const damaged = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
+    assert.equal(damaged.code, 1);
+    assert.match(damaged.stdout, new RegExp(`^session ${id} · agent quick_task`));
+    assert.match(damaged.stderr, new RegExp(`session ${id} is corrupt: .*line 2 is not JSON`));
+    const refused = await runXcsh(["run", "--resume", id, "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /line 2 is not JSON/);
   });
 
   describe("a huge session file is read in bounded memory", {
