@@ -349,6 +349,11 @@ export interface XcshConfig {
      * user's list.
      */
     allowEnv: string[];
+    /**
+     * Hosts (`name`, `*.domain`) and addresses or CIDR ranges `web_fetch`
+     * may reach although they are not public. Absent: none.
+     */
+    webFetchAllow?: string[];
   };
   models: {
     default?: string;

@@ -37,6 +37,8 @@ export async function benchWeb(): Promise<void> {
     cwd: "/",
     signal: new AbortController().signal,
     env: {},
+    // The page server is on loopback, which only the user's allow list opens.
+    fetchAllow: ["127.0.0.1"],
     findings: [],
     runTask: unavailableTaskRunner,
   };

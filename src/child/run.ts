@@ -318,6 +318,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
         roots: workspace.value.roots,
         ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
         signal: controller.signal,
+        fetchAllow: config.task.webFetchAllow ?? [],
         env: commands.env,
         findings,
         runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??

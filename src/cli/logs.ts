@@ -4,11 +4,13 @@
  * ID is a session id, or a background run's id (then each of its sessions).
  * `--json` prints the session's records as JSON Lines; `-f` keeps printing
  * as the session grows until no process holds it any more. An unknown id is
- * a usage error naming it; a corrupt file is an error naming the line.
+ * a usage error naming it; a corrupt line is an error naming it (the records
+ * before it are shown); a last line cut off by an interrupted write is left
+ * out with a note on stderr. The file is read record by record, never whole.
  *
  * @module
  */
-import { readFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
@@ -18,7 +20,7 @@ import { isValidId } from "../sessions/ids.ts";
 import { lockHolder } from "../sessions/lock.ts";
 import { sessionsDirectory } from "../sessions/paths.ts";
 import {
-  parseSession,
+  scanSession,
   sessionFile,
   sessionLockFile,
   type SessionRecord,
@@ -36,22 +38,19 @@ session that is still running until it ends.
 
 const POLL_MS = 200;
 
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+function exists(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false }) !== undefined;
 }
 
-function print(records: readonly SessionRecord[], json: boolean): void {
-  for (const r of records) {
-    if (json) writeOut(JSON.stringify(r) + "\n");
-    else for (const line of transcriptLines(r)) writeOut(line + "\n");
-  }
+function print(r: SessionRecord, json: boolean): void {
+  if (json) writeOut(JSON.stringify(r) + "\n");
+  else for (const line of transcriptLines(r)) writeOut(line + "\n");
 }
 
-/** Prints one session; with `follow`, until no live process holds its lock. */
+/**
+ * Prints one session, record by record as it is read (the file is never
+ * held whole); with `follow`, until no live process holds its lock.
+ */
 async function showSession(
   dir: string,
   id: string,
@@ -60,18 +59,26 @@ async function showSession(
 ): Promise<number> {
   const file = sessionFile(dir, id);
   const lock = sessionLockFile(dir, id);
-  let shown = 0;
+  const pos = { offset: 0, line: 0 };
   for (;;) {
     const live = follow && lockHolder(lock) !== undefined;
-    const text = readText(file);
-    if (text !== undefined) {
-      const parsed = parseSession(text, id, file, live);
-      if (!parsed.ok) {
-        writeErr(`xcsh: ${parsed.message}\n`);
+    if (exists(file)) {
+      const scanned = scanSession(file, id, pos, {
+        final: !live,
+        onRecord: (r) => {
+          print(r, json);
+          return true;
+        },
+      });
+      if (!scanned.ok) {
+        writeErr(`xcsh: ${scanned.message}\n`);
         return EXIT_FAILURE;
       }
-      print(parsed.records.slice(shown), json);
-      shown = parsed.records.length;
+      if (scanned.note) writeErr(`xcsh: note: ${scanned.note}\n`);
+      if (!live && pos.line === 0) {
+        writeErr(`xcsh: session ${id} is empty (${file})\n`);
+        return EXIT_FAILURE;
+      }
     }
     if (!live) return EXIT_OK;
     await new Promise((r) => setTimeout(r, POLL_MS));
@@ -94,7 +101,7 @@ export async function logsCommand(args: string[]): Promise<number> {
   const dir = sessionsDirectory(data);
   const json = values.json === true;
   const follow = values.follow === true;
-  if (isValidId(id) && readText(sessionFile(dir, id)) !== undefined) {
+  if (isValidId(id) && exists(sessionFile(dir, id))) {
     return await showSession(dir, id, json, follow);
   }
   let run = readRun(data, id);

@@ -1,6 +1,7 @@
 /**
  * How the CLI writes: diagnostics as `xcsh: warning: FILE: message` lines on
- * stderr (each once), JSON documents on stdout, and plain aligned tables.
+ * stderr (each once), JSON documents on stdout, and plain aligned tables
+ * whose columns (all but the last) are at most {@link MAX_COLUMN_WIDTH} wide.
  *
  * @module
  */
@@ -43,12 +44,45 @@ import { displayPath } from "../home.ts";
 
 export { displayPath };
 
-/** Renders rows as left-aligned columns separated by two spaces. */
+/**
+ * The widest a padded table column gets: a longer cell (a 10 000-character
+ * agent name from some repository) is cut with an ellipsis instead of
+ * widening every row. `--json` has the full values.
+ */
+export const MAX_COLUMN_WIDTH = 60;
+
+/**
+ * `text` cut to `width` characters with `…`: a path or URL (no spaces, a
+ * `/`) keeps its end, where the file name is; anything else its start.
+ * Pure.
+ *
+ * @example
+ * ```ts
+ * fitCell("abcdefgh", 5);         // "abcd…"
+ * fitCell("/a/b/c/agent.md", 10); // "…/agent.md"
+ * ```
+ */
+export function fitCell(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (!/\s/.test(text) && text.includes("/")) return "…" + chars.slice(-(width - 1)).join("");
+  return chars.slice(0, width - 1).join("") + "…";
+}
+
+/**
+ * Renders rows as left-aligned columns separated by two spaces; every
+ * column but the last is at most {@link MAX_COLUMN_WIDTH} wide.
+ */
 export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const last = header.length - 1;
+  const fitted = rows.map((r) => r.map((c, i) => (i < last ? fitCell(c, MAX_COLUMN_WIDTH) : c)));
+  const widths = header.map((h, i) =>
+    Math.max([...h].length, ...fitted.map((r) => [...(r[i] ?? "")].length))
+  );
   const line = (cells: string[]) =>
-    cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
-  return [line(header), ...rows.map(line)].join("\n") + "\n";
+    cells.map((c, i) => i === cells.length - 1 ? c : c + " ".repeat(widths[i] - [...c].length))
+      .join("  ").trimEnd();
+  return [line(header), ...fitted.map(line)].join("\n") + "\n";
 }
 
 /** A definition found by discovery: agents and workflow commands alike. */

@@ -24,6 +24,7 @@ import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
 import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
+import { checkResumeScope } from "../runner/resume-scope.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
@@ -182,8 +183,15 @@ export async function runCommand(args: string[]): Promise<number> {
   return code;
 }
 
-/** The resumed session's agent, task and folder, for `--resume ID`. */
-function resumeTarget(id: string): { agent: string; taskId: string; cwd: string } {
+/**
+ * The resumed session's agent, task and folder, for `--resume ID`; refused
+ * when that folder is outside the project the user runs this from (`--cwd`
+ * or the current folder).
+ */
+function resumeTarget(
+  id: string,
+  cwdFlag: string | undefined,
+): { agent: string; taskId: string; cwd: string } {
   if (!isValidId(id)) throw new UsageError(`--resume: '${id}' is not a session id`);
   const data = dataDirectory(process.env, homeDirectory());
   if (!data) throw new UsageError("--resume: there is no data folder (no home folder)");
@@ -191,6 +199,9 @@ function resumeTarget(id: string): { agent: string; taskId: string; cwd: string 
   if (!read.ok) throw new UsageError(`--resume: ${read.message}`);
   const h = read.header;
   const place = sessionPlace(h, read.records);
+  const here = discoveryEnv(cwdFlag);
+  const outside = checkResumeScope(id, place, here.cwd, here.home);
+  if (outside !== undefined) throw new UsageError(`--resume: ${outside}`);
   const cwd = existsSync(place.cwd) ? place.cwd : place.worktree?.repo ?? place.cwd;
   return { agent: h.agent, taskId: h.envelope.id, cwd };
 }
@@ -201,7 +212,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     writeOut(RUN_HELP);
     return EXIT_OK;
   }
-  const resume = values.resume !== undefined ? resumeTarget(values.resume) : undefined;
+  const resume = values.resume !== undefined ? resumeTarget(values.resume, values.cwd) : undefined;
   if (resume) {
     for (const flag of ["task", "schema", "context", "plan", "isolation"] as const) {
       if (values[flag] !== undefined) {

@@ -16,7 +16,6 @@
  *
  * @module
  */
-import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { Buffer } from "node:buffer";

@@ -19,6 +19,12 @@ test("providers and unknown top-level keys are held back; task limits apply", ()
   assert.deepEqual(r.dropped, ["providers.anthropic", "providers.evil", "mcpServers.x"]);
 });
 
+test("a repository cannot open internal addresses to web_fetch", () => {
+  const r = restrictUntrusted({ task: { webFetchAllow: ["127.0.0.0/8"] } }, known, defaultConfig());
+  assert.deepEqual(r.kept, { task: {} });
+  assert.deepEqual(r.dropped, ["task.webFetchAllow"]);
+});
+
 test("model choices apply when they name a provider the user has, or a role", () => {
   const r = restrictUntrusted(
     {

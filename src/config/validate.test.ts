@@ -97,6 +97,12 @@ describe("validateConfig", () => {
       /absolute paths .*got "data"/,
     ],
     [
+      "a URL as a web_fetch allow entry",
+      { task: { webFetchAllow: ["localhost", "http://intranet/"] } },
+      "task.webFetchAllow",
+      /host names, \*\.domain suffixes, addresses or address\/bits ranges, got "http:\/\/intranet\/"/,
+    ],
+    [
       "zero retention days",
       { task: { sessionRetentionDays: 0 } },
       "task.sessionRetentionDays",

@@ -35,6 +35,7 @@ import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { ALLOW_ENTRY } from "../sandbox/command-env.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
+import { parseAllowEntry } from "../net-address.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -151,6 +152,7 @@ function checkTask(
       "additionalDirectories",
       "sessionRetentionDays",
       "allowEnv",
+      "webFetchAllow",
     ],
     "task",
     file,
@@ -194,6 +196,17 @@ function checkTask(
       }
     }
     out.allowEnv = names;
+  }
+  if (raw.webFetchAllow !== undefined) {
+    const key = "task.webFetchAllow";
+    const entries = stringList(raw.webFetchAllow, key);
+    for (const e of entries) {
+      const parsed = parseAllowEntry(e);
+      if (typeof parsed === "string") {
+        fail(key, "a list of host names, *.domain suffixes, addresses or address/bits ranges", e);
+      }
+    }
+    out.webFetchAllow = entries;
   }
   if (raw.sessionRetentionDays !== undefined) {
     out.sessionRetentionDays = int(

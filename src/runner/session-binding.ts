@@ -5,7 +5,8 @@
  * A new task: a fresh session (none, with one warning, when the data folder
  * cannot be written) and, when isolated, the repository it will get a
  * worktree of (not a repository, no commit, no git: refused). A resumed
- * task: its session read and locked, the same agent required, and the
+ * task: its session read and locked, its folder inside the caller's project
+ * (see `resume-scope.ts`), the same agent required, and the
  * stored envelope's agent, thinking level, schema, context, plan mode and
  * folder reused with the conversation so far (well-formed); the model it last
  * ran on, whatever config says now, unless the call names one (`--model`:
@@ -23,6 +24,7 @@ import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "./task-runner.ts";
 import { repoBase } from "./worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
+import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
 import { continuation } from "../sessions/replay.ts";
 import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
@@ -36,6 +38,8 @@ export interface Binding {
   worktreesDir: string;
   /** The caller's folder. */
   cwd: string;
+  /** The home folder (the project-root walk stops there). */
+  home: string;
   /** Reserve and lock nothing (a dry run). */
   dryRun: boolean;
 }
@@ -81,6 +85,8 @@ async function bindResume(
   if (!loaded.ok) return loaded.message;
   t.session = loaded.session;
   const { header } = loaded;
+  const outside = checkResumeScope(id, loaded.place, b.cwd, b.home);
+  if (outside !== undefined) return outside;
   if (header.agent !== t.envelope.agent.name) {
     return `cannot resume: session ${id} ran agent '${header.agent}', not '${t.envelope.agent.name}'`;
   }

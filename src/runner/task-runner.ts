@@ -198,6 +198,7 @@ export class TaskTool {
       isolation: req.isolation ?? prepared.isolation ?? "none",
       worktreesDir: this.worktreesDir,
       cwd: this.opts.env.cwd,
+      home: this.opts.env.home,
       dryRun,
     });
     if (problem !== undefined) return fail(problem);

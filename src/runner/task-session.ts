@@ -4,8 +4,9 @@
  *
  * Decides: a new task gets a fresh session id and its lock before any child
  * starts; a resumed task reads its session (missing, other version, corrupt:
- * a message naming it), with its conversation made well-formed and the model
- * it last ran on, and takes its lock (held elsewhere: refused); the
+ * a message naming it; a cut last line: left out with a note), with its
+ * conversation made well-formed and the model it last ran on, and takes its
+ * lock (held elsewhere: refused); the
  * header is written when the task starts (its worktree known by then);
  * messages and events are appended as the child reports them (streamed text
  * left out: the messages hold it), then the result, and the lock is
@@ -125,6 +126,7 @@ export class SessionKeeper {
     if (!this.dir) return { ok: false, message: `no session '${id}': there is no data folder` };
     const read = readSession(this.dir, id);
     if (!read.ok) return { ok: false, message: `cannot resume: ${read.message}` };
+    if (read.note) this.warn(`xcsh: note: ${read.note}`);
     let release = () => {};
     if (lock) {
       let held;

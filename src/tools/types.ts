@@ -47,6 +47,11 @@ export interface ToolContext {
   sandbox?: CommandSandbox;
   /** Aborted on timeout, signal or task end. */
   signal: AbortSignal;
+  /**
+   * `task.webFetchAllow` of the user's config: hosts and ranges `web_fetch`
+   * may reach besides public addresses (absent: none).
+   */
+  fetchAllow?: readonly string[];
   /** Environment for commands (already filtered: see `src/sandbox/command-env.ts`). */
   env: Record<string, string>;
   /** Findings reported so far (`report_finding` appends). */

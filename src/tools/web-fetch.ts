@@ -1,6 +1,9 @@
 /**
  * The `web_fetch` tool: one web page as readable text. GET over http(s)
- * only; redirects followed by hand under the rules of `fetch-rules.ts`; the
+ * only, to public addresses or those the user's `task.webFetchAllow` opens
+ * (checked after name resolution, then connected to as checked, see
+ * `pinned-get.ts`); redirects followed by hand under the rules of
+ * `fetch-rules.ts`, each hop resolved and checked again; the
  * whole call (redirects included) bounded by {@link WEB_FETCH_TIMEOUT_MS}
  * (`XCSH_WEB_FETCH_TIMEOUT_MS` overrides it), so a stalled server ends as a
  * tool error; at most {@link WEB_FETCH_MAX_BYTES} of body read, the rest never
@@ -21,6 +24,7 @@ import {
   mediaType,
   nextRedirect,
 } from "./fetch-rules.ts";
+import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
@@ -32,20 +36,16 @@ export interface WebFetchArgs {
   start?: number;
 }
 
-/** A body read up to the cap; `cut` when more was there. */
+/** A body read up to the cap; `cut` when more was there (the rest is never read). */
 async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
+  body: PinnedResponse["body"],
   max: number,
 ): Promise<{ bytes: Uint8Array; cut: boolean }> {
-  if (!body) return { bytes: new Uint8Array(0), cut: false };
-  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let cut = false;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const value of body as AsyncIterable<Uint8Array>) {
       if (size + value.length > max) {
         chunks.push(value.subarray(0, max - size));
         size = max;
@@ -56,8 +56,7 @@ async function readCapped(
       size += value.length;
     }
   } finally {
-    if (cut) await reader.cancel().catch(() => {});
-    reader.releaseLock();
+    body.destroy();
   }
   const bytes = new Uint8Array(size);
   let at = 0;
@@ -109,19 +108,16 @@ export const webFetchTool: ToolSpec = {
     const visited: string[] = [];
     let url = first.url;
     try {
-      let res: Response;
+      let res: PinnedResponse;
       for (;;) {
         visited.push(url.href);
         try {
-          res = await fetch(url, {
-            method: "GET",
-            redirect: "manual",
-            signal,
-            headers: {
-              "user-agent": "xcsh (web_fetch)",
-              accept: "text/html,application/xhtml+xml,text/*;q=0.9,*/*;q=0.5",
-            },
-          });
+          const target = await resolveTarget(url, ctx.fetchAllow ?? [], signal);
+          if (!target.ok) return toolError(target.error);
+          res = await pinnedGet(url, target, {
+            "user-agent": "xcsh (web_fetch)",
+            accept: "text/html,application/xhtml+xml,text/*;q=0.9,*/*;q=0.5",
+          }, signal);
         } catch (err) {
           if (timeout.signal.aborted) {
             return toolError(`${url.href}: no complete answer within ${limitMs / 1000} s`);
@@ -130,19 +126,19 @@ export const webFetchTool: ToolSpec = {
           return toolError(`${url.href}: request failed: ${reasonOf(err)}`);
         }
         if (res.status < 300 || res.status >= 400 || res.status === 304) break;
-        await res.body?.cancel().catch(() => {});
-        const next = nextRedirect(url, res.headers.get("location"), visited);
+        res.body.destroy();
+        const next = nextRedirect(url, res.header("location"), visited);
         if (!next.ok) return toolError(next.error);
         url = next.url;
       }
-      const contentType = res.headers.get("content-type");
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => {});
+      const contentType = res.header("content-type");
+      if (res.status < 200 || res.status >= 300) {
+        res.body.destroy();
         return toolError(`${url.href}: HTTP ${res.status} ${res.statusText}`.trim());
       }
       let kind = contentKind(contentType);
       if (kind === "binary") {
-        await res.body?.cancel().catch(() => {});
+        res.body.destroy();
         return toolError(
           `${url.href}: binary content (${mediaType(contentType)}) cannot be shown as text`,
         );

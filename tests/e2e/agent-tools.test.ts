@@ -73,7 +73,11 @@ const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
 
 describe("web_fetch through a real run", () => {
   test("a Claude agent's WebFetch reads a page; every bad URL is a tool error and the task goes on", async () => {
-    const w = world({ reader: agentMd("reader", "tools: Read, WebFetch\n") });
+    // The page server listens on loopback, which only the user's own config opens.
+    const w = world(
+      { reader: agentMd("reader", "tools: Read, WebFetch\n") },
+      'task:\n  webFetchAllow: ["127.0.0.1"]\n',
+    );
     callThenEcho([
       { name: "web_fetch", args: { url: `${web.url}/page` } },
       { name: "web_fetch", args: { url: "file:///etc/passwd" } },
@@ -100,6 +104,50 @@ describe("web_fetch through a real run", () => {
     assert.ok(seen.includes("/png: binary content (image/png)"));
     assert.ok(seen.includes("/stall: no complete answer within 1.5 s"));
     assert.ok(web.hugeSent() < 2 ** 30, "the 2 GB body was not downloaded");
+  });
+});
+
+describe("web_fetch and internal addresses", () => {
+  const agent = agentMd("reader", "tools: Read, WebFetch\n");
+  const fetches = (port: string) => [
+    { name: "web_fetch", args: { url: `http://127.0.0.1:${port}/json` } },
+    { name: "web_fetch", args: { url: `http://2130706433:${port}/json` } },
+    { name: "web_fetch", args: { url: `http://localhost:${port}/json` } },
+  ];
+
+  test("refused in --plan and with sandboxNetwork: false; a repository's config cannot open them", async () => {
+    const w = world({ reader: agent }, "task:\n  sandboxNetwork: false\n");
+    // The repository's own config asks to open loopback: it is not the user's, so it is held back.
+    writeFileSync(join(w.cwd, ".xcsh", "config.yml"), 'task:\n  webFetchAllow: ["127.0.0.0/8"]\n');
+    const port = new URL(web.url).port;
+    for (const extra of [[], ["--plan"]]) {
+      callThenEcho(fetches(port));
+      const before = web.connections();
+      const r = await runXcsh(["run", "reader", "read", ...extra], { cwd: w.cwd, home: w.home });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /task\.webFetchAllow ignored: this project config is not trusted/);
+      assert.ok(offeredTools(server.requests[0]).includes("web_fetch"), extra.join());
+      const seen = toolResults(server.requests.at(-1)!);
+      assert.equal(seen.match(/web_fetch reaches only public addresses/g)?.length, 3, seen);
+      assert.ok(!seen.includes("answer"), seen);
+      assert.equal(web.connections(), before, "the page server got no connection");
+    }
+  });
+
+  test("the user's own webFetchAllow opens them", async () => {
+    const w = world({ reader: agent }, 'task:\n  webFetchAllow: [localhost, "127.0.0.0/8"]\n');
+    callThenEcho(fetches(new URL(web.url).port));
+    const r = await runXcsh(["run", "reader", "read", "--plan"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.equal(seen.match(/answer/g)?.length, 3, seen);
+  });
+
+  test("a bad allow entry is an error naming the key", async () => {
+    const w = world({ reader: agent }, 'task:\n  webFetchAllow: ["http://x/"]\n');
+    const r = await runXcsh(["run", "reader", "read"], { cwd: w.cwd, home: w.home });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /'task\.webFetchAllow' must be a list of host names/);
   });
 });
 

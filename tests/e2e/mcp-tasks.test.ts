@@ -17,7 +17,9 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { requireBinary, XCSH } from "../support/cli.ts";
+import { mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
 import {
   type ModelServer,
   type RecordedRequest,
@@ -161,5 +163,30 @@ describe("MCP tasks", () => {
     });
     assert.equal(r.isError, true);
     assert.match(r.content[0].text, /'isolation' must be worktree or none/);
+  });
+
+  test("a session of another project is not resumed through the server", async () => {
+    const other = join(w.root, "elsewhere");
+    mkdirSync(join(other, ".xcsh"), { recursive: true });
+    script([{ text: "elsewhere's answer" }]);
+    const first = await runXcsh(["run", "quick_task", "--json", "start"], {
+      cwd: other,
+      home: w.home,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const id: string = JSON.parse(first.stdout).results[0].session;
+    script([]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: { agent: "quick_task", tasks: [{ id: "t", assignment: "x", resume: id }] },
+    });
+    assert.equal(r.isError, true);
+    assert.ok(
+      r.content[0].text.includes(
+        `cannot resume session ${id}: its folder ${realpathSync(other)} is outside this project`,
+      ),
+      r.content[0].text,
+    );
+    assert.equal(server.requests.length, 0, "no child started");
   });
 });

@@ -1,12 +1,12 @@
 // End-to-end tests of odd input that used to escape as internal errors or
-// runtime noise: model names that are also names of object properties, and
-// YAML tags xcsh does not know.
+// runtime noise: model names that are also names of object properties, YAML
+// tags xcsh does not know, and names so long they widened every table row.
 //
 // Needs `npm run build` first (npm test runs it).
 
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requireBinary, runXcsh } from "../support/cli.ts";
 import { makeWorld } from "../support/world.ts";
@@ -62,4 +62,32 @@ test("an unknown YAML tag is one warning line naming the file, no runtime warnin
     new RegExp(`^xcsh: warning: ${config}: YAML: Unresolved tag: !foo`, "m"),
   );
   assert.doesNotMatch(run.stderr + r.stderr, /YAMLWarning|trace-warnings|\(node:\d+\)/);
+});
+
+test("a 10 000-character name is cut in the tables, not padded into every row", async () => {
+  const long = "n".repeat(10_000);
+  const t = makeWorld("models:\n  default: ollama/qwen3\n");
+  try {
+    t.addAgent("long", `---\nname: ${long}\ndescription: long one\n---\nHi.\n`);
+    t.addAgent("short", "---\nname: short\ndescription: short one\n---\nHi.\n");
+    mkdirSync(join(t.cwd, ".xcsh", "commands"), { recursive: true });
+    // A command is named by its file, which a file system allows 255 bytes.
+    writeFileSync(join(t.cwd, ".xcsh", "commands", `${"n".repeat(240)}.md`), "Do it.\n");
+    for (const args of [["agents"], ["agents", "--all"], ["commands"]]) {
+      const r = await runXcsh(args, { cwd: t.cwd, home: t.home });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trimEnd().split("\n");
+      for (const line of lines) {
+        assert.ok(line.length <= 300, `${args.join(" ")}: a line of ${line.length} characters`);
+      }
+      assert.ok(lines.some((l) => l.startsWith("n".repeat(59) + "…  ")), r.stdout.slice(0, 400));
+    }
+    const short = (await runXcsh(["agents"], { cwd: t.cwd, home: t.home })).stdout
+      .split("\n").find((l) => l.startsWith("short "));
+    assert.ok(short && short.length < 150, short);
+    const json = await runXcsh(["agents", "--json"], { cwd: t.cwd, home: t.home });
+    assert.ok(JSON.parse(json.stdout).agents.some((a: { name: string }) => a.name === long));
+  } finally {
+    t.cleanup();
+  }
 });

@@ -11,23 +11,35 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh } from "../support/cli.ts";
+import { cleanEnv, requireBinary, runCommand, runXcsh, XCSH } from "../support/cli.ts";
 import {
   type ModelServer,
   type RecordedRequest,
   startModelServer,
   type Turn,
 } from "../support/model-server.ts";
-import { localConfig, makeWorld, waitForNoProcessesIn, type World } from "../support/world.ts";
+import {
+  agentMd,
+  isAfterTool,
+  localConfig,
+  makeWorld,
+  systemPrompt,
+  toolResults,
+  waitForNoProcessesIn,
+  type World,
+} from "../support/world.ts";
 
 let server: ModelServer;
 let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
@@ -156,6 +168,63 @@ describe("sessions", () => {
     assert.equal(server.requests.length, 1, "the refused resume never called the model");
   });
 
+  test("a session of another project is not resumed from this one", async () => {
+    const w = world();
+    const other = join(w.root, "other");
+    mkdirSync(join(other, ".xcsh"), { recursive: true });
+    script([{ text: "other project's answer" }]);
+    const first = await runXcsh(["run", "quick_task", "--json", "start"], {
+      cwd: other,
+      home: w.home,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const id: string = JSON.parse(first.stdout).results[0].session;
+
+    // A task call in this project names the other project's session.
+    w.addAgent("boss", agentMd("boss", "tools: [read, task]\nspawns: quick_task\n"));
+    const planted = join(other, "PLANTED-FROM-A.txt");
+    script([], (req) => {
+      if (systemPrompt(req).includes("You are boss.")) {
+        return isAfterTool(req) ? { text: `boss saw: ${toolResults(req)}` } : {
+          toolCalls: [{
+            name: "task",
+            args: {
+              agent: "quick_task",
+              tasks: [{ id: "x", assignment: "plant it", resume: id }],
+            },
+          }],
+        };
+      }
+      return isAfterTool(req)
+        ? { text: "planted" }
+        : { toolCalls: [{ name: "write", args: { path: planted, content: "from A" } }] };
+    });
+    const r = await runXcsh(["run", "boss", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(planted), false, "nothing was written into the other project");
+    assert.equal(server.requests.length, 2, "only the caller's own model turns");
+    const other_ = await realpath(other);
+    assert.ok(
+      toolResults(server.requests[1]).includes(
+        `cannot resume session ${id}: its folder ${other_} is outside this project`,
+      ),
+      toolResults(server.requests[1]),
+    );
+
+    // From the command line: refused here, accepted from the session's own folder.
+    script([{ text: "resumed at home" }]);
+    const here = await runXcsh(["run", "--resume", id, "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(here.code, 2);
+    assert.match(
+      here.stderr,
+      new RegExp(`--resume: cannot resume session ${id}: its folder ${other_} is outside`),
+    );
+    assert.equal(server.requests.length, 0);
+    const there = await runXcsh(["run", "--resume", id, "x"], { cwd: other, home: w.home });
+    assert.equal(there.code, 0, there.stderr);
+    assert.equal(there.stdout, "resumed at home\n");
+  });
+
   test("missing, hand-edited and other-version sessions are clear errors", async () => {
     const w = world();
     script([{ text: "ok" }, { text: "ok" }]);
@@ -191,6 +260,127 @@ describe("sessions", () => {
     assert.equal(other.code, 2);
     assert.match(other.stderr, /written by another version of xcsh \(session format 7/);
     assert.equal(server.requests.length, 2, "no child started for a refused resume");
+  });
+
+  test("a session file cut off mid-line (a full disk): logs and --resume keep what is whole", async () => {
+    const w = world();
+    script([{ text: "answer before the disk filled" }]);
+    const first = await runXcsh(["run", "quick_task", "--json", "start"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    const id: string = JSON.parse(first.stdout).results[0].session;
+    const file = join(sessionsDir(w), `${id}.jsonl`);
+    const whole = readFileSync(file, "utf8").split("\n").length - 1;
+    appendFileSync(file, '{"type":"event","event":{"type":"tool_st');
+    const cut = `${file} line ${whole + 1} was cut off (an interrupted write)`;
+
+    const logs = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
+    assert.equal(logs.code, 0, logs.stderr);
+    assert.match(logs.stdout, /## result: ok\n {2}answer before the disk filled/);
+    assert.ok(logs.stderr.includes(`xcsh: note: session ${id}: ${cut}`), logs.stderr);
+    const json = await runXcsh(["logs", id, "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(json.stdout.trim().split("\n").length, whole);
+
+    script([{ text: "resumed after the cut" }]);
+    const resumed = await runXcsh(["run", "--resume", id, "go on"], { cwd: w.cwd, home: w.home });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.stdout, "resumed after the cut\n");
+    assert.ok(resumed.stderr.includes(cut), resumed.stderr);
+    assert.match(conversation(server.requests[0]), /answer before the disk filled/);
+    // The follow-up starts on a line of its own: the file reads clean again.
+    const after = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
+    assert.equal(after.code, 0, after.stderr);
+    assert.equal(after.stderr, "");
+    assert.match(after.stdout, /## follow-up [^\n]*\n {2}go on[^]*resumed after the cut/);
+
+    // A broken line before the end is damage, not a cut: an error naming the line.
+    const kept = readFileSync(file, "utf8").split("\n");
+    writeFileSync(file, [kept[0], "{ broken", ...kept.slice(1)].join("\n"));
+    const damaged = await runXcsh(["logs", id], { cwd: w.cwd, home: w.home });
+    assert.equal(damaged.code, 1);
+    assert.match(damaged.stdout, new RegExp(`^session ${id} · agent quick_task`));
+    assert.match(damaged.stderr, new RegExp(`session ${id} is corrupt: .*line 2 is not JSON`));
+    const refused = await runXcsh(["run", "--resume", id, "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /line 2 is not JSON/);
+  });
+
+  describe("a huge session file is read in bounded memory", {
+    skip: existsSync("/usr/bin/time") ? false : "needs GNU time at /usr/bin/time to measure RSS",
+  }, () => {
+    /** Runs xcsh under GNU time: the result and the peak RSS in MiB. */
+    async function measured(args: string[], w: World) {
+      const r = await runCommand("/usr/bin/time", ["-f", "RSS %M", XCSH, ...args], {
+        cwd: w.cwd,
+        env: cleanEnv(w.home),
+        killAfterMs: 120_000,
+      });
+      const m = /RSS (\d+)\s*$/.exec(r.stderr);
+      assert.ok(m, r.stderr);
+      return { ...r, stderr: r.stderr.slice(0, m.index), rssMiB: Number(m[1]) / 1024 };
+    }
+
+    async function session(w: World): Promise<{ id: string; file: string }> {
+      script([{ text: "small answer" }]);
+      const first = await runXcsh(["run", "quick_task", "--json", "start"], {
+        cwd: w.cwd,
+        home: w.home,
+      });
+      const id: string = JSON.parse(first.stdout).results[0].session;
+      return { id, file: join(sessionsDir(w), `${id}.jsonl`) };
+    }
+
+    test("3 GiB of nothing (a sparse file): a clear error naming the file, line and cap", async () => {
+      const w = world();
+      const { id, file } = await session(w);
+      const lines = readFileSync(file, "utf8").split("\n").length - 1;
+      truncateSync(file, statSync(file).size + 3 * 2 ** 30);
+      const base = await measured(["logs", "--help"], w);
+      for (const args of [["logs", id], ["run", "--resume", id, "go on"]]) {
+        const r = await measured(args, w);
+        assert.notEqual(r.code, 0, args.join(" "));
+        assert.ok(
+          r.stderr.includes(
+            `session ${id} is corrupt: ${file} line ${lines + 1} is longer than 64 MiB, ` +
+              "the most one record may be",
+          ),
+          r.stderr,
+        );
+        assert.ok(
+          r.rssMiB < base.rssMiB + 200,
+          `${args[0]}: ${r.rssMiB.toFixed(0)} MiB (help: ${base.rssMiB.toFixed(0)} MiB)`,
+        );
+      }
+    });
+
+    test("a real 256 MiB session: logs and --resume stream it", async () => {
+      const w = world();
+      const { id, file } = await session(w);
+      const delta = "x".repeat(64 * 1024);
+      const block = Array.from(
+        { length: 64 },
+        () => JSON.stringify({ type: "event", event: { type: "text", id: "t", delta } }),
+      ).join("\n") + "\n";
+      for (let i = 0; i < 64; i++) appendFileSync(file, block);
+      assert.ok(statSync(file).size > 256 * 2 ** 20);
+      const base = await measured(["logs", "--help"], w);
+      const logs = await measured(["logs", id], w);
+      assert.equal(logs.code, 0, logs.stderr);
+      assert.match(logs.stdout, /## result: ok\n {2}small answer/);
+      script([{ text: "continued" }]);
+      const resumed = await measured(["run", "--resume", id, "go on"], w);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.equal(resumed.stdout, "continued\n");
+      for (const [what, r] of [["logs", logs], ["--resume", resumed]] as const) {
+        assert.ok(
+          r.rssMiB < base.rssMiB + 128,
+          `${what}: ${r.rssMiB.toFixed(0)} MiB for a 256 MiB file (help: ${
+            base.rssMiB.toFixed(0)
+          } MiB)`,
+        );
+      }
+    });
   });
 
   test("an unwritable data folder: the task still runs, with one warning", async () => {

@@ -11,7 +11,12 @@
  * - `/loop-a` ↔ `/loop-b` redirect to each other; `/to-file` redirects to `file:`;
  * - `/huge` streams an endless body (2 GB announced) and counts what it sent;
  * - `/stall` sends headers, then nothing; `/stall-headers` never answers at all;
- * - `/missing` answers 404.
+ * - `/missing` answers 404;
+ * - `/redirect-to?to=URL` redirects to any URL; `/host` answers the `Host`
+ *   header it received; `/gzip` sends a gzip-compressed text page.
+ *
+ * `requests` lists the path and query of every request it received,
+ * `connections()` counts the connections it accepted.
  * - `/brave/web/search` and `/tavily/search` answer like Brave Search and
  *   Tavily (recording each request), for `web_search`.
  *
@@ -22,11 +27,16 @@
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { gzipSync } from "node:zlib";
 
 export interface WebServer {
   url: string;
   /** Bytes `/huge` has written so far. */
   hugeSent(): number;
+  /** Every request received: path and query. */
+  requests: string[];
+  /** Connections accepted so far. */
+  connections(): number;
   /** Search requests seen: path, headers (lower-cased), query and body. */
   searches: { path: string; headers: Record<string, string>; query: string; body: string }[];
   close(): Promise<void>;
@@ -77,10 +87,12 @@ const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000
 export async function startWebServer(): Promise<WebServer> {
   let huge = 0;
   const searches: WebServer["searches"] = [];
+  const requests: string[] = [];
   const sockets = new Set<Socket>();
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const u = new URL(req.url ?? "/", "http://x");
     const path = u.pathname;
+    requests.push(`${path}${u.search}`);
     const redirect = (to: string) => {
       res.writeHead(302, { location: to });
       res.end();
@@ -113,6 +125,14 @@ export async function startWebServer(): Promise<WebServer> {
         return redirect("/loop-b");
       case "/loop-b":
         return redirect("/loop-a");
+      case "/redirect-to":
+        return redirect(u.searchParams.get("to") ?? "/page");
+      case "/gzip":
+        res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" });
+        return res.end(gzipSync(Buffer.from("compressed text, unpacked")));
+      case "/host":
+        res.writeHead(200, { "content-type": "text/plain" });
+        return res.end(`host=${req.headers.host}`);
       case "/to-file":
         return redirect("file:///etc/passwd");
       case "/missing":
@@ -181,7 +201,9 @@ export async function startWebServer(): Promise<WebServer> {
     req.on("data", (d: string) => (body += d));
     req.on("end", () => handle(req, res, body));
   });
+  let connections = 0;
   server.on("connection", (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
@@ -190,6 +212,8 @@ export async function startWebServer(): Promise<WebServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     hugeSent: () => huge,
+    requests,
+    connections: () => connections,
     searches,
     close: () =>
       new Promise<void>((r) => {
