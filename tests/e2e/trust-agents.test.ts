@@ -19,7 +19,9 @@ import { type ModelServer, startModelServer, type Turn } from "../support/model-
 import { agentMd, localConfig, makeWorld, type World } from "../support/world.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 
-const support = process.platform === "linux" ? sandboxSupport(bwrapLocations(process.env), true) : undefined;
+const support = process.platform === "linux"
+  ? sandboxSupport(bwrapLocations(process.env), true)
+  : undefined;
 const needsBwrap = !support
   ? "needs Linux and bubblewrap"
   : support.ok
