@@ -20,7 +20,7 @@
  */
 import type { LanguageModelV4StreamPart, SharedV4ProviderOptions } from "@ai-sdk/provider";
 import { IdleTimeoutError } from "../model/retry.ts";
-import { MAX_OUTPUT_TOKENS, type ProviderOptions } from "../model/thinking.ts";
+import { type Effort, MAX_OUTPUT_TOKENS, type ProviderOptions } from "../model/capabilities.ts";
 import {
   type LanguageModel,
   type Message,
@@ -81,6 +81,10 @@ export interface TurnRequest {
   messages: Message[];
   tools: readonly ToolDefinition[];
   providerOptions: ProviderOptions;
+  /** The SDK's portable reasoning option (`capabilities.ts` decides it). */
+  reasoning?: Effort;
+  /** Output tokens to allow; {@link MAX_OUTPUT_TOKENS} when unset. */
+  maxOutputTokens?: number;
   signal: AbortSignal;
   idleTimeoutMs: number;
   onText: (delta: string) => void;
@@ -174,7 +178,8 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
           ? { type: "tool", toolName: req.controls.forceTool }
           : { type: "auto" },
         providerOptions: req.providerOptions as SharedV4ProviderOptions,
-        maxOutputTokens: MAX_OUTPUT_TOKENS,
+        ...(req.reasoning ? { reasoning: req.reasoning } : {}),
+        maxOutputTokens: req.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
         abortSignal: attempt.signal,
       }),
       attempt.signal,
