@@ -360,10 +360,10 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
       emit,
       callModel: async (messages, forceTool) => {
         const turn = (): Promise<TurnOutput> => {
-          // No forced tool where the model or the server refuses one.
-          const force = call.forcedToolChoice && !dropped.has("tool_choice")
-            ? forceTool
-            : undefined;
+          // A server that refused a forced tool gets none; a model that refuses one
+          // (Anthropic while thinking) is offered that tool alone.
+          const force = dropped.has("tool_choice") ? undefined : forceTool;
+          const narrow = !call.forcedToolChoice;
           return streamTurn({
             model,
             system,
@@ -375,11 +375,12 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
             signal: controller.signal,
             idleTimeoutMs,
             onText: (delta) => emit({ type: "text", id, delta }),
-            controls: { forceTool: force },
+            controls: { forceTool: force, narrow },
             breakpoints: provider.value.type === "anthropic",
           }).catch(async (err) => {
             const p = refusedParameter(err);
-            if (!p || dropped.has(p) || !droppable(p, force !== undefined, provider.value.type)) throw err;
+            const forced = force !== undefined && !narrow;
+            if (!p || dropped.has(p) || !droppable(p, forced, provider.value.type)) throw err;
             dropped.add(p);
             if (p === "stream_options") model = await makeModel({ includeUsage: false });
             call = request();

@@ -185,6 +185,8 @@ describe("provider contracts (strict server)", () => {
     for (const req of res.server.requests) {
       assert.ok(!["any", "tool"].includes(req.body.tool_choice?.type), JSON.stringify(req.body.tool_choice));
     }
+    // The reminder offers submit_result alone: the call is still the only one possible.
+    assert.deepEqual(res.server.requests[1].body.tools.map((t: Json) => t.name), ["submit_result"]);
   });
 
   test("row 8: xhigh on Claude Opus 4.1 keeps the budget below max_tokens", async () => {
@@ -241,6 +243,39 @@ describe("provider contracts (strict server)", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("what will be sent is shown", () => {
+  test("agents show names the model and what its thinking level becomes there", async () => {
+    const { home, cwd } = world();
+    const r = await runXcsh(["agents", "show", "explore", "--json"], {
+      cwd,
+      home,
+      env: { OPENAI_API_KEY: KEY },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).runsOn, {
+      model: "openai/gpt-5.4-mini",
+      thinking: "reasoning.effort low (gpt-5.4-mini has no minimal)",
+    });
+    const text = await runXcsh(["agents", "show", "explore"], { cwd, home, env: { OPENAI_API_KEY: KEY } });
+    assert.match(text.stdout, /^runs on: +openai\/gpt-5\.4-mini; sends reasoning\.effort low/m);
+  });
+
+  test("--dry-run says it per task", async () => {
+    const { home, cwd } = world();
+    const r = await runXcsh(["run", "task", "--dry-run", "--model", "google/gemini-3-pro-preview", "x"], {
+      cwd,
+      home,
+      env: { GEMINI_API_KEY: KEY },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      JSON.parse(r.stdout).tasks[0].thinking,
+      "thinkingConfig.thinkingLevel low (gemini-3-pro-preview has no medium)",
+    );
+    assert.match(r.stderr, /thinking: thinkingConfig\.thinkingLevel low/);
   });
 });
 
