@@ -246,6 +246,28 @@ describe("provider contracts (strict server)", () => {
   });
 });
 
+describe("opaque tokens go back unchanged", () => {
+  const cases: [Provider, string][] = [
+    ["anthropic", "anthropic/claude-opus-4-1"],
+    ["openai", "openai/gpt-5.5"],
+    ["google", "google/gemini-3-pro-preview"],
+  ];
+  for (const [provider, model] of cases) {
+    test(`${model}: thinking, a tool call, and the next turn`, async () => {
+      const res = await run(provider, ["task", "Look.", "--model", model], [
+        { reasoning: "Let me look.", toolCalls: [{ name: "ls", args: { path: "." } }] },
+        { text: "Looked." },
+      ]);
+      assert.equal(ok(res).text, "Looked.");
+      assert.equal(res.server.requests.length, 2, "no request refused");
+      const second = JSON.stringify(res.server.requests[1].body);
+      if (provider === "anthropic") assert.match(second, /"type":"thinking"/);
+      if (provider === "openai") assert.match(second, /"encrypted_content":"/);
+      if (provider === "google") assert.match(second, /"thoughtSignature":"/);
+    });
+  }
+});
+
 describe("what will be sent is shown", () => {
   test("agents show names the model and what its thinking level becomes there", async () => {
     const { home, cwd } = world();
