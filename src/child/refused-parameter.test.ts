@@ -43,7 +43,10 @@ describe("refusedParameter", () => {
       "reasoning_effort",
     );
     assert.equal(
-      refusedParameter({ statusCode: 400, message: "Unrecognized request argument: reasoning_effort" }),
+      refusedParameter({
+        statusCode: 400,
+        message: "Unrecognized request argument: reasoning_effort",
+      }),
       "reasoning_effort",
     );
   });

@@ -21,6 +21,7 @@ import {
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import {
+  droppable,
   isOllama,
   modelRequest,
   type OptionalParameter,
@@ -117,16 +118,6 @@ function commandEnv(
     if (v !== undefined && !keyVars.includes(k)) out[k] = v;
   }
   return out;
-}
-
-/**
- * Whether a refused parameter can be left out: a forced tool choice (when
- * one was sent) on any provider; the others only on OpenAI-compatible
- * servers, and only those xcsh sends them (reasoning effort, stream options).
- */
-function droppable(p: OptionalParameter, forced: boolean, type: string): boolean {
-  if (p === "tool_choice") return forced;
-  return type === "openai-compatible" && (p === "reasoning_effort" || p === "stream_options");
 }
 
 /**
@@ -380,7 +371,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
           }).catch(async (err) => {
             const p = refusedParameter(err);
             const forced = force !== undefined && !narrow;
-            if (!p || dropped.has(p) || !droppable(p, forced, provider.value.type)) throw err;
+            if (!p || dropped.has(p) || !droppable(provider.value.type, p, forced)) throw err;
             dropped.add(p);
             if (p === "stream_options") model = await makeModel({ includeUsage: false });
             call = request();
@@ -388,7 +379,14 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
               ? "the server refuses a forced tool choice; reminding without it"
               : `the server refuses ${p}; trying again without it for the rest of the task`;
             log(`xcsh: ${target.model}: ${reason}`);
-            emit({ type: "retry", id, attempt: 0, maxRetries: policy.maxRetries, delayMs: 0, reason });
+            emit({
+              type: "retry",
+              id,
+              attempt: 0,
+              maxRetries: policy.maxRetries,
+              delayMs: 0,
+              reason,
+            });
             return turn();
           });
         };

@@ -96,7 +96,9 @@ describe("streamTurn", () => {
         { name: "submit_result", description: "Submit", inputSchema: { type: "object" as const } },
       ],
     };
-    await streamTurn(request(model, { ...two, controls: { forceTool: "submit_result", narrow: true } }));
+    await streamTurn(
+      request(model, { ...two, controls: { forceTool: "submit_result", narrow: true } }),
+    );
     await streamTurn(request(model, { ...two, reasoning: "low", maxOutputTokens: 4096 }));
     assert.deepEqual(model.doStreamCalls[0].toolChoice, { type: "auto" });
     assert.deepEqual(model.doStreamCalls[0].tools?.map((t) => t.name), ["submit_result"]);

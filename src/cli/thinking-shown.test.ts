@@ -16,12 +16,18 @@ describe("thinkingShown", () => {
     );
   });
   test("no level", () => {
-    assert.equal(thinkingShown("google/gemini-3-pro-preview", undefined, config, {}), "nothing (no thinking level)");
+    assert.equal(
+      thinkingShown("google/gemini-3-pro-preview", undefined, config, {}),
+      "nothing (no thinking level)",
+    );
   });
   test("a config provider", () => {
     const c = defaultConfig();
     c.providers.box = { type: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" };
-    assert.equal(thinkingShown("box/qwen3", "minimal", c, {}), "reasoning_effort low (qwen3 has no minimal)");
+    assert.equal(
+      thinkingShown("box/qwen3", "minimal", c, {}),
+      "reasoning_effort low (qwen3 has no minimal)",
+    );
   });
   test("an id that names no provider", () => {
     assert.equal(thinkingShown("nowhere/m", "low", config, {}), undefined);

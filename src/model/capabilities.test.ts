@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   claudeVersion,
+  droppable,
   MAX_OUTPUT_TOKENS,
   modelRequest,
   type ModelRequestInput,
@@ -16,7 +17,14 @@ const req = (
   model: string,
   level: ThinkingLevel | undefined,
   extra: Partial<ModelRequestInput> = {},
-) => modelRequest({ type, provider: type === "openai-compatible" ? "ollama" : type, model, level, ...extra });
+) =>
+  modelRequest({
+    type,
+    provider: type === "openai-compatible" ? "ollama" : type,
+    model,
+    level,
+    ...extra,
+  });
 
 describe("nearest", () => {
   test("a level the model has is kept", () => assert.equal(nearest("low", ["low", "high"]), "low"));
@@ -83,8 +91,14 @@ describe("Anthropic (rows 7, 8, 9)", () => {
       anthropic: { thinking: { type: "adaptive" }, effort: "low" },
     });
     assert.deepEqual(high.providerOptions.anthropic.effort, "high");
-    assert.equal(req("anthropic", "claude-sonnet-4-6", "xhigh").providerOptions.anthropic.effort, "high");
-    assert.equal(req("anthropic", "claude-opus-4-7", "xhigh").providerOptions.anthropic.effort, "xhigh");
+    assert.equal(
+      req("anthropic", "claude-sonnet-4-6", "xhigh").providerOptions.anthropic.effort,
+      "high",
+    );
+    assert.equal(
+      req("anthropic", "claude-opus-4-7", "xhigh").providerOptions.anthropic.effort,
+      "xhigh",
+    );
   });
   test("the built-in Claude models all take an effort", () => {
     const models = BUILTIN_ROLE_MODELS.find((p) => p.provider === "anthropic")!.models;
@@ -101,7 +115,10 @@ describe("Anthropic (rows 7, 8, 9)", () => {
   });
   test("budgets on 64k models keep the full answer room", () => {
     const r = req("anthropic", "claude-sonnet-4-5", "xhigh");
-    assert.deepEqual(r.providerOptions.anthropic.thinking, { type: "enabled", budgetTokens: 32000 });
+    assert.deepEqual(r.providerOptions.anthropic.thinking, {
+      type: "enabled",
+      budgetTokens: 32000,
+    });
     assert.equal(r.maxOutputTokens, MAX_OUTPUT_TOKENS);
   });
   test("thinking on: no forced tool choice (row 7)", () => {
@@ -115,7 +132,10 @@ describe("Anthropic (rows 7, 8, 9)", () => {
     assert.deepEqual(req("anthropic", "claude-haiku-5-5", "off").providerOptions, {
       anthropic: { thinking: { type: "disabled" } },
     });
-    assert.equal(req("anthropic", "claude-opus-5-5", "off").providerOptions.anthropic.effort, "low");
+    assert.equal(
+      req("anthropic", "claude-opus-5-5", "off").providerOptions.anthropic.effort,
+      "low",
+    );
   });
   test("old models get nothing", () => {
     assert.deepEqual(req("anthropic", "claude-3-5-haiku-latest", "high").providerOptions, {});
@@ -145,7 +165,8 @@ describe("Gemini (row 5)", () => {
     ["gemini-1.5-pro", "high", {}],
   ];
   for (const [model, lvl, expected] of cases) {
-    test(`${model} at ${lvl}`, () => assert.deepEqual(req("google", model, lvl).providerOptions, expected));
+    test(`${model} at ${lvl}`, () =>
+      assert.deepEqual(req("google", model, lvl).providerOptions, expected));
   }
 });
 
@@ -154,8 +175,14 @@ describe("OpenAI-compatible (rows 3, 4)", () => {
     assert.deepEqual(req("openai-compatible", "qwen3", "minimal").providerOptions, {
       ollama: { reasoningEffort: "low" },
     });
-    assert.equal(req("openai-compatible", "qwen3", "xhigh").providerOptions.ollama.reasoningEffort, "high");
-    assert.equal(req("openai-compatible", "qwen3", "off").providerOptions.ollama.reasoningEffort, "none");
+    assert.equal(
+      req("openai-compatible", "qwen3", "xhigh").providerOptions.ollama.reasoningEffort,
+      "high",
+    );
+    assert.equal(
+      req("openai-compatible", "qwen3", "off").providerOptions.ollama.reasoningEffort,
+      "none",
+    );
   });
   test("a model the server says cannot think gets nothing", () => {
     const r = req("openai-compatible", "llama3.2", "high", { facts: { thinking: false } });
@@ -170,11 +197,29 @@ describe("OpenAI-compatible (rows 3, 4)", () => {
     assert.equal(r.providerOptions.box.reasoningEffort, "low");
   });
   test("other servers get the level as is, until they refuse it", () => {
-    const i = { type: "openai-compatible", provider: "local", model: "m", level: "minimal" } as const;
+    const i = {
+      type: "openai-compatible",
+      provider: "local",
+      model: "m",
+      level: "minimal",
+    } as const;
     assert.deepEqual(modelRequest(i).providerOptions, { local: { reasoningEffort: "minimal" } });
     assert.deepEqual(modelRequest({ ...i, level: "off" }).providerOptions, {});
     const dropped = modelRequest({ ...i, dropped: new Set(["reasoning_effort"]) });
     assert.deepEqual(dropped.providerOptions, {});
     assert.match(dropped.sent, /refused/);
+  });
+});
+
+describe("droppable", () => {
+  test("a forced tool choice, when one was sent", () => {
+    assert.equal(droppable("anthropic", "tool_choice", true), true);
+    assert.equal(droppable("anthropic", "tool_choice", false), false);
+  });
+  test("what xcsh sends an OpenAI-compatible server, and only there", () => {
+    assert.equal(droppable("openai-compatible", "reasoning_effort", false), true);
+    assert.equal(droppable("openai-compatible", "stream_options", false), true);
+    assert.equal(droppable("openai-compatible", "strict", false), false);
+    assert.equal(droppable("openai", "reasoning_effort", false), false);
   });
 });

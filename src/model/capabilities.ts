@@ -128,6 +128,17 @@ export type OptionalParameter =
   | "strict"
   | "stream_options";
 
+/**
+ * Whether a parameter a server refused can be left out: a forced tool choice
+ * (when one was sent) on any provider; the others only on OpenAI-compatible
+ * servers, and only those xcsh sends them (the reasoning effort, the stream
+ * options). The tools themselves never are.
+ */
+export function droppable(type: ProviderType, p: OptionalParameter, forced: boolean): boolean {
+  if (p === "tool_choice") return forced;
+  return type === "openai-compatible" && (p === "reasoning_effort" || p === "stream_options");
+}
+
 /** The thinking part of one model call, and how it is shown. */
 export interface ModelRequest {
   /** The SDK's portable `reasoning` call option, when it is the way to send the level. */
@@ -181,7 +192,9 @@ function openaiParameter(model: string): ThinkingParameter {
   const variant = g[3] ?? "";
   if (major < 5) return { kind: "none", why: `${model} does not reason` };
   if (/^chat/.test(variant)) return { kind: "none", why: `${model} takes no reasoning effort` };
-  if (major >= 6) return { kind: "openai-effort", efforts: ["low", "medium", "high", "xhigh", "max"] };
+  if (major >= 6) {
+    return { kind: "openai-effort", efforts: ["low", "medium", "high", "xhigh", "max"] };
+  }
   if (/^pro/.test(variant)) {
     // gpt-5-pro reasons at high only; later pro models at medium to xhigh.
     return {
@@ -223,7 +236,9 @@ function anthropicParameter(model: string): ThinkingParameter {
   if (at >= 406) {
     return {
       kind: "anthropic-effort",
-      efforts: at >= 407 ? ["low", "medium", "high", "xhigh", "max"] : ["low", "medium", "high", "max"],
+      efforts: at >= 407
+        ? ["low", "medium", "high", "xhigh", "max"]
+        : ["low", "medium", "high", "max"],
       canDisable: !CLAUDE_ALWAYS_THINKING.test(model),
     };
   }

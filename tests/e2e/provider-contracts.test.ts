@@ -183,7 +183,10 @@ describe("provider contracts (strict server)", () => {
     assert.equal(res.server.requests.length, 2, "one call per turn, none refused");
     assert.equal(res.server.requests[0].body.model, "claude-haiku-5-5");
     for (const req of res.server.requests) {
-      assert.ok(!["any", "tool"].includes(req.body.tool_choice?.type), JSON.stringify(req.body.tool_choice));
+      assert.ok(
+        !["any", "tool"].includes(req.body.tool_choice?.type),
+        JSON.stringify(req.body.tool_choice),
+      );
     }
     // The reminder offers submit_result alone: the call is still the only one possible.
     assert.deepEqual(res.server.requests[1].body.tools.map((t: Json) => t.name), ["submit_result"]);
@@ -281,13 +284,24 @@ describe("what will be sent is shown", () => {
       model: "openai/gpt-5.4-mini",
       thinking: "reasoning.effort low (gpt-5.4-mini has no minimal)",
     });
-    const text = await runXcsh(["agents", "show", "explore"], { cwd, home, env: { OPENAI_API_KEY: KEY } });
+    const text = await runXcsh(["agents", "show", "explore"], {
+      cwd,
+      home,
+      env: { OPENAI_API_KEY: KEY },
+    });
     assert.match(text.stdout, /^runs on: +openai\/gpt-5\.4-mini; sends reasoning\.effort low/m);
   });
 
   test("--dry-run says it per task", async () => {
     const { home, cwd } = world();
-    const r = await runXcsh(["run", "task", "--dry-run", "--model", "google/gemini-3-pro-preview", "x"], {
+    const r = await runXcsh([
+      "run",
+      "task",
+      "--dry-run",
+      "--model",
+      "google/gemini-3-pro-preview",
+      "x",
+    ], {
       cwd,
       home,
       env: { GEMINI_API_KEY: KEY },

@@ -54,7 +54,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { type CacheUsage, PromptCache } from "./prompt-cache.ts";
 import { type ResponsesAnswer, responsesEvents, responsesJson } from "./wire-responses.ts";
-import { type OllamaModel, type StrictOptions, strictRefusal, StrictState } from "./strict-rules.ts";
+import {
+  type OllamaModel,
+  type StrictOptions,
+  strictRefusal,
+  StrictState,
+} from "./strict-rules.ts";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
@@ -387,8 +392,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     if (format === "responses") {
       const answer = responsesAnswer(answered, model, usage);
       const include = (body as { include?: unknown }).include;
-      if (answer.reasoning !== undefined && Array.isArray(include) &&
-        include.includes("reasoning.encrypted_content")) {
+      if (
+        answer.reasoning !== undefined && Array.isArray(include) &&
+        include.includes("reasoning.encrypted_content")
+      ) {
         answer.encrypted = strictState.token("encrypted-reasoning");
         strictState.encrypted.set(`rs_${answer.id}`, answer.encrypted);
       }

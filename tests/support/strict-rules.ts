@@ -162,10 +162,13 @@ function anthropicRules(body: Json, state: StrictState): Refusal | undefined {
     );
   }
   const thinking = body.thinking;
-  const thinkingOn = isObject(thinking) && (thinking.type === "enabled" || thinking.type === "adaptive");
+  const thinkingOn = isObject(thinking) &&
+    (thinking.type === "enabled" || thinking.type === "adaptive");
   if (isObject(thinking)) {
     if (!["enabled", "disabled", "adaptive"].includes(thinking.type)) {
-      return bad("thinking: Input tag does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'");
+      return bad(
+        "thinking: Input tag does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'",
+      );
     }
     if (thinking.type === "enabled") {
       // [anthropic-thinking] budget_tokens ≥ 1024 and below max_tokens.
@@ -187,11 +190,21 @@ function anthropicRules(body: Json, state: StrictState): Refusal | undefined {
   const effort = body.output_config?.effort;
   if (effort !== undefined) {
     // [anthropic-thinking] Effort: low, medium, high, max; xhigh from Claude Opus 4.7.
-    const efforts = ["low", "medium", "high", "max", ...(at === undefined || at >= 407 ? ["xhigh"] : [])];
+    const efforts = [
+      "low",
+      "medium",
+      "high",
+      "max",
+      ...(at === undefined || at >= 407 ? ["xhigh"] : []),
+    ];
     if (!efforts.includes(effort)) {
-      return bad(`output_config.effort: Input should be ${efforts.map((e) => `'${e}'`).join(", ")}`);
+      return bad(
+        `output_config.effort: Input should be ${efforts.map((e) => `'${e}'`).join(", ")}`,
+      );
     }
-    if (at !== undefined && at < 405) return bad(`This model does not support the effort parameter.`);
+    if (at !== undefined && at < 405) {
+      return bad(`This model does not support the effort parameter.`);
+    }
   }
   // [anthropic-thinking] "Tool use with thinking only supports tool_choice auto or none."
   if (thinkingOn && isObject(body.tool_choice) && ["any", "tool"].includes(body.tool_choice.type)) {
@@ -278,7 +291,9 @@ function openaiEfforts(model: string): string[] | null | undefined {
   if (/^o[34](?:-mini)?$/.test(model) || /^o1$/.test(model)) return ["low", "medium", "high"];
   if (/^gpt-5(?:-mini|-nano)?$/.test(model)) return ["minimal", "low", "medium", "high"];
   if (/^gpt-5\.1(?:-mini)?$/.test(model)) return ["none", "low", "medium", "high"];
-  if (/^gpt-5\.[2-5](?:-mini|-nano)?$/.test(model)) return ["none", "low", "medium", "high", "xhigh"];
+  if (/^gpt-5\.[2-5](?:-mini|-nano)?$/.test(model)) {
+    return ["none", "low", "medium", "high", "xhigh"];
+  }
   return undefined;
 }
 
@@ -348,7 +363,11 @@ function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Re
     if (tool?.type === "function" && tool.strict === true) {
       const problem = strictSchemaProblem(tool.parameters, "()");
       if (problem) {
-        return bad(`Invalid schema for function '${tool.name}': ${problem}`, "tools", "invalid_function_parameters");
+        return bad(
+          `Invalid schema for function '${tool.name}': ${problem}`,
+          "tools",
+          "invalid_function_parameters",
+        );
       }
     }
   }
@@ -395,13 +414,20 @@ function strictSchemaProblem(schema: Json, at: string): string | undefined {
         `including every key in properties. Missing '${missing}'.`;
     }
     for (const p of props) {
-      const inner = strictSchemaProblem(schema.properties[p], `${at.slice(0, -1)}${at === "()" ? "" : ", "}'properties', '${p}')`);
+      const inner = strictSchemaProblem(
+        schema.properties[p],
+        `${at.slice(0, -1)}${at === "()" ? "" : ", "}'properties', '${p}')`,
+      );
       if (inner) return inner;
     }
   }
   for (const k of ["items", "anyOf", "$defs", "definitions"]) {
     const sub = schema[k];
-    const subs = Array.isArray(sub) ? sub : isObject(sub) ? (k === "items" ? [sub] : Object.values(sub)) : [];
+    const subs = Array.isArray(sub)
+      ? sub
+      : isObject(sub)
+      ? (k === "items" ? [sub] : Object.values(sub))
+      : [];
     for (const s of subs) {
       const inner = strictSchemaProblem(s, at);
       if (inner) return inner;
@@ -467,9 +493,13 @@ function chatRules(body: Json, opts: StrictOptions): Refusal | undefined {
       return bad(`"${model}" does not support thinking`);
     }
     if (effort !== undefined && !["high", "medium", "low", "none"].includes(effort)) {
-      return bad(`invalid reasoning value: '${effort}' (must be "high", "medium", "low", or "none")`);
+      return bad(
+        `invalid reasoning value: '${effort}' (must be "high", "medium", "low", or "none")`,
+      );
     }
-    if (Array.isArray(body.tools) && body.tools.length > 0 && !ollama.capabilities.includes("tools")) {
+    if (
+      Array.isArray(body.tools) && body.tools.length > 0 && !ollama.capabilities.includes("tools")
+    ) {
       return bad(`registry.ollama.ai/library/${model}:latest does not support tools`);
     }
     return undefined;
@@ -605,7 +635,10 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
   }
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
     for (const d of tool?.functionDeclarations ?? []) {
-      const problem = geminiSchemaProblem(d.parameters, `function_declarations[${d.name}].parameters`);
+      const problem = geminiSchemaProblem(
+        d.parameters,
+        `function_declarations[${d.name}].parameters`,
+      );
       if (problem) return bad(problem);
     }
   }
