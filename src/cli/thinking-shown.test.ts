@@ -26,7 +26,7 @@ describe("thinkingShown", () => {
     c.providers.box = { type: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" };
     assert.equal(
       thinkingShown("box/qwen3", "minimal", c, {}),
-      "reasoning_effort low (qwen3 has no minimal)",
+      "reasoning_effort low (qwen3 has no minimal), unless the server says the model cannot think",
     );
   });
   test("an id that names no provider", () => {

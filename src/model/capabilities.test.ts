@@ -184,6 +184,11 @@ describe("OpenAI-compatible (rows 3, 4)", () => {
       "none",
     );
   });
+  test("before the server is asked, the line says it may still send nothing", () => {
+    assert.match(req("openai-compatible", "qwen3", "low").sent, /unless the server says/);
+    const asked = req("openai-compatible", "qwen3", "low", { facts: { thinking: true } });
+    assert.equal(asked.sent, "reasoning_effort low");
+  });
   test("a model the server says cannot think gets nothing", () => {
     const r = req("openai-compatible", "llama3.2", "high", { facts: { thinking: false } });
     assert.deepEqual(r.providerOptions, {});

@@ -405,7 +405,9 @@ export function modelRequest(i: ModelRequestInput, baseURL = ""): ModelRequest {
       return {
         ...plain(),
         providerOptions: { [i.provider]: { reasoningEffort: effort } },
-        sent: `reasoning_effort ${effort}${moved(model, level, effort)}`,
+        sent: `reasoning_effort ${effort}${moved(model, level, effort)}${
+          i.facts === undefined ? ", unless the server says the model cannot think" : ""
+        }`,
       };
     }
   }

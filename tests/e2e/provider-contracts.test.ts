@@ -315,6 +315,58 @@ describe("what will be sent is shown", () => {
   });
 });
 
+describe("OpenAI-compatible servers that refuse an optional parameter", () => {
+  test("stream_options: once more without it, then never again in the task", async () => {
+    const server = await startModelServer({
+      turns: [
+        { fault: "400", message: "Unrecognized request argument supplied: stream_options" },
+        { toolCalls: [{ name: "ls", args: { path: "." } }] },
+        { text: "Listed." },
+      ],
+    });
+    try {
+      const { home, cwd } = world(
+        {},
+        `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+      );
+      const r = await runXcsh(["run", "task", "List.", "--model", "box/m", "--json"], {
+        cwd,
+        home,
+        env: { XCSH_RETRY_BASE_MS: "5" },
+      });
+      assert.equal(JSON.parse(r.stdout).results?.[0]?.status, "ok", `${r.stdout}\n${r.stderr}`);
+      assert.deepEqual(
+        server.requests.map((q) => q.body.stream_options !== undefined),
+        [true, false, false],
+      );
+      assert.match(r.stderr, /refuses stream_options/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a 400 naming no optional parameter is not retried", async () => {
+    const server = await startModelServer({
+      turns: [{ fault: "400", message: "model 'm' not found" }, { text: "never" }],
+    });
+    try {
+      const { home, cwd } = world(
+        {},
+        `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+      );
+      const r = await runXcsh(["run", "task", "List.", "--model", "box/m", "--json"], {
+        cwd,
+        home,
+        env: { XCSH_RETRY_BASE_MS: "5" },
+      });
+      assert.equal(r.code, 1);
+      assert.equal(server.requests.length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("every bundled agent to a result, one provider at a time", () => {
   const AGENTS: [string, Turn][] = [
     ["explore", submit(EXPLORE_SAMPLE)],
