@@ -308,9 +308,10 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
       const what = t.envelope.model
         ? `would run on ${t.envelope.model}${
           t.envelope.modelNote ? ` (${t.envelope.modelNote})` : ""
-        }${thinking[i] ? `; thinking: ${thinking[i]}` : ""}`
+        }`
         : `no model: ${t.modelError}`;
       writeErr(`xcsh: dry run: [${t.envelope.id}] ${what}\n`);
+      if (thinking[i]) writeErr(`xcsh: dry run: [${t.envelope.id}] thinking: ${thinking[i]}\n`);
     });
     printJson({
       version: 1,
