@@ -331,3 +331,47 @@ describe("Gemini", () => {
     assert.equal(refusal("google", back(call), "gemini-2.5-flash", state), undefined);
   });
 });
+
+describe("mistyped fields", () => {
+  test("Anthropic", () => {
+    const body = { model: "claude-opus-4-1", max_tokens: 100, messages: [] };
+    assert.equal(
+      refusal("anthropic", { ...body, max_tokens: "10" }),
+      "max_tokens: Input should be a valid integer",
+    );
+    assert.match(
+      refusal("anthropic", { ...body, tool_choice: { type: "force" } })!,
+      /Input tag does not match/,
+    );
+    assert.equal(refusal("anthropic", { model: "m", messages: [] }), "max_tokens: Field required");
+  });
+  test("OpenAI Responses", () => {
+    const body = { model: "gpt-5.5", input: [] };
+    assert.equal(
+      refusal("responses", { ...body, max_output_tokens: "1" }),
+      "Invalid type for 'max_output_tokens': expected an integer, but got a string instead.",
+    );
+    assert.match(
+      refusal("responses", { ...body, max_output_tokens: 8 })!,
+      /Expected a value >= 16/,
+    );
+    assert.match(refusal("responses", { ...body, store: "no" })!, /expected a boolean/);
+  });
+  test("Chat Completions", () => {
+    assert.match(
+      refusal("openai", { model: "m", messages: [], max_tokens: 1.5 })!,
+      /Invalid type for 'max_tokens': expected an integer, but got a number/,
+    );
+    assert.match(refusal("openai", { model: "m" })!, /'messages'/);
+  });
+  test("Gemini", () => {
+    assert.match(
+      refusal(
+        "google",
+        { contents: [], generationConfig: { maxOutputTokens: "9" } },
+        "gemini-3-pro-preview",
+      )!,
+      /Invalid value at 'generation_config.max_output_tokens' \(TYPE_INT32\)/,
+    );
+  });
+});

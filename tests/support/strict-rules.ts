@@ -151,7 +151,26 @@ function anthropicRules(body: Json, state: StrictState): Refusal | undefined {
   for (const k of Object.keys(body)) {
     if (!ANTHROPIC_FIELDS.has(k)) return bad(`${k}: Extra inputs are not permitted`);
   }
-  if (!Number.isInteger(body.max_tokens)) return bad("max_tokens: Field required");
+  if (body.max_tokens === undefined) return bad("max_tokens: Field required");
+  // [anthropic-api] field types.
+  if (!Number.isInteger(body.max_tokens)) return bad("max_tokens: Input should be a valid integer");
+  if (body.max_tokens < 1) return bad("max_tokens: Input should be greater than or equal to 1");
+  if (typeof body.model !== "string") return bad("model: Input should be a valid string");
+  if (!Array.isArray(body.messages)) return bad("messages: Input should be a valid list");
+  if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system)) {
+    return bad("system: Input should be a valid string");
+  }
+  if (body.stream !== undefined && typeof body.stream !== "boolean") {
+    return bad("stream: Input should be a valid boolean");
+  }
+  if (
+    body.tool_choice !== undefined &&
+    !["auto", "any", "tool", "none"].includes(body.tool_choice?.type)
+  ) {
+    return bad(
+      "tool_choice: Input tag does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
+    );
+  }
   const model = String(body.model ?? "");
   const at = claudeAt(model);
   const limit = claudeMaxOutput(model);
@@ -297,6 +316,38 @@ function openaiEfforts(model: string): string[] | null | undefined {
   return undefined;
 }
 
+/** OpenAI's answer to a field of the wrong JSON type, for the first such field. */
+function openAITypes(
+  body: Json,
+  types: Record<string, "integer" | "boolean" | "string">,
+): { message: string; param: string } | undefined {
+  const kind = (v: unknown) =>
+    Number.isInteger(v)
+      ? "integer"
+      : typeof v === "number"
+      ? "number"
+      : Array.isArray(v)
+      ? "array"
+      : v === null
+      ? "null"
+      : typeof v;
+  for (const [field, want] of Object.entries(types)) {
+    const v = body[field];
+    if (v === undefined) continue;
+    if (kind(v) !== want) {
+      return {
+        message:
+          `Invalid type for '${field}': expected ${want === "integer" ? "an" : "a"} ${want}, ` +
+          `but got ${kind(v) === "integer" || kind(v) === "array" ? "an" : "a"} ${
+            kind(v)
+          } instead.`,
+        param: field,
+      };
+    }
+  }
+  return undefined;
+}
+
 /** "'a', 'b', and 'c'" as OpenAI lists supported values. */
 function listed(values: string[]): string {
   const q = values.map((v) => `'${v}'`);
@@ -312,6 +363,23 @@ function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Re
   });
   for (const k of Object.keys(body)) {
     if (!RESPONSES_FIELDS.has(k)) return bad(`Unknown parameter: '${k}'.`, k, "unknown_parameter");
+  }
+  // [openai-responses] field types; max_output_tokens is at least 16.
+  const typed = openAITypes(body, {
+    max_output_tokens: "integer",
+    store: "boolean",
+    stream: "boolean",
+    prompt_cache_key: "string",
+    model: "string",
+  });
+  if (typed) return bad(typed.message, typed.param, "invalid_type");
+  if (body.max_output_tokens !== undefined && body.max_output_tokens < 16) {
+    return bad(
+      "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got " +
+        `${body.max_output_tokens} instead.`,
+      "max_output_tokens",
+      "integer_below_min_value",
+    );
   }
   const model = String(body.model ?? "");
   const reasoning = body.reasoning;
@@ -483,6 +551,17 @@ function chatRules(body: Json, opts: StrictOptions): Refusal | undefined {
   for (const k of Object.keys(body)) {
     if (!CHAT_FIELDS.has(k)) return bad(`Unrecognized request argument supplied: ${k}`, k);
   }
+  // [openai-chat] field types.
+  const typed = openAITypes(body, {
+    max_tokens: "integer",
+    max_completion_tokens: "integer",
+    stream: "boolean",
+    model: "string",
+  });
+  if (typed) return bad(typed.message, typed.param);
+  if (!Array.isArray(body.messages)) {
+    return bad("Invalid type for 'messages': expected an array of objects.", "messages");
+  }
   const model = String(body.model ?? "");
   const ollama = opts.ollama?.[model];
   const effort = body.reasoning_effort;
@@ -607,6 +686,14 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
         `Invalid JSON payload received. Unknown name "${k}" at 'generation_config': Cannot find field.`,
       );
     }
+  }
+  // [gemini-api] GenerationConfig.maxOutputTokens is an int32.
+  if (gc.maxOutputTokens !== undefined && !Number.isInteger(gc.maxOutputTokens)) {
+    return bad(
+      `Invalid value at 'generation_config.max_output_tokens' (TYPE_INT32), ${
+        JSON.stringify(gc.maxOutputTokens)
+      }`,
+    );
   }
   const tc = gc.thinkingConfig;
   if (isObject(tc)) {
