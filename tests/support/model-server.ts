@@ -73,6 +73,8 @@ export type Turn =
     text?: string;
     toolCalls?: ScriptedToolCall[];
     reasoning?: string;
+    /** Anthropic: a `redacted_thinking` block (opaque data that must come back unchanged). */
+    redactedThinking?: boolean;
     /** `input` counts every input token, the cached ones included. */
     usage?: TurnUsage;
     /** Gemini: `length` is `MAX_TOKENS`, anything else `STOP`. */
@@ -632,12 +634,20 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     return signature;
   }
 
+  /** Opaque redacted-thinking data, remembered so it must come back unchanged. */
+  function redact(): string {
+    const data = strictState.token("redacted-thinking");
+    strictState.redacted.add(data);
+    return data;
+  }
+
   function anthropicJson(res: ServerResponse, turn: AnswerTurn, model: string) {
     const u = turn.usage ?? DEFAULT_USAGE;
     const content: object[] = [];
     if (turn.reasoning !== undefined) {
       content.push({ type: "thinking", thinking: turn.reasoning, signature: sign(turn.reasoning) });
     }
+    if (turn.redactedThinking) content.push({ type: "redacted_thinking", data: redact() });
     if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
     for (const c of resolveCalls(turn)) {
       content.push({ type: "tool_use", id: c.id, name: c.name, input: anthropicInput(c.args) });
@@ -673,6 +683,14 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       ev("content_block_delta", {
         index,
         delta: { type: "signature_delta", signature: sign(turn.reasoning) },
+      });
+      ev("content_block_stop", { index });
+      index++;
+    }
+    if (turn.redactedThinking) {
+      ev("content_block_start", {
+        index,
+        content_block: { type: "redacted_thinking", data: redact() },
       });
       ev("content_block_stop", { index });
       index++;
