@@ -36,7 +36,8 @@
  *   or none"): `reasoning_effort` `none low medium high`, and nothing for a
  *   model whose `/api/show` capabilities lack `thinking`.
  * - Other OpenAI-compatible servers: `reasoning_effort` with the level as
- *   is; a server that refuses it has it dropped (`compatible-retry.ts`).
+ *   is; a server that refuses it has it dropped (`droppable` below;
+ *   `src/child/refused-parameter.ts` reads the refusal).
  * A level the model lacks becomes the nearest one it has: the closest lower
  * one, else the closest higher one (the rule of the AI SDK's
  * `mapReasoningToProviderEffort`); `off` becomes the model's way to turn
@@ -120,7 +121,7 @@ export interface ModelRequestInput {
   dropped?: ReadonlySet<OptionalParameter>;
 }
 
-/** Optional parameters an OpenAI-compatible server may refuse (`compatible-retry.ts`). */
+/** Optional parameters an OpenAI-compatible server may refuse (`child/refused-parameter.ts`). */
 export type OptionalParameter =
   | "reasoning_effort"
   | "tool_choice"
