@@ -236,7 +236,8 @@ export type ChildEvent =
     session?: string;
   }
   | { type: "message"; id: string; message: unknown }
-  /** A failed model call is tried again after `delayMs`. */
+  /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
+   * without an optional parameter the server refused (`reason` names it). */
   | {
     type: "retry";
     id: string;

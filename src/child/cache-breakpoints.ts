@@ -25,7 +25,7 @@
  */
 import type { LanguageModelV4FunctionTool, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { ProviderType } from "../model/providers.ts";
-import type { ProviderOptions } from "../model/thinking.ts";
+import type { ProviderOptions } from "../model/capabilities.ts";
 
 /** Anthropic's limit of breakpoints per request. */
 export const MAX_BREAKPOINTS = 4;

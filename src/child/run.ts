@@ -21,7 +21,14 @@ import {
 } from "../model/providers.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
-import { reasoningOptions } from "../model/thinking.ts";
+import {
+  droppable,
+  isOllama,
+  modelRequest,
+  type OptionalParameter,
+  type ServerFacts,
+} from "../model/capabilities.ts";
+import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
@@ -35,11 +42,11 @@ import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries, ModelCallError } from "./retries.ts";
-import { streamTurn } from "./turn.ts";
+import { streamTurn, type TurnOutput } from "./turn.ts";
 import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
-import { rejectsToolChoice } from "./tool-choice.ts";
+import { refusedParameter } from "./refused-parameter.ts";
 import { displayPath } from "../home.ts";
 import { prepareWorkspace } from "./workspace.ts";
 
@@ -65,6 +72,7 @@ export interface ChildDeps {
   createModel?: (
     provider: ResolvedProvider,
     model: string,
+    options?: { includeUsage?: boolean },
   ) => LanguageModel | Promise<LanguageModel>;
 }
 
@@ -222,9 +230,28 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     submit.definition,
   ];
 
+  // Ollama says whether the model can think and call tools.
+  let facts: ServerFacts | undefined;
+  if (
+    provider.value.type === "openai-compatible" &&
+    isOllama(provider.value.name, provider.value.baseURL)
+  ) {
+    facts = await ollamaFacts(provider.value.baseURL, choice.value.model, {
+      apiKey: provider.value.apiKey,
+    });
+    if (facts?.tools === false) {
+      await toolSet.close();
+      return fail(
+        `${choice.value.id} cannot call tools (the server's /api/show lists no "tools" ` +
+          "capability); choose a model that can",
+      );
+    }
+  }
+  const makeModel = (options?: { includeUsage?: boolean }) =>
+    (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model, options);
   let model: LanguageModel;
   try {
-    model = await (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model);
+    model = await makeModel();
   } catch (err) {
     await toolSet.close();
     return fail(`cannot set up ${choice.value.id}: ${err instanceof Error ? err.message : err}`);
@@ -295,11 +322,27 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     promptContext: envelope.promptContext,
   });
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
-  const providerOptions = mergeProviderOptions(
-    reasoningOptions(provider.value.type, provider.value.name, choice.value.model, level),
-    cacheOptions(provider.value.type, `xcsh-${crypto.randomUUID()}`),
-  );
-  let toolChoiceRefused = false;
+  const cacheKey = `xcsh-${crypto.randomUUID()}`;
+  // Optional parameters the server refused: they stay off for the rest of the task.
+  const dropped = new Set<OptionalParameter>();
+  const request = () => {
+    const r = modelRequest({
+      type: provider.value.type,
+      provider: provider.value.name,
+      model: choice.value.model,
+      level,
+      facts,
+      dropped,
+    }, provider.value.baseURL);
+    return {
+      ...r,
+      providerOptions: mergeProviderOptions(
+        r.providerOptions,
+        cacheOptions(provider.value.type, cacheKey),
+      ),
+    };
+  };
+  let call = request();
   const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };
   const findings: Finding[] = [];
 
@@ -326,27 +369,48 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
       },
       emit,
       callModel: async (messages, forceTool) => {
-        const turn = (force: string | undefined) =>
-          streamTurn({
+        const turn = (): Promise<TurnOutput> => {
+          // A server that refused a forced tool gets none; a model that refuses one
+          // (Anthropic while thinking) is offered that tool alone.
+          const force = dropped.has("tool_choice") ? undefined : forceTool;
+          const narrow = !call.forcedToolChoice;
+          return streamTurn({
             model,
             system,
             messages,
             tools: definitions,
-            providerOptions,
+            providerOptions: call.providerOptions,
+            reasoning: call.reasoning,
+            maxOutputTokens: call.maxOutputTokens,
             signal: controller.signal,
             idleTimeoutMs,
             onText: (delta) => emit({ type: "text", id, delta }),
-            controls: { forceTool: force },
+            controls: { forceTool: force, narrow },
             breakpoints: provider.value.type === "anthropic",
+          }).catch(async (err) => {
+            const p = refusedParameter(err);
+            const forced = force !== undefined && !narrow;
+            if (!p || dropped.has(p) || !droppable(provider.value.type, p, forced)) throw err;
+            dropped.add(p);
+            if (p === "stream_options") model = await makeModel({ includeUsage: false });
+            call = request();
+            const reason = p === "tool_choice"
+              ? "the server refuses a forced tool choice; reminding without it"
+              : `the server refuses ${p}; trying again without it for the rest of the task`;
+            log(`xcsh: ${target.model}: ${reason}`);
+            emit({
+              type: "retry",
+              id,
+              attempt: 0,
+              maxRetries: policy.maxRetries,
+              delayMs: 0,
+              reason,
+            });
+            return turn();
           });
+        };
         const out = await callModelWithRetries(
-          () =>
-            toolChoiceRefused || !forceTool ? turn(undefined) : turn(forceTool).catch((err) => {
-              if (!rejectsToolChoice(err)) throw err;
-              toolChoiceRefused = true;
-              log(`xcsh: ${target.model} refuses a forced tool choice; reminding without it`);
-              return turn(undefined);
-            }),
+          turn,
           {
             policy,
             signal: controller.signal,

@@ -81,6 +81,32 @@ describe("streamTurn", () => {
     assert.deepEqual(model.doStreamCalls[1].toolChoice, { type: "tool", toolName: "read" });
   });
 
+  test("a narrowed force offers that tool alone with an automatic choice", async () => {
+    const model = new MockLanguageModelV4({
+      doStream: () =>
+        Promise.resolve(streamOf([{
+          type: "finish",
+          finishReason: { unified: "stop", raw: "end" },
+          usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+        }])),
+    });
+    const two = {
+      tools: [
+        { name: "read", description: "Read", inputSchema: { type: "object" as const } },
+        { name: "submit_result", description: "Submit", inputSchema: { type: "object" as const } },
+      ],
+    };
+    await streamTurn(
+      request(model, { ...two, controls: { forceTool: "submit_result", narrow: true } }),
+    );
+    await streamTurn(request(model, { ...two, reasoning: "low", maxOutputTokens: 4096 }));
+    assert.deepEqual(model.doStreamCalls[0].toolChoice, { type: "auto" });
+    assert.deepEqual(model.doStreamCalls[0].tools?.map((t) => t.name), ["submit_result"]);
+    assert.deepEqual(model.doStreamCalls[1].tools?.map((t) => t.name), ["read", "submit_result"]);
+    assert.equal(model.doStreamCalls[1].reasoning, "low");
+    assert.equal(model.doStreamCalls[1].maxOutputTokens, 4096);
+  });
+
   test("a turn whose output passes the cap fails and stops reading", async () => {
     let pulled = 0;
     const model = new MockLanguageModelV4({

@@ -20,7 +20,7 @@
  */
 import type { LanguageModelV4StreamPart, SharedV4ProviderOptions } from "@ai-sdk/provider";
 import { IdleTimeoutError } from "../model/retry.ts";
-import { MAX_OUTPUT_TOKENS, type ProviderOptions } from "../model/thinking.ts";
+import { type Effort, MAX_OUTPUT_TOKENS, type ProviderOptions } from "../model/capabilities.ts";
 import {
   type LanguageModel,
   type Message,
@@ -71,6 +71,9 @@ export class TurnOutputLimitError extends Error {
 export interface TurnControls {
   /** Makes the model call this tool (the provider's tool choice). */
   forceTool?: string;
+  /** Forces `forceTool` by offering it alone with an automatic choice, for a
+   * model that refuses a forced choice (Anthropic while thinking). */
+  narrow?: boolean;
   /** Overrides {@link MAX_TURN_OUTPUT_CHARS} (tests). */
   maxOutputChars?: number;
 }
@@ -81,6 +84,10 @@ export interface TurnRequest {
   messages: Message[];
   tools: readonly ToolDefinition[];
   providerOptions: ProviderOptions;
+  /** The SDK's portable reasoning option (`capabilities.ts` decides it). */
+  reasoning?: Effort;
+  /** Output tokens to allow; {@link MAX_OUTPUT_TOKENS} when unset. */
+  maxOutputTokens?: number;
   signal: AbortSignal;
   idleTimeoutMs: number;
   onText: (delta: string) => void;
@@ -164,17 +171,18 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
   try {
     arm();
     let prompt = toPrompt(req.system, req.messages);
-    let tools = toProviderTools(req.tools);
+    const force = req.controls?.forceTool;
+    const narrow = force !== undefined && req.controls?.narrow === true;
+    let tools = toProviderTools(narrow ? req.tools.filter((t) => t.name === force) : req.tools);
     if (req.breakpoints) ({ prompt, tools } = withAnthropicBreakpoints(prompt, tools));
     const { stream } = await unlessAborted(
       req.model.doStream({
         prompt,
         tools,
-        toolChoice: req.controls?.forceTool
-          ? { type: "tool", toolName: req.controls.forceTool }
-          : { type: "auto" },
+        toolChoice: force && !narrow ? { type: "tool", toolName: force } : { type: "auto" },
         providerOptions: req.providerOptions as SharedV4ProviderOptions,
-        maxOutputTokens: MAX_OUTPUT_TOKENS,
+        ...(req.reasoning ? { reasoning: req.reasoning } : {}),
+        maxOutputTokens: req.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
         abortSignal: attempt.signal,
       }),
       attempt.signal,

@@ -9,6 +9,9 @@ import process from "node:process";
 import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
+import { loadConfig } from "../config/load.ts";
+import { resolveModel } from "../model/resolve.ts";
+import { thinkingShown } from "./thinking-shown.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { AGENTS_HELP } from "./help.ts";
 import {
@@ -101,7 +104,8 @@ export async function agentsCommand(args: string[]): Promise<number> {
       "Run 'xcsh agents --help' for usage.",
     );
   }
-  const found = await discoverAgents(discoveryEnv(values.cwd));
+  const denv = discoveryEnv(values.cwd);
+  const found = await discoverAgents(denv);
   reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env));
 
   if (sub === "show") {
@@ -116,11 +120,34 @@ export async function agentsCommand(args: string[]): Promise<number> {
     const hidden = found.shadowed.filter((s) => s.shadowedBy === agent).map((s) =>
       shadowRef(s.agent)
     );
+    // The model the agent would run on here, and what its thinking level becomes there.
+    const loaded = await loadConfig(denv.cwd, denv.home);
+    const choice = loaded.ok
+      ? resolveModel({
+        agentName: agent.name,
+        agentModels: agent.model,
+        config: loaded.config,
+        env: denv.env,
+        envModel: denv.env.XCSH_MODEL,
+      })
+      : undefined;
+    const runsOn = choice?.ok && loaded.ok
+      ? {
+        model: choice.value.id,
+        thinking: thinkingShown(
+          choice.value.id,
+          agent.thinkingLevel,
+          loaded.config,
+          denv.env,
+        ),
+      }
+      : undefined;
     if (values.json) {
       printJson({
         version: 1,
         agent: { ...agentSummary(agent), systemPrompt: agent.systemPrompt },
         shadows: hidden,
+        ...(runsOn ? { runsOn } : {}),
       });
     } else {
       const lines = [
@@ -143,6 +170,9 @@ export async function agentsCommand(args: string[]): Promise<number> {
         `spawns:       ${agent.spawns === "*" ? "*" : agent.spawns?.join(", ") ?? "none"}`,
         `model:        ${agent.model?.join(", ") ?? "(parent's)"}`,
         `thinking:     ${agent.thinkingLevel ?? "(default)"}`,
+        ...(runsOn
+          ? [`runs on:      ${runsOn.model}${runsOn.thinking ? `; sends ${runsOn.thinking}` : ""}`]
+          : []),
         ...(agent.maxTurns ? [`max turns:    ${agent.maxTurns}`] : []),
         ...(agent.timeout ? [`timeout:      ${agent.timeout} s`] : []),
         ...(agent.recursive ? ["recursive:    yes"] : []),

@@ -22,6 +22,7 @@ import { isVerbose, printJson, reportDiagnostics, reportDiscoveryWarnings } from
 import { formatDiagnostic } from "../labels.ts";
 import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
+import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
@@ -303,14 +304,26 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
     // Every task of a call gets the same instruction files.
     const context = prepared.tasks[0]?.envelope.promptContext;
-    for (const t of prepared.tasks) {
+    // What each task's thinking level becomes on its model (capabilities.ts).
+    const thinking = prepared.tasks.map((t) =>
+      t.envelope.model
+        ? thinkingShown(
+          t.envelope.model,
+          t.envelope.thinkingLevel ?? t.envelope.agent.thinkingLevel,
+          loaded.config,
+          process.env,
+        )
+        : undefined
+    );
+    prepared.tasks.forEach((t, i) => {
       const what = t.envelope.model
         ? `would run on ${t.envelope.model}${
           t.envelope.modelNote ? ` (${t.envelope.modelNote})` : ""
         }`
         : `no model: ${t.modelError}`;
       writeErr(`xcsh: dry run: [${t.envelope.id}] ${what}\n`);
-    }
+      if (thinking[i]) writeErr(`xcsh: dry run: [${t.envelope.id}] thinking: ${thinking[i]}\n`);
+    });
     printJson({
       version: 1,
       command: [self.command, ...self.args, "__child"],
@@ -320,9 +333,10 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
         scope: f.scope,
         bytes: Buffer.byteLength(f.text, "utf8"),
       })),
-      tasks: prepared.tasks.map((t) => ({
+      tasks: prepared.tasks.map((t, i) => ({
         model: t.envelope.model,
         ...(t.envelope.modelNote ? { modelNote: t.envelope.modelNote } : {}),
+        ...(thinking[i] ? { thinking: thinking[i] } : {}),
         ...(t.modelError ? { modelError: t.modelError } : {}),
         env: t.childEnv,
         timeoutMs: t.timeoutMs,

@@ -18,10 +18,15 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ResolvedProvider } from "./providers.ts";
 
-/** A language model for `provider` and `model` (the part after `provider/`). */
+/**
+ * A language model for `provider` and `model` (the part after `provider/`).
+ * `includeUsage: false` leaves out the `stream_options` an OpenAI-compatible
+ * server refused.
+ */
 export async function createLanguageModel(
   provider: ResolvedProvider,
   model: string,
+  options: { includeUsage?: boolean } = {},
 ): Promise<LanguageModelV4> {
   const { baseURL, apiKey } = provider;
   switch (provider.type) {
@@ -43,7 +48,7 @@ export async function createLanguageModel(
         name: provider.name,
         baseURL,
         apiKey,
-        includeUsage: true,
+        includeUsage: options.includeUsage ?? true,
       })(model);
     }
   }

@@ -292,7 +292,9 @@ for (const f of FORMATS) {
       assert.match(f.system(body), /start_here/);
       // thinkingLevel minimal reaches the provider.
       if (f.name === "anthropic") {
-        assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 1024 });
+        // claude-smol is read as a current model: adaptive thinking at its lowest effort.
+        assert.deepEqual(body.thinking, { type: "adaptive" });
+        assert.deepEqual(body.output_config, { effort: "low" });
       } else if (f.name === "google") {
         // gemini-smol is read as a current model: a level, clamped to what the API takes.
         assert.deepEqual(body.generationConfig.thinkingConfig, {
@@ -590,7 +592,8 @@ describe("xcsh __child (Gemini specifics)", () => {
   const thinking: [string, string | undefined, Event | undefined][] = [
     ["gemini-3-pro-preview", "high", { thinkingLevel: "high", includeThoughts: false }],
     ["gemini-3-flash-preview", "low", { thinkingLevel: "low", includeThoughts: false }],
-    ["gemini-3-pro-preview", "off", undefined],
+    // Gemini 3 cannot turn thinking off: its lowest level is the nearest.
+    ["gemini-3-pro-preview", "off", { thinkingLevel: "low", includeThoughts: false }],
     ["gemini-2.5-flash", "medium", { thinkingBudget: 8192, includeThoughts: false }],
     ["gemini-2.5-flash", "off", { thinkingBudget: 0, includeThoughts: false }],
     ["gemini-2.5-pro", "off", undefined],

@@ -69,8 +69,12 @@ describe("model server", () => {
     await srv.close();
   });
   /** Each wire format's streaming route with a body for it. */
+  // Gemini streams by its method: a `stream` field would be an unknown one.
   const streamingRoutes = () =>
-    [[chat, openaiBody], [messages, anthropicBody], [streamGen, googleBody]] as const;
+    [[chat, openaiBody], [messages, anthropicBody], [
+      streamGen,
+      (_: object) => googleBody(),
+    ]] as const;
 
   describe("openai format", () => {
     test("non-streaming text answer", async () => {
@@ -275,10 +279,13 @@ describe("model server", () => {
       assert.equal(json.candidates.length, 1);
       const cand = json.candidates[0];
       assert.equal(cand.content.role, "model");
+      // A Gemini 3 model signs its first function call with an opaque token.
+      const signature = cand.content.parts[2].thoughtSignature;
+      assert.equal(typeof signature, "string");
       assert.deepEqual(cand.content.parts, [
         { text: "hmm", thought: true },
         { text: "Calling a tool" },
-        { functionCall: { name: "ls", args: { path: "." } } },
+        { functionCall: { name: "ls", args: { path: "." } }, thoughtSignature: signature },
       ]);
       // Tool calls end with STOP too; Gemini has no call ids.
       assert.equal(cand.finishReason, "STOP");
@@ -366,8 +373,13 @@ describe("model server", () => {
       const res = await post(streamGen, googleBody());
       const chunks = parseSse(await res.text()).map((e) => JSON.parse(e.data));
       assert.equal(chunks.length, 1);
+      const signature = chunks[0].candidates[0].content.parts[0].thoughtSignature;
+      assert.equal(typeof signature, "string");
       assert.deepEqual(chunks[0].candidates[0].content.parts, [
-        { functionCall: { name: "grep", args: { pattern: "foo", path: "src" } } },
+        {
+          functionCall: { name: "grep", args: { pattern: "foo", path: "src" } },
+          thoughtSignature: signature,
+        },
         // Arguments that are not JSON are sent as the string itself.
         { functionCall: { name: "bash", args: '{"command": "echo' } },
       ]);

@@ -37,6 +37,16 @@
  *   never answers, a malformed SSE body, and a stream cut off mid-way. Error bodies
  *   take each provider's shape (Gemini: `{error: {code, message, status}}`).
  *
+ * - Strict by default: a request the real API would refuse (`strict-rules.ts`:
+ *   unknown fields, efforts per model, a forced tool choice with thinking,
+ *   budgets at or above `max_tokens`, too many cache breakpoints, signatures
+ *   and encrypted reasoning not sent back unchanged, …) is answered with the
+ *   provider's 400 and its error text, and uses no turn. Thinking signatures
+ *   (Anthropic), encrypted reasoning (Responses, when `include` asks for it)
+ *   and thought signatures (Gemini 3 function calls) are opaque tokens issued
+ *   per answer. `lenient: "why"` turns the rules off. `POST /api/show`
+ *   answers the Ollama-shaped models of `strict.ollama` (404 for others).
+ *
  * Only `node:` built-ins are used so the module runs the same under Bun and Deno.
  */
 
@@ -45,6 +55,12 @@ import type { Socket } from "node:net";
 import { type CacheUsage, PromptCache } from "./prompt-cache.ts";
 import { type ResponsesAnswer, responsesEvents, responsesJson } from "./wire-responses.ts";
 import { pairingRefusal } from "./strict-pairing.ts";
+import {
+  type OllamaModel,
+  type StrictOptions,
+  strictRefusal,
+  StrictState,
+} from "./strict-rules.ts";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
@@ -58,6 +74,8 @@ export type Turn =
     text?: string;
     toolCalls?: ScriptedToolCall[];
     reasoning?: string;
+    /** Anthropic: a `redacted_thinking` block (opaque data that must come back unchanged). */
+    redactedThinking?: boolean;
     /** `input` counts every input token, the cached ones included. */
     usage?: TurnUsage;
     /** Gemini: `length` is `MAX_TOKENS`, anything else `STOP`. */
@@ -124,6 +142,8 @@ export interface ModelServer {
   remaining(): number;
   /** The most model requests that were being answered at the same time. */
   peakInFlight(): number;
+  /** The model of each `POST /api/show` (Ollama), in arrival order. */
+  shown: string[];
   /** Stop listening and end every open connection, stalled ones included. */
   close(): Promise<void>;
 }
@@ -138,6 +158,11 @@ export interface ModelServerOptions {
   /** `computed`: a turn without `usage` reports input and cache tokens counted
    * from the request (`prompt-cache.ts`) instead of the fixed default. */
   cache?: "computed";
+  /** What the strict rules (`strict-rules.ts`) know beyond their defaults:
+   * Ollama-shaped models, a verified OpenAI organisation. */
+  strict?: StrictOptions;
+  /** Turns the strict rules off; the value says why the test needs that. */
+  lenient?: string;
 }
 
 type Format = RecordedRequest["format"];
@@ -170,6 +195,11 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
 
   const nextToolCallId = () => `call_${++toolCallCounter}`;
   const promptCache = new PromptCache();
+  // Opaque tokens issued (signatures, encrypted reasoning) that must come back unchanged.
+  const strictState = new StrictState();
+  const strict = opts.lenient === undefined;
+  const ollamaModels: Record<string, OllamaModel> = opts.strict?.ollama ?? {};
+  const shown: string[] = [];
 
   const server: Server = createServer((req, res) => {
     openResponses.add(res);
@@ -210,6 +240,28 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           supportedGenerationMethods: ["generateContent"],
         })),
       });
+      return;
+    }
+
+    if (method === "POST" && path === "/api/show") {
+      // Ollama's model card: its capabilities say whether it can think and call tools.
+      let model = "";
+      try {
+        model = String(JSON.parse(await readBody(req)).model ?? "");
+      } catch { /* an unreadable body names no model */ }
+      shown.push(model);
+      const known = ollamaModels[model];
+      if (!known) sendJson(res, 404, { error: `model '${model}' not found` });
+      else {
+        sendJson(res, 200, {
+          modelfile: "",
+          parameters: "",
+          template: "",
+          details: { format: "gguf", family: model.split(/[.:]/)[0] },
+          model_info: {},
+          capabilities: known.capabilities,
+        });
+      }
       return;
     }
 
@@ -273,9 +325,25 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       return;
     }
 
+    const model = googleModel ??
+      (typeof (body as { model?: unknown }).model === "string"
+        ? (body as { model: string }).model
+        : "mock-model");
+
+    // What the real API refuses is refused before any turn is used.
+    const refusal = strict
+      ? strictRefusal(format, body, model, strictState, opts.strict ?? {})
+      : undefined;
+    if (refusal) {
+      sendError(res, format, refusal.status, "invalid_request_error", refusal.message, {}, {
+        param: refusal.param ?? null,
+        code: refusal.code ?? null,
+      });
+      return;
+    }
     // Unpaired tool calls and results: refused as the real API refuses them.
-    const refusal = pairingRefusal(format, body);
-    if (refusal) return sendJson(res, refusal.status, refusal.body);
+    const unpaired = strict ? pairingRefusal(format, body) : undefined;
+    if (unpaired) return sendJson(res, unpaired.status, unpaired.body);
 
     let turn: Turn | undefined = queue.shift();
     if (!turn && opts.respond) {
@@ -290,11 +358,6 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       sendError(res, format, 500, "api_error", "model server: no scripted turn left");
       return;
     }
-
-    const model = googleModel ??
-      (typeof (body as { model?: unknown }).model === "string"
-        ? (body as { model: string }).model
-        : "mock-model");
 
     if ("fault" in turn) {
       runFault(turn, res, format, model);
@@ -334,6 +397,14 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const answered: AnswerTurn = { ...turn, usage };
     if (format === "responses") {
       const answer = responsesAnswer(answered, model, usage);
+      const include = (body as { include?: unknown }).include;
+      if (
+        answer.reasoning !== undefined && Array.isArray(include) &&
+        include.includes("reasoning.encrypted_content")
+      ) {
+        answer.encrypted = strictState.token("encrypted-reasoning");
+        strictState.encrypted.set(`rs_${answer.id}`, answer.encrypted);
+      }
       if (stream) {
         startSse(res);
         for (const e of responsesEvents(answer)) res.write(sse((e as { type: string }).type, e));
@@ -560,12 +631,27 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     }
   }
 
+  /** An opaque signature for a thinking text, remembered so it must come back with it. */
+  function sign(thinking: string): string {
+    const signature = strictState.token("thinking-signature");
+    strictState.thinking.set(signature, thinking);
+    return signature;
+  }
+
+  /** Opaque redacted-thinking data, remembered so it must come back unchanged. */
+  function redact(): string {
+    const data = strictState.token("redacted-thinking");
+    strictState.redacted.add(data);
+    return data;
+  }
+
   function anthropicJson(res: ServerResponse, turn: AnswerTurn, model: string) {
     const u = turn.usage ?? DEFAULT_USAGE;
     const content: object[] = [];
     if (turn.reasoning !== undefined) {
-      content.push({ type: "thinking", thinking: turn.reasoning, signature: "mock-signature" });
+      content.push({ type: "thinking", thinking: turn.reasoning, signature: sign(turn.reasoning) });
     }
+    if (turn.redactedThinking) content.push({ type: "redacted_thinking", data: redact() });
     if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
     for (const c of resolveCalls(turn)) {
       content.push({ type: "tool_use", id: c.id, name: c.name, input: anthropicInput(c.args) });
@@ -600,7 +686,15 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       }
       ev("content_block_delta", {
         index,
-        delta: { type: "signature_delta", signature: "mock-signature" },
+        delta: { type: "signature_delta", signature: sign(turn.reasoning) },
+      });
+      ev("content_block_stop", { index });
+      index++;
+    }
+    if (turn.redactedThinking) {
+      ev("content_block_start", {
+        index,
+        content_block: { type: "redacted_thinking", data: redact() },
       });
       ev("content_block_stop", { index });
       index++;
@@ -652,9 +746,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     };
   }
 
-  /** `functionCall` parts: no ids; args as an object, or verbatim when not JSON. */
-  function googleCallParts(turn: AnswerTurn): object[] {
-    return (turn.toolCalls ?? []).map((c) => {
+  /** `functionCall` parts: no ids; args as an object, or verbatim when not JSON.
+   * Gemini 3 models sign the first call of a turn (`thoughtSignature`). */
+  function googleCallParts(turn: AnswerTurn, model: string): object[] {
+    return (turn.toolCalls ?? []).map((c, i) => {
       let args: unknown = c.args ?? {};
       if (typeof c.args === "string") {
         try {
@@ -663,7 +758,10 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           args = c.args; // broken JSON on purpose: the client takes a string as-is
         }
       }
-      return { functionCall: { name: c.name, args } };
+      if (i > 0 || /^gemini-[12]\./.test(model)) return { functionCall: { name: c.name, args } };
+      const thoughtSignature = strictState.token("thought-signature");
+      strictState.thoughts.add(thoughtSignature);
+      return { functionCall: { name: c.name, args }, thoughtSignature };
     });
   }
 
@@ -671,7 +769,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const parts: object[] = [];
     if (turn.reasoning !== undefined) parts.push({ text: turn.reasoning, thought: true });
     if (turn.text !== undefined) parts.push({ text: turn.text });
-    parts.push(...googleCallParts(turn));
+    parts.push(...googleCallParts(turn, model));
     sendJson(res, 200, {
       candidates: [{
         content: { role: "model", parts },
@@ -691,7 +789,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const chunks: object[][] = [];
     for (const part of halves(turn.reasoning)) chunks.push([{ text: part, thought: true }]);
     for (const part of halves(turn.text)) chunks.push([{ text: part }]);
-    const calls = googleCallParts(turn);
+    const calls = googleCallParts(turn, model);
     if (calls.length) chunks.push(calls);
     if (!chunks.length) chunks.push([]);
     startSse(res);
@@ -748,6 +846,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     peakInFlight() {
       return peak;
     },
+    shown,
     close() {
       if (closed) return Promise.resolve();
       closed = true;
@@ -801,6 +900,7 @@ function sendError(
   type: string,
   message: string,
   extra: Record<string, string> = {},
+  fields: { param?: string | null; code?: string | null } = {},
 ) {
   let body: object;
   if (format === "anthropic") body = { type: "error", error: { type, message } };
@@ -808,7 +908,12 @@ function sendError(
     body = { error: { code: status, message, status: GOOGLE_STATUS[status] ?? "UNKNOWN" } };
   } else {
     body = {
-      error: { message, type, param: null, code: status === 429 ? "rate_limit_exceeded" : null },
+      error: {
+        message,
+        type,
+        param: fields.param ?? null,
+        code: fields.code ?? (status === 429 ? "rate_limit_exceeded" : null),
+      },
     };
   }
   sendJson(res, status, body, extra);

@@ -104,15 +104,17 @@ export function offeredTool(req: RecordedRequest, name: string): Json | undefine
 
 /**
  * The tool a recorded request forces, or undefined for none. With thinking
- * enabled Anthropic refuses a forced tool choice, so the provider sends
- * `auto` with only that tool offered, which forces it just the same.
+ * on (budget or adaptive) Anthropic refuses a forced tool choice, so xcsh
+ * sends `auto` with only that tool offered, which forces it just the same.
  */
 export function forcedTool(req: RecordedRequest): string | undefined {
   const b = req.body ?? {};
   switch (req.format) {
     case "anthropic":
       if (b.tool_choice?.type === "tool") return b.tool_choice.name;
-      return b.thinking?.type === "enabled" && b.tools?.length === 1 ? b.tools[0].name : undefined;
+      return ["enabled", "adaptive"].includes(b.thinking?.type) && b.tools?.length === 1
+        ? b.tools[0].name
+        : undefined;
     case "openai":
       return b.tool_choice?.type === "function" ? b.tool_choice.function?.name : undefined;
     case "responses":

@@ -18,6 +18,8 @@ export interface ResponsesAnswer {
   model: string;
   text?: string;
   reasoning?: string;
+  /** The reasoning item's `encrypted_content` (asked for with `include`). */
+  encrypted?: string;
   calls: { id: string; name: string; args: string }[];
   usage: { input: number; output: number; cacheRead: number };
   /** The turn ran out of output tokens. */
@@ -44,6 +46,7 @@ function outputItems(a: ResponsesAnswer): object[] {
       type: "reasoning",
       id: `rs_${a.id}`,
       summary: [{ type: "summary_text", text: a.reasoning }],
+      ...(a.encrypted !== undefined ? { encrypted_content: a.encrypted } : {}),
     });
   }
   if (a.text !== undefined) {

@@ -1,0 +1,781 @@
+/**
+ * What the scripted model server refuses, as the real APIs refuse it: per
+ * wire format, the request rules of each provider, each with its source,
+ * answered with the provider's own error text (HTTP 400). The rules are
+ * written from the providers' documentation and API types, on purpose not
+ * from xcsh's own capability table (`src/model/capabilities.ts`): the tests
+ * compare two statements of the same facts.
+ *
+ * Also the opaque tokens a provider issues and wants back unchanged:
+ * Anthropic thinking signatures, OpenAI encrypted reasoning, Gemini thought
+ * signatures. {@link StrictState} remembers what was issued; a request that
+ * sends one back altered, or one never issued, is refused.
+ *
+ * Tool calls paired with their results are checked by `strict-pairing.ts`.
+ *
+ * Sources, by short name in the comments below:
+ * - [anthropic-api]: Anthropic Messages API reference (POST /v1/messages) and
+ *   the request types of the official `@anthropic-ai/sdk` (MessageCreateParams).
+ * - [anthropic-thinking]: Anthropic's "Building with extended thinking" guide
+ *   (budgets, max_tokens, tool_choice limits, signatures) and "Effort".
+ * - [anthropic-caching]: Anthropic's "Prompt caching" guide (at most 4 breakpoints).
+ * - [openai-responses]: OpenAI's OpenAPI document, CreateResponse, and its
+ *   reasoning guide (efforts per model, encrypted reasoning with store:false).
+ * - [openai-chat]: OpenAI's OpenAPI document, CreateChatCompletionRequest.
+ * - [ollama]: Ollama's API docs (/api/show capabilities; OpenAI compatibility)
+ *   and its error texts.
+ * - [gemini-api]: Gemini API reference, models.generateContent
+ *   (GenerateContentRequest, GenerationConfig, ThinkingConfig, Schema).
+ * - [gemini-thinking]: Gemini's "Thinking" and "Thought signatures" guides.
+ *
+ * @module
+ */
+
+export type WireFormat = "openai" | "anthropic" | "google" | "responses";
+
+/** A refusal: the HTTP status and the provider's error fields. */
+export interface Refusal {
+  status: number;
+  message: string;
+  /** OpenAI's `param`, when the provider names one. */
+  param?: string;
+  /** OpenAI's `code`. */
+  code?: string;
+}
+
+/** An Ollama-shaped model the server knows: what `/api/show` answers. */
+export interface OllamaModel {
+  capabilities: string[];
+}
+
+/** How strict the server is. */
+export interface StrictOptions {
+  /** The OpenAI organisation is verified (reasoning summaries allowed). Default false. */
+  verifiedOrganization?: boolean;
+  /** Models served the Ollama way, by id: `/api/show` answers them, and
+   * chat requests for them follow Ollama's rules. */
+  ollama?: Record<string, OllamaModel>;
+}
+
+/** The opaque tokens issued so far. */
+export class StrictState {
+  /** Anthropic thinking signature → the thinking text it signs. */
+  readonly thinking = new Map<string, string>();
+  /** Anthropic redacted_thinking data issued. */
+  readonly redacted = new Set<string>();
+  /** OpenAI reasoning item id → its encrypted_content. */
+  readonly encrypted = new Map<string, string>();
+  /** Gemini thought signatures issued. */
+  readonly thoughts = new Set<string>();
+  private n = 0;
+
+  /** A fresh opaque token (base64, like the real ones). */
+  token(kind: string): string {
+    const raw = `${kind}:${++this.n}:${Math.random().toString(36).slice(2)}:${Date.now()}`;
+    return Buffer.from(raw).toString("base64");
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const isObject = (v: unknown): v is Record<string, Json> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The refusal for the first failing rule, or undefined when the request passes. */
+export function strictRefusal(
+  format: WireFormat,
+  body: Json,
+  model: string,
+  state: StrictState,
+  opts: StrictOptions,
+): Refusal | undefined {
+  if (!isObject(body)) return { status: 400, message: "the request body must be a JSON object" };
+  switch (format) {
+    case "anthropic":
+      return anthropicRules(body, state);
+    case "responses":
+      return responsesRules(body, state, opts);
+    case "openai":
+      return chatRules(body, opts);
+    case "google":
+      return geminiRules(body, model, state);
+  }
+}
+
+// ---- Anthropic Messages ---------------------------------------------------------
+
+/** [anthropic-api] MessageCreateParams fields. */
+const ANTHROPIC_FIELDS = new Set([
+  "model",
+  "max_tokens",
+  "messages",
+  "system",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "stream",
+  "metadata",
+  "stop_sequences",
+  "temperature",
+  "top_k",
+  "top_p",
+  "output_config",
+  "service_tier",
+  "container",
+  "mcp_servers",
+  "context_management",
+  "inference_geo",
+  "cache_control",
+]);
+
+/** `claude-<family>-<major>[-<minor>]` or `claude-<major>-<minor>-<family>`, as one number (4.6 → 406). */
+function claudeAt(model: string): number | undefined {
+  const m = /^claude-[a-z]+-(\d+)(?:-(\d{1,2}))?(?=$|[-@])/.exec(model) ??
+    /^claude-(\d+)-(\d{1,2})-[a-z]+/.exec(model);
+  return m ? Number(m[1]) * 100 + Number(m[2] ?? 0) : undefined;
+}
+
+/** [anthropic-api] models overview: the most output tokens of the models named there. */
+function claudeMaxOutput(model: string): number | undefined {
+  const at = claudeAt(model);
+  if (at === undefined) return undefined;
+  if (/^claude-opus-4(?:-[01])?(?=$|-)/.test(model) && at < 405) return 32000;
+  if (at >= 406) return 128000;
+  if (at >= 307) return 64000;
+  return 8192;
+}
+
+function anthropicRules(body: Json, state: StrictState): Refusal | undefined {
+  const bad = (message: string): Refusal => ({ status: 400, message });
+  for (const k of Object.keys(body)) {
+    if (!ANTHROPIC_FIELDS.has(k)) return bad(`${k}: Extra inputs are not permitted`);
+  }
+  if (body.max_tokens === undefined) return bad("max_tokens: Field required");
+  // [anthropic-api] field types.
+  if (!Number.isInteger(body.max_tokens)) return bad("max_tokens: Input should be a valid integer");
+  if (body.max_tokens < 1) return bad("max_tokens: Input should be greater than or equal to 1");
+  if (typeof body.model !== "string") return bad("model: Input should be a valid string");
+  if (!Array.isArray(body.messages)) return bad("messages: Input should be a valid list");
+  if (body.system !== undefined && typeof body.system !== "string" && !Array.isArray(body.system)) {
+    return bad("system: Input should be a valid string");
+  }
+  if (body.stream !== undefined && typeof body.stream !== "boolean") {
+    return bad("stream: Input should be a valid boolean");
+  }
+  if (
+    body.tool_choice !== undefined &&
+    !["auto", "any", "tool", "none"].includes(body.tool_choice?.type)
+  ) {
+    return bad(
+      "tool_choice: Input tag does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
+    );
+  }
+  const model = String(body.model ?? "");
+  const at = claudeAt(model);
+  const limit = claudeMaxOutput(model);
+  if (limit !== undefined && body.max_tokens > limit) {
+    return bad(
+      `max_tokens: ${body.max_tokens} > ${limit}, which is the maximum allowed number of ` +
+        `output tokens for ${model}`,
+    );
+  }
+  const thinking = body.thinking;
+  const thinkingOn = isObject(thinking) &&
+    (thinking.type === "enabled" || thinking.type === "adaptive");
+  if (isObject(thinking)) {
+    if (!["enabled", "disabled", "adaptive"].includes(thinking.type)) {
+      return bad(
+        "thinking: Input tag does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'",
+      );
+    }
+    if (thinking.type === "enabled") {
+      // [anthropic-thinking] budget_tokens ≥ 1024 and below max_tokens.
+      if (!Number.isInteger(thinking.budget_tokens) || thinking.budget_tokens < 1024) {
+        return bad("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+      }
+      if (thinking.budget_tokens >= body.max_tokens) {
+        return bad(
+          "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our " +
+            "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size",
+        );
+      }
+    }
+    // [anthropic-thinking] adaptive thinking came with Claude Opus 4.6 / Sonnet 4.6.
+    if (thinking.type === "adaptive" && at !== undefined && at < 406) {
+      return bad(`adaptive thinking is not supported on this model (${model})`);
+    }
+  }
+  const effort = body.output_config?.effort;
+  if (effort !== undefined) {
+    // [anthropic-thinking] Effort: low, medium, high, max; xhigh from Claude Opus 4.7.
+    const efforts = [
+      "low",
+      "medium",
+      "high",
+      "max",
+      ...(at === undefined || at >= 407 ? ["xhigh"] : []),
+    ];
+    if (!efforts.includes(effort)) {
+      return bad(
+        `output_config.effort: Input should be ${efforts.map((e) => `'${e}'`).join(", ")}`,
+      );
+    }
+    if (at !== undefined && at < 405) {
+      return bad(`This model does not support the effort parameter.`);
+    }
+  }
+  // [anthropic-thinking] "Tool use with thinking only supports tool_choice auto or none."
+  if (thinkingOn && isObject(body.tool_choice) && ["any", "tool"].includes(body.tool_choice.type)) {
+    return bad("Thinking may not be enabled when tool_choice forces tool use.");
+  }
+  // [anthropic-caching] at most four cache_control breakpoints per request.
+  const marks = countKey(body.tools, "cache_control") + countKey(body.system, "cache_control") +
+    countKey(body.messages, "cache_control") + (body.cache_control ? 1 : 0);
+  if (marks > 4) {
+    return bad(`A maximum of 4 blocks with cache_control may be provided. Found ${marks}.`);
+  }
+  // [anthropic-thinking] thinking blocks go back exactly as they came, signature included.
+  const messages: Json[] = Array.isArray(body.messages) ? body.messages : [];
+  for (let i = 0; i < messages.length; i++) {
+    const content = messages[i]?.content;
+    if (!Array.isArray(content)) continue;
+    for (let j = 0; j < content.length; j++) {
+      const block = content[j];
+      if (block?.type === "thinking") {
+        if (state.thinking.get(block.signature) !== block.thinking) {
+          return bad(`messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+        }
+      } else if (block?.type === "redacted_thinking" && !state.redacted.has(block.data)) {
+        return bad(`messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** How many objects under `v` carry `key`. */
+function countKey(v: unknown, key: string): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countKey(x, key), 0);
+  if (!isObject(v)) return 0;
+  let n = key in v ? 1 : 0;
+  for (const [k, x] of Object.entries(v)) if (k !== key) n += countKey(x, key);
+  return n;
+}
+
+// ---- OpenAI Responses -----------------------------------------------------------
+
+/** [openai-responses] CreateResponse fields. */
+const RESPONSES_FIELDS = new Set([
+  "background",
+  "context_management",
+  "conversation",
+  "include",
+  "input",
+  "instructions",
+  "max_output_tokens",
+  "max_tool_calls",
+  "metadata",
+  "model",
+  "parallel_tool_calls",
+  "previous_response_id",
+  "prompt",
+  "prompt_cache_key",
+  "prompt_cache_retention",
+  "reasoning",
+  "safety_identifier",
+  "service_tier",
+  "store",
+  "stream",
+  "stream_options",
+  "temperature",
+  "text",
+  "tool_choice",
+  "tools",
+  "top_logprobs",
+  "top_p",
+  "truncation",
+  "user",
+]);
+
+const ALL_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"];
+
+/**
+ * [openai-responses] reasoning guide and model pages: the efforts of the
+ * models named there; undefined for an id they do not name (any effort of
+ * the enum passes), `null` for a model that does not reason.
+ */
+function openaiEfforts(model: string): string[] | null | undefined {
+  if (/^gpt-4/.test(model) || /^gpt-5(?:\.\d+)?-chat/.test(model)) return null;
+  if (/^o[34](?:-mini)?$/.test(model) || /^o1$/.test(model)) return ["low", "medium", "high"];
+  if (/^gpt-5(?:-mini|-nano)?$/.test(model)) return ["minimal", "low", "medium", "high"];
+  if (/^gpt-5\.1(?:-mini)?$/.test(model)) return ["none", "low", "medium", "high"];
+  if (/^gpt-5\.[2-5](?:-mini|-nano)?$/.test(model)) {
+    return ["none", "low", "medium", "high", "xhigh"];
+  }
+  return undefined;
+}
+
+/** OpenAI's answer to a field of the wrong JSON type, for the first such field. */
+function openAITypes(
+  body: Json,
+  types: Record<string, "integer" | "boolean" | "string">,
+): { message: string; param: string } | undefined {
+  const kind = (v: unknown) =>
+    Number.isInteger(v)
+      ? "integer"
+      : typeof v === "number"
+      ? "number"
+      : Array.isArray(v)
+      ? "array"
+      : v === null
+      ? "null"
+      : typeof v;
+  for (const [field, want] of Object.entries(types)) {
+    const v = body[field];
+    if (v === undefined) continue;
+    if (kind(v) !== want) {
+      return {
+        message:
+          `Invalid type for '${field}': expected ${want === "integer" ? "an" : "a"} ${want}, ` +
+          `but got ${kind(v) === "integer" || kind(v) === "array" ? "an" : "a"} ${
+            kind(v)
+          } instead.`,
+        param: field,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** "'a', 'b', and 'c'" as OpenAI lists supported values. */
+function listed(values: string[]): string {
+  const q = values.map((v) => `'${v}'`);
+  return q.length < 2 ? q.join("") : `${q.slice(0, -1).join(", ")}, and ${q[q.length - 1]}`;
+}
+
+function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Refusal | undefined {
+  const bad = (message: string, param?: string, code?: string): Refusal => ({
+    status: 400,
+    message,
+    ...(param ? { param } : {}),
+    ...(code ? { code } : {}),
+  });
+  for (const k of Object.keys(body)) {
+    if (!RESPONSES_FIELDS.has(k)) return bad(`Unknown parameter: '${k}'.`, k, "unknown_parameter");
+  }
+  // [openai-responses] field types; max_output_tokens is at least 16.
+  const typed = openAITypes(body, {
+    max_output_tokens: "integer",
+    store: "boolean",
+    stream: "boolean",
+    prompt_cache_key: "string",
+    model: "string",
+  });
+  if (typed) return bad(typed.message, typed.param, "invalid_type");
+  if (body.max_output_tokens !== undefined && body.max_output_tokens < 16) {
+    return bad(
+      "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got " +
+        `${body.max_output_tokens} instead.`,
+      "max_output_tokens",
+      "integer_below_min_value",
+    );
+  }
+  const model = String(body.model ?? "");
+  const reasoning = body.reasoning;
+  if (reasoning !== undefined && reasoning !== null) {
+    for (const k of Object.keys(reasoning)) {
+      if (!["effort", "summary", "generate_summary"].includes(k)) {
+        return bad(`Unknown parameter: 'reasoning.${k}'.`, `reasoning.${k}`, "unknown_parameter");
+      }
+    }
+    const efforts = openaiEfforts(model);
+    if (efforts === null) {
+      return bad(
+        "Unsupported parameter: 'reasoning.effort' is not supported with this model.",
+        "reasoning.effort",
+        "unsupported_parameter",
+      );
+    }
+    const effort = reasoning.effort;
+    if (effort !== undefined && effort !== null && !(efforts ?? ALL_EFFORTS).includes(effort)) {
+      return bad(
+        efforts
+          ? `Unsupported value: '${effort}' is not supported with the '${model}' model. ` +
+            `Supported values are: ${listed(efforts)}.`
+          : `Invalid value: '${effort}'. Supported values are: ${listed(ALL_EFFORTS)}.`,
+        "reasoning.effort",
+        "unsupported_value",
+      );
+    }
+    // [openai-responses] reasoning summaries need a verified organisation.
+    if ((reasoning.summary ?? reasoning.generate_summary) && !opts.verifiedOrganization) {
+      return bad(
+        "Your organization must be verified to generate reasoning summaries. Please go to: " +
+          "https://platform.openai.com/settings/organization/general and click on Verify " +
+          "Organization. If you just verified, it can take up to 15 minutes for access to propagate.",
+        "reasoning.summary",
+        "unsupported_value",
+      );
+    }
+  }
+  if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key.length > 64) {
+    return bad(
+      "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64, " +
+        `but got a string with length ${body.prompt_cache_key.length} instead.`,
+      "prompt_cache_key",
+      "string_above_max_length",
+    );
+  }
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
+    if (tool?.type === "function" && tool.strict === true) {
+      const problem = strictSchemaProblem(tool.parameters, "()");
+      if (problem) {
+        return bad(
+          `Invalid schema for function '${tool.name}': ${problem}`,
+          "tools",
+          "invalid_function_parameters",
+        );
+      }
+    }
+  }
+  // [openai-responses] with store:false nothing is kept: a reasoning item comes
+  // back with the encrypted content it was issued with, unchanged.
+  const input: Json[] = Array.isArray(body.input) ? body.input : [];
+  for (const item of input) {
+    if (item?.type !== "reasoning") continue;
+    const issued = state.encrypted.get(item.id);
+    if (body.store === false && item.encrypted_content === undefined) {
+      return bad(
+        `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to ` +
+          "false. Try again with `store` set to true, or remove this item from your input.",
+        "input",
+      );
+    }
+    if (item.encrypted_content !== undefined && item.encrypted_content !== issued) {
+      return bad(
+        `The encrypted content for item ${item.id} could not be verified.`,
+        "input",
+        "invalid_encrypted_content",
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * [openai-responses] Structured Outputs, "Supported schemas": in strict mode
+ * every object sets `additionalProperties: false` and lists every property
+ * in `required`.
+ */
+function strictSchemaProblem(schema: Json, at: string): string | undefined {
+  if (!isObject(schema)) return undefined;
+  if (schema.type === "object" || isObject(schema.properties)) {
+    if (schema.additionalProperties !== false) {
+      return `In context=${at}, 'additionalProperties' is required to be supplied and to be false.`;
+    }
+    const props = Object.keys(schema.properties ?? {});
+    const required: string[] = Array.isArray(schema.required) ? schema.required : [];
+    const missing = props.find((p) => !required.includes(p));
+    if (missing !== undefined) {
+      return `In context=${at}, 'required' is required to be supplied and to be an array ` +
+        `including every key in properties. Missing '${missing}'.`;
+    }
+    for (const p of props) {
+      const inner = strictSchemaProblem(
+        schema.properties[p],
+        `${at.slice(0, -1)}${at === "()" ? "" : ", "}'properties', '${p}')`,
+      );
+      if (inner) return inner;
+    }
+  }
+  for (const k of ["items", "anyOf", "$defs", "definitions"]) {
+    const sub = schema[k];
+    const subs = Array.isArray(sub)
+      ? sub
+      : isObject(sub)
+      ? (k === "items" ? [sub] : Object.values(sub))
+      : [];
+    for (const s of subs) {
+      const inner = strictSchemaProblem(s, at);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+// ---- Chat Completions (OpenAI-compatible, Ollama) -------------------------------
+
+/** [openai-chat] CreateChatCompletionRequest fields. */
+const CHAT_FIELDS = new Set([
+  "model",
+  "messages",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "stream",
+  "stream_options",
+  "max_tokens",
+  "max_completion_tokens",
+  "temperature",
+  "top_p",
+  "reasoning_effort",
+  "response_format",
+  "seed",
+  "stop",
+  "user",
+  "n",
+  "frequency_penalty",
+  "presence_penalty",
+  "logprobs",
+  "top_logprobs",
+  "logit_bias",
+  "metadata",
+  "store",
+  "service_tier",
+  "prompt_cache_key",
+  "modalities",
+  "audio",
+  "prediction",
+  "verbosity",
+  "web_search_options",
+  "safety_identifier",
+]);
+
+function chatRules(body: Json, opts: StrictOptions): Refusal | undefined {
+  const bad = (message: string, param?: string): Refusal => ({
+    status: 400,
+    message,
+    ...(param ? { param } : {}),
+  });
+  for (const k of Object.keys(body)) {
+    if (!CHAT_FIELDS.has(k)) return bad(`Unrecognized request argument supplied: ${k}`, k);
+  }
+  // [openai-chat] field types.
+  const typed = openAITypes(body, {
+    max_tokens: "integer",
+    max_completion_tokens: "integer",
+    stream: "boolean",
+    model: "string",
+  });
+  if (typed) return bad(typed.message, typed.param);
+  if (!Array.isArray(body.messages)) {
+    return bad("Invalid type for 'messages': expected an array of objects.", "messages");
+  }
+  const model = String(body.model ?? "");
+  const ollama = opts.ollama?.[model];
+  const effort = body.reasoning_effort;
+  if (ollama) {
+    // [ollama] a model without the "thinking" capability refuses any think setting;
+    // one with it takes high, medium, low or none.
+    if (effort !== undefined && !ollama.capabilities.includes("thinking")) {
+      return bad(`"${model}" does not support thinking`);
+    }
+    if (effort !== undefined && !["high", "medium", "low", "none"].includes(effort)) {
+      return bad(
+        `invalid reasoning value: '${effort}' (must be "high", "medium", "low", or "none")`,
+      );
+    }
+    if (
+      Array.isArray(body.tools) && body.tools.length > 0 && !ollama.capabilities.includes("tools")
+    ) {
+      return bad(`registry.ollama.ai/library/${model}:latest does not support tools`);
+    }
+    return undefined;
+  }
+  if (effort !== undefined && effort !== null && !ALL_EFFORTS.includes(effort)) {
+    return bad(
+      `Invalid value: '${effort}'. Supported values are: ${listed(ALL_EFFORTS)}.`,
+      "reasoning_effort",
+    );
+  }
+  return undefined;
+}
+
+// ---- Gemini generateContent -------------------------------------------------------
+
+/** [gemini-api] GenerateContentRequest fields. */
+const GEMINI_FIELDS = new Set([
+  "contents",
+  "tools",
+  "toolConfig",
+  "safetySettings",
+  "systemInstruction",
+  "generationConfig",
+  "cachedContent",
+  "labels",
+  "serviceTier",
+]);
+
+/** [gemini-api] GenerationConfig fields. */
+const GENERATION_FIELDS = new Set([
+  "stopSequences",
+  "responseMimeType",
+  "responseSchema",
+  "responseJsonSchema",
+  "responseModalities",
+  "candidateCount",
+  "maxOutputTokens",
+  "temperature",
+  "topP",
+  "topK",
+  "seed",
+  "presencePenalty",
+  "frequencyPenalty",
+  "responseLogprobs",
+  "logprobs",
+  "enableEnhancedCivicAnswers",
+  "speechConfig",
+  "thinkingConfig",
+  "imageConfig",
+  "mediaResolution",
+]);
+
+/** [gemini-api] the OpenAPI Schema subset `parameters` and `responseSchema` take. */
+const GEMINI_SCHEMA_KEYS = new Set([
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
+]);
+
+/**
+ * [gemini-thinking] the thinking levels each model takes: Gemini 3 Pro low
+ * and high (medium came with 3.1 Pro); Flash models also minimal. undefined:
+ * the model takes no level (Gemini 2.x takes a budget).
+ */
+function geminiLevels(model: string): string[] | undefined {
+  if (/^gemini-[12]\./.test(model)) return undefined;
+  if (/^gemini-3-pro/.test(model)) return ["low", "high"];
+  if (/flash/.test(model)) return ["minimal", "low", "medium", "high"];
+  return ["low", "medium", "high"];
+}
+
+/** Gemini 3 and later want thought signatures back on their function calls. */
+const wantsThoughtSignatures = (model: string) => !/^gemini-[12]\./.test(model);
+
+function geminiRules(body: Json, model: string, state: StrictState): Refusal | undefined {
+  const bad = (message: string): Refusal => ({ status: 400, message });
+  for (const k of Object.keys(body)) {
+    if (!GEMINI_FIELDS.has(k)) {
+      return bad(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`);
+    }
+  }
+  const gc = body.generationConfig ?? {};
+  for (const k of Object.keys(gc)) {
+    if (!GENERATION_FIELDS.has(k)) {
+      return bad(
+        `Invalid JSON payload received. Unknown name "${k}" at 'generation_config': Cannot find field.`,
+      );
+    }
+  }
+  // [gemini-api] GenerationConfig.maxOutputTokens is an int32.
+  if (gc.maxOutputTokens !== undefined && !Number.isInteger(gc.maxOutputTokens)) {
+    return bad(
+      `Invalid value at 'generation_config.max_output_tokens' (TYPE_INT32), ${
+        JSON.stringify(gc.maxOutputTokens)
+      }`,
+    );
+  }
+  const tc = gc.thinkingConfig;
+  if (isObject(tc)) {
+    for (const k of Object.keys(tc)) {
+      if (!["includeThoughts", "thinkingBudget", "thinkingLevel"].includes(k)) {
+        return bad(
+          `Invalid JSON payload received. Unknown name "${k}" at 'generation_config.thinking_config': Cannot find field.`,
+        );
+      }
+    }
+    if (tc.thinkingBudget !== undefined && tc.thinkingLevel !== undefined) {
+      return bad("You can only set only one of thinking budget and thinking level.");
+    }
+    if (tc.thinkingLevel !== undefined) {
+      const levels = geminiLevels(model);
+      const level = String(tc.thinkingLevel).toLowerCase();
+      if (!levels) return bad("Thinking level is not supported for this model.");
+      if (!levels.includes(level)) {
+        return bad(`Thinking level ${level.toUpperCase()} is not supported for this model.`);
+      }
+    }
+    // [gemini-thinking] 2.5 Pro cannot turn thinking off.
+    if (tc.thinkingBudget === 0 && /^gemini-2\.5-pro/.test(model)) {
+      return bad("Budget 0 is invalid. This model only works in thinking mode.");
+    }
+  }
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
+    for (const d of tool?.functionDeclarations ?? []) {
+      const problem = geminiSchemaProblem(
+        d.parameters,
+        `function_declarations[${d.name}].parameters`,
+      );
+      if (problem) return bad(problem);
+    }
+  }
+  const rs = geminiSchemaProblem(gc.responseSchema, "generation_config.response_schema");
+  if (rs) return bad(rs);
+  // [gemini-thinking] signatures come back unchanged, and Gemini 3 wants the
+  // first function call of each model turn to carry its signature.
+  const contents: Json[] = Array.isArray(body.contents) ? body.contents : [];
+  for (const content of contents) {
+    if (content?.role !== "model") continue;
+    const parts: Json[] = Array.isArray(content.parts) ? content.parts : [];
+    let first = true;
+    for (let p = 0; p < parts.length; p++) {
+      const part = parts[p];
+      if (part?.thoughtSignature !== undefined && !state.thoughts.has(part.thoughtSignature)) {
+        return bad("Corrupted thought signature.");
+      }
+      if (part?.functionCall) {
+        if (first && wantsThoughtSignatures(model) && part.thoughtSignature === undefined) {
+          return bad(
+            "Function call is missing a thought_signature in functionCall parts. This is " +
+              "required for tools to work correctly, and missing thought_signature may lead to " +
+              "degraded model performance. Additional data, function call " +
+              `\`default_api:${part.functionCall.name}\` , position ${p + 1}. Please refer to ` +
+              "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
+          );
+        }
+        first = false;
+      }
+    }
+  }
+  return undefined;
+}
+
+function geminiSchemaProblem(schema: Json, at: string): string | undefined {
+  if (!isObject(schema)) return undefined;
+  for (const k of Object.keys(schema)) {
+    if (!GEMINI_SCHEMA_KEYS.has(k)) {
+      return `Invalid JSON payload received. Unknown name "${k}" at '${at}': Cannot find field.`;
+    }
+  }
+  for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+    const inner = geminiSchemaProblem(sub, `${at}.properties[${name}].value`);
+    if (inner) return inner;
+  }
+  const items = geminiSchemaProblem(schema.items, `${at}.items`);
+  if (items) return items;
+  for (const [i, sub] of (Array.isArray(schema.anyOf) ? schema.anyOf : []).entries()) {
+    const inner = geminiSchemaProblem(sub, `${at}.any_of[${i}]`);
+    if (inner) return inner;
+  }
+  return undefined;
+}
