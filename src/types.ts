@@ -61,6 +61,8 @@ export interface AgentDefinition {
   recursive?: boolean;
   /** How the agent's `bash` commands are sandboxed (frontmatter `sandbox`). */
   sandbox?: SandboxMode;
+  /** The named launcher (`task.launchers`) its children start through (frontmatter `launcher`). */
+  launcher?: string;
   source: AgentSource;
   filePath?: string;
   family: AgentFamily;
@@ -290,6 +292,8 @@ export interface TaskRequest {
   sandbox?: SandboxMode;
   /** Overrides the agent's `isolation`. */
   isolation?: Isolation;
+  /** A named launcher (`task.launchers`, or `local`) for this call's children. */
+  launcher?: string;
 }
 
 /** A kept worktree: where the task's changes are. */
@@ -342,6 +346,12 @@ export interface XcshConfig {
     additionalDirectories: string[];
     /** Days a session is kept after its last change. */
     sessionRetentionDays: number;
+    /** What goes before every top-level child command: a list, or a name in `launchers`. */
+    launcher?: string[] | string;
+    /** Named launchers (`[]`: start the child locally). */
+    launchers?: Record<string, string[]>;
+    /** The xcsh a launcher's far side runs; absent: this executable. */
+    launcherBinary?: string;
   };
   models: {
     default?: string;

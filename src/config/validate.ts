@@ -32,6 +32,7 @@ import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
+import { checkLauncherKeys } from "./launchers.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -146,6 +147,9 @@ function checkTask(
       "sandboxNetwork",
       "additionalDirectories",
       "sessionRetentionDays",
+      "launcher",
+      "launchers",
+      "launcherBinary",
     ],
     "task",
     file,
@@ -176,6 +180,9 @@ function checkTask(
     out.agentModelOverrides = stringMap(raw.agentModelOverrides, "task.agentModelOverrides");
   }
   checkSandboxKeys(raw, out);
+  const launch = checkLauncherKeys(raw);
+  if (!launch.ok) throw new KeyError(launcherKeyOf(launch.message), launch.message);
+  Object.assign(out, launch.value);
   if (raw.sessionRetentionDays !== undefined) {
     out.sessionRetentionDays = int(
       raw.sessionRetentionDays,
@@ -185,6 +192,11 @@ function checkTask(
     );
   }
   return out;
+}
+
+/** The key a launcher message names (it starts with it, quoted). */
+function launcherKeyOf(message: string): string {
+  return /^'([^']+)'/.exec(message)?.[1] ?? "task.launcher";
 }
 
 /** `task.sandbox`, `task.sandboxNetwork` and `task.additionalDirectories`. */
@@ -357,11 +369,12 @@ export function mergeConfigs(parts: readonly PartialConfig[]): XcshConfig {
   const providers: Record<string, Partial<ProviderConfig>> = {};
   for (const p of parts) {
     if (p.task) {
-      const { agentModelOverrides, ...rest } = p.task;
+      const { agentModelOverrides, launchers, ...rest } = p.task;
       Object.assign(config.task, rest);
       if (agentModelOverrides) {
         Object.assign(config.task.agentModelOverrides, agentModelOverrides);
       }
+      if (launchers) config.task.launchers = { ...config.task.launchers, ...launchers };
     }
     if (p.models) {
       if (p.models.default !== undefined) config.models.default = p.models.default;
