@@ -24,7 +24,8 @@ import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
 import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
-import { TaskTool } from "../runner/task-runner.ts";
+import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
+import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
   Isolation,
@@ -54,6 +55,26 @@ export { RUN_HELP };
 export { failureLine, resultBody } from "./results.ts";
 
 const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+/** The launcher's command line for a task, as a dry run shows it (the task mark elided). */
+function launcherShown(
+  launch: NonNullable<PreparedTask["launch"]>,
+  envelope: TaskEnvelope,
+  childEnv: Record<string, string>,
+): { name: string; argv: string[] } {
+  const c = launchCommand(
+    launch.plan,
+    {
+      task: envelope.id,
+      agent: envelope.agent.name,
+      session: envelope.session ?? "",
+      cwd: envelope.cwd,
+    },
+    protocolVariables({ ...childEnv, XCSH_PARENT_PIPE: "1" }),
+    launch.binary,
+  );
+  return { name: launch.plan.name, argv: [c.command, ...c.args] };
+}
 
 /** An envelope as `--dry-run` prints it: key values and URL credentials hidden. */
 function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
@@ -262,6 +283,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     ...(timeout !== undefined ? { timeout } : {}),
     ...(sandbox !== undefined ? { sandbox } : {}),
     ...(isolation !== undefined ? { isolation } : {}),
+    ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
   };
 
   const progress = values["dry-run"] ? undefined : new Progress();
@@ -315,6 +337,11 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
         ...(t.modelError ? { modelError: t.modelError } : {}),
         env: t.childEnv,
         timeoutMs: t.timeoutMs,
+        ...(t.launch
+          ? {
+            launcher: launcherShown(t.launch, t.envelope, t.childEnv),
+          }
+          : {}),
         envelope: shownEnvelope(t.envelope),
       })),
     });
