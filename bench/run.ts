@@ -5,7 +5,7 @@
  * raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools] [collections] [background]
+ *                    [tools] [collections] [background] [launcher]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -44,6 +44,9 @@
  *   public collections (bench/sections/collections.ts): warm ≤ 100 ms, and a
  *   first run with an empty definition cache ≤ 1.1× the run with it off.
  * - background: `dist/xcsh run --background` vs `dist/xcsh --version`.
+ * - launcher: a fan-out of 8 through `srun` on a one-node Slurm cluster
+ *   started for the bench vs the same fan-out local (bench/sections/launcher.ts);
+ *   skipped with the reason where the cluster cannot start.
  *
  * @module
  */
@@ -62,6 +65,7 @@ import { benchWeb } from "./sections/web.ts";
 import { benchTools } from "./sections/tools.ts";
 import { benchCollections } from "./sections/collections.ts";
 import { benchBackground } from "./sections/background.ts";
+import { benchLauncher } from "./sections/launcher.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -75,6 +79,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   tools: benchTools,
   collections: benchCollections,
   background: benchBackground,
+  launcher: benchLauncher,
 };
 
 async function main(): Promise<void> {
