@@ -5,7 +5,7 @@
  * raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools] [collections] [background] [git]
+ *                    [tools] [collections] [background] [git] [launcher]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -48,6 +48,9 @@
  *   block's git facts against a plain `git status`, with and without the
  *   config listing, and creating an isolated worktree against a plain
  *   `show-ref` + `worktree add`: each ≤ 5 ms more.
+ * - launcher: a fan-out of 8 through `srun` on a one-node Slurm cluster
+ *   started for the bench vs the same fan-out local (bench/sections/launcher.ts);
+ *   skipped with the reason where the cluster cannot start.
  *
  * @module
  */
@@ -67,6 +70,7 @@ import { benchTools } from "./sections/tools.ts";
 import { benchCollections } from "./sections/collections.ts";
 import { benchBackground } from "./sections/background.ts";
 import { benchGit } from "./sections/git.ts";
+import { benchLauncher } from "./sections/launcher.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -81,6 +85,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   collections: benchCollections,
   background: benchBackground,
   git: benchGit,
+  launcher: benchLauncher,
 };
 
 async function main(): Promise<void> {

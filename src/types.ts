@@ -61,6 +61,8 @@ export interface AgentDefinition {
   recursive?: boolean;
   /** How the agent's `bash` commands are sandboxed (frontmatter `sandbox`). */
   sandbox?: SandboxMode;
+  /** The named launcher (`task.launchers`) its children start through (frontmatter `launcher`). */
+  launcher?: string;
   source: AgentSource;
   filePath?: string;
   family: AgentFamily;
@@ -291,6 +293,8 @@ export interface TaskRequest {
   sandbox?: SandboxMode;
   /** Overrides the agent's `isolation`. */
   isolation?: Isolation;
+  /** A named launcher (`task.launchers`, or `local`) for this call's children. */
+  launcher?: string;
 }
 
 /** A kept worktree: where the task's changes are. */
@@ -355,6 +359,12 @@ export interface XcshConfig {
      * may reach although they are not public. Absent: none.
      */
     webFetchAllow?: string[];
+    /** What goes before every top-level child command: a list, or a name in `launchers`. */
+    launcher?: string[] | string;
+    /** Named launchers (`[]`: start the child locally). */
+    launchers?: Record<string, string[]>;
+    /** The xcsh a launcher's far side runs; absent: this executable. */
+    launcherBinary?: string;
   };
   models: {
     default?: string;

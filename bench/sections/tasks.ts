@@ -27,6 +27,7 @@ export function taskHome(
   name: string,
   url: string,
   maxConcurrency: number,
+  taskExtra = "",
 ): { home: string; cwd: string } {
   const base = tmp(name);
   const home = join(base, "home");
@@ -37,7 +38,7 @@ export function taskHome(
     join(home, ".xcsh", "agent", "config.yml"),
     `providers: { local: { type: openai-compatible, baseURL: "${url}/v1" } }\n` +
       `models: { default: local/mock }\n` +
-      `task: { maxConcurrency: ${maxConcurrency} }\n`,
+      `task: { maxConcurrency: ${maxConcurrency}${taskExtra ? `, ${taskExtra}` : ""} }\n`,
   );
   return { home, cwd };
 }
@@ -52,6 +53,7 @@ export async function runTasks(
   cwd: string,
   tasks: number,
   onStart?: (pid: number) => void,
+  env: Record<string, string> = {},
 ): Promise<AsyncRun> {
   const args = tasks === 1 ? ["run", "quick_task", "Say ok.", "--json"] : [
     "run",
@@ -59,7 +61,7 @@ export async function runTasks(
     ...Array.from({ length: tasks }, (_, i) => `--task=t${i}=Say ok.`),
     "--json",
   ];
-  const r = await timedAsync(XCSH, args, { cwd, env: cleanEnv({ HOME: home }), onStart });
+  const r = await timedAsync(XCSH, args, { cwd, env: cleanEnv({ HOME: home, ...env }), onStart });
   if (r.code !== 0) throw new Error(`xcsh run exited ${r.code}: ${r.stderr.slice(-2000)}`);
   const doc = JSON.parse(r.stdout);
   const ok = (doc.results ?? []).filter((x: { status: string }) => x.status === "ok").length;

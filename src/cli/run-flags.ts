@@ -21,6 +21,7 @@ Flags:
   --timeout SECONDS      per-task time limit (default: agent, then config, then 600)
   --cwd DIR              run as if started in DIR
   --isolation MODE       worktree: each task works in a fresh git worktree; none: here
+  --launcher NAME        start the children through task.launchers.NAME (local: here)
   --resume SESSION       continue that session (same agent, model and folder;
                          --model moves it to another model)
   --background           start detached, print the run id and exit (see 'xcsh tasks')
@@ -42,6 +43,7 @@ export const RUN_FLAGS = {
   timeout: { type: "string" },
   cwd: { type: "string" },
   isolation: { type: "string" },
+  launcher: { type: "string" },
   resume: { type: "string" },
   background: { type: "boolean" },
   json: { type: "boolean" },

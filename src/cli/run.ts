@@ -26,7 +26,8 @@ import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
 import { readCallerState } from "../runner/guards.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
-import { TaskTool } from "../runner/task-runner.ts";
+import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
+import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
   Isolation,
@@ -56,6 +57,26 @@ export { RUN_HELP };
 export { failureLine, resultBody } from "./results.ts";
 
 const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+/** The launcher's command line for a task, as a dry run shows it (the task mark elided). */
+function launcherShown(
+  launch: NonNullable<PreparedTask["launch"]>,
+  envelope: TaskEnvelope,
+  childEnv: Record<string, string>,
+): { name: string; argv: string[] } {
+  const c = launchCommand(
+    launch.plan,
+    {
+      task: envelope.id,
+      agent: envelope.agent.name,
+      session: envelope.session ?? "",
+      cwd: envelope.cwd,
+    },
+    protocolVariables({ ...childEnv, XCSH_PARENT_PIPE: "1" }),
+    launch.binary,
+  );
+  return { name: launch.plan.name, argv: [c.command, ...c.args] };
+}
 
 /** An envelope as `--dry-run` prints it: key values and URL credentials hidden. */
 function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
@@ -274,6 +295,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     ...(timeout !== undefined ? { timeout } : {}),
     ...(sandbox !== undefined ? { sandbox } : {}),
     ...(isolation !== undefined ? { isolation } : {}),
+    ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
   };
 
   const progress = values["dry-run"] ? undefined : new Progress();
@@ -340,6 +362,11 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
         ...(t.modelError ? { modelError: t.modelError } : {}),
         env: t.childEnv,
         timeoutMs: t.timeoutMs,
+        ...(t.launch
+          ? {
+            launcher: launcherShown(t.launch, t.envelope, t.childEnv),
+          }
+          : {}),
         envelope: shownEnvelope(t.envelope),
       })),
     });

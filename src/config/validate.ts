@@ -36,6 +36,7 @@ import { ALLOW_ENTRY } from "../sandbox/command-env.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
 import { parseAllowEntry } from "../net-address.ts";
+import { checkLauncherKeys } from "./launchers.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -153,6 +154,9 @@ function checkTask(
       "sessionRetentionDays",
       "allowEnv",
       "webFetchAllow",
+      "launcher",
+      "launchers",
+      "launcherBinary",
     ],
     "task",
     file,
@@ -208,6 +212,9 @@ function checkTask(
     }
     out.webFetchAllow = entries;
   }
+  const launch = checkLauncherKeys(raw);
+  if (!launch.ok) throw new KeyError(launcherKeyOf(launch.message), launch.message);
+  Object.assign(out, launch.value);
   if (raw.sessionRetentionDays !== undefined) {
     out.sessionRetentionDays = int(
       raw.sessionRetentionDays,
@@ -217,6 +224,11 @@ function checkTask(
     );
   }
   return out;
+}
+
+/** The key a launcher message names (it starts with it, quoted). */
+function launcherKeyOf(message: string): string {
+  return /^'([^']+)'/.exec(message)?.[1] ?? "task.launcher";
 }
 
 /** `task.sandbox`, `task.sandboxNetwork` and `task.additionalDirectories`. */
@@ -391,11 +403,12 @@ export function mergeConfigs(parts: readonly PartialConfig[]): XcshConfig {
   const providers: Record<string, Partial<ProviderConfig>> = {};
   for (const p of parts) {
     if (p.task) {
-      const { agentModelOverrides, ...rest } = p.task;
+      const { agentModelOverrides, launchers, ...rest } = p.task;
       Object.assign(config.task, rest);
       if (agentModelOverrides) {
         Object.assign(config.task.agentModelOverrides, agentModelOverrides);
       }
+      if (launchers) config.task.launchers = { ...config.task.launchers, ...launchers };
     }
     if (p.models) {
       if (p.models.default !== undefined) config.models.default = p.models.default;

@@ -293,6 +293,15 @@ export function parseAgentFields(
     if (i === "worktree" || i === "none") fields.isolation = i;
     else warn("isolation", `'isolation' must be worktree or none, not ${describe(i)}; ignored`);
   }
+  if (fm.launcher !== undefined && fm.launcher !== null && fm.launcher !== "") {
+    const l = fm.launcher;
+    // The name is looked up in task.launchers when the agent runs.
+    if (typeof l === "string" && l.trim() !== "") fields.launcher = l.trim();
+    else {warn(
+        "launcher",
+        `'launcher' must name a launcher of task.launchers, not ${describe(l)}; ignored`,
+      );}
+  }
 
   return { ok: true, value: fields, warnings };
 }

@@ -27,6 +27,11 @@ export const TASK_INPUT_SCHEMA = {
       description:
         "worktree: each task works in a fresh git worktree of the repository; changes are kept on a branch and named in the result.",
     },
+    launcher: {
+      type: "string",
+      description:
+        "A launcher named in the user's task.launchers (e.g. a cluster's srun) to start the tasks through; 'local' runs them here.",
+    },
     tasks: {
       type: "array",
       minItems: 1,
@@ -68,6 +73,9 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   if (a.isolation !== undefined && a.isolation !== "worktree" && a.isolation !== "none") {
     return "'isolation' must be worktree or none";
   }
+  if (a.launcher !== undefined && (typeof a.launcher !== "string" || a.launcher.trim() === "")) {
+    return "'launcher' must be the name of a launcher (a string)";
+  }
   if (!Array.isArray(a.tasks) || a.tasks.length === 0) return "'tasks' must be a non-empty array";
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
@@ -94,5 +102,6 @@ export function readTaskInput(args: unknown): TaskRequest | string {
     ...(a.context !== undefined ? { context: a.context as string } : {}),
     ...(a.schema !== undefined ? { schema: a.schema } : {}),
     ...(a.isolation !== undefined ? { isolation: a.isolation as "worktree" | "none" } : {}),
+    ...(a.launcher !== undefined ? { launcher: (a.launcher as string).trim() } : {}),
   };
 }

@@ -17,6 +17,7 @@
 import process from "node:process";
 import { killMarked, killPids, killTree, listDescendants } from "./process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
+import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
 
 /** The variable that marks every process of one task. */
@@ -36,6 +37,8 @@ export interface ChildRun {
   onEvent?: (event: ChildEvent) => void;
   /** Called once the child process exists. */
   onSpawn?: (pid: number) => void;
+  /** Start the child through this launcher, running `binary` on the far side. */
+  launch?: { plan: LaunchPlan; binary: readonly string[] };
 }
 
 /** Reads one JSON Lines event; anything else is `undefined`. */
@@ -66,7 +69,8 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   let textParts = "";
   let final: Extract<ChildEvent, { type: "result" }> | undefined;
   let stderr = "";
-  let ending: "timeout" | "cancelled" | undefined;
+  let ending: "timeout" | "cancelled" | "protocol" | undefined;
+  let protocolError = "";
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let settled = false;
@@ -94,7 +98,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   };
 
   const mark = `${process.pid}-${++taskCount}-${Math.random().toString(36).slice(2)}`;
-  const stop = (why: "timeout" | "cancelled") => {
+  const stop = (why: "timeout" | "cancelled" | "protocol") => {
     if (ending || settled) return;
     ending = why;
     const pid = child?.pid;
@@ -112,14 +116,44 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   };
   const onAbort = () => stop("cancelled");
 
+  const env = { ...run.env, XCSH_PARENT_PIPE: "1", [TASK_MARK]: mark };
+  const spawnWith = run.launch
+    ? launchCommand(
+      run.launch.plan,
+      {
+        task: envelope.id,
+        agent: envelope.agent.name,
+        session: envelope.session ?? "",
+        cwd: envelope.cwd,
+      },
+      protocolVariables(env),
+      run.launch.binary,
+    )
+    : { command: self.command, args: [...self.args, "__child"] };
+  const launcher = run.launch
+    ? `launcher '${run.launch.plan.name}' (${spawnWith.command})`
+    : undefined;
+  let sawEvent = false;
+
   let pending = "";
   const onStdout = (chunk: string) => {
     pending += chunk;
     let nl: number;
     while ((nl = pending.indexOf("\n")) >= 0) {
-      const event = parseEventLine(pending.slice(0, nl));
+      const line = pending.slice(0, nl);
+      const event = parseEventLine(line);
       pending = pending.slice(nl + 1);
-      if (!event) continue;
+      if (!event) {
+        // Through a launcher, anything before the protocol means the far side
+        // is not an xcsh child (a banner, a shell's error, another program).
+        if (launcher && !sawEvent && line.trim() !== "" && !ending) {
+          protocolError = `${launcher}: the far side wrote something other than xcsh's ` +
+            `protocol on stdout: ${JSON.stringify(line.trim().slice(0, 200))}`;
+          stop("protocol");
+        }
+        continue;
+      }
+      sawEvent = true;
       if (event.type === "usage") {
         sawUsage = true;
         usage.input += event.input ?? 0;
@@ -143,7 +177,9 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
     if (ending) killMarked(TASK_MARK, mark, "SIGKILL");
     const tail = pending.trim() ? parseEventLine(pending) : undefined;
     if (tail?.type === "result" && !final) final = tail;
-    if (ending === "timeout") {
+    if (ending === "protocol") {
+      finish({ status: "error", error: protocolError });
+    } else if (ending === "timeout") {
       finish({
         status: "error",
         error: `timed out after ${
@@ -158,11 +194,28 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
         ...(textParts ? { text: textParts } : {}),
       });
     } else if (final) {
+      // A failed task through a launcher also names what the launcher and
+      // its engine said (a cancelled job step, a time limit, a lost node):
+      // the last lines of stderr that are not the child's own `xcsh:` ones.
+      const engine = launcher && final.status !== "ok" && code !== 0
+        ? stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("xcsh:"))
+          .slice(-3).join("; ")
+        : "";
+      const error = final.error !== undefined && engine
+        ? `${final.error} (${launcher} exited with code ${code ?? signal}: ${engine})`
+        : final.error;
       finish({
         status: final.status === "ok" ? "ok" : "error",
         ...(final.data !== undefined ? { data: final.data } : {}),
         ...(final.text !== undefined ? { text: final.text } : textParts ? { text: textParts } : {}),
-        ...(final.error !== undefined ? { error: final.error } : {}),
+        ...(error !== undefined ? { error } : {}),
+      });
+    } else if (launcher) {
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const last = lastLines(stderr, 1);
+      finish({
+        status: "error",
+        error: `${launcher} ${how} without a result${last ? `: ${last}` : " (no stderr)"}`,
       });
     } else {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
@@ -172,12 +225,12 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   };
 
   child = await spawnPiped({
-    command: self.command,
-    args: [...self.args, "__child"],
+    command: spawnWith.command,
+    args: spawnWith.args,
     cwd: envelope.cwd,
     // The pipe stays open after the envelope: its end tells the child that
     // this process is gone, however it died, and the child then stops.
-    env: { ...run.env, XCSH_PARENT_PIPE: "1", [TASK_MARK]: mark },
+    env,
     detached: true,
     onStdout,
     onStderr: (chunk) => {
@@ -185,7 +238,10 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
     },
     onClose,
     onError: (err) =>
-      finish({ status: "error", error: `could not start the child process: ${err.message}` }),
+      finish({
+        status: "error",
+        error: `could not start ${launcher ?? "the child process"}: ${err.message}`,
+      }),
   });
   if (!settled) {
     timer = setTimeout(() => stop("timeout"), run.timeoutMs);

@@ -11,6 +11,7 @@ import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+import type { LaunchPlan } from "./launch-command.ts";
 
 /** How a prepared task is isolated. */
 export type Isolate =
@@ -30,6 +31,8 @@ export interface TaskStart {
   run?: string;
   signal?: AbortSignal;
   onEvent?: (event: ChildEvent) => void;
+  /** Start the child through this launcher. */
+  launch?: { plan: LaunchPlan; binary: readonly string[] };
 }
 
 /** Runs the task; never throws (every failure is an error result). */
@@ -69,6 +72,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
       env: t.env,
       timeoutMs: t.timeoutMs,
       signal: t.signal,
+      ...(t.launch ? { launch: t.launch } : {}),
       onEvent: (e) => {
         recorder?.event(e);
         t.onEvent?.(e);

@@ -44,6 +44,9 @@ import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
+import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
+import { programPath } from "./program-path.ts";
+import { selfCommand } from "../runtime.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -111,6 +114,8 @@ export interface PreparedTask {
   session?: ReservedSession;
   /** Set when the task runs in a git worktree of its own. */
   isolate?: Isolate;
+  /** Set when the child starts through a launcher. */
+  launch?: { plan: LaunchPlan; binary: string[] };
 }
 
 export type TaskOutcome =
@@ -308,6 +313,8 @@ export class TaskTool {
       files: agent.omitContextFiles !== true,
     });
     this.opts.onWarnings?.(gathered.warnings);
+    const launch = this.launcherFor(req, guard.agent);
+    if (!launch.ok) return { ok: false, kind: "usage", message: launch.message };
     const mcp = this.mcpServersOf(agent, agentTrusted);
     const childEnv = childEnvironment(agent, caller.depth, maxDepth);
     if (planMode) childEnv.XCSH_SPAWNS = "";
@@ -340,6 +347,7 @@ export class TaskTool {
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
       ...(model.ok ? {} : { modelError: model.error }),
+      ...(launch.value ? { launch: launch.value } : {}),
     }));
     for (const t of tasks) {
       const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");
@@ -352,6 +360,39 @@ export class TaskTool {
       }
     }
     return { ok: true, tasks, isolation: guard.agent.isolation };
+  }
+
+  /**
+   * The launcher this call's children start through, with the xcsh the far
+   * side runs; its program must exist here before any child starts.
+   */
+  private launcherFor(
+    req: TaskRequest,
+    agent: AgentDefinition,
+  ):
+    | { ok: true; value?: { plan: LaunchPlan; binary: string[] } }
+    | { ok: false; message: string } {
+    const { config, env, caller } = this.opts;
+    const choice = chooseLauncher(config.task, caller.depth, {
+      call: req.launcher,
+      agent: agent.launcher,
+      agentFile: agent.filePath,
+    });
+    if (!choice.ok) return choice;
+    if (!choice.plan) return { ok: true };
+    const program = choice.plan.args[0];
+    if (programPath(program, env.env.PATH) === undefined) {
+      return {
+        ok: false,
+        message: `launcher '${choice.plan.name}' (${choice.plan.key}): the program '${program}' ` +
+          `was not found${program.includes("/") ? "" : " on PATH"}; no task was started`,
+      };
+    }
+    const self = selfCommand();
+    const binary = config.task.launcherBinary !== undefined
+      ? [config.task.launcherBinary]
+      : [self.command, ...self.args];
+    return { ok: true, value: { plan: choice.plan, binary } };
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
@@ -408,6 +449,7 @@ export class TaskTool {
               timeoutMs: task.timeoutMs,
               session: task.session,
               isolate: task.isolate,
+              ...(task.launch ? { launch: task.launch } : {}),
               keeper: this.keeper,
               worktrees: this.worktreesDir,
               run: this.opts.backgroundRun,
