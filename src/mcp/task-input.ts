@@ -26,6 +26,12 @@ export const TASK_INPUT_SCHEMA = {
       description:
         "worktree: each task works in a fresh git worktree of the repository; changes are kept on a branch and named in the result.",
     },
+    maxTurns: {
+      type: "integer",
+      minimum: 1,
+      description:
+        "The most model calls each task may make; a task that reaches it ends with status max_turns.",
+    },
     tasks: {
       type: "array",
       minItems: 1,
@@ -66,6 +72,12 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   if (a.isolation !== undefined && a.isolation !== "worktree" && a.isolation !== "none") {
     return "'isolation' must be worktree or none";
   }
+  if (
+    a.maxTurns !== undefined &&
+    (typeof a.maxTurns !== "number" || !Number.isSafeInteger(a.maxTurns) || a.maxTurns < 1)
+  ) {
+    return "'maxTurns' must be a whole number ≥ 1";
+  }
   if (!Array.isArray(a.tasks) || a.tasks.length === 0) return "'tasks' must be a non-empty array";
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
@@ -92,5 +104,6 @@ export function readTaskInput(args: unknown): TaskRequest | string {
     ...(a.context !== undefined ? { context: a.context as string } : {}),
     ...(a.schema !== undefined ? { schema: a.schema } : {}),
     ...(a.isolation !== undefined ? { isolation: a.isolation as "worktree" | "none" } : {}),
+    ...(a.maxTurns !== undefined ? { maxTurns: a.maxTurns as number } : {}),
   };
 }

@@ -18,6 +18,7 @@ import process from "node:process";
 import { killMarked, killPids, killTree, listDescendants } from "./process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
+import type { Cost } from "../model/cost.ts";
 
 /** The variable that marks every process of one task. */
 export const TASK_MARK = "XCSH_TASK_MARK";
@@ -36,6 +37,8 @@ export interface ChildRun {
   onEvent?: (event: ChildEvent) => void;
   /** Called once the child process exists. */
   onSpawn?: (pid: number) => void;
+  /** What one model call of `model` cost; absent: the result carries no cost. */
+  price?: (model: string, usage: TokenUsage) => Cost;
 }
 
 /** Reads one JSON Lines event; anything else is `undefined`. */
@@ -63,6 +66,10 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   const self = selfCommand();
   const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
+  let turns = 0;
+  let ranOn: string | undefined;
+  let fallback: string | undefined;
+  let cost: Cost = { ok: true, usd: 0 };
   let textParts = "";
   let final: Extract<ChildEvent, { type: "result" }> | undefined;
   let stderr = "";
@@ -89,6 +96,11 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       agent: envelope.agent.name,
       ...result,
       ...(sawUsage ? { usage } : {}),
+      ...(ranOn !== undefined ? { model: ranOn, turns } : {}),
+      ...(fallback ? { fallback: { reason: fallback } } : {}),
+      ...(run.price && ranOn !== undefined
+        ? cost.ok ? { costUSD: cost.usd } : { costUSD: null, costNote: cost.reason }
+        : {}),
       durationMs: Date.now() - started,
     });
   };
@@ -120,8 +132,21 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       const event = parseEventLine(pending.slice(0, nl));
       pending = pending.slice(nl + 1);
       if (!event) continue;
-      if (event.type === "usage") {
+      if (event.type === "start") {
+        ranOn = event.model;
+        fallback = event.note;
+      } else if (event.type === "usage") {
         sawUsage = true;
+        turns++;
+        if (run.price && ranOn !== undefined && cost.ok) {
+          const call = run.price(ranOn, {
+            input: event.input ?? 0,
+            output: event.output ?? 0,
+            cacheRead: event.cacheRead ?? 0,
+            cacheWrite: event.cacheWrite ?? 0,
+          });
+          cost = call.ok ? { ok: true, usd: cost.usd + call.usd } : call;
+        }
         usage.input += event.input ?? 0;
         usage.output += event.output ?? 0;
         usage.cacheRead = (usage.cacheRead ?? 0) + (event.cacheRead ?? 0);
@@ -159,7 +184,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       });
     } else if (final) {
       finish({
-        status: final.status === "ok" ? "ok" : "error",
+        status: final.status === "ok" ? "ok" : final.reason === "max_turns" ? "max_turns" : "error",
         ...(final.data !== undefined ? { data: final.data } : {}),
         ...(final.text !== undefined ? { text: final.text } : textParts ? { text: textParts } : {}),
         ...(final.error !== undefined ? { error: final.error } : {}),

@@ -42,6 +42,7 @@ import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
+import { priceCall } from "../model/price-call.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -51,6 +52,7 @@ import type {
   TaskEnvelope,
   TaskRequest,
   TaskResult,
+  TokenUsage,
   XcshConfig,
 } from "../types.ts";
 
@@ -109,6 +111,8 @@ export interface PreparedTask {
   session?: ReservedSession;
   /** Set when the task runs in a git worktree of its own. */
   isolate?: Isolate;
+  /** What the call or the agent asked for, for the result; null: nothing. */
+  requestedModel?: string | null;
 }
 
 export type TaskOutcome =
@@ -306,7 +310,7 @@ export class TaskTool {
         cwd: env.cwd,
         planMode,
         limits: {
-          maxTurns: agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+          maxTurns: req.maxTurns ?? agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
           timeoutMs: timerMs(timeoutS * 1000),
           submitRetries: DEFAULT_LIMITS.submitRetries,
         },
@@ -319,6 +323,8 @@ export class TaskTool {
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
+      requestedModel: req.model ?? env.env.XCSH_MODEL ??
+        config.task.agentModelOverrides[agent.name] ?? agent.model?.join(", ") ?? null,
       ...(model.ok ? {} : { modelError: model.error }),
     }));
     for (const t of tasks) {
@@ -368,6 +374,10 @@ export class TaskTool {
       if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
     }
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
+    // Keys handed down count as set: pricing only needs the provider's type and URL.
+    const priceEnv = { ...env.env, ...this.opts.keys };
+    const price = (model: string, usage: TokenUsage) =>
+      priceCall(model, usage, config, priceEnv, new Date());
     return await mapLimit(tasks, config.task.maxConcurrency, (task) =>
       slot(async () => {
         // Tasks still queued when the call is cancelled never start.
@@ -385,6 +395,7 @@ export class TaskTool {
               timeoutMs: task.timeoutMs,
               session: task.session,
               isolate: task.isolate,
+              price,
               keeper: this.keeper,
               worktrees: this.worktreesDir,
               run: this.opts.backgroundRun,
@@ -393,8 +404,11 @@ export class TaskTool {
             }),
           );
         if (signal?.aborted) task.session?.release();
-        this.opts.onResult?.(final);
-        return final;
+        const shown = task.requestedModel !== undefined && final.model !== undefined
+          ? { ...final, requestedModel: task.requestedModel }
+          : final;
+        this.opts.onResult?.(shown);
+        return shown;
       }));
   }
 
