@@ -236,6 +236,8 @@ export type ChildEvent =
     /** Set when `model` stands in for the agent's own: what happened, in one line. */
     note?: string;
     session?: string;
+    /** Added by the parent when the task runs in a worktree of its own. */
+    worktree?: { path: string; branch: string };
   }
   | { type: "message"; id: string; message: unknown }
   /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
@@ -266,6 +268,8 @@ export type ChildEvent =
     data?: unknown;
     text?: string;
     error?: string;
+    /** Why an error result ended the task, when it is one a caller may act on. */
+    reason?: "max_turns";
   };
 
 /** One task of a `task` call (CLI `--task`, MCP, or the child's `task` tool). */
@@ -289,6 +293,8 @@ export interface TaskRequest {
   model?: string;
   /** Per-task timeout override, seconds. */
   timeout?: number;
+  /** `--max-turns`: model calls a task may make (overrides the agent's `maxTurns`). */
+  maxTurns?: number;
   /** `--sandbox` override. */
   sandbox?: SandboxMode;
   /** Overrides the agent's `isolation`. */
@@ -309,7 +315,8 @@ export interface WorktreeInfo {
 export interface TaskResult {
   id: string;
   agent: string;
-  status: "ok" | "error" | "cancelled";
+  /** `max_turns`: the task reached its turn limit without a result. */
+  status: "ok" | "error" | "cancelled" | "max_turns";
   data?: unknown;
   text?: string;
   error?: string;
@@ -321,6 +328,18 @@ export interface TaskResult {
   session?: string;
   /** Present when the task ran isolated and left changes. */
   worktree?: WorktreeInfo;
+  /** The `provider/model` the task ran on (absent when no child started). */
+  model?: string;
+  /** What the call or the agent asked for (`--model`, the agent's `model` list); null: nothing. */
+  requestedModel?: string | null;
+  /** Set when the model is not the one asked for: why. */
+  fallback?: { reason: string };
+  /** Model calls made. */
+  turns?: number;
+  /** What the calls cost at list prices, in US dollars (0 for local models); null: unknown. */
+  costUSD?: number | null;
+  /** Why `costUSD` is null. */
+  costNote?: string;
 }
 
 /** `providers.<name>` in config. */

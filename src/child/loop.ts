@@ -39,6 +39,8 @@ export interface LoopOutcome {
   data?: unknown;
   text?: string;
   error?: string;
+  /** `max_turns`: the turn limit ended the loop. */
+  reason?: "max_turns";
 }
 
 export interface LoopOptions {
@@ -114,7 +116,10 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
 
   for (let turn = 1;; turn++) {
     if (turn > o.limits.maxTurns) {
-      return failed(`reached the turn limit (${o.limits.maxTurns} model calls) without a result`);
+      return {
+        ...failed(`reached the turn limit (${o.limits.maxTurns} model calls) without a result`),
+        reason: "max_turns",
+      };
     }
     const out = await o.callModel(messages, forceSubmit ? SUBMIT_RESULT : undefined);
     forceSubmit = false;

@@ -11,6 +11,7 @@ import { writeErr, writeOut } from "../stdio.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { printJson } from "./output.ts";
 import type { TaskResult } from "../types.ts";
+import type { OutputFormat } from "./output-format.ts";
 
 /** What a successful task prints: its data (a string as itself, anything else as JSON), or its text. */
 export function resultBody(r: TaskResult): string {
@@ -28,13 +29,25 @@ export function failureLine(r: TaskResult): string {
     const why = r.error && r.error !== "cancelled" ? `: ${r.error}` : "";
     return `task ${r.id} was cancelled${why}`;
   }
+  if (r.status === "max_turns") return `task ${r.id} stopped at its turn limit: ${r.error ?? ""}`;
   return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
 }
 
-/** Prints the results of a run and returns its exit code. */
-export function printResults(agent: string, results: readonly TaskResult[], json: boolean): number {
-  if (json) {
+/**
+ * Prints the results of a run and returns its exit code. Under
+ * `stream-json` the stream has already carried them: only the notes on
+ * stderr remain.
+ */
+export function printResults(
+  agent: string,
+  results: readonly TaskResult[],
+  format: OutputFormat,
+): number {
+  const json = format !== "text";
+  if (format === "json") {
     printJson({ version: 1, agent, results });
+  } else if (format === "stream-json") {
+    for (const r of results) if (r.status !== "ok") writeErr(`xcsh: ${failureLine(r)}\n`);
   } else if (results.length === 1) {
     const [r] = results;
     const body = resultBody(r);

@@ -25,7 +25,10 @@ Flags:
   --resume SESSION       continue that session (same agent, model and folder;
                          --model moves it to another model)
   --background           start detached, print the run id and exit (see 'xcsh tasks')
-  --json                 print one JSON document with every task's outcome
+  --output-format FORMAT text (default), json (one document at the end) or stream-json
+                         (JSON Lines as the run goes: events, each task's result, the run's)
+  --json                 the same as --output-format json
+  --max-turns N          stop a task after N model calls (status max_turns)
   --dry-run              resolve, guard and print the child envelopes, their models and the
                          instruction files they would hold; no model call
   --verbose              print every warning about agent files (default: one summary line)
@@ -47,6 +50,8 @@ export const RUN_FLAGS = {
   resume: { type: "string" },
   background: { type: "boolean" },
   json: { type: "boolean" },
+  "output-format": { type: "string" },
+  "max-turns": { type: "string" },
   "dry-run": { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },

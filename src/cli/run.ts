@@ -41,6 +41,9 @@ import { hideUrlCredentials } from "../redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { printResults } from "./results.ts";
+import { outputFormat } from "./output-format.ts";
+import { StreamJson } from "./stream-json.ts";
+import { readStdinCapped, withStdin } from "./stdin-assignment.ts";
 import {
   BACKGROUND_ENV,
   isCancelRequested,
@@ -93,13 +96,6 @@ function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
   return { ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) };
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** Reads `--schema`: inline JSON, or `@path` to a JSON file. */
 export async function readSchemaFlag(value: string): Promise<unknown> {
   let text = value;
@@ -133,6 +129,16 @@ export function parseTaskFlag(value: string): TaskItem {
   const eq = value.indexOf("=");
   if (eq <= 0) throw new UsageError(`--task: expected ID=ASSIGNMENT, got "${value}"`);
   return { id: value.slice(0, eq).trim(), assignment: value.slice(eq + 1) };
+}
+
+/** Reads `--max-turns`: a whole number of model calls, at least 1. */
+function parseMaxTurns(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`--max-turns: expected a whole number of model calls ≥ 1, got "${value}"`);
+  }
+  return n;
 }
 
 function parseTimeout(value: string | undefined): number | undefined {
@@ -252,6 +258,10 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   if (taskFlags.length > 0 && words.length > 0) {
     throw new UsageError("run: give the assignment either as arguments or with --task, not both");
   }
+  const format = outputFormat(values["output-format"], values.json);
+  if (!format.ok) throw new UsageError(format.message);
+  const json = format.value === "json";
+  const maxTurns = parseMaxTurns(values["max-turns"]);
   const timeout = parseTimeout(values.timeout);
   const sandbox = parseSandboxFlag(values.sandbox);
   const isolation = parseIsolation(values.isolation);
@@ -270,7 +280,9 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   let tasks: TaskItem[];
   if (taskFlags.length > 0) tasks = taskFlags.map(parseTaskFlag);
   else {
-    const assignment = words.length > 0 ? words.join(" ") : await readStdin();
+    const stdin = await readStdinCapped();
+    if (!stdin.ok) throw new UsageError(`run: ${stdin.message}`);
+    const assignment = withStdin(words, stdin.text);
     if (assignment.trim() === "") {
       throw new UsageError(
         resume
@@ -293,19 +305,31 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     ...(values.plan ? { planMode: true } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
     ...(sandbox !== undefined ? { sandbox } : {}),
     ...(isolation !== undefined ? { isolation } : {}),
     ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
   };
 
   const progress = values["dry-run"] ? undefined : new Progress();
+  const controller = new AbortController();
+  // A reader that went away (`| head -1`) ends the run: its children stop.
+  const stream = format.value === "stream-json" && !values["dry-run"]
+    ? new StreamJson(() => controller.abort())
+    : undefined;
   const tool = new TaskTool({
     env,
     config: loaded.config,
     caller: caller.state,
     runId: runId(),
-    onEvent: (id, e) => progress?.event(id, e),
-    onResult: (r) => progress?.finish(r),
+    onEvent: (id, e) => {
+      progress?.event(id, e);
+      stream?.event(e);
+    },
+    onResult: (r) => {
+      progress?.finish(r);
+      stream?.result(r);
+    },
     onWarnings: reportDiagnostics,
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
@@ -317,7 +341,8 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   const prepared = await tool.prepare(request, { withoutModel: dryRun, dryRun });
   if (!prepared.ok) {
     // Under --json the refusal is a JSON document too, so a script always gets one.
-    if (values.json) printJson({ version: 1, agent, error: prepared.message, kind: prepared.kind });
+    if (json) printJson({ version: 1, agent, error: prepared.message, kind: prepared.kind });
+    stream?.runResult(agent, { error: prepared.message, kind: prepared.kind }, EXIT_USAGE);
     writeErr(`xcsh: ${prepared.message}\n`);
     return EXIT_USAGE;
   }
@@ -374,11 +399,17 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   }
   sink?.sessions(agent, prepared.tasks.flatMap((t) => t.session ? [t.session.id] : []));
 
-  const controller = new AbortController();
   const onSignal = () => controller.abort();
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const s of signals) process.on(s, onSignal);
   for (const t of tasks) progress?.add(t.id, agent);
+  stream?.runStart(
+    agent,
+    prepared.tasks.map((t) => ({
+      id: t.envelope.id,
+      ...(t.session ? { session: t.session.id } : {}),
+    })),
+  );
   let results: TaskResult[];
   try {
     results = await tool.start(prepared.tasks, controller.signal);
@@ -387,5 +418,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   }
   progress?.stop();
   sink?.done(agent, results);
-  return printResults(agent, results, values.json === true);
+  const code = printResults(agent, results, format.value);
+  stream?.runResult(agent, { results }, code);
+  return code;
 }

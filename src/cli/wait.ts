@@ -49,7 +49,7 @@ export async function waitCommand(args: string[]): Promise<number> {
     run = knownRun(data, id, "wait");
   }
   if (run.exit?.results && run.exit.agent) {
-    const code = printResults(run.exit.agent, run.exit.results, values.json === true);
+    const code = printResults(run.exit.agent, run.exit.results, values.json ? "json" : "text");
     return run.exit.code ?? code;
   }
   if (run.exit) {

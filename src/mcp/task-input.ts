@@ -32,6 +32,12 @@ export const TASK_INPUT_SCHEMA = {
       description:
         "A launcher named in the user's task.launchers (e.g. a cluster's srun) to start the tasks through; 'local' runs them here.",
     },
+    maxTurns: {
+      type: "integer",
+      minimum: 1,
+      description:
+        "The most model calls each task may make; a task that reaches it ends with status max_turns.",
+    },
     tasks: {
       type: "array",
       minItems: 1,
@@ -76,6 +82,12 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   if (a.launcher !== undefined && (typeof a.launcher !== "string" || a.launcher.trim() === "")) {
     return "'launcher' must be the name of a launcher (a string)";
   }
+  if (
+    a.maxTurns !== undefined &&
+    (typeof a.maxTurns !== "number" || !Number.isSafeInteger(a.maxTurns) || a.maxTurns < 1)
+  ) {
+    return "'maxTurns' must be a whole number ≥ 1";
+  }
   if (!Array.isArray(a.tasks) || a.tasks.length === 0) return "'tasks' must be a non-empty array";
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
@@ -103,5 +115,6 @@ export function readTaskInput(args: unknown): TaskRequest | string {
     ...(a.schema !== undefined ? { schema: a.schema } : {}),
     ...(a.isolation !== undefined ? { isolation: a.isolation as "worktree" | "none" } : {}),
     ...(a.launcher !== undefined ? { launcher: (a.launcher as string).trim() } : {}),
+    ...(a.maxTurns !== undefined ? { maxTurns: a.maxTurns as number } : {}),
   };
 }

@@ -19,6 +19,7 @@ import { killMarked, killPids, killTree, listDescendants } from "./process-tree.
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
+import type { Cost } from "../model/cost.ts";
 
 /** The variable that marks every process of one task. */
 export const TASK_MARK = "XCSH_TASK_MARK";
@@ -39,6 +40,8 @@ export interface ChildRun {
   onSpawn?: (pid: number) => void;
   /** Start the child through this launcher, running `binary` on the far side. */
   launch?: { plan: LaunchPlan; binary: readonly string[] };
+  /** What one model call of `model` cost; absent: the result carries no cost. */
+  price?: (model: string, usage: TokenUsage) => Cost;
 }
 
 /** Reads one JSON Lines event; anything else is `undefined`. */
@@ -66,6 +69,10 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   const self = selfCommand();
   const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
+  let turns = 0;
+  let ranOn: string | undefined;
+  let fallback: string | undefined;
+  let cost: Cost = { ok: true, usd: 0 };
   let textParts = "";
   let final: Extract<ChildEvent, { type: "result" }> | undefined;
   let stderr = "";
@@ -93,6 +100,11 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       agent: envelope.agent.name,
       ...result,
       ...(sawUsage ? { usage } : {}),
+      ...(ranOn !== undefined ? { model: ranOn, turns } : {}),
+      ...(fallback ? { fallback: { reason: fallback } } : {}),
+      ...(run.price && ranOn !== undefined
+        ? cost.ok ? { costUSD: cost.usd } : { costUSD: null, costNote: cost.reason }
+        : {}),
       durationMs: Date.now() - started,
     });
   };
@@ -154,8 +166,21 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
         continue;
       }
       sawEvent = true;
-      if (event.type === "usage") {
+      if (event.type === "start") {
+        ranOn = event.model;
+        fallback = event.note;
+      } else if (event.type === "usage") {
         sawUsage = true;
+        turns++;
+        if (run.price && ranOn !== undefined && cost.ok) {
+          const call = run.price(ranOn, {
+            input: event.input ?? 0,
+            output: event.output ?? 0,
+            cacheRead: event.cacheRead ?? 0,
+            cacheWrite: event.cacheWrite ?? 0,
+          });
+          cost = call.ok ? { ok: true, usd: cost.usd + call.usd } : call;
+        }
         usage.input += event.input ?? 0;
         usage.output += event.output ?? 0;
         usage.cacheRead = (usage.cacheRead ?? 0) + (event.cacheRead ?? 0);
@@ -205,7 +230,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
         ? `${final.error} (${launcher} exited with code ${code ?? signal}: ${engine})`
         : final.error;
       finish({
-        status: final.status === "ok" ? "ok" : "error",
+        status: final.status === "ok" ? "ok" : final.reason === "max_turns" ? "max_turns" : "error",
         ...(final.data !== undefined ? { data: final.data } : {}),
         ...(final.text !== undefined ? { text: final.text } : textParts ? { text: textParts } : {}),
         ...(error !== undefined ? { error } : {}),

@@ -10,8 +10,9 @@ import { runChild } from "./executor.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
 import type { LaunchPlan } from "./launch-command.ts";
+import type { Cost } from "../model/cost.ts";
 
 /** How a prepared task is isolated. */
 export type Isolate =
@@ -33,6 +34,8 @@ export interface TaskStart {
   onEvent?: (event: ChildEvent) => void;
   /** Start the child through this launcher. */
   launch?: { plan: LaunchPlan; binary: readonly string[] };
+  /** What one model call cost (see executor.ts). */
+  price?: (model: string, usage: TokenUsage) => Cost;
 }
 
 /** Runs the task; never throws (every failure is an error result). */
@@ -73,7 +76,12 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
       timeoutMs: t.timeoutMs,
       signal: t.signal,
       ...(t.launch ? { launch: t.launch } : {}),
-      onEvent: (e) => {
+      ...(t.price ? { price: t.price } : {}),
+      onEvent: (event) => {
+        // The start of a task in a worktree says where it works.
+        const e = event.type === "start" && worktree
+          ? { ...event, worktree: { path: worktree.path, branch: worktree.branch } }
+          : event;
         recorder?.event(e);
         t.onEvent?.(e);
       },

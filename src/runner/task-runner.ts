@@ -47,6 +47,7 @@ import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
 import { selfCommand } from "../runtime.ts";
+import { priceCall } from "../model/price-call.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -56,6 +57,7 @@ import type {
   TaskEnvelope,
   TaskRequest,
   TaskResult,
+  TokenUsage,
   XcshConfig,
 } from "../types.ts";
 
@@ -116,6 +118,8 @@ export interface PreparedTask {
   isolate?: Isolate;
   /** Set when the child starts through a launcher. */
   launch?: { plan: LaunchPlan; binary: string[] };
+  /** What the call or the agent asked for, for the result; null: nothing. */
+  requestedModel?: string | null;
 }
 
 export type TaskOutcome =
@@ -333,7 +337,7 @@ export class TaskTool {
         cwd: env.cwd,
         planMode,
         limits: {
-          maxTurns: agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+          maxTurns: req.maxTurns ?? agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
           timeoutMs: timerMs(timeoutS * 1000),
           submitRetries: DEFAULT_LIMITS.submitRetries,
         },
@@ -346,6 +350,8 @@ export class TaskTool {
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
+      requestedModel: req.model ?? env.env.XCSH_MODEL ??
+        config.task.agentModelOverrides[agent.name] ?? agent.model?.join(", ") ?? null,
       ...(model.ok ? {} : { modelError: model.error }),
       ...(launch.value ? { launch: launch.value } : {}),
     }));
@@ -432,6 +438,10 @@ export class TaskTool {
       if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
     }
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
+    // Keys handed down count as set: pricing only needs the provider's type and URL.
+    const priceEnv = { ...env.env, ...this.opts.keys };
+    const price = (model: string, usage: TokenUsage) =>
+      priceCall(model, usage, config, priceEnv, new Date());
     return await mapLimit(tasks, config.task.maxConcurrency, (task) =>
       slot(async () => {
         // Tasks still queued when the call is cancelled never start.
@@ -450,6 +460,7 @@ export class TaskTool {
               session: task.session,
               isolate: task.isolate,
               ...(task.launch ? { launch: task.launch } : {}),
+              price,
               keeper: this.keeper,
               worktrees: this.worktreesDir,
               run: this.opts.backgroundRun,
@@ -458,8 +469,11 @@ export class TaskTool {
             }),
           );
         if (signal?.aborted) task.session?.release();
-        this.opts.onResult?.(final);
-        return final;
+        const shown = task.requestedModel !== undefined && final.model !== undefined
+          ? { ...final, requestedModel: task.requestedModel }
+          : final;
+        this.opts.onResult?.(shown);
+        return shown;
       }));
   }
 

@@ -1,0 +1,51 @@
+/**
+ * The price of one model call of a task: the provider's wire type picks the
+ * price list (a gateway or a local proxy of type `anthropic` is priced at
+ * Anthropic's list prices: it forwards to the paid API), a local model
+ * (Ollama, an OpenAI-compatible server on a loopback address) costs 0, and
+ * any other OpenAI-compatible server has no known price. The arithmetic is
+ * cost.ts's.
+ *
+ * @example
+ * ```ts
+ * priceCall("ollama/qwen3:8b", { input: 10, output: 5 }, defaultConfig(), {}, new Date());
+ * // { ok: true, usd: 0 }
+ * ```
+ *
+ * @module
+ */
+import table from "./price-table.json" with { type: "json" };
+import { callCost, type Cost, type PriceTable } from "./cost.ts";
+import { resolveProvider, splitModelId } from "./providers.ts";
+import type { TokenUsage, XcshConfig } from "../types.ts";
+
+function loopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** What one call of `modelId` (`provider/model`) with `usage` cost. */
+export function priceCall(
+  modelId: string,
+  usage: TokenUsage,
+  config: XcshConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  at: Date,
+): Cost {
+  const split = splitModelId(modelId);
+  if (!split) return { ok: false, reason: `'${modelId}' names no provider` };
+  const provider = resolveProvider(split.provider, config, env);
+  if (!provider.ok) return { ok: false, reason: provider.error };
+  const { type, baseURL, name } = provider.value;
+  if (type === "openai-compatible" && (name === "ollama" || loopback(baseURL))) {
+    return { ok: true, usd: 0 };
+  }
+  if (type === "openai-compatible") {
+    return { ok: false, reason: `no prices are known for the OpenAI-compatible server '${name}'` };
+  }
+  return callCost(table as PriceTable, type, split.model, usage, at);
+}
