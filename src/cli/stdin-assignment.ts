@@ -2,10 +2,11 @@
  * What `xcsh run AGENT …` takes as its assignment when stdin has something
  * too: the words, then stdin in a fenced block (as Codex appends piped
  * input), so `git diff | xcsh run reviewer "review this"` sends both; `-`
- * as the only word means stdin alone. Stdin is capped at
- * {@link MAX_STDIN_BYTES} (over it: an error, never a silent cut) and must
- * be text: a NUL byte or bytes that are not UTF-8 are refused. Pure but for
- * {@link readStdinCapped}.
+ * as the only word means stdin alone. Stdin is read up to
+ * {@link MAX_STDIN_BYTES} (over it: an error, never a silent cut), so that
+ * the task envelope's own 16 MiB limit, checked later, is the one a user
+ * meets with its own message; and it must be text: a NUL byte or bytes
+ * that are not UTF-8 are refused. Pure but for {@link readStdinCapped}.
  *
  * @example
  * ```ts
@@ -19,8 +20,8 @@
 import { Buffer } from "node:buffer";
 import process from "node:process";
 
-/** The most stdin that `xcsh run` reads. */
-export const MAX_STDIN_BYTES = 1024 * 1024;
+/** The most stdin that `xcsh run` reads (the envelope holding it is capped at 16 MiB). */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
 /** The assignment from the words and what stdin held (`""`: nothing). */
 export function withStdin(words: readonly string[], stdin: string): string {

@@ -285,7 +285,7 @@ describe("stdin with a prompt", () => {
     assert.equal(assignmentOf(server.requests[0]), "only stdin");
   });
 
-  test("binary stdin and stdin over the cap are refused with one line", async () => {
+  test("binary stdin, stdin over the cap and an envelope over its limit are refused", async () => {
     const w = world();
     server.requests.length = 0;
     const bin = await runXcsh(["run", "quick_task", "look"], {
@@ -298,10 +298,17 @@ describe("stdin with a prompt", () => {
     const big = await runXcsh(["run", "quick_task", "look"], {
       cwd: w.cwd,
       home: w.home,
-      stdin: "x".repeat(1024 * 1024 + 1),
+      stdin: "x".repeat(64 * 1024 * 1024 + 1),
     });
     assert.equal(big.code, 2);
-    assert.match(big.stderr, /stdin is over 1 MiB, the most xcsh run reads/);
+    assert.match(big.stderr, /stdin is over 64 MiB, the most xcsh run reads/);
+    const envelope = await runXcsh(["run", "quick_task", "look"], {
+      cwd: w.cwd,
+      home: w.home,
+      stdin: "x".repeat(17 * 1024 * 1024),
+    });
+    assert.equal(envelope.code, 2);
+    assert.match(envelope.stderr, /the task envelope is 17\.0 MiB, over the 16\.0 MiB limit/);
     assert.equal(server.requests.length, 0, "no model call");
   });
 });

@@ -165,6 +165,7 @@ describe("launcher settings", () => {
       home: w.home,
     });
     assert.equal(r.code, 1, r.stderr);
+    assert.ok(r.stdout.trim() !== "", `no JSON on stdout; stderr: ${r.stderr}`);
     const results = JSON.parse(r.stdout).results;
     assert.equal(results.length, 2, "every task reports");
     for (const res of results) {
