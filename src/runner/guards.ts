@@ -6,7 +6,9 @@
  * the top level = any; `""` = none; CSV = those names), `PI_BLOCKED_AGENT`
  * does not name it (recursion prevention), and this process's depth
  * (`XCSH_TASK_DEPTH`, unset = 0) is below `task.maxRecursionDepth` (`-1` =
- * unlimited). Also decides the environment a child inherits. Pure.
+ * unlimited). Also decides what an unknown name is told (all names when
+ * they are few, else the nearest few) and the environment a child inherits.
+ * Pure.
  *
  * @example
  * ```ts
@@ -18,6 +20,7 @@
  * @module
  */
 import type { AgentDefinition } from "../types.ts";
+import { nearestNames } from "../nearest-names.ts";
 
 /** What the environment says about the process asking to spawn. */
 export interface CallerState {
@@ -68,6 +71,42 @@ export interface GuardLimits {
   maxDepth: number;
   /** `task.disabledAgents`. */
   disabled: readonly string[];
+  /** How the caller sees every agent, said when an unknown name's list is cut (default: `xcsh agents`). */
+  listHint?: string;
+}
+
+/** Up to this many names, an unknown agent's message lists them all. */
+export const MAX_LISTED_NAMES = 12;
+/** Suggestions given for an unknown agent when the list is longer. */
+export const MAX_SUGGESTIONS = 5;
+/** The longest name echoed or suggested in the message (longer ones are cut). */
+const MAX_NAME_SHOWN = 80;
+
+function shown(name: string): string {
+  return name.length > MAX_NAME_SHOWN ? name.slice(0, MAX_NAME_SHOWN - 1) + "…" : name;
+}
+
+/**
+ * What a caller is told when no agent is named `name`: every available name
+ * when they are few (at most {@link MAX_LISTED_NAMES}), else the nearest few
+ * (edit distance, substrings) and how to see them all; short (under 1 KB)
+ * however many agents there are.
+ */
+export function unknownAgentMessage(
+  name: string,
+  names: readonly string[],
+  listHint = "`xcsh agents` lists them all",
+): string {
+  const head = `Unknown agent "${shown(name)}".`;
+  const listed = names.map(shown);
+  if (names.length <= MAX_LISTED_NAMES) {
+    return `${head} Available: ${listed.length ? listed.join(", ") : "none"}`;
+  }
+  const near = nearestNames(name, names, MAX_SUGGESTIONS).map(shown);
+  const count = `${names.length} agents; ${listHint}`;
+  return near.length
+    ? `${head} Nearest: ${near.join(", ")} (of ${count})`
+    : `${head} No similar name among ${count}`;
 }
 
 /** The names a caller could run, for "Available:" lists. */
@@ -92,11 +131,10 @@ export function checkGuards(
 ): GuardResult {
   const agent = agents.find((a) => a.name === name);
   if (!agent) {
-    const names = availableNames(agents, limits);
     return {
       ok: false,
       kind: "unknown",
-      message: `Unknown agent "${name}". Available: ${names.length ? names.join(", ") : "none"}`,
+      message: unknownAgentMessage(name, availableNames(agents, limits), limits.listHint),
     };
   }
   if (limits.disabled.includes(name)) {
