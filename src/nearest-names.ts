@@ -3,11 +3,15 @@
  * for case first, then names that contain it or that it contains, then the
  * rest by edit distance (Levenshtein, case-insensitive); ties keep the
  * list's order. Names too far off to be a plausible typo are left out, so
- * an unrelated request gets no suggestions rather than noise. Pure.
+ * an unrelated request gets no suggestions rather than noise. Also decides
+ * how a message about an unknown name lists the known ones: all of them
+ * when they are few, else the nearest few and how to see all, so the
+ * message stays short (under 1 KB) however many there are. Pure.
  *
  * @example
  * ```ts
  * nearestNames("reviwer", ["explore", "reviewer", "plan"]); // ["reviewer"]
+ * namesTail("x", ["a", "b"], "agents", "…"); // "Available: a, b"
  * ```
  *
  * @module
@@ -69,4 +73,37 @@ export function nearestNames(wanted: string, names: readonly string[], count = 5
     .sort((x, y) => x.d - y.d || x.index - y.index)
     .slice(0, count)
     .map((c) => c.name);
+}
+
+/** Up to this many names, a message lists them all. */
+export const MAX_LISTED_NAMES = 12;
+/** Suggestions given when the list is longer. */
+export const MAX_SUGGESTIONS = 5;
+/** The longest name a message shows (longer ones are cut). */
+const MAX_NAME_SHOWN = 80;
+
+/** A name as a message shows it: cut at {@link MAX_NAME_SHOWN} characters. */
+export function shownName(name: string): string {
+  return name.length > MAX_NAME_SHOWN ? name.slice(0, MAX_NAME_SHOWN - 1) + "…" : name;
+}
+
+/**
+ * The known names, as the end of a message about an unknown `wanted`:
+ * `Available: a, b` (at most {@link MAX_LISTED_NAMES}), else the nearest
+ * few with the count of `noun` and `listHint` (how to see them all).
+ */
+export function namesTail(
+  wanted: string,
+  names: readonly string[],
+  noun: string,
+  listHint: string,
+): string {
+  if (names.length <= MAX_LISTED_NAMES) {
+    return `Available: ${names.length ? names.map(shownName).join(", ") : "none"}`;
+  }
+  const near = nearestNames(wanted, names, MAX_SUGGESTIONS).map(shownName);
+  const count = `${names.length} ${noun}; ${listHint}`;
+  return near.length
+    ? `Nearest: ${near.join(", ")} (of ${count})`
+    : `No similar name among ${count}`;
 }

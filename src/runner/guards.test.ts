@@ -4,11 +4,11 @@ import {
   checkGuards,
   childEnvironment,
   depthExhausted,
-  MAX_LISTED_NAMES,
   readCallerState,
   unknownAgentMessage,
 } from "./guards.ts";
 import type { AgentDefinition } from "../types.ts";
+import { MAX_LISTED_NAMES } from "../nearest-names.ts";
 
 const agent = (name: string, extra: Partial<AgentDefinition> = {}): AgentDefinition => ({
   name,

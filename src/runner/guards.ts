@@ -20,7 +20,7 @@
  * @module
  */
 import type { AgentDefinition } from "../types.ts";
-import { nearestNames } from "../nearest-names.ts";
+import { namesTail, shownName } from "../nearest-names.ts";
 
 /** What the environment says about the process asking to spawn. */
 export interface CallerState {
@@ -75,38 +75,17 @@ export interface GuardLimits {
   listHint?: string;
 }
 
-/** Up to this many names, an unknown agent's message lists them all. */
-export const MAX_LISTED_NAMES = 12;
-/** Suggestions given for an unknown agent when the list is longer. */
-export const MAX_SUGGESTIONS = 5;
-/** The longest name echoed or suggested in the message (longer ones are cut). */
-const MAX_NAME_SHOWN = 80;
-
-function shown(name: string): string {
-  return name.length > MAX_NAME_SHOWN ? name.slice(0, MAX_NAME_SHOWN - 1) + "…" : name;
-}
-
 /**
  * What a caller is told when no agent is named `name`: every available name
- * when they are few (at most {@link MAX_LISTED_NAMES}), else the nearest few
- * (edit distance, substrings) and how to see them all; short (under 1 KB)
- * however many agents there are.
+ * when they are few, else the nearest few and how to see them all; short
+ * (under 1 KB) however many agents there are.
  */
 export function unknownAgentMessage(
   name: string,
   names: readonly string[],
   listHint = "`xcsh agents` lists them all",
 ): string {
-  const head = `Unknown agent "${shown(name)}".`;
-  const listed = names.map(shown);
-  if (names.length <= MAX_LISTED_NAMES) {
-    return `${head} Available: ${listed.length ? listed.join(", ") : "none"}`;
-  }
-  const near = nearestNames(name, names, MAX_SUGGESTIONS).map(shown);
-  const count = `${names.length} agents; ${listHint}`;
-  return near.length
-    ? `${head} Nearest: ${near.join(", ")} (of ${count})`
-    : `${head} No similar name among ${count}`;
+  return `Unknown agent "${shownName(name)}". ${namesTail(name, names, "agents", listHint)}`;
 }
 
 /** The names a caller could run, for "Available:" lists. */
