@@ -134,6 +134,12 @@ describe("agentsAnswer", () => {
     assert.ok(r.ok);
     assert.equal((r.structured as Any).agent.description, "Audits the billing code");
     assert.deepEqual((r.structured as Any).agent.tools, ["read", "submit_result"]);
+    const big = { ...all[0], name: "big", output: { enum: Array.from({ length: 5000 }, String) } };
+    const cut = ask([big], { name: "big" });
+    assert.ok(cut.ok);
+    assert.equal((cut.structured as Any).agent.output, undefined);
+    assert.match((cut.structured as Any).agent.outputNote, /^an output schema of \d+ characters/);
+    assert.ok(JSON.stringify(cut.structured).length <= MAX_AGENTS_CHARS);
     const u = ask(all, { name: "agent-05000" });
     assert.equal(u.ok, false);
     const message = !u.ok ? u.message : "";

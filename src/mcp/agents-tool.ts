@@ -4,7 +4,8 @@
  * source and one-line description, bounded to {@link MAX_AGENTS_CHARS}
  * characters (text and structured content together, about 15 000 tokens at
  * four characters a token) and to `limit` entries; a signed `cursor` leads
- * to the next page. `name` answers one agent in full instead. Pure, given
+ * to the next page. `name` answers one agent in full instead (a very long
+ * description is cut, a very long output schema named, not sent). Pure, given
  * the agents and the server's cursor signer.
  *
  * @module
@@ -23,6 +24,8 @@ export const DEFAULT_AGENTS_LIMIT = 100;
 export const MAX_AGENTS_LIMIT = 1000;
 /** The longest description `name` answers (longer ones are cut). */
 const MAX_FULL_DESCRIPTION = 16_000;
+/** The longest output schema `name` answers, as JSON (a longer one is named, not sent). */
+const MAX_FULL_OUTPUT = 16_000;
 
 export const AGENTS_TOOL = {
   name: "agents",
@@ -168,6 +171,15 @@ export function agentsAnswer(
   };
 }
 
+/** The agent's output schema, or a note saying where it is when it is too long to send. */
+function outputField(output: unknown): Record<string, unknown> {
+  if (output === undefined) return {};
+  const size = JSON.stringify(output)?.length ?? 0;
+  return size <= MAX_FULL_OUTPUT
+    ? { output }
+    : { outputNote: `an output schema of ${size} characters: see the agent's file` };
+}
+
 function oneAgent(agents: readonly AgentDefinition[], name: string): AgentsAnswer {
   const a = agents.find((x) => x.name === name);
   if (!a) {
@@ -191,7 +203,7 @@ function oneAgent(agents: readonly AgentDefinition[], name: string): AgentsAnswe
     ...(a.plugin ? { plugin: a.plugin } : {}),
     ...(a.filePath ? { filePath: a.filePath } : {}),
     tools: a.tools ?? "all",
-    ...(a.output !== undefined ? { output: a.output } : {}),
+    ...outputField(a.output),
   };
   const tools = a.tools ? a.tools.join(", ") : "all tools";
   const where = a.filePath ?? (a.plugin ? `plugin ${a.plugin}` : a.source);
