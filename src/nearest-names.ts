@@ -89,7 +89,8 @@ export function shownName(name: string): string {
 
 /**
  * The known names, as the end of a message about an unknown `wanted`:
- * `Available: a, b` (at most {@link MAX_LISTED_NAMES}), else the nearest
+ * `Available: a, b` (at most {@link MAX_LISTED_NAMES}; `label` names the
+ * list), else the nearest
  * few with the count of `noun` and `listHint` (how to see them all).
  */
 export function namesTail(
@@ -97,9 +98,10 @@ export function namesTail(
   names: readonly string[],
   noun: string,
   listHint: string,
+  label = "Available",
 ): string {
   if (names.length <= MAX_LISTED_NAMES) {
-    return `Available: ${names.length ? names.map(shownName).join(", ") : "none"}`;
+    return `${label}: ${names.length ? names.map(shownName).join(", ") : "none"}`;
   }
   const near = nearestNames(wanted, names, MAX_SUGGESTIONS).map(shownName);
   const count = `${names.length} ${noun}; ${listHint}`;

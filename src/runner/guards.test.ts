@@ -88,6 +88,18 @@ describe("checkGuards", () => {
       message: "Cannot spawn 'plan'. Allowed: explore",
     });
   });
+  test("spawn policy: a long list of allowed names is cut to the nearest", () => {
+    const spawns = Array.from({ length: 300 }, (_, i) => `helper-${i}`);
+    const r = checkGuards("helper-3000", [...AGENTS, agent("helper-3000")], {
+      depth: 1,
+      spawns,
+    }, LIMITS);
+    assert.equal(
+      !r.ok && r.message,
+      "Cannot spawn 'helper-3000'. Nearest: helper-3, helper-30, helper-100, helper-200, helper-0 " +
+        "(of 300 allowed agents; the calling agent's spawns field names them)",
+    );
+  });
   test("spawn policy: empty allows none", () => {
     const r = checkGuards("explore", AGENTS, { depth: 1, spawns: [] }, LIMITS);
     assert.equal(!r.ok && r.message, "Cannot spawn 'explore'. Allowed: none");

@@ -124,8 +124,14 @@ export function checkGuards(
     };
   }
   if (caller.spawns !== "*" && !caller.spawns.includes(name)) {
-    const allowed = caller.spawns.length ? caller.spawns.join(", ") : "none";
-    return { ok: false, kind: "spawn", message: `Cannot spawn '${name}'. Allowed: ${allowed}` };
+    const allowed = namesTail(
+      name,
+      caller.spawns,
+      "allowed agents",
+      "the calling agent's spawns field names them",
+      "Allowed",
+    );
+    return { ok: false, kind: "spawn", message: `Cannot spawn '${shownName(name)}'. ${allowed}` };
   }
   if (caller.blocked === name) {
     return {
