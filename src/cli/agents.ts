@@ -26,6 +26,7 @@ import {
   whereLabel,
 } from "./output.ts";
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
+import { unknownAgentMessage } from "../runner/guards.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const FLAGS = {
@@ -112,9 +113,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
     const name = rest[0];
     const agent = getAgent(found.agents, name);
     if (!agent) {
-      writeErr(
-        `xcsh: Unknown agent "${name}". Available: ${found.agents.map((a) => a.name).join(", ")}\n`,
-      );
+      writeErr(`xcsh: ${unknownAgentMessage(name, found.agents.map((a) => a.name))}\n`);
       return EXIT_USAGE;
     }
     const hidden = found.shadowed.filter((s) => s.shadowedBy === agent).map((s) =>

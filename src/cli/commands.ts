@@ -6,6 +6,7 @@
  */
 import process from "node:process";
 import { writeErr, writeOut } from "../stdio.ts";
+import { namesTail, shownName } from "../nearest-names.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
@@ -83,11 +84,9 @@ export async function commandsCommand(args: string[]): Promise<number> {
   if (sub === "show") {
     const command = getCommand(found.commands, name);
     if (!command) {
-      writeErr(
-        `xcsh: unknown command "${name}". Available: ${
-          found.commands.map((c) => c.name).join(", ")
-        }\n`,
-      );
+      const names = found.commands.map((c) => c.name);
+      const tail = namesTail(name, names, "commands", "`xcsh commands` lists them all");
+      writeErr(`xcsh: unknown command "${shownName(name)}". ${tail}\n`);
       return EXIT_USAGE;
     }
     const prompt = expandCommand(command.template, rest);

@@ -2,8 +2,8 @@
  * `xcsh mcp`: the agents, served over MCP on stdio.
  *
  * Decides the tools — `task` (run one agent on one or more assignments, with
- * the same runner, guards and messages as `xcsh run`) and `agents` (the list
- * discovered right now) — what a call returns (text plus
+ * the same runner, guards and messages as `xcsh run`) and `agents` (pages
+ * of the agents discovered right now) — what a call returns (text plus
  * `structuredContent`), progress notifications when the client sent a
  * progress token, and cancellation (a cancelled request ends its children's
  * process trees). The `task` tool supports MCP tasks (spec 2025-11-25): a
@@ -12,20 +12,26 @@
  * its children) answer from the task store. However many calls run at
  * once, the whole server starts at most `task.maxConcurrency` children at a
  * time (one limiter, sized from the config read at start-up, which a
- * project config may lower but never raise). Stdout carries JSON-RPC only;
- * every log goes to stderr.
+ * project config may lower but never raise). An unknown tool is a protocol
+ * error (`-32602`); malformed lines are answered by the transport. Stdout
+ * carries JSON-RPC only; every log goes to stderr.
  *
  * @module
  */
 import process from "node:process";
 import { writeErr } from "../stdio.ts";
 import { Server } from "@modelcontextprotocol/sdk/server";
+import { LineTransport } from "./stdio-transport.ts";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { readTaskInput, TASK_INPUT_SCHEMA } from "./task-input.ts";
+import { AGENTS_TOOL, agentsAnswer, readAgentsInput } from "./agents-tool.ts";
+import { CursorSigner } from "./cursor.ts";
 import { CancellableTaskStore, DEFAULT_TASK_TTL_MS, TASK_POLL_INTERVAL_MS } from "./task-store.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { loadConfig } from "../config/load.ts";
@@ -46,13 +52,8 @@ type ToolResult = {
   isError?: boolean;
 };
 
-const AGENTS_TOOL = {
-  name: "agents",
-  description:
-    "List the agents the task tool can run right now (rediscovered on every call), with their descriptions, tools and where each is defined.",
-  inputSchema: { type: "object", properties: {} },
-  annotations: { readOnlyHint: true },
-};
+/** How an MCP client sees every agent: said when an unknown agent's list is cut. */
+const LIST_HINT = "the `agents` tool lists them all and finds them by `query`";
 
 function logWarnings(warnings: readonly Diagnostic[]): void {
   for (const w of warnings) writeErr(formatDiagnostic(w) + "\n");
@@ -120,6 +121,7 @@ export async function createMcpServer(
 
   // One cap for every call of this server: concurrent calls share it.
   const limiter = createLimiter(startConfig.config.task.maxConcurrency);
+  const cursors = new CursorSigner();
   const taskStore = new CancellableTaskStore();
   const server = new Server(
     { name: "xcsh", version: pkg.version },
@@ -153,27 +155,23 @@ export async function createMcpServer(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const { name, arguments: args } = request.params;
     if (name === "agents") {
+      const input = readAgentsInput(args ?? {});
+      if (typeof input === "string") return errorResult(`Invalid arguments: ${input}`);
       const found = await discoverAgents(env);
       discoveryWarnings(found.warnings);
-      const agents = found.agents.map((a) => ({
-        name: a.name,
-        description: a.description,
-        source: a.source,
-        family: a.family,
-        ...(a.plugin ? { plugin: a.plugin } : {}),
-        ...(a.filePath ? { filePath: a.filePath } : {}),
-        tools: a.tools ?? "all",
-        ...(a.output !== undefined ? { output: a.output } : {}),
-      }));
+      const answer = agentsAnswer(found.agents, input, cursors);
+      if (!answer.ok) return errorResult(answer.message);
       return {
-        content: [{
-          type: "text",
-          text: agents.map((a) => `- ${a.name}: ${a.description}`).join("\n"),
-        }],
-        structuredContent: { agents },
+        content: [{ type: "text", text: answer.text }],
+        structuredContent: answer.structured,
       };
     }
-    if (name !== "task") return errorResult(`Unknown tool "${name}". Tools: task, agents`);
+    if (name !== "task") {
+      // A protocol error (MCP's tools spec); McpError would prefix its own code to the text.
+      throw Object.assign(new Error(`Unknown tool "${name}". Tools: task, agents`), {
+        code: ErrorCode.InvalidParams,
+      });
+    }
     const req = readTaskInput(args ?? {});
     if (typeof req === "string") return errorResult(`Invalid arguments: ${req}`);
     const token = extra._meta?.progressToken;
@@ -261,6 +259,7 @@ async function runTaskCall(
     onWarnings: logWarnings,
     onDiscoveryWarnings: ctx.onDiscoveryWarnings,
     limiter: ctx.limiter,
+    listHint: LIST_HINT,
   });
   const outcome = await tool.execute(req, signal);
   if (!outcome.ok) return errorResult(outcome.message);
@@ -286,7 +285,7 @@ export async function serveMcp(
     running,
     verbose: opts.verbose,
   });
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   // The client going away or a signal ends the server; running tasks are
   // cancelled and their children's trees ended before the process exits.
   const closed = new Promise<string>((resolve) => {

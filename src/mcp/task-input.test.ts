@@ -29,7 +29,27 @@ describe("readTaskInput", () => {
       { agent: "a", tasks: [{ id: "x", assignment: "y", resume: 5 }] },
       /'tasks\[0\]\.resume' must be a session id/,
     ],
+    [
+      "background",
+      { agent: "a", background: true, tasks: [{ id: "x", assignment: "y" }] },
+      /^'background' is not supported over MCP: make the call an MCP task .*`xcsh run --background`/,
+    ],
+    [
+      "per-task background",
+      { agent: "a", tasks: [{ id: "x", assignment: "y", background: "yes" }] },
+      /^'tasks\[0\]\.background' is not supported over MCP/,
+    ],
   ];
+  test("background: false is no request for anything", () => {
+    assert.equal(
+      typeof readTaskInput({
+        agent: "a",
+        background: false,
+        tasks: [{ id: "x", assignment: "y" }],
+      }),
+      "object",
+    );
+  });
   for (const [field, args, message] of bad) {
     test(`a bad ${field} is named`, () => {
       const r = readTaskInput(args);

@@ -1,7 +1,8 @@
 /**
  * The MCP `task` tool's input: its JSON Schema, and the check that turns a
  * client's arguments into a {@link TaskRequest} or a message naming the bad
- * field. Pure.
+ * field. `background` is refused, not ignored: over MCP a call runs on in
+ * the background as an MCP task. Pure.
  *
  * @module
  */
@@ -62,10 +63,17 @@ export const TASK_INPUT_SCHEMA = {
   required: ["agent", "tasks"],
 } as const;
 
+/** Why `background` is refused, and what to use instead. */
+export const BACKGROUND_REFUSED =
+  "is not supported over MCP: make the call an MCP task (tools/call with a task parameter; fetch the result with tasks/result), or run `xcsh run --background` from a shell";
+
 /** Validates tool arguments; a string result names what is wrong. */
 export function readTaskInput(args: unknown): TaskRequest | string {
   if (typeof args !== "object" || args === null) return "arguments must be an object";
   const a = args as Record<string, unknown>;
+  if (a.background !== undefined && a.background !== false) {
+    return `'background' ${BACKGROUND_REFUSED}`;
+  }
   if (typeof a.agent !== "string" || a.agent.trim() === "") {
     return "'agent' must be a non-empty string";
   }
@@ -92,7 +100,10 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
     if (typeof t !== "object" || t === null) return `'tasks[${i}]' must be an object`;
-    const { id, description, assignment, resume } = t as Record<string, unknown>;
+    const { id, description, assignment, resume, background } = t as Record<string, unknown>;
+    if (background !== undefined && background !== false) {
+      return `'tasks[${i}].background' ${BACKGROUND_REFUSED}`;
+    }
     if (resume !== undefined && typeof resume !== "string") {
       return `'tasks[${i}].resume' must be a session id (a string)`;
     }

@@ -6,7 +6,9 @@
  * the top level = any; `""` = none; CSV = those names), `PI_BLOCKED_AGENT`
  * does not name it (recursion prevention), and this process's depth
  * (`XCSH_TASK_DEPTH`, unset = 0) is below `task.maxRecursionDepth` (`-1` =
- * unlimited). Also decides the environment a child inherits. Pure.
+ * unlimited). Also decides what an unknown name is told (all names when
+ * they are few, else the nearest few) and the environment a child inherits.
+ * Pure.
  *
  * @example
  * ```ts
@@ -18,6 +20,7 @@
  * @module
  */
 import type { AgentDefinition } from "../types.ts";
+import { namesTail, shownName } from "../nearest-names.ts";
 
 /** What the environment says about the process asking to spawn. */
 export interface CallerState {
@@ -68,6 +71,21 @@ export interface GuardLimits {
   maxDepth: number;
   /** `task.disabledAgents`. */
   disabled: readonly string[];
+  /** How the caller sees every agent, said when an unknown name's list is cut (default: `xcsh agents`). */
+  listHint?: string;
+}
+
+/**
+ * What a caller is told when no agent is named `name`: every available name
+ * when they are few, else the nearest few and how to see them all; short
+ * (under 1 KB) however many agents there are.
+ */
+export function unknownAgentMessage(
+  name: string,
+  names: readonly string[],
+  listHint = "`xcsh agents` lists them all",
+): string {
+  return `Unknown agent "${shownName(name)}". ${namesTail(name, names, "agents", listHint)}`;
 }
 
 /** The names a caller could run, for "Available:" lists. */
@@ -92,11 +110,10 @@ export function checkGuards(
 ): GuardResult {
   const agent = agents.find((a) => a.name === name);
   if (!agent) {
-    const names = availableNames(agents, limits);
     return {
       ok: false,
       kind: "unknown",
-      message: `Unknown agent "${name}". Available: ${names.length ? names.join(", ") : "none"}`,
+      message: unknownAgentMessage(name, availableNames(agents, limits), limits.listHint),
     };
   }
   if (limits.disabled.includes(name)) {
@@ -107,8 +124,14 @@ export function checkGuards(
     };
   }
   if (caller.spawns !== "*" && !caller.spawns.includes(name)) {
-    const allowed = caller.spawns.length ? caller.spawns.join(", ") : "none";
-    return { ok: false, kind: "spawn", message: `Cannot spawn '${name}'. Allowed: ${allowed}` };
+    const allowed = namesTail(
+      name,
+      caller.spawns,
+      "allowed agents",
+      "the calling agent's spawns field names them",
+      "Allowed",
+    );
+    return { ok: false, kind: "spawn", message: `Cannot spawn '${shownName(name)}'. ${allowed}` };
   }
   if (caller.blocked === name) {
     return {

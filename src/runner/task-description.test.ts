@@ -74,6 +74,8 @@ describe("taskToolDescription", () => {
         assert.equal(Number(more[1]) + listed, n);
         assert.ok(listed > 10, `only ${listed} listed`);
       } else assert.equal(more, null);
+      // Clients that cut long descriptions keep the way to the full list.
+      assert.match(d.slice(0, 2000), /call the `agents` tool/);
     });
   }
 });

@@ -1,6 +1,7 @@
 /**
  * What a model or an MCP client is told about the `task` tool: a short
- * preamble and one line per agent (name, a one-line summary of its
+ * preamble (which points at the `agents` tool first, for clients that cut
+ * long descriptions) and one line per agent (name, a one-line summary of its
  * description, its tools), bounded to {@link MAX_TASK_DESCRIPTION} characters
  * however many agents there are; the agents that do not fit are counted and
  * left to the `agents` tool. Pure.
@@ -22,6 +23,8 @@ export const MAX_SUMMARY = 160;
 
 const PREAMBLE = [
   "Delegate work to a specialised agent that runs as a separate process with its own context.",
+  "The list below may be cut or out of date: call the `agents` tool to see every agent and to",
+  "find one by name or description (`query`).",
   "Give each task a self-contained assignment: the agent sees only the assignment and the shared",
   "context, not this conversation. Several tasks in one call run in parallel.",
   "",

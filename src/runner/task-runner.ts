@@ -98,6 +98,8 @@ export interface TaskToolOptions {
    * at the top level, where this call's discovery fixes the set.
    */
   agentSet?: Record<string, string>;
+  /** How the caller sees every agent, named when an unknown agent's list is cut (default: `xcsh agents`). */
+  listHint?: string;
   /** The flag that picks a model where there is one (`--model` on the command line): named in hints. */
   modelFlag?: string;
   /** The background run these tasks belong to (recorded in their sessions). */
@@ -234,6 +236,7 @@ export class TaskTool {
     const guard = checkGuards(req.agent, found.agents, caller, {
       maxDepth,
       disabled: config.task.disabledAgents,
+      listHint: this.opts.listHint,
     });
     if (!guard.ok) return guard;
     const agentSet = this.opts.agentSet ?? agentFingerprints(found.agents);

@@ -374,7 +374,7 @@ describe("agent collections: retries and results", () => {
 });
 
 describe("MCP with a large collection", () => {
-  test("the task description stays within 8 000 characters; the agents tool lists them all", async () => {
+  test("the task description stays within 8 000 characters; the agents tool's pages list them all", async () => {
     const { Client } = await import("@modelcontextprotocol/sdk/client");
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const { XCSH } = await import("../support/cli.ts");
@@ -409,9 +409,25 @@ describe("MCP with a large collection", () => {
         assert.ok(more, description.slice(-300));
         const listed = description.split("\n").filter((l) => l.startsWith("- ")).length;
         assert.equal(listed + Number(more[1]), 400 + NAMES.length + 6);
-        const agents = await client.callTool({ name: "agents", arguments: {} });
-        const all = (agents.structuredContent as { agents: unknown[] }).agents;
-        assert.equal(all.length, 400 + NAMES.length + 6);
+        // The agents tool answers pages; following their cursors lists them all.
+        const all: string[] = [];
+        let cursor: string | undefined;
+        for (let pages = 0; pages < 50; pages++) {
+          const agents = await client.callTool({
+            name: "agents",
+            arguments: cursor ? { cursor } : {},
+          });
+          const page = agents.structuredContent as {
+            agents: { name: string }[];
+            total: number;
+            nextCursor?: string;
+          };
+          assert.equal(page.total, 400 + NAMES.length + 6);
+          all.push(...page.agents.map((a) => a.name));
+          cursor = page.nextCursor;
+          if (!cursor) break;
+        }
+        assert.equal(new Set(all).size, 400 + NAMES.length + 6);
       } finally {
         await client.close();
       }
