@@ -203,9 +203,13 @@ function bunSpawnPiped(o: PipedSpawn): PipedProcess {
     write: (text) => {
       if (!open) return;
       try {
-        proc.stdin.write(text);
+        // A child that is already gone (it failed to start its program, a
+        // launcher that ended at once) answers EPIPE, synchronously or as a
+        // rejected promise: neither may reach the caller.
+        const written = proc.stdin.write(text);
+        if (written instanceof Promise) written.catch(() => (open = false));
         const flushed = proc.stdin.flush();
-        if (flushed instanceof Promise) flushed.catch(ignore);
+        if (flushed instanceof Promise) flushed.catch(() => (open = false));
       } catch {
         open = false; // the child is gone
       }

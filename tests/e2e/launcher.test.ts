@@ -177,6 +177,23 @@ describe("launcher settings", () => {
     }
   });
 
+  test("a far side that ends at once never takes the parent down (its envelope write fails)", async () => {
+    // The envelope is written while the far side is already gone: EPIPE, which
+    // once escaped as an unhandled rejection about one run in four.
+    const w = world(
+      `  launcher: ["sh", "-c", "exec \\"$@\\"", "far"]\n  launcherBinary: /nonexistent/xcsh\n`,
+    );
+    for (let i = 0; i < 20; i++) {
+      const r = await runXcsh(["run", "quick_task", "--json", "--task", "a=go", "--task", "b=go"], {
+        cwd: w.cwd,
+        home: w.home,
+      });
+      assert.equal(r.code, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /EPIPE|\n\s+at /, `run ${i}: ${r.stderr}`);
+      assert.equal(JSON.parse(r.stdout).results.length, 2);
+    }
+  });
+
   test("a far side that prints something else before the protocol fails the task, naming it", async () => {
     const w = world(
       `  launcher: ["sh", "-c", "echo 'Welcome to the cluster'; exec \\"$@\\"", "far"]\n`,
