@@ -79,8 +79,10 @@ describe("priceCall", () => {
     const config = defaultConfig();
     config.providers.local = { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1" };
     config.providers.corp = { type: "openai-compatible", baseURL: "https://llm.example.com/v1" };
+    config.providers.lan = { type: "openai-compatible", baseURL: "http://192.168.1.20:8000/v1" };
     assert.deepEqual(priceCall("ollama/qwen3:8b", u, config, {}, new Date()), { ok: true, usd: 0 });
     assert.deepEqual(priceCall("local/qwen3", u, config, {}, new Date()), { ok: true, usd: 0 });
+    assert.deepEqual(priceCall("lan/qwen3", u, config, {}, new Date()), { ok: true, usd: 0 });
     const corp = priceCall("corp/qwen3", u, config, {}, new Date());
     assert.match((corp as { reason: string }).reason, /OpenAI-compatible server 'corp'/);
     const proxied = priceCall("openai/gpt-5", u, config, {

@@ -1,9 +1,10 @@
 /**
  * The price of one model call of a task: the provider's wire type picks the
  * price list (a gateway or a local proxy of type `anthropic` is priced at
- * Anthropic's list prices: it forwards to the paid API), a local model
- * (Ollama, an OpenAI-compatible server on a loopback address) costs 0, and
- * any other OpenAI-compatible server has no known price. The arithmetic is
+ * Anthropic's list prices: it forwards to the paid API), a self-hosted
+ * model (Ollama, an OpenAI-compatible server on this machine or a private
+ * address) costs 0, and any other OpenAI-compatible server has no known
+ * price. The arithmetic is
  * cost.ts's.
  *
  * @example
@@ -17,12 +18,15 @@
 import table from "./price-table.json" with { type: "json" };
 import { callCost, type Cost, type PriceTable } from "./cost.ts";
 import { resolveProvider, splitModelId } from "./providers.ts";
+import { addressProblem, parseAddress } from "../net-address.ts";
 import type { TokenUsage, XcshConfig } from "../types.ts";
 
-function loopback(url: string): boolean {
+/** True when `url` names this machine or an address no one outside the network reaches. */
+function selfHosted(url: string): boolean {
   try {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    return host === "localhost" || host === "::1" || /^127\./.test(host);
+    if (host === "localhost") return true;
+    return parseAddress(host) !== undefined && addressProblem(host) !== undefined;
   } catch {
     return false;
   }
@@ -41,7 +45,7 @@ export function priceCall(
   const provider = resolveProvider(split.provider, config, env);
   if (!provider.ok) return { ok: false, reason: provider.error };
   const { type, baseURL, name } = provider.value;
-  if (type === "openai-compatible" && (name === "ollama" || loopback(baseURL))) {
+  if (type === "openai-compatible" && (name === "ollama" || selfHosted(baseURL))) {
     return { ok: true, usd: 0 };
   }
   if (type === "openai-compatible") {
