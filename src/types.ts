@@ -80,6 +80,54 @@ export interface AgentDefinition {
    * of a configured server, or a name with an inline definition.
    */
   mcpServers?: McpServerRef[];
+  /**
+   * Tools taken away after everything else (`disallowedTools`): canonical
+   * names and MCP patterns (`mcp__srv__*`); `*` for every MCP tool is
+   * `mcp__*`.
+   */
+  disallowedTools?: string[];
+  /** Agents `disallowedTools: Agent(x)` keeps this one from spawning. */
+  disallowedAgents?: string[];
+  /** Permission rules from `tools` (allow) and `disallowedTools` (deny). */
+  permissions?: PermissionRules;
+  /** Sampling temperature the file asks for (Gemini `temperature`, …). */
+  temperature?: number;
+  /** Nucleus sampling (`top_p`). */
+  topP?: number;
+  /** Top-k sampling (`top_k`). */
+  topK?: number;
+  /**
+   * Why this agent cannot run (Gemini `kind: remote`, …): resolving it is
+   * refused with this reason.
+   */
+  notRunnable?: string;
+  /** Keys of the file xcsh does not use (named once in a run's summary). */
+  ignoredFields?: string[];
+}
+
+/**
+ * One permission rule in Claude Code's syntax (`Bash(git status:*)`,
+ * `Read(./src/**)`, `Edit(docs/**)`, `WebFetch(domain:example.com)`).
+ */
+export interface PermissionRule {
+  /** As written in the file. */
+  text: string;
+  /** What it is about: commands, read paths, edited paths, or fetched domains. */
+  family: "bash" | "read" | "edit" | "web_fetch";
+  /** Allow rules: the tool the rule grants (`read`, `edit`, `write`, …). */
+  tool?: string;
+  /** The rule's specifier: a command pattern, a path pattern or a domain. */
+  pattern: string;
+}
+
+/**
+ * Allow rules restrict a tool granted only through them (a tool also listed
+ * by its bare name has none); deny rules refuse matching calls of every tool
+ * of their family.
+ */
+export interface PermissionRules {
+  allow: PermissionRule[];
+  deny: PermissionRule[];
 }
 
 /** How to reach one MCP server: a command speaking stdio, or an HTTP endpoint. */
@@ -150,6 +198,12 @@ export interface TaskEnvelope {
   thinkingLevel?: ThinkingLevel;
   cwd: string;
   planMode: boolean;
+  /**
+   * The tools the child offers, as the parent decided them
+   * (`runner/tool-set-rule.ts`); absent (an envelope written by hand): the
+   * child decides with the same rule.
+   */
+  toolSet?: EnvelopeToolSet;
   limits: TaskLimits;
   /**
    * The parent's merged configuration, so the child uses exactly what the
@@ -180,6 +234,13 @@ export interface TaskEnvelope {
   session?: string;
   /** A resumed session's conversation so far (the child's messages, in order). */
   history?: unknown[];
+}
+
+/** A decided tool set (see `runner/tool-set-rule.ts`, which owns the rule). */
+export interface EnvelopeToolSet {
+  tools: string[];
+  spawns: "*" | string[];
+  mcp: { patterns: string[] | "all"; declared: string[]; deny: string[]; readOnlyOnly: boolean };
 }
 
 /** One instruction file, as read by the parent. */

@@ -11,7 +11,9 @@
  * none), `keys` (provider keys by variable name), `agentSet` (the agents the
  * top-level run started with), `sandbox` (`mode`, `network` true, `required`
  * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
- * servers the child starts, by name), `session` (the session id: the child
+ * servers the child starts, by name), `toolSet` (the tools the parent decided:
+ * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
+ * `session` (the session id: the child
  * then reports each message), `history` (a resumed conversation). Every
  * problem names the field. Pure.
  *
@@ -27,6 +29,7 @@ import { isAbsolute } from "node:path";
 import { DEFAULT_LIMITS, timerMs } from "../runner/limits.ts";
 import {
   type AgentDefinition,
+  type EnvelopeToolSet,
   type McpServerRef,
   SANDBOX_MODES,
   type SandboxSetting,
@@ -211,6 +214,27 @@ function parseAgentSet(v: unknown): Record<string, string> | undefined {
   return { ...v } as Record<string, string>;
 }
 
+/** The parent's decided tool set: `{tools, spawns, mcp}`. */
+function parseToolSet(v: unknown): EnvelopeToolSet | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v)) bad("toolSet", "must be an object {tools, spawns, mcp}");
+  const tools = optStringList(v, "tools", "toolSet.tools") ?? bad("toolSet.tools", "is required");
+  const spawns = v.spawns === "*" ? "*" : optStringList(v, "spawns", "toolSet.spawns") ?? [];
+  const m = v.mcp;
+  if (!isRecord(m)) bad("toolSet.mcp", "must be an object {patterns, declared, deny, readOnlyOnly}");
+  const patterns = m.patterns === "all" ? "all" : optStringList(m, "patterns", "toolSet.mcp.patterns") ?? [];
+  return {
+    tools,
+    spawns,
+    mcp: {
+      patterns,
+      declared: optStringList(m, "declared", "toolSet.mcp.declared") ?? [],
+      deny: optStringList(m, "deny", "toolSet.mcp.deny") ?? [],
+      readOnlyOnly: optBool(m, "readOnlyOnly", "toolSet.mcp.readOnlyOnly", false),
+    },
+  };
+}
+
 function isMessage(m: unknown): boolean {
   return isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "tool");
 }
@@ -281,6 +305,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
       if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));
       envelope.mcpServers = servers.value;
     }
+    const toolSet = parseToolSet(doc.toolSet);
+    if (toolSet) envelope.toolSet = toolSet;
     const session = optString(doc, "session");
     if (session) envelope.session = session;
     if (doc.history !== undefined && doc.history !== null) {

@@ -19,9 +19,10 @@
  */
 import { tomlParse } from "./parsers.ts";
 import { parseSimpleToml } from "./simple-toml.ts";
+import { READ_ONLY_CORE } from "../tool-catalogue.ts";
 
 /** Tools a read-only Codex sandbox allows. */
-export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"] as const;
+export const READ_ONLY_TOOLS = READ_ONLY_CORE;
 
 export type CodexMapping =
   | { ok: true; fields: Record<string, unknown>; body: string }

@@ -22,7 +22,7 @@ import {
   parseFrontmatter,
 } from "./frontmatter.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
-import { normalizeToolNames } from "./tool-names.ts";
+import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
 import { invisibleIn, showInvisible } from "../clean-text.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import {
@@ -172,26 +172,46 @@ export function parseAgentFields(
 
   const fields: AgentFields = { name, description };
 
-  const tools = readList(fm.tools, "tools");
+  const tools = readToolField(fm, "tools");
   if (!tools.ok) return fail("tools", tools.reason);
-  if (!tools.list && fm.tools !== undefined && fm.tools !== null) {
+  if (!tools.entries && fm.tools !== undefined && fm.tools !== null) {
     warn(
       "tools",
       "'tools' is empty, which gives the agent every tool: list the ones it needs " +
         "(e.g. tools: Read, Grep), or leave 'tools' out",
     );
   }
-  if (tools.list) {
-    const { tools: known, unknown } = normalizeToolNames(tools.list);
+  if (tools.entries && !tools.entries.all) {
+    const known = [...tools.entries.names];
     if (!known.includes("submit_result")) known.push("submit_result");
     fields.tools = known;
-    if (unknown.length > 0) fields.unknownTools = unknown;
+    if (tools.entries.unknown.length > 0) fields.unknownTools = tools.entries.unknown;
+    const bare = tools.entries.bare;
+    const allow = tools.entries.rules.filter((r) => !bare.includes(r.tool ?? ""));
+    if (allow.length > 0) fields.permissions = { allow, deny: [] };
+  } else if (tools.entries?.unknown.length) fields.unknownTools = tools.entries.unknown;
+
+  const denied = readToolField(fm, "disallowedTools", ["disallowedTools", "disallowed_tools"]);
+  if (!denied.ok) return fail(denied.field, denied.reason);
+  if (denied.entries) {
+    const d = denied.entries;
+    const names = d.all ? ["*"] : d.bare;
+    if (names.length > 0) fields.disallowedTools = names;
+    if (d.rules.length > 0) {
+      fields.permissions = { allow: fields.permissions?.allow ?? [], deny: d.rules };
+    }
+    if (Array.isArray(d.spawns)) fields.disallowedAgents = d.spawns;
+    for (const u of d.unknown) {
+      warn(denied.field, `'${denied.field}' names '${u}', which is no tool xcsh knows; nothing to remove`);
+    }
   }
 
   const spawns = readList(fm.spawns, "spawns");
   if (!spawns.ok) return fail("spawns", spawns.reason);
   if (spawns.list) fields.spawns = spawns.list.includes("*") ? "*" : dedupe(spawns.list);
-  else if (fields.tools?.includes("task")) fields.spawns = "*";
+  else if (tools.entries?.spawns && fields.tools?.includes("task")) {
+    fields.spawns = tools.entries.spawns;
+  } else if (fields.tools?.includes("task")) fields.spawns = "*";
 
   const model = readList(fm.model, "model");
   if (!model.ok) return fail("model", model.reason);
@@ -295,6 +315,42 @@ export function parseAgentFields(
   }
 
   return { ok: true, value: fields, warnings };
+}
+
+type ToolField =
+  | { ok: true; field: string; entries: ToolEntries | undefined }
+  | { ok: false; field: string; reason: string };
+
+/** `tools` or `disallowedTools`: a list split outside parentheses, then read. */
+function readToolField(
+  fm: Record<string, unknown>,
+  field: string,
+  keys: readonly string[] = [field],
+): ToolField {
+  const found = pick(fm, keys);
+  if (!found) return { ok: true, field, entries: undefined };
+  const [key, value] = found;
+  let list: string[];
+  if (typeof value === "string") {
+    const split = splitToolList(value);
+    if ("error" in split) return { ok: false, field: key, reason: `'${key}': ${split.error}` };
+    list = split.list;
+  } else {
+    const plain = readList(value, key);
+    if (!plain.ok) return { ok: false, field: key, reason: plain.reason };
+    list = plain.list ?? [];
+  }
+  if (list.length === 0) return { ok: true, field: key, entries: undefined };
+  const entries = readToolEntries(list, key === "tools" ? "tools" : "disallowedTools");
+  if (entries.errors.length > 0) {
+    return {
+      ok: false,
+      field: key,
+      reason: `${entries.errors[0].replace(/^'[^']*'/, `'${key}'`)} (the agent is not loaded: ` +
+        "a rule xcsh cannot read grants and refuses nothing)",
+    };
+  }
+  return { ok: true, field: key, entries };
 }
 
 function dedupe(list: string[]): string[] {

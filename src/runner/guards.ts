@@ -129,21 +129,18 @@ export function checkGuards(
   return { ok: true, agent };
 }
 
-/** The xcsh variables a child of `agent` starts with. */
+/**
+ * The xcsh variables a child of `agent` starts with; `spawns` is what the
+ * tool-set rule left it (`[]`: none).
+ */
 export function childEnvironment(
   agent: AgentDefinition,
   parentDepth: number,
-  maxDepth: number,
+  spawns: "*" | readonly string[],
 ): Record<"XCSH_TASK_DEPTH" | "XCSH_SPAWNS" | "PI_BLOCKED_AGENT", string> {
-  const depth = parentDepth + 1;
-  const spawns = depthExhausted(depth, maxDepth) || agent.spawns === undefined
-    ? ""
-    : agent.spawns === "*"
-    ? "*"
-    : agent.spawns.join(",");
   return {
-    XCSH_TASK_DEPTH: String(depth),
-    XCSH_SPAWNS: spawns,
+    XCSH_TASK_DEPTH: String(parentDepth + 1),
+    XCSH_SPAWNS: spawns === "*" ? "*" : spawns.join(","),
     PI_BLOCKED_AGENT: agent.recursive ? "" : agent.name,
   };
 }

@@ -230,7 +230,12 @@ export class TaskTool {
 
     const planMode = req.planMode === true || this.opts.planMode === true;
     const childDepth = caller.depth + 1;
-    const agent = effectiveAgent(guard.agent, { planMode, childDepth, maxDepth });
+    const { agent, toolSet } = effectiveAgent(guard.agent, {
+      planMode,
+      childDepth,
+      maxDepth,
+      agentNames: found.agents.map((a) => a.name),
+    });
     const outputSchema = resolveOutputSchema(
       guard.agent.output,
       req.schema,
@@ -289,8 +294,7 @@ export class TaskTool {
     });
     this.opts.onWarnings?.(gathered.warnings);
     const mcp = this.mcpServersOf(agent);
-    const childEnv = childEnvironment(agent, caller.depth, maxDepth);
-    if (planMode) childEnv.XCSH_SPAWNS = "";
+    const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
     const tasks = req.tasks.map((t): PreparedTask => ({
       envelope: {
@@ -305,6 +309,7 @@ export class TaskTool {
         ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
         cwd: env.cwd,
         planMode,
+        toolSet,
         limits: {
           maxTurns: agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
           timeoutMs: timerMs(timeoutS * 1000),

@@ -22,6 +22,7 @@ import process from "node:process";
 import { killMarked, killTree } from "../runner/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -139,7 +140,7 @@ export const bashTool: ToolSpec = {
     `(max ${BASH_MAX_TIMEOUT_S}); the command and everything it started are killed at the ` +
     "timeout, and when it ends (nothing keeps running in the background). Commands may run " +
     "in a sandbox where only the project folder and /tmp are writable.",
-  readOnly: false,
+  readOnly: TOOL_READ_ONLY.bash,
   inputSchema: {
     type: "object",
     properties: {

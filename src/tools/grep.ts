@@ -19,6 +19,7 @@ import { confine, linkStaysInside } from "./confine.ts";
 import { pacer } from "./pace.ts";
 import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";
 import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
@@ -57,7 +58,7 @@ export const grepTool: ToolSpec = {
     "below `path` (default: the working directory) that .gitignore does not exclude; `glob` " +
     "filters file names (e.g. `*.ts`, `src/**/*.py`). Returns `path:line:text` lines, at most " +
     `max_results (default ${GREP_DEFAULT_RESULTS}).`,
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.grep,
   inputSchema: {
     type: "object",
     properties: {

@@ -1,21 +1,11 @@
 /**
- * Which tools a child offers its model, and the checked way to call one.
- *
- * The agent's `tools` list (absent: all tools) minus `task` when the child may
- * spawn nothing (`XCSH_SPAWNS` set to `""`), minus `edit`, `write`, `bash` and
- * `task` in plan mode; `submit_result` is always offered. Names that mean no
- * tool are dropped. Arguments are validated against the tool's schema before
- * it runs, so a tool only ever sees well-formed input.
- *
- * @example
- * ```ts
- * selectToolNames(["read", "bash", "submit_result"], { planMode: true, spawns: undefined });
- * // ["read", "submit_result"]
- * ```
+ * The built-in tool specs by name, and the checked way to call one: arguments
+ * are validated against the tool's schema before it runs, so a tool only
+ * ever sees well-formed input. Which tools a child gets is decided by
+ * `runner/tool-set-rule.ts`.
  *
  * @module
  */
-import { TOOL_NAMES } from "../types.ts";
 import { checkArguments } from "./arguments.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
@@ -49,27 +39,6 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   web_fetch: webFetchTool,
   todo: todoTool,
 };
-
-/** Tools a plan-mode child never gets. */
-export const PLAN_MODE_DENIED: readonly string[] = ["edit", "write", "bash", "task"];
-
-/**
- * The tool names to offer, in canonical order. `spawns` is the value of
- * `XCSH_SPAWNS` (undefined when unset).
- */
-export function selectToolNames(
-  agentTools: readonly string[] | undefined,
-  opts: { planMode: boolean; spawns: string | undefined },
-): string[] {
-  const wanted = new Set(agentTools && agentTools.length > 0 ? agentTools : TOOL_NAMES);
-  wanted.add(SUBMIT_RESULT);
-  return TOOL_NAMES.filter((name) => {
-    if (!wanted.has(name)) return false;
-    if (name === "task" && opts.spawns !== undefined && opts.spawns.trim() === "") return false;
-    if (opts.planMode && PLAN_MODE_DENIED.includes(name)) return false;
-    return true;
-  });
-}
 
 /** At most this many argument problems go back to the model. */
 const MAX_ARGUMENT_ERRORS = 20;

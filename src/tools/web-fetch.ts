@@ -22,6 +22,7 @@ import {
   nextRedirect,
 } from "./fetch-rules.ts";
 import { toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
@@ -82,7 +83,7 @@ function reasonOf(err: unknown): string {
 
 export const webFetchTool: ToolSpec = {
   name: "web_fetch",
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.web_fetch,
   description: "Fetch a web page (http or https GET) and return its content as Markdown text; " +
     "scripts and styles are left out, JSON and other text come back as they are. Long pages " +
     `come back in slices of ${WEB_FETCH_MAX_CHARS} characters: pass start to read on.`,
