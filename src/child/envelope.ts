@@ -31,6 +31,8 @@ import {
   type AgentDefinition,
   type EnvelopeToolSet,
   type McpServerRef,
+  type PermissionRule,
+  type PermissionRules,
   SANDBOX_MODES,
   type SandboxSetting,
   type TaskEnvelope,
@@ -135,7 +137,31 @@ function parseAgent(v: unknown): AgentDefinition {
   if (v.mcpServers !== undefined && v.mcpServers !== null) {
     agent.mcpServers = parseServerRefs(v.mcpServers);
   } else delete agent.mcpServers;
+  if (v.permissions !== undefined && v.permissions !== null) {
+    agent.permissions = parsePermissions(v.permissions);
+  } else delete agent.permissions;
   return agent;
+}
+
+const RULE_FAMILIES = ["bash", "read", "edit", "web_fetch"];
+
+/** `agent.permissions`: `{allow, deny}` lists of `{text, family, tool?, pattern}`. */
+function parsePermissions(v: unknown): PermissionRules {
+  if (!isRecord(v)) bad("agent.permissions", "must be an object {allow, deny}");
+  const rules = (key: "allow" | "deny"): PermissionRule[] => {
+    const list = v[key] ?? [];
+    if (!Array.isArray(list)) bad(`agent.permissions.${key}`, "must be a list of rules");
+    return list.map((r, i) => {
+      const at = `agent.permissions.${key}[${i}]`;
+      if (
+        !isRecord(r) || typeof r.text !== "string" || typeof r.pattern !== "string" ||
+        !RULE_FAMILIES.includes(r.family as string) ||
+        (r.tool !== undefined && typeof r.tool !== "string")
+      ) bad(at, "must be {text, family, tool?, pattern}");
+      return r as unknown as PermissionRule;
+    });
+  };
+  return { allow: rules("allow"), deny: rules("deny") };
 }
 
 function mode(v: unknown, field: string): SandboxSetting["mode"] {

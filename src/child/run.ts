@@ -302,6 +302,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
         signal: controller.signal,
         env: commandEnv(env, keyVars),
         findings,
+        ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
         runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
           deps.runTask ?? unavailableTaskRunner,
       },

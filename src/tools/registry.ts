@@ -7,6 +7,7 @@
  * @module
  */
 import { checkArguments } from "./arguments.ts";
+import { permissionRefusal, rulesApply } from "./permission-check.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -43,7 +44,10 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
 /** At most this many argument problems go back to the model. */
 const MAX_ARGUMENT_ERRORS = 20;
 
-/** Validates `args` against the tool's schema, then runs it. Never throws. */
+/**
+ * Validates `args` against the tool's schema, checks the agent's permission
+ * rules (`permission-check.ts`), then runs it. Never throws.
+ */
 export async function callTool(
   spec: ToolSpec,
   args: unknown,
@@ -58,6 +62,11 @@ export async function callTool(
     return toolError(
       `invalid arguments for ${spec.name}:\n${shown.map((e) => `- ${e}`).join("\n")}`,
     );
+  }
+  if (rulesApply(ctx.permissions, spec.name)) {
+    const input = (args ?? {}) as Record<string, unknown>;
+    const refused = await permissionRefusal(ctx.permissions!, spec.name, input, ctx);
+    if (refused) return toolError(`${spec.name} refused: ${refused}`);
   }
   try {
     return await spec.run(args, ctx);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TaskRequest, TaskResult } from "../types.ts";
+import type { PermissionRules, TaskRequest, TaskResult } from "../types.ts";
 
 /** A JSON Schema object describing a tool's arguments. */
 export type JsonSchemaObject = Record<string, unknown> & { type: "object" };
@@ -53,6 +53,8 @@ export interface ToolContext {
   findings: Finding[];
   /** Runs delegated tasks (`task` tool). */
   runTask: TaskRunner;
+  /** The agent's permission rules, checked before each call (and each `web_fetch` redirect). */
+  permissions?: PermissionRules;
 }
 
 /** A working bubblewrap sandbox for `bash` (see `src/sandbox/`). */

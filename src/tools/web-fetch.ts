@@ -23,6 +23,7 @@ import {
 } from "./fetch-rules.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { urlRefusal } from "./permission-check.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
@@ -134,6 +135,8 @@ export const webFetchTool: ToolSpec = {
         await res.body?.cancel().catch(() => {});
         const next = nextRedirect(url, res.headers.get("location"), visited);
         if (!next.ok) return toolError(next.error);
+        const refused = ctx.permissions && urlRefusal(ctx.permissions, next.url);
+        if (refused) return toolError(`redirect refused: ${refused}`);
         url = next.url;
       }
       const contentType = res.headers.get("content-type");

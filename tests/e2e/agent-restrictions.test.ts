@@ -1,0 +1,174 @@
+// End to end: the fields of an agent file that take power away, run through
+// the built binary against the scripted model server, with a model that
+// tries to use what its author withheld: `disallowedTools` (a tool absent
+// from the request), `Agent(a)` (spawns), `Bash(…)` rules (calls refused
+// before they run, compound commands and substitutions included),
+// `Read(…)`/`Edit(…)` rules and `permissionMode: plan`.
+//
+// Needs `npm run build` first (npm test runs it).
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { requireBinary, runXcsh } from "../support/cli.ts";
+import {
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+  type Turn,
+} from "../support/model-server.ts";
+import {
+  agentMd,
+  isAfterTool,
+  localConfig,
+  makeWorld,
+  offeredTools,
+  toolResults,
+  type World,
+} from "../support/world.ts";
+
+let server: ModelServer;
+let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
+const worlds: World[] = [];
+
+before(async () => {
+  requireBinary();
+  server = await startModelServer({ respond: (req, i) => respond(req, i) });
+});
+after(async () => {
+  await server.close();
+  for (const w of worlds) w.cleanup();
+});
+
+function world(agents: Record<string, string>): World {
+  const w = makeWorld(localConfig(server.url), agents);
+  worlds.push(w);
+  return w;
+}
+
+/** The model calls `calls` in one turn, then answers with the tool results it saw. */
+function callThenEcho(calls: { name: string; args: unknown }[]): void {
+  server.script([]);
+  server.requests.length = 0;
+  respond = (req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls };
+}
+
+const bash = (command: string) => ({ name: "bash", args: { command } });
+
+describe("disallowedTools", () => {
+  test("a tool listed in tools and in disallowedTools is not offered; calling it fails", async () => {
+    const w = world({
+      safe: agentMd("safe", "tools: Read, Write, Bash\ndisallowedTools: Bash\n"),
+    });
+    callThenEcho([bash("touch pwned")]);
+    const r = await runXcsh(["run", "safe", "try bash"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const offered = offeredTools(server.requests[0]);
+    assert.ok(!offered.includes("bash"), offered.join(","));
+    assert.ok(offered.includes("read") && offered.includes("write"));
+    assert.match(toolResults(server.requests.at(-1)!), /unknown tool 'bash'/);
+    assert.ok(!existsSync(join(w.cwd, "pwned")));
+  });
+
+  test("disallowedTools removes from an all-tools agent too", async () => {
+    const w = world({ most: agentMd("most", "disallowedTools: [Bash, Edit, Write]\n") });
+    callThenEcho([]);
+    respond = () => ({ text: "done" });
+    const r = await runXcsh(["run", "most", "look"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const offered = offeredTools(server.requests[0]);
+    for (const t of ["bash", "edit", "write"]) assert.ok(!offered.includes(t), offered.join(","));
+    assert.ok(offered.includes("read") && offered.includes("grep"));
+  });
+});
+
+describe("Agent(…) in tools", () => {
+  test("Agent(explore) offers task and may spawn only explore", async () => {
+    const w = world({ lead: agentMd("lead", "tools: Read, Agent(explore)\n") });
+    callThenEcho([{
+      name: "task",
+      args: { agent: "plan", tasks: [{ id: "p", assignment: "plan it" }] },
+    }]);
+    const r = await runXcsh(["run", "lead", "delegate"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(offeredTools(server.requests[0]).includes("task"));
+    assert.match(toolResults(server.requests.at(-1)!), /Cannot spawn 'plan'. Allowed: explore/);
+  });
+});
+
+describe("Bash(…) rules", () => {
+  test("only the allowed commands run; compound commands, subshells and substitutions are refused", async () => {
+    const w = world({
+      gitonly: agentMd("gitonly", "tools: Read, Bash(echo ok:*), Bash(pwd)\n"),
+    });
+    callThenEcho([
+      bash("echo ok one && pwd"),
+      bash("echo ok; touch pwned1"),
+      bash("echo ok && (touch pwned2)"),
+      bash("echo ok $(touch pwned3)"),
+      bash("FOO=1 echo ok"),
+      bash("touch pwned4"),
+    ]);
+    const r = await runXcsh(["run", "gitonly", "try"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(seen.includes("ok one"), seen);
+    assert.match(seen, /'touch pwned1' is not allowed: this agent may run only Bash\(echo ok:\*\), Bash\(pwd\)/);
+    assert.match(seen, /'touch pwned2' is not allowed/);
+    assert.match(seen, /command substitution/);
+    assert.match(seen, /sets a variable before the command/);
+    assert.match(seen, /'touch pwned4' is not allowed/);
+    for (const f of ["pwned1", "pwned2", "pwned3", "pwned4"]) {
+      assert.ok(!existsSync(join(w.cwd, f)), `${f} was created`);
+    }
+  });
+
+  test("a deny rule in disallowedTools refuses matching commands and keeps the tool", async () => {
+    const w = world({
+      careful: agentMd("careful", "tools: Read, Bash\ndisallowedTools: Bash(rm:*)\n"),
+    });
+    writeFileSync(join(w.cwd, "keep.txt"), "keep\n");
+    callThenEcho([bash("echo fine"), bash("echo x && rm keep.txt"), bash("/bin/rm keep.txt")]);
+    const r = await runXcsh(["run", "careful", "try"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(seen.includes("fine"), seen);
+    assert.match(seen, /'rm keep.txt' is refused by Bash\(rm:\*\) \(disallowedTools\)/);
+    assert.match(seen, /'\/bin\/rm keep.txt' is refused by Bash\(rm:\*\)/);
+    assert.equal(readFileSync(join(w.cwd, "keep.txt"), "utf8"), "keep\n");
+  });
+
+  test("an unreadable rule makes the file invalid: agents check says so and nothing runs", async () => {
+    const w = world({ broken: agentMd("broken", "tools: Read, Bash(git status\n") });
+    const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    assert.notEqual(check.code, 0);
+    assert.match(check.stdout + check.stderr, /broken\.md.*unbalanced parentheses/);
+    const r = await runXcsh(["run", "broken", "x"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /Unknown agent "broken"/);
+  });
+});
+
+describe("Read(…) and Edit(…) rules", () => {
+  test("reads outside Read(./src/**) and edits outside Edit(docs/**) are refused", async () => {
+    const w = world({
+      scoped: agentMd("scoped", "tools: Read(./src/**), Write, Edit(docs/**)\n" +
+        "disallowedTools: Write(*.lock)\n"),
+    });
+    writeFileSync(join(w.cwd, "secret.txt"), "SECRET-VALUE\n");
+    callThenEcho([
+      { name: "read", args: { path: "secret.txt" } },
+      { name: "write", args: { path: "a.lock", content: "x" } },
+      { name: "write", args: { path: "fine.txt", content: "x" } },
+    ]);
+    const r = await runXcsh(["run", "scoped", "try"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(!seen.includes("SECRET-VALUE"), seen);
+    assert.match(seen, /secret\.txt is not allowed: this agent may use read only on Read\(\.\/src\/\*\*\)/);
+    assert.match(seen, /a\.lock is refused by Write\(\*\.lock\)/);
+    assert.ok(!existsSync(join(w.cwd, "a.lock")));
+    assert.ok(existsSync(join(w.cwd, "fine.txt")));
+  });
+});
