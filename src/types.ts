@@ -90,6 +90,8 @@ export interface AgentDefinition {
   disallowedAgents?: string[];
   /** Permission rules from `tools` (allow) and `disallowedTools` (deny). */
   permissions?: PermissionRules;
+  /** `permissionMode: plan`: the agent always runs in plan mode. */
+  planMode?: boolean;
   /** Sampling temperature the file asks for (Gemini `temperature`, …). */
   temperature?: number;
   /** Nucleus sampling (`top_p`). */
@@ -196,6 +198,10 @@ export interface TaskEnvelope {
   /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
   modelNote?: string;
   thinkingLevel?: ThinkingLevel;
+  /** Sampling settings from the agent file, sent as the model call's own settings. */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
   cwd: string;
   planMode: boolean;
   /**

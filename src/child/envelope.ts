@@ -331,6 +331,14 @@ export function parseEnvelope(text: string): EnvelopeResult {
       if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));
       envelope.mcpServers = servers.value;
     }
+    for (const [key, max] of [["temperature", 2], ["topP", 1], ["topK", 1000]] as const) {
+      const v = doc[key];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
+        bad(key, `must be a number from 0 to ${max}`);
+      }
+      envelope[key] = v;
+    }
     const toolSet = parseToolSet(doc.toolSet);
     if (toolSet) envelope.toolSet = toolSet;
     const session = optString(doc, "session");

@@ -281,6 +281,11 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     reasoningOptions(provider.value.type, provider.value.name, choice.value.model, level),
     cacheOptions(provider.value.type, `xcsh-${crypto.randomUUID()}`),
   );
+  const sampling = {
+    ...(envelope.temperature !== undefined ? { temperature: envelope.temperature } : {}),
+    ...(envelope.topP !== undefined ? { topP: envelope.topP } : {}),
+    ...(envelope.topK !== undefined ? { topK: envelope.topK } : {}),
+  };
   let toolChoiceRefused = false;
   const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };
   const findings: Finding[] = [];
@@ -320,6 +325,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
             onText: (delta) => emit({ type: "text", id, delta }),
             controls: { forceTool: force },
             breakpoints: provider.value.type === "anthropic",
+            sampling,
           });
         const out = await callModelWithRetries(
           () =>

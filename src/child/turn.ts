@@ -87,6 +87,8 @@ export interface TurnRequest {
   controls?: TurnControls;
   /** Mark Anthropic cache breakpoints (`cache-breakpoints.ts`). */
   breakpoints?: boolean;
+  /** Sampling settings the agent file asks for, sent as the call's own settings. */
+  sampling?: { temperature?: number; topP?: number; topK?: number };
 }
 
 function tokens(v: unknown): number {
@@ -175,6 +177,7 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
           : { type: "auto" },
         providerOptions: req.providerOptions as SharedV4ProviderOptions,
         maxOutputTokens: MAX_OUTPUT_TOKENS,
+        ...req.sampling,
         abortSignal: attempt.signal,
       }),
       attempt.signal,

@@ -589,9 +589,70 @@ const fieldRows: FieldRow[] = [
   },
   // unknown keys
   {
-    name: "unknown keys (color, permissionMode) are ignored silently",
-    fm: { color: "blue", permissionMode: "plan", "x-custom": [1] },
+    name: "display-only keys are silent",
+    fm: { color: "blue", category: "x", display_name: "X", nickname_candidates: ["a"] },
     value: {},
+  },
+  {
+    name: "an unknown key is named with the nearest known key",
+    fm: { dissallowedTools: "Bash", "x-custom": [1] },
+    value: {},
+    warnings: ["dissallowedTools"],
+  },
+  {
+    name: "keys xcsh does not use are listed, not warned",
+    fm: { initialPrompt: "hi", hooks: {}, memory: "user", background: true, skills: ["a"] },
+    value: { ignoredFields: ["initialPrompt", "hooks", "memory", "background", "skills"] },
+  },
+  {
+    name: "permissionMode: plan is plan mode",
+    fm: { permissionMode: "plan" },
+    value: { planMode: true },
+  },
+  {
+    name: "permissionMode: the headless ones change nothing",
+    fm: { permissionMode: "acceptEdits" },
+    value: {},
+  },
+  {
+    name: "permissionMode: bypassPermissions loosens nothing, and says so",
+    fm: { permissionMode: "bypassPermissions" },
+    value: {},
+    warnings: ["permissionMode"],
+  },
+  {
+    name: "permissionMode: an unknown value",
+    fm: { permissionMode: "yolo" },
+    value: {},
+    warnings: ["permissionMode"],
+  },
+  { name: "effort is the thinking level", fm: { effort: "high" }, value: { thinkingLevel: "high" } },
+  { name: "effort: max is xhigh", fm: { effort: "max" }, value: { thinkingLevel: "xhigh" } },
+  {
+    name: "thinkingLevel wins over effort",
+    fm: { effort: "high", thinkingLevel: "low" },
+    value: { thinkingLevel: "low" },
+  },
+  { name: "effort: an unknown value", fm: { effort: "huge" }, value: {}, warnings: ["effort"] },
+  {
+    name: "Gemini sampling: temperature, top_p, top_k",
+    fm: { temperature: 0.2, top_p: "0.9", top_k: 40 },
+    value: { temperature: 0.2, topP: 0.9, topK: 40 },
+  },
+  {
+    name: "sampling out of range is dropped",
+    fm: { temperature: 7, top_k: 0.5 },
+    value: {},
+    warnings: ["temperature", "top_k"],
+  },
+  { name: "kind: local", fm: { kind: "local" }, value: {} },
+  {
+    name: "kind: remote is not runnable",
+    fm: { kind: "remote", agent_card_url: "https://x/card" },
+    value: {
+      notRunnable: "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet",
+      ignoredFields: ["agent_card_url"],
+    },
   },
 ];
 
@@ -801,7 +862,8 @@ const fileRows: FileRow[] = [
     name: "alias bomb: loads through the fallback, the aliases never expanded",
     text: bomb(),
     agent: { name: "bomb", description: "d", systemPrompt: "Body" },
-    warnings: [/alias/i],
+    // The anchors' keys are no agent keys: one more warning names them.
+    warnings: [/alias/i, /unknown keys 'a', 'l1', 'l2', 'l3', 'l4', 5 more ignored/],
   },
   {
     name: "5 MiB body is kept",

@@ -21,6 +21,7 @@ import {
   type FrontmatterStatus,
   parseFrontmatter,
 } from "./frontmatter.ts";
+import { fieldNotes } from "./field-catalogue.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
 import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
 import { invisibleIn, showInvisible } from "../clean-text.ts";
@@ -218,6 +219,17 @@ export function parseAgentFields(
   if (model.list) fields.model = model.list;
 
   const thinking = pick(fm, ["thinkingLevel", "thinking-level", "thinking_level", "thinking"]);
+  const effort = pick(fm, ["effort"]);
+  if (effort && !thinking) {
+    const level = effortLevel(effort[1]);
+    if (level) fields.thinkingLevel = level;
+    else {
+      warn(
+        "effort",
+        `unknown effort ${JSON.stringify(effort[1])} ignored; use one of low, medium, high, max`,
+      );
+    }
+  }
   if (thinking) {
     const level = parseThinkingLevel(thinking[1]);
     if (level) fields.thinkingLevel = level;
@@ -314,7 +326,69 @@ export function parseAgentFields(
     else warn("isolation", `'isolation' must be worktree or none, not ${describe(i)}; ignored`);
   }
 
+  const mode = fm.permissionMode;
+  if (mode !== undefined && mode !== null) {
+    if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode)) {
+      warn(
+        "permissionMode",
+        `unknown permissionMode ${describe(mode)} ignored; use one of ${PERMISSION_MODES.join(", ")}`,
+      );
+    } else if (mode === "plan") fields.planMode = true;
+    else if (mode === "bypassPermissions") {
+      warn(
+        "permissionMode",
+        "'permissionMode: bypassPermissions' does not loosen xcsh: tools still run inside the " +
+          "sandbox and the user's settings",
+      );
+    }
+  }
+
+  if (fm.kind !== undefined && fm.kind !== null && fm.kind !== "local") {
+    if (fm.kind === "remote") {
+      fields.notRunnable = "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet";
+    } else warn("kind", `'kind' must be local or remote, not ${describe(fm.kind)}; ignored`);
+  }
+
+  const sampling: [string, "temperature" | "topP" | "topK", number, number, boolean][] = [
+    ["temperature", "temperature", 0, 2, false],
+    ["top_p", "topP", 0, 1, false],
+    ["top_k", "topK", 1, 1000, true],
+  ];
+  for (const [key, field, min, max, integer] of sampling) {
+    const v = fm[key];
+    if (v === undefined || v === null) continue;
+    const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+    if (Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n))) {
+      fields[field] = n;
+    } else {
+      warn(key, `'${key}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; ignored`);
+    }
+  }
+
+  const notes = fieldNotes(fm);
+  if (notes.ignored.length > 0) fields.ignoredFields = notes.ignored;
+  if (notes.unknown.length > 0) {
+    // One warning for the file: a typo reads best with its correction beside it.
+    const shown = notes.unknown.slice(0, 5).map((u) =>
+      `'${u.key}'${u.nearest ? ` (did you mean '${u.nearest}'?)` : ""}`
+    );
+    if (notes.unknown.length > shown.length) shown.push(`${notes.unknown.length - 5} more`);
+    warn(
+      notes.unknown[0].key,
+      `unknown key${notes.unknown.length === 1 ? "" : "s"} ${shown.join(", ")} ignored`,
+    );
+  }
+
   return { ok: true, value: fields, warnings };
+}
+
+/** Claude Code's `permissionMode` values. */
+const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"];
+
+/** Claude Code's `effort` as a thinking level (`max` is the most there is). */
+function effortLevel(value: unknown): ThinkingLevel | undefined {
+  if (value === "max") return "xhigh";
+  return parseThinkingLevel(value);
 }
 
 type ToolField =

@@ -1,7 +1,8 @@
 /**
  * May this process start a child running agent X?
  *
- * Decides, in this order: the agent exists (exact name), it is not disabled
+ * Decides, in this order: the agent exists (exact name), it can run (not a
+ * remote agent), it is not disabled
  * by config, the spawn policy inherited in `XCSH_SPAWNS` allows it (unset at
  * the top level = any; `""` = none; CSV = those names), `PI_BLOCKED_AGENT`
  * does not name it (recursion prevention), and this process's depth
@@ -35,7 +36,8 @@ export type GuardKind =
   | "blocked"
   | "depth"
   | "env"
-  | "changed";
+  | "changed"
+  | "unrunnable";
 
 export type GuardResult =
   | { ok: true; agent: AgentDefinition }
@@ -97,6 +99,13 @@ export function checkGuards(
       ok: false,
       kind: "unknown",
       message: `Unknown agent "${name}". Available: ${names.length ? names.join(", ") : "none"}`,
+    };
+  }
+  if (agent.notRunnable) {
+    return {
+      ok: false,
+      kind: "unrunnable",
+      message: `Cannot run '${name}': ${agent.notRunnable}.`,
     };
   }
   if (limits.disabled.includes(name)) {

@@ -121,6 +121,15 @@ export type Prepared =
 
 export { validateRequest };
 
+/** The sampling settings an agent file asks for, as envelope fields. */
+function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
+  const out: Partial<TaskEnvelope> = {};
+  if (agent.temperature !== undefined) out.temperature = agent.temperature;
+  if (agent.topP !== undefined) out.topP = agent.topP;
+  if (agent.topK !== undefined) out.topK = agent.topK;
+  return out;
+}
+
 export class TaskTool {
   private keeperValue?: SessionKeeper;
   /**
@@ -228,7 +237,20 @@ export class TaskTool {
     const changed = changedSince(agentSet, guard.agent);
     if (changed) return { ok: false, kind: "changed", message: changed };
 
-    const planMode = req.planMode === true || this.opts.planMode === true;
+    // `permissionMode: plan` in the agent's file only ever adds plan mode.
+    const planMode = req.planMode === true || this.opts.planMode === true ||
+      guard.agent.planMode === true;
+    const ignored = guard.agent.ignoredFields ?? [];
+    if (ignored.length > 0) {
+      this.opts.onWarnings?.([{
+        level: "warning",
+        file: guard.agent.filePath,
+        field: ignored[0],
+        message: `${ignored.join(", ")} ${
+          ignored.length === 1 ? "is" : "are"
+        } not used by xcsh (xcsh agents check says why)`,
+      }]);
+    }
     const childDepth = caller.depth + 1;
     const { agent, toolSet } = effectiveAgent(guard.agent, {
       planMode,
@@ -307,6 +329,7 @@ export class TaskTool {
         model: model.ok ? model.value.id : null,
         ...(model.ok && model.value.note ? { modelNote: model.value.note } : {}),
         ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
+        ...sampling(agent),
         cwd: env.cwd,
         planMode,
         toolSet,

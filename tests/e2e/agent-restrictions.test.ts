@@ -24,6 +24,7 @@ import {
   localConfig,
   makeWorld,
   offeredTools,
+  systemPrompt,
   toolResults,
   type World,
 } from "../support/world.ts";
@@ -170,5 +171,93 @@ describe("Read(…) and Edit(…) rules", () => {
     assert.match(seen, /a\.lock is refused by Write\(\*\.lock\)/);
     assert.ok(!existsSync(join(w.cwd, "a.lock")));
     assert.ok(existsSync(join(w.cwd, "fine.txt")));
+  });
+});
+
+describe("permissionMode", () => {
+  test("plan: the agent runs in plan mode, bash and write absent whatever tools says", async () => {
+    const w = world({
+      planner: agentMd("planner", "tools: Read, Bash, Write\npermissionMode: plan\n"),
+    });
+    callThenEcho([bash("touch pwned")]);
+    const r = await runXcsh(["run", "planner", "plan it"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const offered = offeredTools(server.requests[0]);
+    assert.ok(!offered.includes("bash") && !offered.includes("write"), offered.join(","));
+    assert.ok(offered.includes("read"));
+    assert.match(systemPrompt(server.requests[0]), /You are running in plan mode/);
+    assert.ok(!existsSync(join(w.cwd, "pwned")));
+  });
+
+  test("bypassPermissions loosens nothing: the deny rule still refuses", async () => {
+    const w = world({
+      bold: agentMd(
+        "bold",
+        "tools: Bash\ndisallowedTools: Bash(touch:*)\npermissionMode: bypassPermissions\n",
+      ),
+    });
+    callThenEcho([bash("touch pwned")]);
+    const r = await runXcsh(["run", "bold", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResults(server.requests.at(-1)!), /refused by Bash\(touch:\*\)/);
+    assert.ok(!existsSync(join(w.cwd, "pwned")));
+  });
+});
+
+describe("fields that are named, not dropped", () => {
+  test("agents check names unused keys once each and typos with the nearest key; a run says so once", async () => {
+    const w = world({
+      a: agentMd("a", "initialPrompt: hello\nmemory: project\ncolor: blue\n"),
+      b: agentMd("b", "initialPrompt: hi\ndissallowedTools: Bash\n"),
+    });
+    const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    const out = check.stdout;
+    const lines = out.split("\n").filter((l) => l.includes("'initialPrompt' is not used by xcsh"));
+    assert.equal(lines.length, 1, out);
+    assert.match(lines[0], /a subagent's first message is its assignment \(2 agents: a, b\)/);
+    assert.match(out, /'memory' is not used by xcsh/);
+    assert.match(out, /b\.md: .*unknown key 'dissallowedTools' \(did you mean 'disallowedTools'\?\)/);
+    assert.doesNotMatch(out, /color/);
+    server.script([{ text: "done" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "a", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const notes = r.stderr.split("\n").filter((l) => l.includes("not used by xcsh"));
+    assert.equal(notes.length, 1, r.stderr);
+    assert.match(notes[0], /initialPrompt, memory are not used by xcsh/);
+  });
+
+  test("Gemini temperature, top_p and top_k reach the model call", async () => {
+    const w = world({ g: agentMd("g", "temperature: 0.2\ntop_p: 0.5\ntop_k: 7\n") });
+    server.script([{ text: "done" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "g", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests[0].body.temperature, 0.2);
+    assert.equal(server.requests[0].body.top_p, 0.5);
+  });
+
+  test("Gemini tools: ['*'] is every tool", async () => {
+    const w = world({ star: agentMd("star", "tools: ['*']\n") });
+    server.script([{ text: "done" }]);
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "star", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const offered = offeredTools(server.requests[0]);
+    for (const t of ["read", "bash", "edit", "write"]) assert.ok(offered.includes(t), offered.join(","));
+  });
+
+  test("kind: remote is refused with a clear error, and agents check names it", async () => {
+    const w = world({
+      far: agentMd("far", "kind: remote\nagent_card_url: http://127.0.0.1:1/card\n"),
+    });
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "far", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /Cannot run 'far': it is a remote \(A2A\) agent \('kind: remote'\)/);
+    assert.equal(server.requests.length, 0, "no model call");
+    const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    assert.notEqual(check.code, 0);
+    assert.match(check.stdout, /far\.md: .*agent 'far' cannot run: it is a remote \(A2A\) agent/);
   });
 });
