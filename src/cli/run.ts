@@ -18,6 +18,7 @@ import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { parseSessionAgents } from "../discovery/session-agents.ts";
 import { isVerbose, printJson, reportDiagnostics, reportDiscoveryWarnings } from "./output.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { Progress } from "./progress.ts";
@@ -27,6 +28,7 @@ import { readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
+  AgentDefinition,
   Isolation,
   SandboxMode,
   TaskEnvelope,
@@ -264,6 +266,13 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     ...(isolation !== undefined ? { isolation } : {}),
   };
 
+  let sessionAgents: AgentDefinition[] | undefined;
+  if (values.agents !== undefined) {
+    const parsed = parseSessionAgents(values.agents);
+    if (!parsed.ok) throw new UsageError(parsed.error, "Run 'xcsh run --help' for usage.");
+    reportDiagnostics(parsed.warnings);
+    sessionAgents = parsed.agents;
+  }
   const progress = values["dry-run"] ? undefined : new Progress();
   const tool = new TaskTool({
     env,
@@ -276,6 +285,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
     ...(sink ? { backgroundRun: sink.run } : {}),
+    ...(sessionAgents ? { sessionAgents } : {}),
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.

@@ -23,6 +23,7 @@ import { writeErr } from "../stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
+import { withSessionAgents } from "../discovery/session-agents.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { type Isolate, runPreparedTask } from "./run-task.ts";
 import { bindSessions } from "./session-binding.ts";
@@ -95,6 +96,8 @@ export interface TaskToolOptions {
   modelFlag?: string;
   /** The background run these tasks belong to (recorded in their sessions). */
   backgroundRun?: string;
+  /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
+  sessionAgents?: readonly AgentDefinition[];
 }
 
 /** A child ready to start. */
@@ -148,7 +151,7 @@ export class TaskTool {
     (opts.onDiscoveryWarnings ?? opts.onWarnings)?.(found.warnings);
     return new TaskTool(
       opts,
-      found.agents.filter((a) => !opts.config.task.disabledAgents.includes(a.name)),
+      withSessionAgents(opts.sessionAgents, found.agents).filter((a) => !opts.config.task.disabledAgents.includes(a.name)),
     );
   }
 
@@ -225,8 +228,9 @@ export class TaskTool {
       caller: this.opts.sandbox,
       path: env.env.PATH,
     });
-    const found = await discoverAgents(env);
-    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
+    const discovered = await discoverAgents(env);
+    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
+    const found = { agents: withSessionAgents(this.opts.sessionAgents, discovered.agents) };
     const maxDepth = config.task.maxRecursionDepth;
     const guard = checkGuards(req.agent, found.agents, caller, {
       maxDepth,

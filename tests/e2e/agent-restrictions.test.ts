@@ -261,3 +261,23 @@ describe("fields that are named, not dropped", () => {
     assert.match(check.stdout, /far\.md: .*agent 'far' cannot run: it is a remote \(A2A\) agent/);
   });
 });
+
+describe("xcsh run --agents", () => {
+  test("a session-defined agent runs and shadows a file of the same name; bad JSON is one line", async () => {
+    const w = world({ rev: agentMd("rev", "tools: Bash\n", "From the file.") });
+    server.script([{ text: "done" }]);
+    server.requests.length = 0;
+    const agents = JSON.stringify({
+      rev: { description: "Session reviewer", prompt: "From the flag.", tools: ["Read"] },
+    });
+    const r = await runXcsh(["run", "--agents", agents, "rev", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(offeredTools(server.requests[0]), ["read", "submit_result"]);
+    assert.match(systemPrompt(server.requests[0]), /From the flag\./);
+    assert.doesNotMatch(systemPrompt(server.requests[0]), /From the file\./);
+    const bad = await runXcsh(["run", "--agents", "{nope", "rev", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--agents: not valid JSON/);
+    assert.doesNotMatch(bad.stderr, /at .*\.ts:\d+/);
+  });
+});
