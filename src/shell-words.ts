@@ -78,7 +78,7 @@ function tokenize(line: string): Token[] | string {
       i++;
       continue;
     }
-    if (c === "#" ) {
+    if (c === "#") {
       // A comment runs to the end of the line.
       while (i < n && line[i] !== "\n") i++;
       continue;
@@ -144,7 +144,9 @@ function tokenize(line: string): Token[] | string {
         quoted = true;
         i += 2;
       } else if (ch === "$") {
-        return line[i + 1] === "(" ? "command substitution ($(…) or backticks)" : "a variable expansion ($…)";
+        return line[i + 1] === "("
+          ? "command substitution ($(…) or backticks)"
+          : "a variable expansion ($…)";
       } else if (ch === "`") {
         return "command substitution ($(…) or backticks)";
       } else if ((ch === "<" || ch === ">") && line[i + 1] === "(") {

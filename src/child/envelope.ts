@@ -247,8 +247,12 @@ function parseToolSet(v: unknown): EnvelopeToolSet | undefined {
   const tools = optStringList(v, "tools", "toolSet.tools") ?? bad("toolSet.tools", "is required");
   const spawns = v.spawns === "*" ? "*" : optStringList(v, "spawns", "toolSet.spawns") ?? [];
   const m = v.mcp;
-  if (!isRecord(m)) bad("toolSet.mcp", "must be an object {patterns, declared, deny, readOnlyOnly}");
-  const patterns = m.patterns === "all" ? "all" : optStringList(m, "patterns", "toolSet.mcp.patterns") ?? [];
+  if (!isRecord(m)) {
+    bad("toolSet.mcp", "must be an object {patterns, declared, deny, readOnlyOnly}");
+  }
+  const patterns = m.patterns === "all"
+    ? "all"
+    : optStringList(m, "patterns", "toolSet.mcp.patterns") ?? [];
   return {
     tools,
     spawns,

@@ -42,6 +42,10 @@ const SUMMARY_ORDER = [
   "filePath",
   "tools",
   "unknownTools",
+  "disallowedTools",
+  "disallowedAgents",
+  "permissions",
+  "planMode",
   "mcpServers",
   "spawns",
   "model",
@@ -51,6 +55,11 @@ const SUMMARY_ORDER = [
   "recursive",
   "omitContextFiles",
   "sandbox",
+  "temperature",
+  "topP",
+  "topK",
+  "notRunnable",
+  "ignoredFields",
   "output",
 ] as const;
 
@@ -131,6 +140,27 @@ export async function agentsCommand(args: string[]): Promise<number> {
         `tools:        ${agent.tools?.join(", ") ?? "all"}`,
         ...(agent.unknownTools
           ? [`unknown tools: ${agent.unknownTools.join(", ")} (ignored)`]
+          : []),
+        ...(agent.disallowedTools || agent.disallowedAgents
+          ? [
+            `disallowed:   ${
+              [
+                ...agent.disallowedTools ?? [],
+                ...(agent.disallowedAgents ?? []).map((a) => `Agent(${a})`),
+              ].join(", ")
+            }`,
+          ]
+          : []),
+        ...(agent.permissions?.allow.length
+          ? [`allow rules:  ${agent.permissions.allow.map((r) => r.text).join(", ")}`]
+          : []),
+        ...(agent.permissions?.deny.length
+          ? [`deny rules:   ${agent.permissions.deny.map((r) => r.text).join(", ")}`]
+          : []),
+        ...(agent.planMode ? ["plan mode:    always (permissionMode: plan)"] : []),
+        ...(agent.notRunnable ? [`cannot run:   ${agent.notRunnable}`] : []),
+        ...(agent.ignoredFields
+          ? [`not used:     ${agent.ignoredFields.join(", ")} (xcsh agents check says why)`]
           : []),
         ...(agent.mcpServers
           ? [

@@ -78,7 +78,9 @@ describe("field catalogue", () => {
 
   test("honoured keys draw no unknown-key warning from parseAgentFields", () => {
     for (const key of HONOURED_FIELDS.filter((k) => k !== "name" && k !== "description")) {
-      const r = parseAgentFields({ name: "a", description: "d", [key]: undefined }, { file: "a.md" });
+      const r = parseAgentFields({ name: "a", description: "d", [key]: undefined }, {
+        file: "a.md",
+      });
       assert.ok(r.ok, key);
       assert.ok(!r.warnings.some((w) => /unknown key/.test(w.message)), key);
     }
@@ -101,7 +103,10 @@ describe("field catalogue", () => {
   test("fieldNotes sorts a file's keys", () => {
     assert.deepEqual(
       fieldNotes({ name: "a", color: "red", initialPrompt: "hi", dissallowedTools: "Bash" }),
-      { ignored: ["initialPrompt"], unknown: [{ key: "dissallowedTools", nearest: "disallowedTools" }] },
+      {
+        ignored: ["initialPrompt"],
+        unknown: [{ key: "dissallowedTools", nearest: "disallowedTools" }],
+      },
     );
   });
 });

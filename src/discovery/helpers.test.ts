@@ -626,7 +626,11 @@ const fieldRows: FieldRow[] = [
     value: {},
     warnings: ["permissionMode"],
   },
-  { name: "effort is the thinking level", fm: { effort: "high" }, value: { thinkingLevel: "high" } },
+  {
+    name: "effort is the thinking level",
+    fm: { effort: "high" },
+    value: { thinkingLevel: "high" },
+  },
   { name: "effort: max is xhigh", fm: { effort: "max" }, value: { thinkingLevel: "xhigh" } },
   {
     name: "thinkingLevel wins over effort",

@@ -203,7 +203,10 @@ export function parseAgentFields(
     }
     if (Array.isArray(d.spawns)) fields.disallowedAgents = d.spawns;
     for (const u of d.unknown) {
-      warn(denied.field, `'${denied.field}' names '${u}', which is no tool xcsh knows; nothing to remove`);
+      warn(
+        denied.field,
+        `'${denied.field}' names '${u}', which is no tool xcsh knows; nothing to remove`,
+      );
     }
   }
 
@@ -331,7 +334,9 @@ export function parseAgentFields(
     if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode)) {
       warn(
         "permissionMode",
-        `unknown permissionMode ${describe(mode)} ignored; use one of ${PERMISSION_MODES.join(", ")}`,
+        `unknown permissionMode ${describe(mode)} ignored; use one of ${
+          PERMISSION_MODES.join(", ")
+        }`,
       );
     } else if (mode === "plan") fields.planMode = true;
     else if (mode === "bypassPermissions") {
@@ -357,11 +362,18 @@ export function parseAgentFields(
   for (const [key, field, min, max, integer] of sampling) {
     const v = fm[key];
     if (v === undefined || v === null) continue;
-    const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+    const n = typeof v === "number"
+      ? v
+      : typeof v === "string" && v.trim() !== ""
+      ? Number(v)
+      : NaN;
     if (Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n))) {
       fields[field] = n;
     } else {
-      warn(key, `'${key}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; ignored`);
+      warn(
+        key,
+        `'${key}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; ignored`,
+      );
     }
   }
 

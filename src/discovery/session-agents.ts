@@ -40,7 +40,10 @@ export function parseSessionAgents(text: string): SessionAgents {
   const warnings: Diagnostic[] = [];
   for (const [name, def] of Object.entries(doc)) {
     if (!isRecord(def)) {
-      return { ok: false, error: `--agents: '${name}' must be an object ({description, prompt, …})` };
+      return {
+        ok: false,
+        error: `--agents: '${name}' must be an object ({description, prompt, …})`,
+      };
     }
     const { prompt, ...fm } = def;
     if (typeof prompt !== "string" || prompt.trim() === "") {

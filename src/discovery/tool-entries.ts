@@ -130,7 +130,9 @@ export function readToolEntries(entries: readonly string[], field: string): Tool
       const family = tool === undefined ? undefined : familyOf(tool);
       const spec = m[2].trim();
       if (tool === undefined) {
-        r.errors.push(`'${field}': '${entry}' is a rule for '${m[1]}', which is no tool xcsh knows`);
+        r.errors.push(
+          `'${field}': '${entry}' is a rule for '${m[1]}', which is no tool xcsh knows`,
+        );
         continue;
       }
       if (family === undefined) {

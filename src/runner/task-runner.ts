@@ -151,7 +151,9 @@ export class TaskTool {
     (opts.onDiscoveryWarnings ?? opts.onWarnings)?.(found.warnings);
     return new TaskTool(
       opts,
-      withSessionAgents(opts.sessionAgents, found.agents).filter((a) => !opts.config.task.disabledAgents.includes(a.name)),
+      withSessionAgents(opts.sessionAgents, found.agents).filter((a) =>
+        !opts.config.task.disabledAgents.includes(a.name)
+      ),
     );
   }
 

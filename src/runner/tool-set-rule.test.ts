@@ -3,7 +3,12 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { decideToolSet, type McpGrant, mcpToolGranted, type ToolSetInput } from "./tool-set-rule.ts";
+import {
+  decideToolSet,
+  type McpGrant,
+  mcpToolGranted,
+  type ToolSetInput,
+} from "./tool-set-rule.ts";
 
 const ALL = [
   "read",
@@ -46,7 +51,11 @@ describe("decideToolSet: built-in tools and spawns", () => {
     ],
     [
       "plan mode: the read-only core plus listed read-only tools",
-      { agent: { tools: ["bash", "web_fetch", "todo", "edit"], spawns: "*" }, ...run, planMode: true },
+      {
+        agent: { tools: ["bash", "web_fetch", "todo", "edit"], spawns: "*" },
+        ...run,
+        planMode: true,
+      },
       ["read", "grep", "find", "ls", "submit_result", "web_fetch", "todo"],
       [],
     ],

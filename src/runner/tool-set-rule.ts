@@ -54,9 +54,7 @@ function decideSpawns(input: ToolSetInput): "*" | string[] {
   if (input.planMode || !input.depthAllowsSpawn || agent.spawns === undefined) return [];
   const denied = agent.disallowedAgents ?? [];
   if (agent.spawns === "*") {
-    return denied.length === 0
-      ? "*"
-      : (input.agentNames ?? []).filter((n) => !denied.includes(n));
+    return denied.length === 0 ? "*" : (input.agentNames ?? []).filter((n) => !denied.includes(n));
   }
   return agent.spawns.filter((n) => !denied.includes(n));
 }
@@ -97,7 +95,8 @@ function covers(pattern: string, server: string, tool: string): boolean {
   if (pattern === ALL_MCP_TOOLS) return true;
   const p = parseMcpToolName(pattern);
   if (!p || p.server !== server) return false;
-  return p.tool === "*" || p.tool === tool || mcpToolName(server, p.tool) === mcpToolName(server, tool);
+  return p.tool === "*" || p.tool === tool ||
+    mcpToolName(server, p.tool) === mcpToolName(server, tool);
 }
 
 /** Whether a child with `grant` offers `tool` of `server`. Pure. */
@@ -110,7 +109,9 @@ export function mcpToolGranted(
   if (grant.readOnlyOnly && !readOnly) return false;
   if (grant.deny.some((d) => covers(d, server, tool))) return false;
   if (grant.patterns === "all") return true;
-  const mine = grant.patterns.filter((p) => p === ALL_MCP_TOOLS || parseMcpToolName(p)?.server === server);
+  const mine = grant.patterns.filter((p) =>
+    p === ALL_MCP_TOOLS || parseMcpToolName(p)?.server === server
+  );
   if (mine.length === 0) return grant.declared.includes(server);
   return mine.some((p) => covers(p, server, tool));
 }

@@ -49,7 +49,10 @@ describe("bashRefusal: allow rules", () => {
     ["git status --short && npm test", undefined],
     ["(git status)", undefined],
     ["git status 2>&1", undefined],
-    ["git status; rm -rf /", /'rm -rf \/' is not allowed: this agent may run only Bash\(git status:\*\), Bash\(npm test\)/],
+    [
+      "git status; rm -rf /",
+      /'rm -rf \/' is not allowed: this agent may run only Bash\(git status:\*\), Bash\(npm test\)/,
+    ],
     ["git status && curl x", /'curl x' is not allowed/],
     ["git status || curl x", /'curl x' is not allowed/],
     ["git status | sh", /'sh' is not allowed/],
@@ -118,7 +121,11 @@ describe("path rules", () => {
   const rows: [string, string, RegExp | undefined][] = [
     ["read", "/p/sub/src/a.ts", undefined],
     ["read", "/p/sub/src", undefined],
-    ["read", "/p/sub/README.md", /is not allowed: this agent may use read only on Read\(\.\/src\/\*\*\)/],
+    [
+      "read",
+      "/p/sub/README.md",
+      /is not allowed: this agent may use read only on Read\(\.\/src\/\*\*\)/,
+    ],
     ["read", "/p/sub/src/.env", /refused by Read\(\*\.env\)/],
     ["grep", "/p/sub/a/b/.env", /refused by Read\(\*\.env\)/],
     ["grep", "/p/sub", undefined],

@@ -57,9 +57,8 @@ function wildcard(pattern: string, orBare: boolean): RegExp {
     "[\\s\\S]*",
   );
   if (orBare && pattern.endsWith(" *")) {
-    const bare = pattern.slice(0, -2).split("*").map((p) =>
-      p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
-    ).join("[\\s\\S]*");
+    const bare = pattern.slice(0, -2).split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[\\s\\S]*");
     return new RegExp(`^(?:${body}|${bare})$`);
   }
   return new RegExp(`^${body}$`);
@@ -69,7 +68,11 @@ function wildcard(pattern: string, orBare: boolean): RegExp {
  * Whether the words of one simple command match a `Bash(…)` pattern. Deny
  * rules (`forDeny`) also let `cmd *` match a bare `cmd`.
  */
-export function commandMatches(pattern: string, words: readonly string[], forDeny = false): boolean {
+export function commandMatches(
+  pattern: string,
+  words: readonly string[],
+  forDeny = false,
+): boolean {
   const cmd = words.join(" ");
   if (pattern.endsWith(":*")) {
     const prefix = patternText(pattern.slice(0, -2));
@@ -178,7 +181,9 @@ export function pathRefusal(
   if (allow.length === 0) return undefined;
   const matchers = allow.map((r) => pathMatcher(absolutePattern(r.pattern, at)));
   const outside = paths.find((p) => !matchers.some((m) => m(p)));
-  return outside ? `${outside} is not allowed: this agent may use ${tool} only on ${list(allow)}` : undefined;
+  return outside
+    ? `${outside} is not allowed: this agent may use ${tool} only on ${list(allow)}`
+    : undefined;
 }
 
 /** Why fetching `url` is refused, or undefined. */

@@ -15,7 +15,6 @@ import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
 import { reportFindingTool } from "./report-finding.ts";
-import { SUBMIT_RESULT } from "./submit-result.ts";
 import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
 import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";

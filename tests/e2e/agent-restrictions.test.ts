@@ -115,7 +115,10 @@ describe("Bash(…) rules", () => {
     assert.equal(r.code, 0, r.stderr);
     const seen = toolResults(server.requests.at(-1)!);
     assert.ok(seen.includes("ok one"), seen);
-    assert.match(seen, /'touch pwned1' is not allowed: this agent may run only Bash\(echo ok:\*\), Bash\(pwd\)/);
+    assert.match(
+      seen,
+      /'touch pwned1' is not allowed: this agent may run only Bash\(echo ok:\*\), Bash\(pwd\)/,
+    );
     assert.match(seen, /'touch pwned2' is not allowed/);
     assert.match(seen, /command substitution/);
     assert.match(seen, /sets a variable before the command/);
@@ -154,8 +157,11 @@ describe("Bash(…) rules", () => {
 describe("Read(…) and Edit(…) rules", () => {
   test("reads outside Read(./src/**) and edits outside Edit(docs/**) are refused", async () => {
     const w = world({
-      scoped: agentMd("scoped", "tools: Read(./src/**), Write, Edit(docs/**)\n" +
-        "disallowedTools: Write(*.lock)\n"),
+      scoped: agentMd(
+        "scoped",
+        "tools: Read(./src/**), Write, Edit(docs/**)\n" +
+          "disallowedTools: Write(*.lock)\n",
+      ),
     });
     writeFileSync(join(w.cwd, "secret.txt"), "SECRET-VALUE\n");
     callThenEcho([
@@ -167,7 +173,10 @@ describe("Read(…) and Edit(…) rules", () => {
     assert.equal(r.code, 0, r.stderr);
     const seen = toolResults(server.requests.at(-1)!);
     assert.ok(!seen.includes("SECRET-VALUE"), seen);
-    assert.match(seen, /secret\.txt is not allowed: this agent may use read only on Read\(\.\/src\/\*\*\)/);
+    assert.match(
+      seen,
+      /secret\.txt is not allowed: this agent may use read only on Read\(\.\/src\/\*\*\)/,
+    );
     assert.match(seen, /a\.lock is refused by Write\(\*\.lock\)/);
     assert.ok(!existsSync(join(w.cwd, "a.lock")));
     assert.ok(existsSync(join(w.cwd, "fine.txt")));
@@ -216,7 +225,10 @@ describe("fields that are named, not dropped", () => {
     assert.equal(lines.length, 1, out);
     assert.match(lines[0], /a subagent's first message is its assignment \(2 agents: a, b\)/);
     assert.match(out, /'memory' is not used by xcsh/);
-    assert.match(out, /b\.md: .*unknown key 'dissallowedTools' \(did you mean 'disallowedTools'\?\)/);
+    assert.match(
+      out,
+      /b\.md: .*unknown key 'dissallowedTools' \(did you mean 'disallowedTools'\?\)/,
+    );
     assert.doesNotMatch(out, /color/);
     server.script([{ text: "done" }]);
     server.requests.length = 0;
@@ -244,7 +256,9 @@ describe("fields that are named, not dropped", () => {
     const r = await runXcsh(["run", "star", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     const offered = offeredTools(server.requests[0]);
-    for (const t of ["read", "bash", "edit", "write"]) assert.ok(offered.includes(t), offered.join(","));
+    for (const t of ["read", "bash", "edit", "write"]) {
+      assert.ok(offered.includes(t), offered.join(","));
+    }
   });
 
   test("kind: remote is refused with a clear error, and agents check names it", async () => {
@@ -275,7 +289,10 @@ describe("xcsh run --agents", () => {
     assert.deepEqual(offeredTools(server.requests[0]), ["read", "submit_result"]);
     assert.match(systemPrompt(server.requests[0]), /From the flag\./);
     assert.doesNotMatch(systemPrompt(server.requests[0]), /From the file\./);
-    const bad = await runXcsh(["run", "--agents", "{nope", "rev", "go"], { cwd: w.cwd, home: w.home });
+    const bad = await runXcsh(["run", "--agents", "{nope", "rev", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--agents: not valid JSON/);
     assert.doesNotMatch(bad.stderr, /at .*\.ts:\d+/);
