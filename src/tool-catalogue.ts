@@ -25,6 +25,7 @@ export const TOOL_READ_ONLY: Readonly<Record<ToolName, boolean>> = {
   web_fetch: true,
   web_search: true,
   todo: true,
+  skill: true,
 };
 
 /**

@@ -31,6 +31,7 @@ export const TOOL_NAMES = [
   "web_fetch",
   "web_search",
   "todo",
+  "skill",
 ] as const;
 export type ToolName = typeof TOOL_NAMES[number];
 
@@ -103,6 +104,8 @@ export interface AgentDefinition {
    * refused with this reason.
    */
   notRunnable?: string;
+  /** Skills whose instructions are preloaded into the prompt (`skills:`). */
+  skills?: string[];
   /** Keys of the file xcsh does not use (named once in a run's summary). */
   ignoredFields?: string[];
 }
@@ -130,6 +133,33 @@ export interface PermissionRule {
 export interface PermissionRules {
   allow: PermissionRule[];
   deny: PermissionRule[];
+}
+
+/**
+ * An Agent Skill (`<folder>/SKILL.md`): what a child is told about it, and
+ * where to load it from.
+ */
+export interface SkillDefinition {
+  name: string;
+  description: string;
+  /** The `SKILL.md` file (absolute). */
+  filePath: string;
+  source: "user" | "project";
+  /** Where it was found: an anchor's folder, `.agents`, or a Claude plugin. */
+  family: AgentFamily | "agents";
+  plugin?: string;
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, string>;
+  /** `allowed-tools`: informative only, a skill grants no tool. */
+  allowedTools?: string[];
+}
+
+/** A skill as a child receives it. */
+export interface SkillRef {
+  name: string;
+  description: string;
+  filePath: string;
 }
 
 /** How to reach one MCP server: a command speaking stdio, or an HTTP endpoint. */
@@ -236,6 +266,10 @@ export interface TaskEnvelope {
    * by name; the agent's `tools` patterns say which of their tools it gets.
    */
   mcpServers?: Record<string, McpServerDef>;
+  /** The skills the child may load (`skill` tool); their names and descriptions go in the prompt. */
+  skills?: SkillRef[];
+  /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */
+  preloadedSkills?: { name: string; body: string }[];
   /** The session this task is recorded in: the child then reports each `message`. */
   session?: string;
   /** A resumed session's conversation so far (the child's messages, in order). */

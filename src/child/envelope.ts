@@ -343,6 +343,32 @@ export function parseEnvelope(text: string): EnvelopeResult {
       }
       envelope[key] = v;
     }
+    if (doc.skills !== undefined && doc.skills !== null) {
+      if (!Array.isArray(doc.skills)) {
+        bad("skills", "must be a list of {name, description, filePath}");
+      }
+      envelope.skills = doc.skills.map((s, i) => {
+        if (!isRecord(s)) bad(`skills[${i}]`, "must be an object {name, description, filePath}");
+        const filePath = reqString(s, "filePath", `skills[${i}].filePath`);
+        if (!isAbsolute(filePath)) bad(`skills[${i}].filePath`, "must be an absolute path");
+        return {
+          name: reqString(s, "name", `skills[${i}].name`),
+          description: reqString(s, "description", `skills[${i}].description`),
+          filePath,
+        };
+      });
+    }
+    if (doc.preloadedSkills !== undefined && doc.preloadedSkills !== null) {
+      if (!Array.isArray(doc.preloadedSkills)) {
+        bad("preloadedSkills", "must be a list of {name, body}");
+      }
+      envelope.preloadedSkills = doc.preloadedSkills.map((s, i) => {
+        if (!isRecord(s) || typeof s.body !== "string") {
+          bad(`preloadedSkills[${i}]`, "must be an object {name, body}");
+        }
+        return { name: reqString(s, "name", `preloadedSkills[${i}].name`), body: s.body };
+      });
+    }
     const toolSet = parseToolSet(doc.toolSet);
     if (toolSet) envelope.toolSet = toolSet;
     const session = optString(doc, "session");

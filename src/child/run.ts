@@ -10,6 +10,7 @@
  * @module
  */
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
 import {
@@ -275,6 +276,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     planMode: envelope.planMode,
     cwd: envelope.cwd,
     promptContext: envelope.promptContext,
+    ...(tools.has("skill") ? { skills: envelope.skills } : {}),
+    ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
   });
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const providerOptions = mergeProviderOptions(
@@ -308,6 +311,12 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
         env: commandEnv(env, keyVars),
         findings,
         ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
+        ...(tools.has("skill") && envelope.skills
+          ? {
+            skills: envelope.skills,
+            readRoots: envelope.skills.map((s) => dirname(s.filePath)),
+          }
+          : {}),
         runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
           deps.runTask ?? unavailableTaskRunner,
       },

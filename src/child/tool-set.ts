@@ -57,6 +57,8 @@ export async function childTools(
   for (const name of names) {
     if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
   }
+  // Offered only when there are skills to load.
+  if (!envelope.skills || envelope.skills.length === 0) tools.delete("skill");
   const search = config.search;
   if (names.includes("web_search") && search) {
     const key = env[search.apiKeyEnv];

@@ -377,6 +377,10 @@ export function parseAgentFields(
     }
   }
 
+  const skills = readList(fm.skills, "skills");
+  if (!skills.ok) warn("skills", `${skills.reason}; ignored`);
+  else if (skills.list) fields.skills = dedupe(skills.list);
+
   const notes = fieldNotes(fm);
   if (notes.ignored.length > 0) fields.ignoredFields = notes.ignored;
   if (notes.unknown.length > 0) {

@@ -49,6 +49,7 @@ import type {
   Diagnostic,
   McpServerDef,
   SandboxSetting,
+  SkillRef,
   TaskEnvelope,
   TaskRequest,
   TaskResult,
@@ -321,6 +322,7 @@ export class TaskTool {
       files: agent.omitContextFiles !== true,
     });
     this.opts.onWarnings?.(gathered.warnings);
+    const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
     const mcp = this.mcpServersOf(agent);
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
@@ -350,6 +352,8 @@ export class TaskTool {
         agentSet,
         sandbox: sandbox.setting,
         ...(mcp ? { mcpServers: mcp } : {}),
+        ...(skills.refs.length > 0 ? { skills: skills.refs } : {}),
+        ...(skills.preloaded.length > 0 ? { preloadedSkills: skills.preloaded } : {}),
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
@@ -366,6 +370,50 @@ export class TaskTool {
       }
     }
     return { ok: true, tasks, isolation: guard.agent.isolation };
+  }
+
+  /**
+   * The skills a child of `agent` may load (when its tools include `skill`)
+   * and the bodies of those it preloads (`skills:`), warning about names
+   * that match no skill. Skills are discovered only when needed.
+   */
+  private async skillsOf(
+    agent: AgentDefinition,
+    mayLoad: boolean,
+  ): Promise<{ refs: SkillRef[]; preloaded: { name: string; body: string }[] }> {
+    const wanted = agent.skills ?? [];
+    if (!mayLoad && wanted.length === 0) return { refs: [], preloaded: [] };
+    const { discoverSkills, readSkillBody } = await import("../discovery/skills.ts");
+    const found = await discoverSkills(this.opts.env);
+    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
+    const preloaded: { name: string; body: string }[] = [];
+    const warnings: Diagnostic[] = [];
+    for (const name of wanted) {
+      const skill = found.skills.find((s) => s.name === name);
+      if (!skill) {
+        warnings.push({
+          level: "warning",
+          file: agent.filePath,
+          field: "skills",
+          message:
+            `'skills' names '${name}', which is no skill found here (xcsh skills lists them)`,
+        });
+        continue;
+      }
+      const read = await readSkillBody(skill.filePath);
+      if ("error" in read) {
+        warnings.push({ level: "warning", file: skill.filePath, message: read.error });
+      } else preloaded.push({ name, body: read.body });
+    }
+    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
+    const refs = mayLoad
+      ? found.skills.map((s) => ({
+        name: s.name,
+        description: s.description,
+        filePath: s.filePath,
+      }))
+      : [];
+    return { refs, preloaded };
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */

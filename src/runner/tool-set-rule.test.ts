@@ -24,6 +24,7 @@ const ALL = [
   "web_fetch",
   "web_search",
   "todo",
+  "skill",
 ];
 const without = (...names: string[]) => ALL.filter((t) => !names.includes(t));
 

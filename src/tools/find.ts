@@ -40,7 +40,7 @@ export const findTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: FindArgs, ctx) {
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const start = where.abs;
     try {

@@ -86,7 +86,7 @@ export const grepTool: ToolSpec = {
       return toolError(`invalid regular expression: ${(err as Error).message}`);
     }
     const limit = Math.min(args.max_results ?? GREP_DEFAULT_RESULTS, GREP_MAX_RESULTS);
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const start = where.abs;
     let st;

@@ -24,7 +24,7 @@ export const lsTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: { path?: string }, ctx) {
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const { abs, shown } = where;
     let entries;

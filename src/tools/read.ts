@@ -73,7 +73,7 @@ export const readTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: ReadArgs, ctx) {
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const { abs, shown } = where;
     let st;

@@ -15,6 +15,7 @@ import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
 import { reportFindingTool } from "./report-finding.ts";
+import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
 import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
@@ -38,6 +39,7 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   report_finding: reportFindingTool,
   web_fetch: webFetchTool,
   todo: todoTool,
+  skill: skillTool,
 };
 
 /** At most this many argument problems go back to the model. */
