@@ -307,7 +307,8 @@ export class TaskTool {
     }
     const sandbox = await sandboxFor({
       request: req.sandbox,
-      agent,
+      // The decided tools say whether there is a bash to sandbox.
+      agent: { ...agent, tools: toolSet.tools },
       config,
       caller: this.opts.sandbox,
       path: env.env.PATH,
