@@ -104,11 +104,25 @@ export interface AgentDefinition {
    * refused with this reason.
    */
   notRunnable?: string;
+  /** Command hooks (`hooks:`), Claude Code's semantics for a subagent's events. */
+  hooks?: AgentHooks;
   /** Skills whose instructions are preloaded into the prompt (`skills:`). */
   skills?: string[];
   /** Keys of the file xcsh does not use (named once in a run's summary). */
   ignoredFields?: string[];
 }
+
+/** The events a subagent's hooks run on (`SubagentStop` is read as `Stop`). */
+export type HookEvent = "PreToolUse" | "PostToolUse" | "Stop";
+
+/** Hooks of one event: those of a matching group run, in order. */
+export interface HookGroup {
+  /** A tool name or regular expression over Claude Code's tool names; absent: every tool. */
+  matcher?: string;
+  hooks: { command: string; timeout?: number }[];
+}
+
+export type AgentHooks = Partial<Record<HookEvent, HookGroup[]>>;
 
 /**
  * One permission rule in Claude Code's syntax (`Bash(git status:*)`,

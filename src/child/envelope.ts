@@ -46,6 +46,7 @@ import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 import { parsePromptContext, PromptContextError } from "./prompt-context.ts";
 import { checkMcpDefinition, checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import { parseHooks } from "../discovery/hook-config.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -137,6 +138,11 @@ function parseAgent(v: unknown): AgentDefinition {
   if (v.mcpServers !== undefined && v.mcpServers !== null) {
     agent.mcpServers = parseServerRefs(v.mcpServers);
   } else delete agent.mcpServers;
+  if (v.hooks !== undefined && v.hooks !== null) {
+    const hooks = parseHooks(v.hooks);
+    if (!hooks.ok) bad(`agent.${hooks.field}`, hooks.message.replace(/^'[^']*' /, ""));
+    agent.hooks = hooks.hooks;
+  } else delete agent.hooks;
   if (v.permissions !== undefined && v.permissions !== null) {
     agent.permissions = parsePermissions(v.permissions);
   } else delete agent.permissions;

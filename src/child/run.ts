@@ -25,7 +25,8 @@ import { reasoningOptions } from "../model/thinking.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner } from "../tools/types.ts";
+import type { Finding, TaskRunner, ToolContext } from "../tools/types.ts";
+import { hookRunner } from "./hooks.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
@@ -293,6 +294,42 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
   const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };
   const findings: Finding[] = [];
 
+  const ctx: ToolContext = {
+    cwd: envelope.cwd,
+    roots: workspace.value.roots,
+    ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
+    signal: controller.signal,
+    env: commandEnv(env, keyVars),
+    findings,
+    ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
+    ...(tools.has("skill") && envelope.skills
+      ? {
+        skills: envelope.skills,
+        readRoots: envelope.skills.map((s) => dirname(s.filePath)),
+      }
+      : {}),
+    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
+      deps.runTask ?? unavailableTaskRunner,
+  };
+  let hookWarnings = 0;
+  const hooks = hookRunner(envelope.agent.hooks, {
+    ctx,
+    file: envelope.agent.filePath ?? envelope.agent.name,
+    // On stderr, and as a failed `tool_end` the parent's progress shows.
+    warn: (message) => {
+      log(`xcsh: warning: ${message}`);
+      emit({
+        type: "tool_end",
+        id,
+        callId: `hook-${++hookWarnings}`,
+        tool: "hook",
+        ok: false,
+        summary: message,
+      });
+    },
+    ...(envelope.session ? { sessionId: envelope.session } : {}),
+    projectDir: workspace.value.roots[0] ?? envelope.cwd,
+  });
   let outcome: LoopOutcome;
   try {
     outcome = await runLoop({
@@ -303,23 +340,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
       tools,
       validator: submit.validator,
       limits: envelope.limits,
-      ctx: {
-        cwd: envelope.cwd,
-        roots: workspace.value.roots,
-        ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
-        signal: controller.signal,
-        env: commandEnv(env, keyVars),
-        findings,
-        ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
-        ...(tools.has("skill") && envelope.skills
-          ? {
-            skills: envelope.skills,
-            readRoots: envelope.skills.map((s) => dirname(s.filePath)),
-          }
-          : {}),
-        runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
-          deps.runTask ?? unavailableTaskRunner,
-      },
+      ctx,
+      ...(hooks ? { hooks } : {}),
       emit,
       callModel: async (messages, forceTool) => {
         const turn = (force: string | undefined) =>

@@ -53,6 +53,7 @@ export const HONOURED_FIELDS: readonly string[] = [
   "top_p",
   "top_k",
   "skills",
+  "hooks",
 ];
 
 /** Cosmetic keys: shown nowhere, warned about never. */
@@ -66,7 +67,6 @@ export const DISPLAY_FIELDS: readonly string[] = [
 
 /** Keys xcsh reads but does not act on, with why (the text after "not used by xcsh: "). */
 export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
-  hooks: "xcsh does not run an agent file's hooks yet; the agent runs without them",
   memory: "xcsh keeps no memory folder for agents yet; nothing is remembered between runs",
   background: "a task runs in the background when started with `xcsh run --background`",
   initialPrompt: "a subagent's first message is its assignment",

@@ -602,7 +602,7 @@ const fieldRows: FieldRow[] = [
   {
     name: "keys xcsh does not use are listed, not warned",
     fm: { initialPrompt: "hi", hooks: {}, memory: "user", background: true, skills: ["a"] },
-    value: { ignoredFields: ["initialPrompt", "hooks", "memory", "background", "skills"] },
+    value: { ignoredFields: ["initialPrompt", "memory", "background"], skills: ["a"] },
   },
   {
     name: "permissionMode: plan is plan mode",

@@ -22,6 +22,7 @@ import {
   parseFrontmatter,
 } from "./frontmatter.ts";
 import { fieldNotes } from "./field-catalogue.ts";
+import { parseHooks } from "./hook-config.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
 import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
 import { invisibleIn, showInvisible } from "../clean-text.ts";
@@ -375,6 +376,18 @@ export function parseAgentFields(
         `'${key}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; ignored`,
       );
     }
+  }
+
+  if (fm.hooks !== undefined && fm.hooks !== null) {
+    const hooks = parseHooks(fm.hooks);
+    if (!hooks.ok) {
+      return fail(
+        hooks.field,
+        `${hooks.message} (the agent is not loaded: a hook xcsh cannot read stops nothing)`,
+      );
+    }
+    for (const w of hooks.warnings) warn(w.field, w.message);
+    if (Object.keys(hooks.hooks).length > 0) fields.hooks = hooks.hooks;
   }
 
   const skills = readList(fm.skills, "skills");

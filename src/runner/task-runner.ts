@@ -259,12 +259,13 @@ export class TaskTool {
       }]);
     }
     const childDepth = caller.depth + 1;
-    const { agent, toolSet } = effectiveAgent(guard.agent, {
+    const { agent: withHooks, toolSet } = effectiveAgent(guard.agent, {
       planMode,
       childDepth,
       maxDepth,
       agentNames: found.agents.map((a) => a.name),
     });
+    const agent = this.trustedHooks(withHooks);
     const outputSchema = resolveOutputSchema(
       guard.agent.output,
       req.schema,
@@ -415,6 +416,25 @@ export class TaskTool {
       }))
       : [];
     return { refs, preloaded };
+  }
+
+  /**
+   * `agent` without its hooks when they come from a repository the user has
+   * not trusted (the hooks would start programs): one warning says how to
+   * allow them. The user's own files (and `--agents`) keep theirs.
+   */
+  private trustedHooks(agent: AgentDefinition): AgentDefinition {
+    if (!agent.hooks || agent.source !== "project") return agent;
+    if (agentFileTrusted(agent, this.opts.env)) return agent;
+    const { hooks: _dropped, ...rest } = agent;
+    this.opts.onWarnings?.([{
+      level: "warning",
+      file: agent.filePath,
+      field: "hooks",
+      message: "the hooks of this project's agent file are not run: the project is not " +
+        "trusted (run 'xcsh trust' in it to allow them)",
+    }]);
+    return rest;
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
