@@ -104,6 +104,8 @@ export interface AgentDefinition {
    * refused with this reason.
    */
   notRunnable?: string;
+  /** `memory:`: the agent keeps a memory folder of this scope (Claude Code's layout). */
+  memory?: "user" | "project" | "local";
   /** Command hooks (`hooks:`), Claude Code's semantics for a subagent's events. */
   hooks?: AgentHooks;
   /** Skills whose instructions are preloaded into the prompt (`skills:`). */
@@ -280,6 +282,8 @@ export interface TaskEnvelope {
    * by name; the agent's `tools` patterns say which of their tools it gets.
    */
   mcpServers?: Record<string, McpServerDef>;
+  /** The agent's memory folder (writable by its file tools) and the head of its `MEMORY.md`. */
+  memory?: { dir: string; head: string };
   /** The skills the child may load (`skill` tool); their names and descriptions go in the prompt. */
   skills?: SkillRef[];
   /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */

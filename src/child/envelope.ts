@@ -349,6 +349,13 @@ export function parseEnvelope(text: string): EnvelopeResult {
       }
       envelope[key] = v;
     }
+    if (doc.memory !== undefined && doc.memory !== null) {
+      const m = doc.memory;
+      if (!isRecord(m) || typeof m.head !== "string") bad("memory", "must be {dir, head}");
+      const dir = reqString(m, "dir", "memory.dir");
+      if (!isAbsolute(dir)) bad("memory.dir", "must be an absolute path");
+      envelope.memory = { dir, head: m.head };
+    }
     if (doc.skills !== undefined && doc.skills !== null) {
       if (!Array.isArray(doc.skills)) {
         bad("skills", "must be a list of {name, description, filePath}");

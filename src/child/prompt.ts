@@ -31,6 +31,8 @@ export interface PromptInputs {
   promptContext?: PromptContext;
   /** Skills the `skill` tool loads: listed by name and description. */
   skills?: readonly SkillRef[];
+  /** The agent's memory folder and the head of its MEMORY.md. */
+  memory?: { dir: string; head: string };
   /** Skills the agent preloads: their instructions in full. */
   preloadedSkills?: readonly { name: string; body: string }[];
 }
@@ -42,6 +44,15 @@ export function buildSystemPrompt(p: PromptInputs): string {
     ? formatInstructions(p.promptContext.files, p.promptContext.note)
     : "";
   if (instructions) parts.push(instructions);
+  if (p.memory) {
+    parts.push(
+      `## Memory\n\nYou have a memory folder of your own, kept between tasks: ${p.memory.dir}. ` +
+        "Read and write it with your file tools: keep MEMORY.md a short index of what is worth " +
+        "remembering (its first 200 lines are shown here each time) and put details in other " +
+        "files there.\n\n" +
+        (p.memory.head ? `MEMORY.md:\n\n${p.memory.head}` : "MEMORY.md is empty so far."),
+    );
+  }
   for (const s of p.preloadedSkills ?? []) {
     parts.push(`## Skill: ${s.name}\n\n${s.body.trim()}`);
   }

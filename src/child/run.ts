@@ -279,6 +279,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     promptContext: envelope.promptContext,
     ...(tools.has("skill") ? { skills: envelope.skills } : {}),
     ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
+    ...(envelope.memory ? { memory: envelope.memory } : {}),
   });
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const providerOptions = mergeProviderOptions(
@@ -296,7 +297,10 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
 
   const ctx: ToolContext = {
     cwd: envelope.cwd,
-    roots: workspace.value.roots,
+    // The memory folder is the agent's own to write (`memory:`).
+    roots: envelope.memory
+      ? [...workspace.value.roots, envelope.memory.dir]
+      : workspace.value.roots,
     ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
     signal: controller.signal,
     env: commandEnv(env, keyVars),

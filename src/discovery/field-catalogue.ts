@@ -54,6 +54,7 @@ export const HONOURED_FIELDS: readonly string[] = [
   "top_k",
   "skills",
   "hooks",
+  "memory",
 ];
 
 /** Cosmetic keys: shown nowhere, warned about never. */
@@ -67,7 +68,6 @@ export const DISPLAY_FIELDS: readonly string[] = [
 
 /** Keys xcsh reads but does not act on, with why (the text after "not used by xcsh: "). */
 export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
-  memory: "xcsh keeps no memory folder for agents yet; nothing is remembered between runs",
   background: "a task runs in the background when started with `xcsh run --background`",
   initialPrompt: "a subagent's first message is its assignment",
   agent_card_url: "remote (A2A) agents are not supported",

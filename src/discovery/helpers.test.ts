@@ -602,7 +602,13 @@ const fieldRows: FieldRow[] = [
   {
     name: "keys xcsh does not use are listed, not warned",
     fm: { initialPrompt: "hi", hooks: {}, memory: "user", background: true, skills: ["a"] },
-    value: { ignoredFields: ["initialPrompt", "memory", "background"], skills: ["a"] },
+    value: { ignoredFields: ["initialPrompt", "background"], skills: ["a"], memory: "user" },
+  },
+  {
+    name: "memory: an unknown scope is dropped with a warning",
+    fm: { memory: "team" },
+    value: {},
+    warnings: ["memory"],
   },
   {
     name: "permissionMode: plan is plan mode",

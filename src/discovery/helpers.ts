@@ -390,6 +390,12 @@ export function parseAgentFields(
     if (Object.keys(hooks.hooks).length > 0) fields.hooks = hooks.hooks;
   }
 
+  if (fm.memory !== undefined && fm.memory !== null) {
+    const m = fm.memory;
+    if (m === "user" || m === "project" || m === "local") fields.memory = m;
+    else warn("memory", `'memory' must be user, project or local, not ${describe(m)}; ignored`);
+  }
+
   const skills = readList(fm.skills, "skills");
   if (!skills.ok) warn("skills", `${skills.reason}; ignored`);
   else if (skills.list) fields.skills = dedupe(skills.list);

@@ -24,6 +24,9 @@ import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
+import { memoryDir, openMemory } from "./agent-memory.ts";
+import { claudeHome } from "../discovery/config-dirs.ts";
+import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { type Isolate, runPreparedTask } from "./run-task.ts";
 import { bindSessions } from "./session-binding.ts";
@@ -325,6 +328,7 @@ export class TaskTool {
     });
     this.opts.onWarnings?.(gathered.warnings);
     const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
+    const memory = this.memoryOf(agent);
     const mcp = this.mcpServersOf(agent);
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const timeoutS = req.timeout ?? guard.agent.timeout ?? config.task.timeout;
@@ -355,6 +359,7 @@ export class TaskTool {
         sandbox: sandbox.setting,
         ...(mcp ? { mcpServers: mcp } : {}),
         ...(skills.refs.length > 0 ? { skills: skills.refs } : {}),
+        ...(memory ? { memory } : {}),
         ...(skills.preloaded.length > 0 ? { preloadedSkills: skills.preloaded } : {}),
       },
       childEnv,
@@ -416,6 +421,46 @@ export class TaskTool {
       }))
       : [];
     return { refs, preloaded };
+  }
+
+  /**
+   * The memory folder of `agent` (made when missing) and the head of its
+   * `MEMORY.md`, or undefined (with a warning when it cannot have one). A
+   * repository's agent keeps a folder outside its project only once the
+   * project is trusted.
+   */
+  private memoryOf(agent: AgentDefinition): { dir: string; head: string } | undefined {
+    if (!agent.memory) return undefined;
+    const { env } = this.opts;
+    const warn = (message: string) =>
+      this.opts.onWarnings?.([{
+        level: "warning",
+        file: agent.filePath,
+        field: "memory",
+        message,
+      }]);
+    const where = memoryDir(agent, {
+      projectRoot: projectRoot(env.cwd, env.home),
+      claudeHome: claudeHome(env.home, env.env),
+    });
+    if (!where) return undefined;
+    if ("error" in where) {
+      warn(`${where.error}; the agent runs without memory`);
+      return undefined;
+    }
+    if (agent.memory === "user" && agent.source === "project" && !agentFileTrusted(agent, env)) {
+      warn(
+        "'memory: user' of a project's agent file is not kept: it would write outside the " +
+          "project, which is not trusted (run 'xcsh trust', or use memory: local)",
+      );
+      return undefined;
+    }
+    const opened = openMemory(where.dir);
+    if ("error" in opened) {
+      warn(`${opened.error}; the agent runs without memory`);
+      return undefined;
+    }
+    return { dir: where.dir, head: opened.head };
   }
 
   /**
