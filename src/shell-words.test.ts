@@ -45,6 +45,11 @@ describe("shellCommands", () => {
     ["unbalanced parenthesis", "(ls", /unbalanced parenthesis/],
     ["closing parenthesis", "ls)", /unbalanced parenthesis/],
     ["brace group", "{ rm x; }", /group/],
+    ["brace expansion as the command", "{rm,-rf,x}", /brace expansion/],
+    ["brace expansion in an argument", "sudo {rm,x}", /brace expansion/],
+    ["a sequence", "echo {1..3}", /brace expansion/],
+    ["quoted braces are text", `echo "{a,b}"`, ["echo {a,b}"]],
+    ["find's {} is a word", "find . -exec ls {} ;", ["find . -exec ls {}"]],
   ];
   for (const [name, line, expected] of rows) {
     test(name, () => {

@@ -11,8 +11,9 @@
  * reported per command); and the redirections `N>&M`, `N<&M` and `>
  * /dev/null`. Unsafe: `$` expansions and command substitution (`$(…)`,
  * backticks), process substitution, here-documents, other redirections
- * (they write or read files), a glob or `~` in a command's name, braces as
- * a command, unbalanced quotes or parentheses. Pure.
+ * (they write or read files), brace expansion (`{a,b}`, `{1..3}`), a glob
+ * or `~` in a command's name, braces as a command, unbalanced quotes or
+ * parentheses. Pure.
  *
  * @example
  * ```ts
@@ -110,6 +111,8 @@ function tokenize(line: string): Token[] | string {
     // A word.
     let text = "";
     let quoted = false;
+    /** The word's unquoted characters, for brace expansion. */
+    let bare = "";
     while (i < n && isWordChar(line[i])) {
       const ch = line[i];
       if (ch === "'") {
@@ -155,9 +158,12 @@ function tokenize(line: string): Token[] | string {
         return "a redirection to a file";
       } else {
         text += ch;
+        bare += ch;
         i++;
       }
     }
+    // `{rm,-rf,x}` expands to `rm -rf x`: the words are not what they read.
+    if (/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(bare)) return "brace expansion";
     out.push({ kind: "word", text, quoted });
   }
   return out;

@@ -95,6 +95,7 @@ describe("bashRefusal: deny rules", () => {
     ["git push", /refused by Bash\(git push\)/],
     ["git push --force", undefined],
     ["echo $(rm x)", /command substitution/],
+    ["{rm,-rf,x}", /brace expansion/],
   ];
   for (const [cmd, expected] of rows) {
     test(cmd, () => {
