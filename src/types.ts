@@ -119,6 +119,8 @@ export type HookEvent = "PreToolUse" | "PostToolUse" | "Stop";
 
 /** Hooks of one event: those of a matching group run, in order. */
 export interface HookGroup {
+  /** Where the group was written when not the agent's file (`config`), for warnings. */
+  from?: string;
   /** A tool name or regular expression over Claude Code's tool names; absent: every tool. */
   matcher?: string;
   hooks: { command: string; timeout?: number }[];
@@ -473,6 +475,8 @@ export interface XcshConfig {
   mcpServers: Record<string, McpServerDef>;
   /** The web search provider; absent: no `web_search` tool. */
   search?: SearchConfig;
+  /** Hooks every task runs (`hooks:` in config; a project file's only once trusted). */
+  hooks?: AgentHooks;
 }
 
 /** How `bash` commands are confined (on Linux through bubblewrap). */

@@ -130,7 +130,7 @@ export function hookRunner(
     });
     for (const [gi, group] of groups.entries()) {
       for (const [hi, hook] of group.hooks.entries()) {
-        const field = `hooks.${event}[${gi}].hooks[${hi}]`;
+        const field = `${group.from ? `${group.from}: ` : ""}hooks.${event}[${gi}].hooks[${hi}]`;
         const timeoutS = hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S;
         const r = await spawnCommand(hook.command, o.ctx, {
           timeoutMs: timeoutS * 1000,

@@ -35,6 +35,21 @@ export type HookParse =
   | { ok: true; hooks: AgentHooks; warnings: { field: string; message: string }[] }
   | { ok: false; field: string; message: string };
 
+/**
+ * `base` with `added`'s groups after its own, event by event (config hooks
+ * run before an agent's). Pure.
+ */
+export function mergeHooks(
+  base: AgentHooks | undefined,
+  added: AgentHooks | undefined,
+): AgentHooks {
+  const out: AgentHooks = { ...base };
+  for (const [event, groups] of Object.entries(added ?? {}) as [HookEvent, HookGroup[]][]) {
+    out[event] = [...(out[event] ?? []), ...groups];
+  }
+  return out;
+}
+
 /** Reads the value of `hooks:`. */
 export function parseHooks(value: unknown): HookParse {
   const warnings: { field: string; message: string }[] = [];
@@ -111,7 +126,11 @@ export function parseHooks(value: unknown): HookParse {
         }
         commands.push({ command: h.command, ...(t !== undefined ? { timeout: t } : {}) });
       }
-      if (commands.length > 0) out.push({ ...(matcher ? { matcher } : {}), hooks: commands });
+      // `from` comes back in a parent's envelope (where config hooks came from).
+      const from = typeof g.from === "string" && g.from !== "" ? { from: g.from } : {};
+      if (commands.length > 0) {
+        out.push({ ...from, ...(matcher ? { matcher } : {}), hooks: commands });
+      }
     }
     if (out.length > 0) hooks[mapped] = out;
   }

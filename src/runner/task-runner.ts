@@ -24,6 +24,7 @@ import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
+import { mergeHooks } from "../discovery/hook-config.ts";
 import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
@@ -50,6 +51,8 @@ import type {
   AgentDefinition,
   ChildEvent,
   Diagnostic,
+  HookEvent,
+  HookGroup,
   McpServerDef,
   SandboxSetting,
   SkillRef,
@@ -127,6 +130,16 @@ export type Prepared =
   | { ok: false; kind: GuardKind | "usage"; message: string };
 
 export { validateRequest };
+
+/** `agent` with the config's hooks before its own (they apply to every task). */
+function withConfigHooks(agent: AgentDefinition, hooks: XcshConfig["hooks"]): AgentDefinition {
+  if (!hooks || Object.keys(hooks).length === 0) return agent;
+  const stamped: NonNullable<XcshConfig["hooks"]> = {};
+  for (const [event, groups] of Object.entries(hooks) as [HookEvent, HookGroup[]][]) {
+    stamped[event] = groups.map((g) => ({ ...g, from: "config" }));
+  }
+  return { ...agent, hooks: mergeHooks(stamped, agent.hooks) };
+}
 
 /** The sampling settings an agent file asks for, as envelope fields. */
 function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
@@ -268,7 +281,7 @@ export class TaskTool {
       maxDepth,
       agentNames: found.agents.map((a) => a.name),
     });
-    const agent = this.trustedHooks(withHooks);
+    const agent = withConfigHooks(this.trustedHooks(withHooks), config.hooks);
     const outputSchema = resolveOutputSchema(
       guard.agent.output,
       req.schema,

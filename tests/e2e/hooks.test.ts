@@ -215,3 +215,32 @@ describe("hooks that go wrong", () => {
     assert.match(check.stdout, /bad\.md: .*hooks\.PreToolUse\[0\].*the agent is not loaded/);
   });
 });
+
+describe("hooks in config", () => {
+  test("the user's config hooks run for every task; a project config's wait for trust", async () => {
+    const w = world();
+    const userFlag = join(w.cwd, "user-hook-ran");
+    const projectFlag = join(w.cwd, "project-hook-ran");
+    const userHook = script(w, "user.sh", `cat > /dev/null\ntouch "${userFlag}"`);
+    const projectHook = script(w, "project.sh", `cat > /dev/null\ntouch "${projectFlag}"`);
+    const hooksYaml = (command: string) =>
+      `hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ${command}\n`;
+    writeFileSync(
+      join(w.home, ".xcsh", "agent", "config.yml"),
+      localConfig(server.url) + hooksYaml(userHook),
+    );
+    writeFileSync(join(w.cwd, ".xcsh", "config.yml"), hooksYaml(projectHook));
+    w.addAgent("plain", `---\nname: plain\ndescription: d\ntools: Bash\n---\nGo.\n`);
+    callThenEcho([bash("echo hi")]);
+    const r = await runXcsh(["run", "plain", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(existsSync(userFlag), "the user's config hook ran");
+    assert.ok(!existsSync(projectFlag), "the untrusted project config's hook did not");
+    assert.match(r.stderr, /hooks\.PreToolUse/);
+    assert.equal((await runXcsh(["trust", w.cwd], { cwd: w.cwd, home: w.home })).code, 0);
+    callThenEcho([bash("echo hi")]);
+    const again = await runXcsh(["run", "plain", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(again.code, 0, again.stderr);
+    assert.ok(existsSync(projectFlag), "the trusted project config's hook ran");
+  });
+});
