@@ -9,8 +9,9 @@
  *
  * @example
  * ```ts
- * normalizeToolNames(["Read", "Glob", "run_shell_command", "WebFetch", "mcp__github__*", "Frob"]);
- * // { tools: ["read", "find", "bash", "web_fetch", "mcp__github__*"], unknown: ["Frob"] }
+ * canonicalToolName("Glob"); // "find"
+ * canonicalToolName("run_shell_command"); // "bash"
+ * canonicalToolName("Frob"); // undefined
  * ```
  *
  * @module
@@ -88,26 +89,4 @@ export function canonicalToolName(name: string): string | undefined {
   if (CANONICAL.has(lower)) return lower;
   // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
   return Object.hasOwn(TOOL_ALIASES, lower) ? TOOL_ALIASES[lower] : undefined;
-}
-
-/**
- * Maps a list of names to canonical tools, keeping first-seen order and
- * dropping duplicates; names that mean nothing are returned in `unknown`.
- */
-export function normalizeToolNames(
-  names: readonly string[],
-): { tools: string[]; unknown: string[] } {
-  const tools: string[] = [];
-  const unknown: string[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    if (name === "") continue;
-    const canonical = canonicalToolName(name);
-    if (canonical === undefined) {
-      if (!unknown.includes(name)) unknown.push(name);
-    } else if (!tools.includes(canonical)) {
-      tools.push(canonical);
-    }
-  }
-  return { tools, unknown };
 }
