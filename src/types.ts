@@ -104,6 +104,8 @@ export interface AgentDefinition {
    * refused with this reason.
    */
   notRunnable?: string;
+  /** `background: true`: `xcsh run` detaches as with `--background`. */
+  background?: boolean;
   /** `memory:`: the agent keeps a memory folder of this scope (Claude Code's layout). */
   memory?: "user" | "project" | "local";
   /** Command hooks (`hooks:`), Claude Code's semantics for a subagent's events. */

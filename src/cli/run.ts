@@ -297,6 +297,35 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     writeErr(`xcsh: ${prepared.message}\n`);
     return EXIT_USAGE;
   }
+  // `background: true` in the agent's file: the run detaches as --background does.
+  const detach = !dryRun && !sink && !resume && values.json !== true &&
+    prepared.tasks[0]?.envelope.agent.background === true;
+  if (detach && (words.length > 0 || taskFlags.length > 0)) {
+    tool.abandon(prepared.tasks);
+    const data = dataDirectory(process.env, homeDirectory());
+    if (data) {
+      const { launchBackground } = await import("../runner/background.ts");
+      const id = await launchBackground({
+        data,
+        args,
+        agent,
+        cwd: process.cwd(),
+        folder: env.cwd,
+        env: process.env,
+      });
+      writeErr(
+        `xcsh: ${agent} runs in the background ('background: true' in its file); ` +
+          `'xcsh wait ${id}' prints its result\n`,
+      );
+      writeOut(id + "\n");
+      return EXIT_OK;
+    }
+  } else if (detach) {
+    writeErr(
+      `xcsh: ${agent} has 'background: true', but its assignment came on stdin, which a ` +
+        "background run cannot read: it runs here\n",
+    );
+  }
   if (values["dry-run"]) {
     const self = selfCommand();
     const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();

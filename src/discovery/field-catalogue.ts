@@ -55,6 +55,7 @@ export const HONOURED_FIELDS: readonly string[] = [
   "skills",
   "hooks",
   "memory",
+  "background",
 ];
 
 /** Cosmetic keys: shown nowhere, warned about never. */
@@ -68,7 +69,6 @@ export const DISPLAY_FIELDS: readonly string[] = [
 
 /** Keys xcsh reads but does not act on, with why (the text after "not used by xcsh: "). */
 export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
-  background: "a task runs in the background when started with `xcsh run --background`",
   initialPrompt: "a subagent's first message is its assignment",
   agent_card_url: "remote (A2A) agents are not supported",
   agent_card_json: "remote (A2A) agents are not supported",

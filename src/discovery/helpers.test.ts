@@ -602,7 +602,7 @@ const fieldRows: FieldRow[] = [
   {
     name: "keys xcsh does not use are listed, not warned",
     fm: { initialPrompt: "hi", hooks: {}, memory: "user", background: true, skills: ["a"] },
-    value: { ignoredFields: ["initialPrompt", "background"], skills: ["a"], memory: "user" },
+    value: { ignoredFields: ["initialPrompt"], skills: ["a"], memory: "user", background: true },
   },
   {
     name: "memory: an unknown scope is dropped with a warning",

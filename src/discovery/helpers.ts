@@ -390,6 +390,13 @@ export function parseAgentFields(
     if (Object.keys(hooks.hooks).length > 0) fields.hooks = hooks.hooks;
   }
 
+  if (fm.background !== undefined && fm.background !== null) {
+    const b = fm.background;
+    if (b === true || b === "true") fields.background = true;
+    else if (b !== false && b !== "false") {
+      warn("background", `'background' must be true or false, not ${describe(b)}; ignored`);
+    }
+  }
   if (fm.memory !== undefined && fm.memory !== null) {
     const m = fm.memory;
     if (m === "user" || m === "project" || m === "local") fields.memory = m;

@@ -216,7 +216,7 @@ describe("permissionMode", () => {
 describe("fields that are named, not dropped", () => {
   test("agents check names unused keys once each and typos with the nearest key; a run says so once", async () => {
     const w = world({
-      a: agentMd("a", "initialPrompt: hello\nbackground: true\ncolor: blue\n"),
+      a: agentMd("a", "initialPrompt: hello\nmodel_verbosity: low\ncolor: blue\n"),
       b: agentMd("b", "initialPrompt: hi\ndissallowedTools: Bash\n"),
     });
     const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
@@ -224,7 +224,7 @@ describe("fields that are named, not dropped", () => {
     const lines = out.split("\n").filter((l) => l.includes("'initialPrompt' is not used by xcsh"));
     assert.equal(lines.length, 1, out);
     assert.match(lines[0], /a subagent's first message is its assignment \(2 agents: a, b\)/);
-    assert.match(out, /'background' is not used by xcsh/);
+    assert.match(out, /'model_verbosity' is not used by xcsh/);
     assert.match(
       out,
       /b\.md: .*unknown key 'dissallowedTools' \(did you mean 'disallowedTools'\?\)/,
@@ -236,7 +236,7 @@ describe("fields that are named, not dropped", () => {
     assert.equal(r.code, 0, r.stderr);
     const notes = r.stderr.split("\n").filter((l) => l.includes("not used by xcsh"));
     assert.equal(notes.length, 1, r.stderr);
-    assert.match(notes[0], /initialPrompt, background are not used by xcsh/);
+    assert.match(notes[0], /initialPrompt, model_verbosity are not used by xcsh/);
   });
 
   test("Gemini temperature, top_p and top_k reach the model call", async () => {
@@ -296,5 +296,25 @@ describe("xcsh run --agents", () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--agents: not valid JSON/);
     assert.doesNotMatch(bad.stderr, /at .*\.ts:\d+/);
+  });
+});
+
+describe("background: true", () => {
+  test("xcsh run detaches as --background does; the result waits for xcsh wait", async () => {
+    const w = world({ bg: agentMd("bg", "background: true\n") });
+    server.script([{ text: "done in the background" }]);
+    server.requests.length = 0;
+    const started = await runXcsh(["run", "bg", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(started.code, 0, started.stderr);
+    const id = started.stdout.trim();
+    assert.match(id, /^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    assert.match(started.stderr, /bg runs in the background \('background: true' in its file\)/);
+    const waited = await runXcsh(["wait", id], { cwd: w.cwd, home: w.home });
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal(waited.stdout, "done in the background\n");
+    server.script([{ text: "here" }]);
+    const json = await runXcsh(["run", "bg", "go", "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(JSON.parse(json.stdout).results[0].text, "here", "--json runs here");
   });
 });
