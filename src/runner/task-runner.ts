@@ -482,15 +482,21 @@ export class TaskTool {
    * allow them. The user's own files (and `--agents`) keep theirs.
    */
   private trustedHooks(agent: AgentDefinition): AgentDefinition {
-    if (!agent.hooks || agent.source !== "project") return agent;
-    if (agentFileTrusted(agent, this.opts.env)) return agent;
+    if (!agent.hooks) return agent;
+    const plugin = agent.family === "plugin";
+    if (!plugin && (agent.source !== "project" || agentFileTrusted(agent, this.opts.env))) {
+      return agent;
+    }
     const { hooks: _dropped, ...rest } = agent;
     this.opts.onWarnings?.([{
       level: "warning",
       file: agent.filePath,
       field: "hooks",
-      message: "the hooks of this project's agent file are not run: the project is not " +
-        "trusted (run 'xcsh trust' in it to allow them)",
+      message: plugin
+        ? "a plugin agent's hooks are not run (as in Claude Code): define hooks in your own " +
+          "agent files or config"
+        : "the hooks of this project's agent file are not run: the project is not " +
+          "trusted (run 'xcsh trust' in it to allow them)",
     }]);
     return rest;
   }

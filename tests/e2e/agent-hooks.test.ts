@@ -167,6 +167,33 @@ describe("trust", () => {
   });
 });
 
+describe("plugin agents", () => {
+  test("a Claude plugin agent's hooks are not run, and one warning says so", async () => {
+    const w = world();
+    const flag = join(w.cwd, "plugin-hook-ran");
+    const pre = script(w, "pre.sh", `cat > /dev/null\ntouch "${flag}"`);
+    const root = join(w.home, "plugin-root");
+    mkdirSync(join(root, "agents"), { recursive: true });
+    writeFileSync(
+      join(root, "agents", "plug.md"),
+      hooked(
+        "plug",
+        `  PreToolUse:\n    - hooks:\n        - type: command\n          command: ${pre}\n`,
+      ),
+    );
+    mkdirSync(join(w.home, ".claude", "plugins"), { recursive: true });
+    writeFileSync(
+      join(w.home, ".claude", "plugins", "installed_plugins.json"),
+      JSON.stringify({ version: 2, plugins: { "p@m": [{ scope: "user", installPath: root }] } }),
+    );
+    callThenEcho([bash("echo hi")]);
+    const r = await runXcsh(["run", "plug", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!existsSync(flag));
+    assert.match(r.stderr, /a plugin agent's hooks are not run \(as in Claude Code\)/);
+  });
+});
+
 describe("hooks that go wrong", () => {
   test("missing, hanging, flooding and killed hooks: one warning each, the task goes on", async () => {
     const w = world();
