@@ -40,6 +40,8 @@ export interface LintOptions {
    * an error), or undefined when it will; agents without a `model` are not asked.
    */
   modelProblem?: (agent: AgentDefinition) => string | undefined;
+  /** The names of the skills found here: a `skills:` entry naming none is a warning. */
+  skills?: ReadonlySet<string>;
 }
 
 /** Agent names shown in a grouped message before "and N more". */
@@ -75,6 +77,7 @@ export function lintAgentFiles(
   const unknownTools = new Map<string, AgentDefinition[]>();
   const models = new Map<string, AgentDefinition[]>();
   const ignored = new Map<string, AgentDefinition[]>();
+  const missingSkills = new Map<string, AgentDefinition[]>();
   for (const f of outcomes) {
     for (const w of f.warnings) {
       // A file that loads has warnings; one that does not has errors.
@@ -85,6 +88,9 @@ export function lintAgentFiles(
     const agent = f.agent.filePath ? f.agent : { ...f.agent, filePath: f.path };
     for (const tool of agent.unknownTools ?? []) group(unknownTools, tool, agent);
     for (const key of agent.ignoredFields ?? []) group(ignored, key, agent);
+    if (opts.skills) {
+      for (const s of agent.skills ?? []) if (!opts.skills.has(s)) group(missingSkills, s, agent);
+    }
     if (agent.notRunnable) {
       diagnostics.push({
         level: "error",
@@ -105,6 +111,16 @@ export function lintAgentFiles(
       message: `'${tool}' is not an xcsh tool, so it grants nothing (asked for by ${
         agentList(agents)
       }); the agents run without it`,
+      files: files(agents),
+    });
+  }
+  for (const [skill, agents] of missingSkills) {
+    diagnostics.push({
+      level: "warning",
+      field: "skills",
+      message: `'${skill}' is no skill found here (preloaded by ${
+        agentList(agents)
+      }); the agents run without it (xcsh skills lists them)`,
       files: files(agents),
     });
   }

@@ -145,5 +145,11 @@ describe("skills in a task", () => {
     const lines = r.stderr.split("\n").filter((l) => l.includes("'nope'"));
     assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0], /'skills' names 'nope', which is no skill found here/);
+    const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+    assert.match(
+      check.stdout,
+      /^warning: skills: 'nope' is no skill found here \(preloaded by 1 agent: preloader\)/m,
+    );
+    assert.doesNotMatch(check.stdout, /'pdf-tools' is no skill/);
   });
 });
