@@ -46,6 +46,10 @@ const SUMMARY_ORDER = [
   "disallowedAgents",
   "permissions",
   "planMode",
+  "hooks",
+  "skills",
+  "memory",
+  "background",
   "mcpServers",
   "spawns",
   "model",
@@ -158,6 +162,10 @@ export async function agentsCommand(args: string[]): Promise<number> {
           ? [`deny rules:   ${agent.permissions.deny.map((r) => r.text).join(", ")}`]
           : []),
         ...(agent.planMode ? ["plan mode:    always (permissionMode: plan)"] : []),
+        ...(agent.hooks ? [`hooks:        ${Object.keys(agent.hooks).join(", ")}`] : []),
+        ...(agent.skills ? [`skills:       ${agent.skills.join(", ")} (preloaded)`] : []),
+        ...(agent.memory ? [`memory:       ${agent.memory}`] : []),
+        ...(agent.background ? ["background:   yes (xcsh run detaches)"] : []),
         ...(agent.notRunnable ? [`cannot run:   ${agent.notRunnable}`] : []),
         ...(agent.ignoredFields
           ? [`not used:     ${agent.ignoredFields.join(", ")} (xcsh agents check says why)`]
