@@ -1,8 +1,10 @@
 /**
  * The tools one child offers its model: the built-in tools the envelope's
- * tool set names (decided by `runner/tool-set-rule.ts`), `web_search` when `search:` is configured and
+ * tool set names (decided by `runner/tool-set-rule.ts`; `skill` only when
+ * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
- * approved for it (`envelope.mcpServers`), which start here, once, and end
+ * approved for it (`envelope.mcpServers`, their tools as the tool set's MCP
+ * grant allows), which start here, once, and end
  * with {@link ChildTools.close}. A server that cannot start is reported once
  * by name (a warning on stderr and a failed `tool_end` event named after
  * the server), and the task goes on without it.
