@@ -20,6 +20,7 @@ import { pacer } from "./pace.ts";
 import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";
 import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { readDenyFilter, ruleAnchors } from "./permission-check.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
@@ -184,10 +185,13 @@ export const grepTool: ToolSpec = {
     } else {
       const pace = pacer();
       try {
+        const denied = readDenyFilter(ctx.permissions, ruleAnchors(ctx));
         const w = await walk(start, { signal: ctx.signal, pace }, (e) => {
           if (e.isDir || !e.isFile) return false;
           if (filter && !filter(e.rel)) return false;
           const abs = entryPath(e);
+          // A file a deny Read(…) rule covers is not searched.
+          if (denied?.(abs)) return false;
           if (!e.isLink) return take(abs);
           // A symlink met on the walk is searched only when it stays inside.
           return linkStaysInside(abs, where.roots).then((inside) => inside && take(abs));

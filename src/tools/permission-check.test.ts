@@ -10,6 +10,7 @@ import {
   bashRefusal,
   commandMatches,
   pathRefusal,
+  readDenyFilter,
   urlRefusal,
 } from "./permission-check.ts";
 
@@ -165,4 +166,14 @@ describe("urlRefusal", () => {
       else assert.equal(got, undefined);
     });
   }
+});
+
+test("readDenyFilter: the files a search leaves out", () => {
+  const at = { cwd: "/p", projectRoot: "/p", home: "/h" };
+  assert.equal(readDenyFilter(rules(["Read"]), at), undefined);
+  const denied = readDenyFilter(rules(["Grep"], ["Read(*.env)", "Read(./secrets/**)"]), at)!;
+  assert.deepEqual(
+    ["/p/a.env", "/p/x/b.env", "/p/secrets/k", "/p/src/a.ts"].map(denied),
+    [true, true, true, false],
+  );
 });

@@ -16,7 +16,8 @@
  *   when a rule applies, and so is a variable assignment before an allowed
  *   command (`PATH=… git status`). Deny rules also match from any word on
  *   (`sudo rm`, `xargs rm`) and by the command's base name (`/bin/rm`).
- * - `Read(…)` (read, grep, find, ls) and `Edit(…)` (edit, write): a
+ * - `Read(…)` (read, grep, find, ls; `grep` also leaves out the files a
+ *   deny rule covers as it walks) and `Edit(…)` (edit, write): a
  *   gitignore-style pattern: `//abs`, `~/in-home`, `/from-project-root`,
  *   `./from-cwd` or `from-cwd`; a pattern without `/` matches at any depth.
  *   Both the path as given and where its links lead are checked.
@@ -186,6 +187,27 @@ export function pathRefusal(
     : undefined;
 }
 
+/**
+ * A test for the files a search walks into that a deny `Read(…)` rule
+ * covers (grep leaves them out), or undefined when there are no such rules.
+ */
+export function readDenyFilter(
+  rules: PermissionRules | undefined,
+  at: { cwd: string; projectRoot: string; home: string },
+): ((abs: string) => boolean) | undefined {
+  const deny = (rules?.deny ?? []).filter((r) => r.family === "read");
+  if (deny.length === 0) return undefined;
+  const matchers = deny.map((r) => pathMatcher(absolutePattern(r.pattern, at)));
+  return (abs) => matchers.some((m) => m(abs));
+}
+
+/** Where path rules are anchored for a tool running with `ctx`. */
+export function ruleAnchors(
+  ctx: Pick<ToolContext, "cwd" | "roots" | "env">,
+): { cwd: string; projectRoot: string; home: string } {
+  return { cwd: ctx.cwd, projectRoot: ctx.roots?.[0] ?? ctx.cwd, home: ctx.env.HOME || homedir() };
+}
+
 /** Why fetching `url` is refused, or undefined. */
 export function urlRefusal(rules: PermissionRules, url: URL): string | undefined {
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
@@ -233,10 +255,6 @@ export async function permissionRefusal(
   const given = typeof args.path === "string" && args.path !== "" ? args.path : ".";
   const lexical = isAbsolute(given) ? resolve(given) : resolve(ctx.cwd, given);
   const real = await realLocation(lexical).catch(() => lexical);
-  const at = {
-    cwd: ctx.cwd,
-    projectRoot: ctx.roots?.[0] ?? ctx.cwd,
-    home: ctx.env.HOME || homedir(),
-  };
+  const at = ruleAnchors(ctx);
   return pathRefusal(rules, tool, real === lexical ? [lexical] : [lexical, real], at);
 }

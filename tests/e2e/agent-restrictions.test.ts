@@ -183,6 +183,22 @@ describe("Read(…) and Edit(…) rules", () => {
   });
 });
 
+describe("deny Read(…) rules and grep", () => {
+  test("grep leaves out the files a deny rule covers", async () => {
+    const w = world({
+      searcher: agentMd("searcher", "tools: Grep\ndisallowedTools: Read(*.env)\n"),
+    });
+    writeFileSync(join(w.cwd, "app.env"), "TOKEN=HUNT-ME-env\n");
+    writeFileSync(join(w.cwd, "notes.txt"), "HUNT-ME-notes\n");
+    callThenEcho([{ name: "grep", args: { pattern: "HUNT-ME" } }]);
+    const r = await runXcsh(["run", "searcher", "find it"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    const seen = toolResults(server.requests.at(-1)!);
+    assert.ok(seen.includes("HUNT-ME-notes"), seen);
+    assert.ok(!seen.includes("HUNT-ME-env"), seen);
+  });
+});
+
 describe("permissionMode", () => {
   test("plan: the agent runs in plan mode, bash and write absent whatever tools says", async () => {
     const w = world({
