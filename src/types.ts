@@ -31,6 +31,7 @@ export const TOOL_NAMES = [
   "web_fetch",
   "web_search",
   "todo",
+  "skill",
 ] as const;
 export type ToolName = typeof TOOL_NAMES[number];
 
@@ -82,6 +83,105 @@ export interface AgentDefinition {
    * of a configured server, or a name with an inline definition.
    */
   mcpServers?: McpServerRef[];
+  /**
+   * Tools taken away after everything else (`disallowedTools`): canonical
+   * names and MCP patterns (`mcp__srv__*`); `*` for every MCP tool is
+   * `mcp__*`.
+   */
+  disallowedTools?: string[];
+  /** Agents `disallowedTools: Agent(x)` keeps this one from spawning. */
+  disallowedAgents?: string[];
+  /** Permission rules from `tools` (allow) and `disallowedTools` (deny). */
+  permissions?: PermissionRules;
+  /** `permissionMode: plan`: the agent always runs in plan mode. */
+  planMode?: boolean;
+  /** Sampling temperature the file asks for (Gemini `temperature`, …). */
+  temperature?: number;
+  /** Nucleus sampling (`top_p`). */
+  topP?: number;
+  /** Top-k sampling (`top_k`). */
+  topK?: number;
+  /**
+   * Why this agent cannot run (Gemini `kind: remote`, …): resolving it is
+   * refused with this reason.
+   */
+  notRunnable?: string;
+  /** `background: true`: `xcsh run` detaches as with `--background`. */
+  background?: boolean;
+  /** `memory:`: the agent keeps a memory folder of this scope (Claude Code's layout). */
+  memory?: "user" | "project" | "local";
+  /** Command hooks (`hooks:`), Claude Code's semantics for a subagent's events. */
+  hooks?: AgentHooks;
+  /** Skills whose instructions are preloaded into the prompt (`skills:`). */
+  skills?: string[];
+  /** Keys of the file xcsh does not use (named once in a run's summary). */
+  ignoredFields?: string[];
+}
+
+/** The events a subagent's hooks run on (`SubagentStop` is read as `Stop`). */
+export type HookEvent = "PreToolUse" | "PostToolUse" | "Stop";
+
+/** Hooks of one event: those of a matching group run, in order. */
+export interface HookGroup {
+  /** Where the group was written when not the agent's file (`config`), for warnings. */
+  from?: string;
+  /** A tool name or regular expression over Claude Code's tool names; absent: every tool. */
+  matcher?: string;
+  hooks: { command: string; timeout?: number }[];
+}
+
+export type AgentHooks = Partial<Record<HookEvent, HookGroup[]>>;
+
+/**
+ * One permission rule in Claude Code's syntax (`Bash(git status:*)`,
+ * `Read(./src/**)`, `Edit(docs/**)`, `WebFetch(domain:example.com)`).
+ */
+export interface PermissionRule {
+  /** As written in the file. */
+  text: string;
+  /** What it is about: commands, read paths, edited paths, or fetched domains. */
+  family: "bash" | "read" | "edit" | "web_fetch";
+  /** Allow rules: the tool the rule grants (`read`, `edit`, `write`, …). */
+  tool?: string;
+  /** The rule's specifier: a command pattern, a path pattern or a domain. */
+  pattern: string;
+}
+
+/**
+ * Allow rules restrict a tool granted only through them (a tool also listed
+ * by its bare name has none); deny rules refuse matching calls of every tool
+ * of their family.
+ */
+export interface PermissionRules {
+  allow: PermissionRule[];
+  deny: PermissionRule[];
+}
+
+/**
+ * An Agent Skill (`<folder>/SKILL.md`): what a child is told about it, and
+ * where to load it from.
+ */
+export interface SkillDefinition {
+  name: string;
+  description: string;
+  /** The `SKILL.md` file (absolute). */
+  filePath: string;
+  source: "user" | "project";
+  /** Where it was found: an anchor's folder, `.agents`, or a Claude plugin. */
+  family: AgentFamily | "agents";
+  plugin?: string;
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, string>;
+  /** `allowed-tools`: informative only, a skill grants no tool. */
+  allowedTools?: string[];
+}
+
+/** A skill as a child receives it. */
+export interface SkillRef {
+  name: string;
+  description: string;
+  filePath: string;
 }
 
 /** How to reach one MCP server: a command speaking stdio, or an HTTP endpoint. */
@@ -150,8 +250,18 @@ export interface TaskEnvelope {
   /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
   modelNote?: string;
   thinkingLevel?: ThinkingLevel;
+  /** Sampling settings from the agent file, sent as the model call's own settings. */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
   cwd: string;
   planMode: boolean;
+  /**
+   * The tools the child offers, as the parent decided them
+   * (`runner/tool-set-rule.ts`); absent (an envelope written by hand): the
+   * child decides with the same rule.
+   */
+  toolSet?: EnvelopeToolSet;
   limits: TaskLimits;
   /**
    * The parent's merged configuration, so the child uses exactly what the
@@ -178,10 +288,23 @@ export interface TaskEnvelope {
    * by name; the agent's `tools` patterns say which of their tools it gets.
    */
   mcpServers?: Record<string, McpServerDef>;
+  /** The agent's memory folder (writable by its file tools) and the head of its `MEMORY.md`. */
+  memory?: { dir: string; head: string };
+  /** The skills the child may load (`skill` tool); their names and descriptions go in the prompt. */
+  skills?: SkillRef[];
+  /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */
+  preloadedSkills?: { name: string; body: string }[];
   /** The session this task is recorded in: the child then reports each `message`. */
   session?: string;
   /** A resumed session's conversation so far (the child's messages, in order). */
   history?: unknown[];
+}
+
+/** A decided tool set (see `runner/tool-set-rule.ts`, which owns the rule). */
+export interface EnvelopeToolSet {
+  tools: string[];
+  spawns: "*" | string[];
+  mcp: { patterns: string[] | "all"; declared: string[]; deny: string[]; readOnlyOnly: boolean };
 }
 
 /** One instruction file, as read by the parent. */
@@ -396,6 +519,8 @@ export interface XcshConfig {
   mcpServers: Record<string, McpServerDef>;
   /** The web search provider; absent: no `web_search` tool. */
   search?: SearchConfig;
+  /** Hooks every task runs (`hooks:` in config; a project file's only once trusted). */
+  hooks?: AgentHooks;
 }
 
 /** How `bash` commands are confined (on Linux through bubblewrap). */

@@ -29,10 +29,14 @@ export function isVerbose(
  */
 export function warningSummary(
   diags: readonly Diagnostic[],
-  kind: "agent" | "command",
+  kind: "agent" | "command" | "skill",
 ): string | undefined {
   if (diags.length === 0) return undefined;
   const files = new Set(diags.map((d) => d.file ?? d.message)).size;
-  const see = kind === "agent" ? "xcsh agents check" : "xcsh commands --verbose";
+  const see = kind === "agent"
+    ? "xcsh agents check"
+    : kind === "command"
+    ? "xcsh commands --verbose"
+    : "xcsh skills --verbose";
   return `xcsh: ${files} ${kind} file${files === 1 ? " has" : "s have"} warnings (${see})`;
 }

@@ -11,7 +11,9 @@
  * none), `keys` (provider keys by variable name), `agentSet` (the agents the
  * top-level run started with), `sandbox` (`mode`, `network` true, `required`
  * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
- * servers the child starts, by name), `session` (the session id: the child
+ * servers the child starts, by name), `toolSet` (the tools the parent decided:
+ * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
+ * `session` (the session id: the child
  * then reports each message), `history` (a resumed conversation). Every
  * problem names the field. Pure.
  *
@@ -27,7 +29,10 @@ import { isAbsolute } from "node:path";
 import { DEFAULT_LIMITS, timerMs } from "../runner/limits.ts";
 import {
   type AgentDefinition,
+  type EnvelopeToolSet,
   type McpServerRef,
+  type PermissionRule,
+  type PermissionRules,
   SANDBOX_MODES,
   type SandboxSetting,
   type TaskEnvelope,
@@ -41,6 +46,7 @@ import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 import { parsePromptContext, PromptContextError } from "./prompt-context.ts";
 import { checkMcpDefinition, checkMcpServerMap } from "../discovery/mcp-definition.ts";
+import { parseHooks } from "../discovery/hook-config.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -132,7 +138,36 @@ function parseAgent(v: unknown): AgentDefinition {
   if (v.mcpServers !== undefined && v.mcpServers !== null) {
     agent.mcpServers = parseServerRefs(v.mcpServers);
   } else delete agent.mcpServers;
+  if (v.hooks !== undefined && v.hooks !== null) {
+    const hooks = parseHooks(v.hooks);
+    if (!hooks.ok) bad(`agent.${hooks.field}`, hooks.message.replace(/^'[^']*' /, ""));
+    agent.hooks = hooks.hooks;
+  } else delete agent.hooks;
+  if (v.permissions !== undefined && v.permissions !== null) {
+    agent.permissions = parsePermissions(v.permissions);
+  } else delete agent.permissions;
   return agent;
+}
+
+const RULE_FAMILIES = ["bash", "read", "edit", "web_fetch"];
+
+/** `agent.permissions`: `{allow, deny}` lists of `{text, family, tool?, pattern}`. */
+function parsePermissions(v: unknown): PermissionRules {
+  if (!isRecord(v)) bad("agent.permissions", "must be an object {allow, deny}");
+  const rules = (key: "allow" | "deny"): PermissionRule[] => {
+    const list = v[key] ?? [];
+    if (!Array.isArray(list)) bad(`agent.permissions.${key}`, "must be a list of rules");
+    return list.map((r, i) => {
+      const at = `agent.permissions.${key}[${i}]`;
+      if (
+        !isRecord(r) || typeof r.text !== "string" || typeof r.pattern !== "string" ||
+        !RULE_FAMILIES.includes(r.family as string) ||
+        (r.tool !== undefined && typeof r.tool !== "string")
+      ) bad(at, "must be {text, family, tool?, pattern}");
+      return r as unknown as PermissionRule;
+    });
+  };
+  return { allow: rules("allow"), deny: rules("deny") };
 }
 
 function mode(v: unknown, field: string): SandboxSetting["mode"] {
@@ -211,6 +246,31 @@ function parseAgentSet(v: unknown): Record<string, string> | undefined {
   return { ...v } as Record<string, string>;
 }
 
+/** The parent's decided tool set: `{tools, spawns, mcp}`. */
+function parseToolSet(v: unknown): EnvelopeToolSet | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v)) bad("toolSet", "must be an object {tools, spawns, mcp}");
+  const tools = optStringList(v, "tools", "toolSet.tools") ?? bad("toolSet.tools", "is required");
+  const spawns = v.spawns === "*" ? "*" : optStringList(v, "spawns", "toolSet.spawns") ?? [];
+  const m = v.mcp;
+  if (!isRecord(m)) {
+    bad("toolSet.mcp", "must be an object {patterns, declared, deny, readOnlyOnly}");
+  }
+  const patterns = m.patterns === "all"
+    ? "all"
+    : optStringList(m, "patterns", "toolSet.mcp.patterns") ?? [];
+  return {
+    tools,
+    spawns,
+    mcp: {
+      patterns,
+      declared: optStringList(m, "declared", "toolSet.mcp.declared") ?? [],
+      deny: optStringList(m, "deny", "toolSet.mcp.deny") ?? [],
+      readOnlyOnly: optBool(m, "readOnlyOnly", "toolSet.mcp.readOnlyOnly", false),
+    },
+  };
+}
+
 function isMessage(m: unknown): boolean {
   return isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "tool");
 }
@@ -281,6 +341,49 @@ export function parseEnvelope(text: string): EnvelopeResult {
       if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));
       envelope.mcpServers = servers.value;
     }
+    for (const [key, max] of [["temperature", 2], ["topP", 1], ["topK", 1000]] as const) {
+      const v = doc[key];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
+        bad(key, `must be a number from 0 to ${max}`);
+      }
+      envelope[key] = v;
+    }
+    if (doc.memory !== undefined && doc.memory !== null) {
+      const m = doc.memory;
+      if (!isRecord(m) || typeof m.head !== "string") bad("memory", "must be {dir, head}");
+      const dir = reqString(m, "dir", "memory.dir");
+      if (!isAbsolute(dir)) bad("memory.dir", "must be an absolute path");
+      envelope.memory = { dir, head: m.head };
+    }
+    if (doc.skills !== undefined && doc.skills !== null) {
+      if (!Array.isArray(doc.skills)) {
+        bad("skills", "must be a list of {name, description, filePath}");
+      }
+      envelope.skills = doc.skills.map((s, i) => {
+        if (!isRecord(s)) bad(`skills[${i}]`, "must be an object {name, description, filePath}");
+        const filePath = reqString(s, "filePath", `skills[${i}].filePath`);
+        if (!isAbsolute(filePath)) bad(`skills[${i}].filePath`, "must be an absolute path");
+        return {
+          name: reqString(s, "name", `skills[${i}].name`),
+          description: reqString(s, "description", `skills[${i}].description`),
+          filePath,
+        };
+      });
+    }
+    if (doc.preloadedSkills !== undefined && doc.preloadedSkills !== null) {
+      if (!Array.isArray(doc.preloadedSkills)) {
+        bad("preloadedSkills", "must be a list of {name, body}");
+      }
+      envelope.preloadedSkills = doc.preloadedSkills.map((s, i) => {
+        if (!isRecord(s) || typeof s.body !== "string") {
+          bad(`preloadedSkills[${i}]`, "must be an object {name, body}");
+        }
+        return { name: reqString(s, "name", `preloadedSkills[${i}].name`), body: s.body };
+      });
+    }
+    const toolSet = parseToolSet(doc.toolSet);
+    if (toolSet) envelope.toolSet = toolSet;
     const session = optString(doc, "session");
     if (session) envelope.session = session;
     if (doc.history !== undefined && doc.history !== null) {

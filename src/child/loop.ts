@@ -29,6 +29,7 @@ import { reminderMessage } from "./prompt.ts";
 import { planBatches, runsShared } from "./schedule.ts";
 import type { Message, ToolCall, ToolResultPart } from "./conversation.ts";
 import type { TurnOutput } from "./turn.ts";
+import type { HookRunner } from "./hooks.ts";
 
 /** Reminders sent to a model that stops without submitting while a schema is set. */
 export const MAX_REMINDERS = 2;
@@ -60,7 +61,12 @@ export interface LoopOptions {
   callModel: (messages: Message[], forceTool?: string) => Promise<TurnOutput>;
   ctx: ToolContext;
   emit: Emit;
+  /** The agent's hooks (`hooks.ts`): before and after each call, and before finishing. */
+  hooks?: HookRunner;
 }
+
+/** Times a Stop hook may send the agent back to work. */
+export const MAX_STOP_HOOK_BLOCKS = 3;
 
 function reply(call: ToolCall, ok: boolean, value: string): ToolResultPart {
   return {
@@ -109,9 +115,25 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       toolEnd(call, false, why);
       return reply(call, false, `Error: ${why}`);
     }
+    const refused = await o.hooks?.before(call);
+    if (refused !== undefined) {
+      toolEnd(call, false, `blocked by a PreToolUse hook: ${refused.split("\n")[0]}`);
+      return reply(call, false, `Error: blocked by a PreToolUse hook: ${refused}`);
+    }
     const outcome = await callTool(spec, call.input, o.ctx);
+    const extra = await o.hooks?.after(call, outcome);
     toolEnd(call, outcome.ok, outcome.summary);
-    return reply(call, outcome.ok, outcome.output);
+    return reply(call, outcome.ok, extra ? `${outcome.output}\n\n${extra}` : outcome.output);
+  };
+
+  let stopBlocks = 0;
+  /** The Stop hooks' reason to go on, as a message, or undefined to finish. */
+  const stopHook = async (): Promise<string | undefined> => {
+    if (!o.hooks || stopBlocks >= MAX_STOP_HOOK_BLOCKS) return undefined;
+    const reason = await o.hooks.stop(stopBlocks > 0);
+    if (reason === undefined) return undefined;
+    stopBlocks++;
+    return `You are not finished: a Stop hook says: ${reason}`;
   };
 
   for (let turn = 1;; turn++) {
@@ -127,6 +149,11 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     if (out.text.trim() !== "") lastText = out.text.trim();
 
     if (out.toolCalls.length === 0) {
+      const goOn = await stopHook();
+      if (goOn !== undefined) {
+        pushMessages({ role: "user", content: goOn });
+        continue;
+      }
       if (!o.validator) {
         const findings = o.ctx.findings;
         return {
@@ -180,13 +207,20 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
           o.limits.submitRetries,
         );
         switch (verdict.kind) {
-          case "accepted":
+          case "accepted": {
+            const goOn = await stopHook();
+            if (goOn !== undefined) {
+              toolEnd(call, false, "a Stop hook sent the agent back to work");
+              answers[first.index] = reply(call, false, goOn);
+              continue;
+            }
             toolEnd(call, true, "accepted");
             return endWith(first.index, true, "Result accepted; the task is done.", {
               status: "ok",
               data: verdict.data,
               ...(lastText ? { text: lastText } : {}),
             });
+          }
           case "agent-error":
             toolEnd(call, true, "gave up");
             return endWith(

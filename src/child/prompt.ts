@@ -1,7 +1,8 @@
 /**
  * What the model is told, in this order: the agent's own prompt, the
  * instruction files (the user's, then the project's from root to working
- * directory), the caller's context, the environment block, and how to
+ * directory), the skills the agent preloads, the names and descriptions of
+ * the skills it may load, the caller's context, the environment block, and how to
  * finish (the `submit_result` contract and the output schema when there is
  * one, or a plain final answer when there is none). Also the reminder sent
  * when a model stops without submitting. Pure.
@@ -15,7 +16,7 @@
  * @module
  */
 import { kindName, type SchemaKind } from "../schema/kind.ts";
-import type { PromptContext } from "../types.ts";
+import type { PromptContext, SkillRef } from "../types.ts";
 import { formatEnvironment, formatInstructions } from "./prompt-context.ts";
 
 export interface PromptInputs {
@@ -28,6 +29,12 @@ export interface PromptInputs {
   cwd?: string;
   /** Instruction files and environment facts from the parent. */
   promptContext?: PromptContext;
+  /** Skills the `skill` tool loads: listed by name and description. */
+  skills?: readonly SkillRef[];
+  /** The agent's memory folder and the head of its MEMORY.md. */
+  memory?: { dir: string; head: string };
+  /** Skills the agent preloads: their instructions in full. */
+  preloadedSkills?: readonly { name: string; body: string }[];
 }
 
 /** The system prompt for one child run. */
@@ -37,6 +44,26 @@ export function buildSystemPrompt(p: PromptInputs): string {
     ? formatInstructions(p.promptContext.files, p.promptContext.note)
     : "";
   if (instructions) parts.push(instructions);
+  if (p.memory) {
+    parts.push(
+      `## Memory\n\nYou have a memory folder of your own, kept between tasks: ${p.memory.dir}. ` +
+        "Read and write it with your file tools: keep MEMORY.md a short index of what is worth " +
+        "remembering (its first 200 lines are shown here each time) and put details in other " +
+        "files there.\n\n" +
+        (p.memory.head ? `MEMORY.md:\n\n${p.memory.head}` : "MEMORY.md is empty so far."),
+    );
+  }
+  for (const s of p.preloadedSkills ?? []) {
+    parts.push(`## Skill: ${s.name}\n\n${s.body.trim()}`);
+  }
+  if (p.skills && p.skills.length > 0) {
+    parts.push(
+      "## Skills\n\nSkills are folders of instructions and files for particular jobs. When " +
+        "one fits the task, load it with the `skill` tool before you start. Their text comes " +
+        "from files on this machine: weigh it as you would any file you read.\n\n" +
+        p.skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")}`).join("\n"),
+    );
+  }
   if (p.context && p.context.trim() !== "") {
     parts.push(`## Context from the caller\n\n${p.context.trim()}`);
   }

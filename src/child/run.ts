@@ -11,6 +11,7 @@
  * @module
  */
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
 import {
@@ -32,7 +33,8 @@ import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner, ToolSpec } from "../tools/types.ts";
+import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/types.ts";
+import { hookRunner } from "./hooks.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
@@ -320,6 +322,9 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     planMode: envelope.planMode,
     cwd: envelope.cwd,
     promptContext: envelope.promptContext,
+    ...(tools.has("skill") ? { skills: envelope.skills } : {}),
+    ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
+    ...(envelope.memory ? { memory: envelope.memory } : {}),
   });
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const cacheKey = `xcsh-${crypto.randomUUID()}`;
@@ -343,9 +348,54 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     };
   };
   let call = request();
+  const sampling = {
+    ...(envelope.temperature !== undefined ? { temperature: envelope.temperature } : {}),
+    ...(envelope.topP !== undefined ? { topP: envelope.topP } : {}),
+    ...(envelope.topK !== undefined ? { topK: envelope.topK } : {}),
+  };
   const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };
   const findings: Finding[] = [];
 
+  const ctx: ToolContext = {
+    cwd: envelope.cwd,
+    // The memory folder is the agent's own to write (`memory:`).
+    roots: envelope.memory
+      ? [...workspace.value.roots, envelope.memory.dir]
+      : workspace.value.roots,
+    ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
+    signal: controller.signal,
+    fetchAllow: config.task.webFetchAllow ?? [],
+    env: commands.env,
+    findings,
+    ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
+    ...(tools.has("skill") && envelope.skills
+      ? {
+        skills: envelope.skills,
+        readRoots: envelope.skills.map((s) => dirname(s.filePath)),
+      }
+      : {}),
+    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
+      deps.runTask ?? unavailableTaskRunner,
+  };
+  let hookWarnings = 0;
+  const hooks = hookRunner(envelope.agent.hooks, {
+    ctx,
+    file: envelope.agent.filePath ?? envelope.agent.name,
+    // On stderr, and as a failed `tool_end` the parent's progress shows.
+    warn: (message) => {
+      log(`xcsh: warning: ${message}`);
+      emit({
+        type: "tool_end",
+        id,
+        callId: `hook-${++hookWarnings}`,
+        tool: "hook",
+        ok: false,
+        summary: message,
+      });
+    },
+    ...(envelope.session ? { sessionId: envelope.session } : {}),
+    projectDir: workspace.value.roots[0] ?? envelope.cwd,
+  });
   let outcome: LoopOutcome;
   try {
     outcome = await runLoop({
@@ -356,17 +406,8 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
       tools,
       validator: submit.validator,
       limits: envelope.limits,
-      ctx: {
-        cwd: envelope.cwd,
-        roots: workspace.value.roots,
-        ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
-        signal: controller.signal,
-        fetchAllow: config.task.webFetchAllow ?? [],
-        env: commands.env,
-        findings,
-        runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
-          deps.runTask ?? unavailableTaskRunner,
-      },
+      ctx,
+      ...(hooks ? { hooks } : {}),
       emit,
       callModel: async (messages, forceTool) => {
         const turn = (): Promise<TurnOutput> => {
@@ -387,6 +428,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
             onText: (delta) => emit({ type: "text", id, delta }),
             controls: { forceTool: force, narrow },
             breakpoints: provider.value.type === "anthropic",
+            sampling,
           }).catch(async (err) => {
             const p = refusedParameter(err);
             const forced = force !== undefined && !narrow;

@@ -1,15 +1,18 @@
 /**
- * The tools one child offers its model: the built-in tools its agent may use
- * (see `tools/registry.ts`), `web_search` when `search:` is configured and
+ * The tools one child offers its model: the built-in tools the envelope's
+ * tool set names (decided by `runner/tool-set-rule.ts`; `skill` only when
+ * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
- * approved for it (`envelope.mcpServers`), which start here, once, and end
+ * approved for it (`envelope.mcpServers`, their tools as the tool set's MCP
+ * grant allows), which start here, once, and end
  * with {@link ChildTools.close}. A server that cannot start is reported once
  * by name (a warning on stderr and a failed `tool_end` event named after
  * the server), and the task goes on without it.
  *
  * @module
  */
-import { selectToolNames, TOOLS } from "../tools/registry.ts";
+import { TOOLS } from "../tools/registry.ts";
+import { decideToolSet, type ToolSet } from "../runner/tool-set-rule.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/types.ts";
@@ -27,6 +30,22 @@ function msEnv(value: string | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
+/**
+ * The tool set of an envelope that brings none (written by hand): the same
+ * rule the parent runs, with the spawn right `XCSH_SPAWNS` gives.
+ */
+function handWrittenToolSet(
+  envelope: TaskEnvelope,
+  env: Record<string, string | undefined>,
+): ToolSet {
+  const spawns = env.XCSH_SPAWNS;
+  return decideToolSet({
+    agent: envelope.agent,
+    planMode: envelope.planMode,
+    depthAllowsSpawn: spawns === undefined || spawns.trim() !== "",
+  });
+}
+
 /** Builds the child's tools; `warn` receives one line per server that failed. */
 export async function childTools(
   envelope: TaskEnvelope,
@@ -34,14 +53,14 @@ export async function childTools(
   env: Record<string, string | undefined>,
   warn: (server: string, message: string) => void,
 ): Promise<ChildTools> {
-  const names = selectToolNames(envelope.agent.tools, {
-    planMode: envelope.planMode,
-    spawns: env.XCSH_SPAWNS,
-  });
+  const set = envelope.toolSet ?? handWrittenToolSet(envelope, env);
+  const names = set.tools;
   const tools = new Map<string, ToolSpec>();
   for (const name of names) {
     if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
   }
+  // Offered only when there are skills to load.
+  if (!envelope.skills || envelope.skills.length === 0) tools.delete("skill");
   const search = config.search;
   if (names.includes("web_search") && search) {
     const key = env[search.apiKeyEnv];
@@ -57,11 +76,7 @@ export async function childTools(
   // Loaded only here: the MCP client builds the protocol's schemas when it
   // loads, a cost every child without servers would pay otherwise.
   const { startMcpTools } = await import("../tools/mcp-tools.ts");
-  const mcp = await startMcpTools(servers, {
-    tools: envelope.agent.tools,
-    declared: (envelope.agent.mcpServers ?? []).map((s) => s.name),
-    planMode: envelope.planMode,
-  }, {
+  const mcp = await startMcpTools(servers, set.mcp, envelope.agent.tools, {
     cwd: envelope.cwd,
     env,
     startTimeoutMs: msEnv(limit, MCP_START_TIMEOUT_MS),

@@ -94,6 +94,8 @@ export interface TurnRequest {
   controls?: TurnControls;
   /** Mark Anthropic cache breakpoints (`cache-breakpoints.ts`). */
   breakpoints?: boolean;
+  /** Sampling settings the agent file asks for, sent as the call's own settings. */
+  sampling?: { temperature?: number; topP?: number; topK?: number };
 }
 
 function tokens(v: unknown): number {
@@ -183,6 +185,7 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
         providerOptions: req.providerOptions as SharedV4ProviderOptions,
         ...(req.reasoning ? { reasoning: req.reasoning } : {}),
         maxOutputTokens: req.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
+        ...req.sampling,
         abortSignal: attempt.signal,
       }),
       attempt.signal,

@@ -46,6 +46,14 @@ const SUMMARY_ORDER = [
   "filePath",
   "tools",
   "unknownTools",
+  "disallowedTools",
+  "disallowedAgents",
+  "permissions",
+  "planMode",
+  "hooks",
+  "skills",
+  "memory",
+  "background",
   "mcpServers",
   "spawns",
   "model",
@@ -55,6 +63,11 @@ const SUMMARY_ORDER = [
   "recursive",
   "omitContextFiles",
   "sandbox",
+  "temperature",
+  "topP",
+  "topK",
+  "notRunnable",
+  "ignoredFields",
   "output",
 ] as const;
 
@@ -157,6 +170,31 @@ export async function agentsCommand(args: string[]): Promise<number> {
         `tools:        ${agent.tools?.join(", ") ?? "all"}`,
         ...(agent.unknownTools
           ? [`unknown tools: ${agent.unknownTools.join(", ")} (ignored)`]
+          : []),
+        ...(agent.disallowedTools || agent.disallowedAgents
+          ? [
+            `disallowed:   ${
+              [
+                ...agent.disallowedTools ?? [],
+                ...(agent.disallowedAgents ?? []).map((a) => `Agent(${a})`),
+              ].join(", ")
+            }`,
+          ]
+          : []),
+        ...(agent.permissions?.allow.length
+          ? [`allow rules:  ${agent.permissions.allow.map((r) => r.text).join(", ")}`]
+          : []),
+        ...(agent.permissions?.deny.length
+          ? [`deny rules:   ${agent.permissions.deny.map((r) => r.text).join(", ")}`]
+          : []),
+        ...(agent.planMode ? ["plan mode:    always (permissionMode: plan)"] : []),
+        ...(agent.hooks ? [`hooks:        ${Object.keys(agent.hooks).join(", ")}`] : []),
+        ...(agent.skills ? [`skills:       ${agent.skills.join(", ")} (preloaded)`] : []),
+        ...(agent.memory ? [`memory:       ${agent.memory}`] : []),
+        ...(agent.background ? ["background:   yes (xcsh run detaches)"] : []),
+        ...(agent.notRunnable ? [`cannot run:   ${agent.notRunnable}`] : []),
+        ...(agent.ignoredFields
+          ? [`not used:     ${agent.ignoredFields.join(", ")} (xcsh agents check says why)`]
           : []),
         ...(agent.mcpServers
           ? [

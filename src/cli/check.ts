@@ -18,6 +18,7 @@ import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
 import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../discovery/discover.ts";
 import { withParsers } from "../discovery/parsers.ts";
+import { discoverSkills } from "../discovery/skills.ts";
 import type { AgentDefinition, AgentFamily, Diagnostic } from "../types.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveModel } from "../model/resolve.ts";
@@ -134,7 +135,12 @@ export async function checkCommand(
       }`;
     }
     : undefined;
-  const report = lintAgentFiles(read.outcomes, { modelProblem });
+  // Skills are looked up only when some agent preloads one.
+  const wantsSkills = read.outcomes.some((o) => (o.agent?.skills ?? []).length > 0);
+  const skills = wantsSkills
+    ? new Set((await discoverSkills(env)).skills.map((s) => s.name))
+    : undefined;
+  const report = lintAgentFiles(read.outcomes, { modelProblem, ...(skills ? { skills } : {}) });
   const folderProblems = read.warnings.map((w): Diagnostic => ({ ...w, level: "error" }));
   const schemaProblems = await checkOutputSchemas(read.outcomes);
   const needProblems = await checkAgentNeeds(read.outcomes, env);

@@ -20,6 +20,7 @@ import { modelReport, noUsableModel, providerReport } from "./doctor-models.ts";
 import { buildTarget } from "../runtime.ts";
 import { sandboxLines, sandboxReport } from "./doctor-sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
+import { discoverSkills } from "../discovery/skills.ts";
 
 const FLAGS = {
   json: { type: "boolean" },
@@ -34,7 +35,11 @@ export async function doctorCommand(args: string[]): Promise<number> {
     return EXIT_OK;
   }
   const env = discoveryEnv(values.cwd);
-  const [found, loaded] = await Promise.all([discoverAgents(env), loadConfig(env.cwd, env.home)]);
+  const [found, loaded, skills] = await Promise.all([
+    discoverAgents(env),
+    loadConfig(env.cwd, env.home),
+    discoverSkills(env),
+  ]);
   const config = loaded.ok ? loaded.config : undefined;
   const models = config ? modelReport(config, env.env) : [];
   const providers = config ? providerReport(config, env.env) : [];
@@ -53,6 +58,10 @@ export async function doctorCommand(args: string[]): Promise<number> {
       cwd: env.cwd,
       home: env.home,
       folders: found.folders,
+      skillFolders: skills.folders.map((f) => ({
+        ...f,
+        count: skills.skills.filter((s) => s.filePath.startsWith(f.path + "/")).length,
+      })),
       plugins: { files: found.plugins.files, installs: found.plugins.installs },
       config: configInfo,
       models,
@@ -87,6 +96,14 @@ export async function doctorCommand(args: string[]): Promise<number> {
   out.push("  (project folders: the nearest .xcsh/agents, .claude/agents, .codex/agents and");
   out.push("   .gemini/agents from cwd up to /, or below the home folder when cwd is in it;");
   out.push("   a folder another user owns, or that others may write, is ignored)", "");
+  out.push("Skill folders, in precedence order:");
+  for (const f of skills.folders) {
+    const label = f.plugin ? `plugin ${f.plugin}` : `${f.family} ${f.source}`;
+    const n = skills.skills.filter((s) => s.filePath.startsWith(f.path + "/")).length;
+    const state = f.exists ? `${n} skill${n === 1 ? "" : "s"}` : "missing";
+    out.push(`  ${label.padEnd(24)} ${displayPath(f.path).padEnd(50)} ${state}`);
+  }
+  out.push("");
   out.push("Claude plugin files:");
   for (const f of found.plugins.files) {
     out.push(`  ${displayPath(f.path).padEnd(60)} ${f.exists ? "read" : "missing"}`);

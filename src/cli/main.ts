@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   __child: async () => (await import("../child/command.ts")).childCommand,
   commands: async () => (await import("./commands.ts")).commandsCommand,
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
+  skills: async () => (await import("./skill-list.ts")).skillsCommand,
   mcp: async () => (await import("./mcp.ts")).mcpCommand,
   trust: async () => (await import("./trust.ts")).trustCommand,
   run: async () => (await import("./run-entry.ts")).runEntry,

@@ -27,7 +27,7 @@ export function reportDiagnostics(diags: readonly Diagnostic[]): void {
 export function reportDiscoveryWarnings(
   diags: readonly Diagnostic[],
   verbose: boolean,
-  kind: "agent" | "command" = "agent",
+  kind: "agent" | "command" | "skill" = "agent",
 ): void {
   if (verbose) return reportDiagnostics(diags);
   const line = warningSummary(diags, kind);

@@ -12,6 +12,9 @@ export const RUN_HELP = `Usage:
 
 Flags:
   --task ID=ASSIGNMENT   one task (repeat for several; ids unique, ignoring case)
+  --agents JSON          agents for this run, in Claude Code's shape:
+                         '{"NAME": {"description": "...", "prompt": "...", "tools": [...]}}'
+                         (they win over agent files of the same name)
   --context TEXT         shared background given to every task
   --schema JSON|@FILE    output schema (JSON Schema or JTD) when the agent has none
   --plan                 plan mode: read-only tools, no delegation
@@ -38,6 +41,7 @@ Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or
 
 export const RUN_FLAGS = {
   task: { type: "string", multiple: true },
+  agents: { type: "string" },
   context: { type: "string" },
   schema: { type: "string" },
   plan: { type: "boolean" },

@@ -18,6 +18,7 @@ import { writeErr, writeOut } from "../stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { parseSessionAgents } from "../discovery/session-agents.ts";
 import { isVerbose, printJson, reportDiagnostics, reportDiscoveryWarnings } from "./output.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { Progress } from "./progress.ts";
@@ -30,6 +31,7 @@ import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
 import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
+  AgentDefinition,
   Isolation,
   SandboxMode,
   TaskEnvelope,
@@ -311,6 +313,13 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
   };
 
+  let sessionAgents: AgentDefinition[] | undefined;
+  if (values.agents !== undefined) {
+    const parsed = parseSessionAgents(values.agents);
+    if (!parsed.ok) throw new UsageError(parsed.error, "Run 'xcsh run --help' for usage.");
+    reportDiagnostics(parsed.warnings);
+    sessionAgents = parsed.agents;
+  }
   const progress = values["dry-run"] ? undefined : new Progress();
   const controller = new AbortController();
   // A reader that went away (`| head -1`) ends the run: its children stop.
@@ -334,6 +343,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
     ...(sink ? { backgroundRun: sink.run } : {}),
+    ...(sessionAgents ? { sessionAgents } : {}),
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.
@@ -345,6 +355,35 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     stream?.runResult(agent, { error: prepared.message, kind: prepared.kind }, EXIT_USAGE);
     writeErr(`xcsh: ${prepared.message}\n`);
     return EXIT_USAGE;
+  }
+  // `background: true` in the agent's file: the run detaches as --background does.
+  const detach = !dryRun && !sink && !resume && values.json !== true &&
+    prepared.tasks[0]?.envelope.agent.background === true;
+  if (detach && (words.length > 0 || taskFlags.length > 0)) {
+    tool.abandon(prepared.tasks);
+    const data = dataDirectory(process.env, homeDirectory());
+    if (data) {
+      const { launchBackground } = await import("../runner/background.ts");
+      const id = await launchBackground({
+        data,
+        args,
+        agent,
+        cwd: process.cwd(),
+        folder: env.cwd,
+        env: process.env,
+      });
+      writeErr(
+        `xcsh: ${agent} runs in the background ('background: true' in its file); ` +
+          `'xcsh wait ${id}' prints its result\n`,
+      );
+      writeOut(id + "\n");
+      return EXIT_OK;
+    }
+  } else if (detach) {
+    writeErr(
+      `xcsh: ${agent} has 'background: true', but its assignment came on stdin, which a ` +
+        "background run cannot read: it runs here\n",
+    );
   }
   if (values["dry-run"]) {
     const self = selfCommand();

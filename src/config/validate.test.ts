@@ -42,6 +42,20 @@ describe("validateConfig", () => {
     assert.equal(r.value.providers?.local.baseURL, "http://127.0.0.1:8080/v1");
   });
 
+  test("hooks: Claude Code's shape, merged file after file; a broken block names the key", () => {
+    const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "a" }] }] };
+    const r = validateConfig({ hooks }, FILE);
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.hooks, {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ command: "a" }] }],
+    });
+    const merged = mergeConfigs([r.value, { hooks: { Stop: [{ hooks: [{ command: "b" }] }] } }]);
+    assert.deepEqual(Object.keys(merged.hooks ?? {}), ["PreToolUse", "Stop"]);
+    const bad = validateConfig({ hooks: { PreToolUse: "x" } }, FILE);
+    assert.ok(!bad.ok);
+    assert.equal(bad.error.field, "hooks.PreToolUse");
+  });
+
   test("sandbox keys: modes (Codex's danger-full-access is off), network, folders", () => {
     const r = validateConfig({
       task: {

@@ -9,8 +9,9 @@
  * ending in `*`),
  * `models.default`, `models.roles`, `models.aliases` and
  * `providers.<name>.{type, baseURL, apiKeyEnv}`, `mcpServers.<name>` (an MCP
- * server definition, see `discovery/mcp-definition.ts`) and `search` (see
- * `search.ts`).
+ * server definition, see `discovery/mcp-definition.ts`), `search` (see
+ * `search.ts`) and `hooks` (Claude Code's shape, see
+ * `discovery/hook-config.ts`; a project file's wait for `xcsh trust`).
  *
  * @example
  * ```ts
@@ -22,6 +23,7 @@
  * @module
  */
 import type {
+  AgentHooks,
   Diagnostic,
   McpServerDef,
   ProviderConfig,
@@ -37,6 +39,7 @@ import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
 import { parseAllowEntry } from "../net-address.ts";
 import { checkLauncherKeys } from "./launchers.ts";
+import { mergeHooks, parseHooks } from "../discovery/hook-config.ts";
 
 /** The provider wire types a config may name. */
 export const PROVIDER_TYPES = ["openai-compatible", "anthropic", "openai", "google"] as const;
@@ -52,6 +55,7 @@ export interface PartialConfig {
   providers?: Record<string, Partial<ProviderConfig>>;
   mcpServers?: Record<string, McpServerDef>;
   search?: SearchConfig;
+  hooks?: AgentHooks;
 }
 
 export type ConfigCheck =
@@ -346,7 +350,13 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
         warnings,
       };
     }
-    unknownKeys(doc, ["task", "models", "providers", "mcpServers", "search"], "", file, warnings);
+    unknownKeys(
+      doc,
+      ["task", "models", "providers", "mcpServers", "search", "hooks"],
+      "",
+      file,
+      warnings,
+    );
     const value: PartialConfig = {};
     if (doc.task !== undefined && doc.task !== null) {
       value.task = checkTask(mapping(doc.task, "task"), file, warnings);
@@ -365,6 +375,14 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
       const servers = checkMcpServerMap(doc.mcpServers, "mcpServers");
       if (!servers.ok) throw new KeyError(servers.field, servers.message);
       value.mcpServers = servers.value;
+    }
+    if (doc.hooks !== undefined && doc.hooks !== null) {
+      const hooks = parseHooks(doc.hooks);
+      if (!hooks.ok) throw new KeyError(hooks.field, hooks.message);
+      for (const w of hooks.warnings) {
+        warnings.push({ level: "warning", file, field: w.field, message: w.message });
+      }
+      value.hooks = hooks.hooks;
     }
     if (doc.search !== undefined && doc.search !== null) {
       try {
@@ -420,6 +438,7 @@ export function mergeConfigs(parts: readonly PartialConfig[]): XcshConfig {
     }
     Object.assign(config.mcpServers, p.mcpServers);
     if (p.search) config.search = p.search;
+    if (p.hooks) config.hooks = mergeHooks(config.hooks, p.hooks);
   }
   for (const [name, prov] of Object.entries(providers)) {
     config.providers[name] = prov as ProviderConfig;

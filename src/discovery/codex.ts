@@ -19,9 +19,21 @@
  */
 import { tomlParse } from "./parsers.ts";
 import { parseSimpleToml } from "./simple-toml.ts";
+import { READ_ONLY_CORE } from "../tool-catalogue.ts";
 
 /** Tools a read-only Codex sandbox allows. */
-export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"] as const;
+export const READ_ONLY_TOOLS = READ_ONLY_CORE;
+
+/** The keys of a Codex agent mapped here (the rest pass through). */
+const CODEX_MAPPED = new Set([
+  "name",
+  "description",
+  "developer_instructions",
+  "model",
+  "model_reasoning_effort",
+  "sandbox_mode",
+  "mcp_servers",
+]);
 
 export type CodexMapping =
   | { ok: true; fields: Record<string, unknown>; body: string }
@@ -93,6 +105,11 @@ export function codexToFields(text: string): CodexMapping {
   if (doc.sandbox_mode !== undefined) fields.sandbox_mode = doc.sandbox_mode;
   if (doc.sandbox_mode === "read-only") fields.tools = [...READ_ONLY_TOOLS];
   if (doc.mcp_servers !== undefined) fields.mcp_servers = codexServers(doc.mcp_servers);
+  // Keys not mapped above go through as they are, so the field catalogue
+  // names the ones xcsh does not use.
+  for (const [k, v] of Object.entries(doc)) {
+    if (!CODEX_MAPPED.has(k) && !(k in fields)) fields[k] = v;
+  }
   const body = doc.developer_instructions;
   if (body !== undefined && typeof body !== "string") {
     return { ok: false, reason: "'developer_instructions' must be a string" };

@@ -209,6 +209,138 @@ const fieldRows: FieldRow[] = [
     fm: { tools: ["constructor", "__proto__", "read"] },
     value: { tools: ["read", "submit_result"], unknownTools: ["constructor", "__proto__"] },
   },
+  // restricting fields
+  {
+    name: "disallowedTools removes Claude and MCP names, as CSV",
+    fm: { tools: "Read, Write, Bash", disallowedTools: "Bash, mcp__srv__*" },
+    value: {
+      tools: ["read", "write", "bash", "submit_result"],
+      disallowedTools: ["bash", "mcp__srv__*"],
+    },
+  },
+  {
+    name: "disallowedTools as a list, without tools",
+    fm: { disallowedTools: ["Write", "Edit"] },
+    value: { disallowedTools: ["write", "edit"] },
+  },
+  {
+    name: "disallowed_tools is the same key",
+    fm: { disallowed_tools: "Bash" },
+    value: { disallowedTools: ["bash"] },
+  },
+  {
+    name: "disallowedTools naming no tool: a warning, nothing removed",
+    fm: { disallowedTools: "Bash, Frobnicate" },
+    value: { disallowedTools: ["bash"] },
+    warnings: ["disallowedTools"],
+  },
+  {
+    name: "Agent(a, b) is task with those spawns, split outside parentheses",
+    fm: { tools: "Read, Agent(explore, reviewer)" },
+    value: { tools: ["read", "task", "submit_result"], spawns: ["explore", "reviewer"] },
+  },
+  {
+    name: "Task(x) is the older spelling; bare Agent spawns any",
+    fm: { tools: ["Task(explore)"] },
+    value: { tools: ["task", "submit_result"], spawns: ["explore"] },
+  },
+  {
+    name: "bare Agent spawns any",
+    fm: { tools: "Agent" },
+    value: { tools: ["task", "submit_result"], spawns: "*" },
+  },
+  {
+    name: "an explicit spawns wins over Agent(…)",
+    fm: { tools: "Agent(a)", spawns: "b" },
+    value: { tools: ["task", "submit_result"], spawns: ["b"] },
+  },
+  {
+    name: "Agent(x) in disallowedTools keeps it from being spawned",
+    fm: { tools: "Agent", disallowedTools: "Agent(plan)" },
+    value: { tools: ["task", "submit_result"], spawns: "*", disallowedAgents: ["plan"] },
+  },
+  {
+    name: "Bash(…) rules grant bash restricted to them",
+    fm: { tools: "Read, Bash(git status:*), Bash(npm test)" },
+    value: {
+      tools: ["read", "bash", "submit_result"],
+      permissions: {
+        allow: [
+          { text: "Bash(git status:*)", family: "bash", tool: "bash", pattern: "git status:*" },
+          { text: "Bash(npm test)", family: "bash", tool: "bash", pattern: "npm test" },
+        ],
+        deny: [],
+      },
+    },
+  },
+  {
+    name: "a bare tool next to its rule is unrestricted",
+    fm: { tools: "Bash, Bash(git status:*)" },
+    value: { tools: ["bash", "submit_result"] },
+  },
+  {
+    name: "Read, Edit and WebFetch rules; deny rules in disallowedTools",
+    fm: {
+      tools: "Read(./src/**), Edit(docs/**), WebFetch(domain:example.com)",
+      disallowedTools: "Bash(rm:*)",
+    },
+    value: {
+      tools: ["read", "edit", "web_fetch", "submit_result"],
+      permissions: {
+        allow: [
+          { text: "Read(./src/**)", family: "read", tool: "read", pattern: "./src/**" },
+          { text: "Edit(docs/**)", family: "edit", tool: "edit", pattern: "docs/**" },
+          {
+            text: "WebFetch(domain:example.com)",
+            family: "web_fetch",
+            tool: "web_fetch",
+            pattern: "domain:example.com",
+          },
+        ],
+        deny: [{ text: "Bash(rm:*)", family: "bash", pattern: "rm:*" }],
+      },
+    },
+  },
+  {
+    name: "Gemini: * is every tool; mcp_* and mcp_srv_* are MCP wildcards",
+    fm: { tools: ["*"] },
+    value: {},
+  },
+  {
+    name: "Gemini MCP wildcards",
+    fm: { tools: ["read_file", "mcp_*", "mcp_github_*"] },
+    value: { tools: ["read", "mcp__*", "mcp__github__*", "submit_result"] },
+  },
+  {
+    name: "unbalanced parentheses: an error",
+    fm: { tools: "Read, Bash(git status" },
+    error: { field: "tools", message: /unbalanced parentheses/ },
+  },
+  {
+    name: "an empty rule: an error",
+    fm: { tools: ["Bash()"] },
+    error: { field: "tools", message: /empty pattern/ },
+  },
+  {
+    name: "a broken deny rule is an error too (it must not grant by failing)",
+    fm: { disallowedTools: "Bash(rm:*" },
+    error: { field: "disallowedTools", message: /unbalanced parentheses/ },
+  },
+  {
+    name: "a rule for a tool that takes none",
+    fm: { tools: "WebSearch(x)" },
+    error: { field: "tools", message: /takes no rule/ },
+  },
+  {
+    name: "a WebFetch rule needs domain:",
+    fm: { tools: "WebFetch(example.com)" },
+    error: { field: "tools", message: /domain:<host>/ },
+  },
+  {
+    name: ":* only at the end",
+    fm: { tools: "Bash(git:* status)" },
+    error: { field: "tools", message: /may only end/ },
+  },
   // spawns
   { name: 'spawns: "" is absent', fm: { spawns: "" }, value: {} },
   { name: "spawns: [] is absent", fm: { spawns: [] }, value: {} },
@@ -457,9 +589,80 @@ const fieldRows: FieldRow[] = [
   },
   // unknown keys
   {
-    name: "unknown keys (color, permissionMode) are ignored silently",
-    fm: { color: "blue", permissionMode: "plan", "x-custom": [1] },
+    name: "display-only keys are silent",
+    fm: { color: "blue", category: "x", display_name: "X", nickname_candidates: ["a"] },
     value: {},
+  },
+  {
+    name: "an unknown key is named with the nearest known key",
+    fm: { dissallowedTools: "Bash", "x-custom": [1] },
+    value: {},
+    warnings: ["dissallowedTools"],
+  },
+  {
+    name: "keys xcsh does not use are listed, not warned",
+    fm: { initialPrompt: "hi", hooks: {}, memory: "user", background: true, skills: ["a"] },
+    value: { ignoredFields: ["initialPrompt"], skills: ["a"], memory: "user", background: true },
+  },
+  {
+    name: "memory: an unknown scope is dropped with a warning",
+    fm: { memory: "team" },
+    value: {},
+    warnings: ["memory"],
+  },
+  {
+    name: "permissionMode: plan is plan mode",
+    fm: { permissionMode: "plan" },
+    value: { planMode: true },
+  },
+  {
+    name: "permissionMode: the headless ones change nothing",
+    fm: { permissionMode: "acceptEdits" },
+    value: {},
+  },
+  {
+    name: "permissionMode: bypassPermissions loosens nothing, and says so",
+    fm: { permissionMode: "bypassPermissions" },
+    value: {},
+    warnings: ["permissionMode"],
+  },
+  {
+    name: "permissionMode: an unknown value",
+    fm: { permissionMode: "yolo" },
+    value: {},
+    warnings: ["permissionMode"],
+  },
+  {
+    name: "effort is the thinking level",
+    fm: { effort: "high" },
+    value: { thinkingLevel: "high" },
+  },
+  { name: "effort: max is xhigh", fm: { effort: "max" }, value: { thinkingLevel: "xhigh" } },
+  {
+    name: "thinkingLevel wins over effort",
+    fm: { effort: "high", thinkingLevel: "low" },
+    value: { thinkingLevel: "low" },
+  },
+  { name: "effort: an unknown value", fm: { effort: "huge" }, value: {}, warnings: ["effort"] },
+  {
+    name: "Gemini sampling: temperature, top_p, top_k",
+    fm: { temperature: 0.2, top_p: "0.9", top_k: 40 },
+    value: { temperature: 0.2, topP: 0.9, topK: 40 },
+  },
+  {
+    name: "sampling out of range is dropped",
+    fm: { temperature: 7, top_k: 0.5 },
+    value: {},
+    warnings: ["temperature", "top_k"],
+  },
+  { name: "kind: local", fm: { kind: "local" }, value: {} },
+  {
+    name: "kind: remote is not runnable",
+    fm: { kind: "remote", agent_card_url: "https://x/card" },
+    value: {
+      notRunnable: "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet",
+      ignoredFields: ["agent_card_url"],
+    },
   },
 ];
 
@@ -669,7 +872,8 @@ const fileRows: FileRow[] = [
     name: "alias bomb: loads through the fallback, the aliases never expanded",
     text: bomb(),
     agent: { name: "bomb", description: "d", systemPrompt: "Body" },
-    warnings: [/alias/i],
+    // The anchors' keys are no agent keys: one more warning names them.
+    warnings: [/alias/i, /unknown keys 'a', 'l1', 'l2', 'l3', 'l4', 5 more ignored/],
   },
   {
     name: "5 MiB body is kept",

@@ -21,8 +21,10 @@ import {
   type FrontmatterStatus,
   parseFrontmatter,
 } from "./frontmatter.ts";
+import { fieldNotes } from "./field-catalogue.ts";
+import { parseHooks } from "./hook-config.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
-import { normalizeToolNames } from "./tool-names.ts";
+import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
 import { invisibleIn, showInvisible } from "../clean-text.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import {
@@ -172,32 +174,66 @@ export function parseAgentFields(
 
   const fields: AgentFields = { name, description };
 
-  const tools = readList(fm.tools, "tools");
+  const tools = readToolField(fm, "tools");
   if (!tools.ok) return fail("tools", tools.reason);
-  if (!tools.list && fm.tools !== undefined && fm.tools !== null) {
+  if (!tools.entries && fm.tools !== undefined && fm.tools !== null) {
     warn(
       "tools",
       "'tools' is empty, which gives the agent every tool: list the ones it needs " +
         "(e.g. tools: Read, Grep), or leave 'tools' out",
     );
   }
-  if (tools.list) {
-    const { tools: known, unknown } = normalizeToolNames(tools.list);
+  if (tools.entries && !tools.entries.all) {
+    const known = [...tools.entries.names];
     if (!known.includes("submit_result")) known.push("submit_result");
     fields.tools = known;
-    if (unknown.length > 0) fields.unknownTools = unknown;
+    if (tools.entries.unknown.length > 0) fields.unknownTools = tools.entries.unknown;
+    const bare = tools.entries.bare;
+    const allow = tools.entries.rules.filter((r) => !bare.includes(r.tool ?? ""));
+    if (allow.length > 0) fields.permissions = { allow, deny: [] };
+  } else if (tools.entries?.unknown.length) fields.unknownTools = tools.entries.unknown;
+
+  const denied = readToolField(fm, "disallowedTools", ["disallowedTools", "disallowed_tools"]);
+  if (!denied.ok) return fail(denied.field, denied.reason);
+  if (denied.entries) {
+    const d = denied.entries;
+    const names = d.all ? ["*"] : d.bare;
+    if (names.length > 0) fields.disallowedTools = names;
+    if (d.rules.length > 0) {
+      fields.permissions = { allow: fields.permissions?.allow ?? [], deny: d.rules };
+    }
+    if (Array.isArray(d.spawns)) fields.disallowedAgents = d.spawns;
+    for (const u of d.unknown) {
+      warn(
+        denied.field,
+        `'${denied.field}' names '${u}', which is no tool xcsh knows; nothing to remove`,
+      );
+    }
   }
 
   const spawns = readList(fm.spawns, "spawns");
   if (!spawns.ok) return fail("spawns", spawns.reason);
   if (spawns.list) fields.spawns = spawns.list.includes("*") ? "*" : dedupe(spawns.list);
-  else if (fields.tools?.includes("task")) fields.spawns = "*";
+  else if (tools.entries?.spawns && fields.tools?.includes("task")) {
+    fields.spawns = tools.entries.spawns;
+  } else if (fields.tools?.includes("task")) fields.spawns = "*";
 
   const model = readList(fm.model, "model");
   if (!model.ok) return fail("model", model.reason);
   if (model.list) fields.model = model.list;
 
   const thinking = pick(fm, ["thinkingLevel", "thinking-level", "thinking_level", "thinking"]);
+  const effort = pick(fm, ["effort"]);
+  if (effort && !thinking) {
+    const level = effortLevel(effort[1]);
+    if (level) fields.thinkingLevel = level;
+    else {
+      warn(
+        "effort",
+        `unknown effort ${JSON.stringify(effort[1])} ignored; use one of low, medium, high, max`,
+      );
+    }
+  }
   if (thinking) {
     const level = parseThinkingLevel(thinking[1]);
     if (level) fields.thinkingLevel = level;
@@ -303,7 +339,143 @@ export function parseAgentFields(
       );}
   }
 
+  const mode = fm.permissionMode;
+  if (mode !== undefined && mode !== null) {
+    if (typeof mode !== "string" || !PERMISSION_MODES.includes(mode)) {
+      warn(
+        "permissionMode",
+        `unknown permissionMode ${describe(mode)} ignored; use one of ${
+          PERMISSION_MODES.join(", ")
+        }`,
+      );
+    } else if (mode === "plan") fields.planMode = true;
+    else if (mode === "bypassPermissions") {
+      warn(
+        "permissionMode",
+        "'permissionMode: bypassPermissions' does not loosen xcsh: tools still run inside the " +
+          "sandbox and the user's settings",
+      );
+    }
+  }
+
+  if (fm.kind !== undefined && fm.kind !== null && fm.kind !== "local") {
+    if (fm.kind === "remote") {
+      fields.notRunnable = "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet";
+    } else warn("kind", `'kind' must be local or remote, not ${describe(fm.kind)}; ignored`);
+  }
+
+  const sampling: [string, "temperature" | "topP" | "topK", number, number, boolean][] = [
+    ["temperature", "temperature", 0, 2, false],
+    ["top_p", "topP", 0, 1, false],
+    ["top_k", "topK", 1, 1000, true],
+  ];
+  for (const [key, field, min, max, integer] of sampling) {
+    const v = fm[key];
+    if (v === undefined || v === null) continue;
+    const n = typeof v === "number"
+      ? v
+      : typeof v === "string" && v.trim() !== ""
+      ? Number(v)
+      : NaN;
+    if (Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n))) {
+      fields[field] = n;
+    } else {
+      warn(
+        key,
+        `'${key}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; ignored`,
+      );
+    }
+  }
+
+  if (fm.hooks !== undefined && fm.hooks !== null) {
+    const hooks = parseHooks(fm.hooks);
+    if (!hooks.ok) {
+      return fail(
+        hooks.field,
+        `${hooks.message} (the agent is not loaded: a hook xcsh cannot read stops nothing)`,
+      );
+    }
+    for (const w of hooks.warnings) warn(w.field, w.message);
+    if (Object.keys(hooks.hooks).length > 0) fields.hooks = hooks.hooks;
+  }
+
+  if (fm.background !== undefined && fm.background !== null) {
+    const b = fm.background;
+    if (b === true || b === "true") fields.background = true;
+    else if (b !== false && b !== "false") {
+      warn("background", `'background' must be true or false, not ${describe(b)}; ignored`);
+    }
+  }
+  if (fm.memory !== undefined && fm.memory !== null) {
+    const m = fm.memory;
+    if (m === "user" || m === "project" || m === "local") fields.memory = m;
+    else warn("memory", `'memory' must be user, project or local, not ${describe(m)}; ignored`);
+  }
+
+  const skills = readList(fm.skills, "skills");
+  if (!skills.ok) warn("skills", `${skills.reason}; ignored`);
+  else if (skills.list) fields.skills = dedupe(skills.list);
+
+  const notes = fieldNotes(fm);
+  if (notes.ignored.length > 0) fields.ignoredFields = notes.ignored;
+  if (notes.unknown.length > 0) {
+    // One warning for the file: a typo reads best with its correction beside it.
+    const shown = notes.unknown.slice(0, 5).map((u) =>
+      `'${u.key}'${u.nearest ? ` (did you mean '${u.nearest}'?)` : ""}`
+    );
+    if (notes.unknown.length > shown.length) shown.push(`${notes.unknown.length - 5} more`);
+    warn(
+      notes.unknown[0].key,
+      `unknown key${notes.unknown.length === 1 ? "" : "s"} ${shown.join(", ")} ignored`,
+    );
+  }
+
   return { ok: true, value: fields, warnings };
+}
+
+/** Claude Code's `permissionMode` values. */
+const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"];
+
+/** Claude Code's `effort` as a thinking level (`max` is the most there is). */
+function effortLevel(value: unknown): ThinkingLevel | undefined {
+  if (value === "max") return "xhigh";
+  return parseThinkingLevel(value);
+}
+
+type ToolField =
+  | { ok: true; field: string; entries: ToolEntries | undefined }
+  | { ok: false; field: string; reason: string };
+
+/** `tools` or `disallowedTools`: a list split outside parentheses, then read. */
+function readToolField(
+  fm: Record<string, unknown>,
+  field: string,
+  keys: readonly string[] = [field],
+): ToolField {
+  const found = pick(fm, keys);
+  if (!found) return { ok: true, field, entries: undefined };
+  const [key, value] = found;
+  let list: string[];
+  if (typeof value === "string") {
+    const split = splitToolList(value);
+    if ("error" in split) return { ok: false, field: key, reason: `'${key}': ${split.error}` };
+    list = split.list;
+  } else {
+    const plain = readList(value, key);
+    if (!plain.ok) return { ok: false, field: key, reason: plain.reason };
+    list = plain.list ?? [];
+  }
+  if (list.length === 0) return { ok: true, field: key, entries: undefined };
+  const entries = readToolEntries(list, key === "tools" ? "tools" : "disallowedTools");
+  if (entries.errors.length > 0) {
+    return {
+      ok: false,
+      field: key,
+      reason: `${entries.errors[0].replace(/^'[^']*'/, `'${key}'`)} (the agent is not loaded: ` +
+        "a rule xcsh cannot read grants and refuses nothing)",
+    };
+  }
+  return { ok: true, field: key, entries };
 }
 
 function dedupe(list: string[]): string[] {

@@ -142,3 +142,26 @@ describe("lintAgentFiles", () => {
     assert.equal(r.errors, 2);
   });
 });
+
+describe("lintAgentFiles: fields of the agent ecosystems", () => {
+  test("unused keys, missing skills (once each), and an agent that cannot run", () => {
+    const r = lintAgentFiles([
+      { path: "/a/a.md", agent: agent("a", { ignoredFields: ["initialPrompt"] }), warnings: [] },
+      {
+        path: "/a/b.md",
+        agent: agent("b", { ignoredFields: ["initialPrompt"], skills: ["pdf", "nope"] }),
+        warnings: [],
+      },
+      { path: "/a/far.md", agent: agent("far", { notRunnable: "it is remote" }), warnings: [] },
+    ], { skills: new Set(["pdf"]) });
+    const lines = r.diagnostics.map((d) => `${d.level} ${d.field}: ${d.message}`);
+    assert.deepEqual(lines, [
+      "error kind: agent 'far' cannot run: it is remote",
+      "warning skills: 'nope' is no skill found here (preloaded by 1 agent: b); the agents run " +
+      "without it (xcsh skills lists them)",
+      "warning initialPrompt: 'initialPrompt' is not used by xcsh: a subagent's first message is " +
+      "its assignment (2 agents: a, b)",
+    ]);
+    assert.equal(r.errors, 1);
+  });
+});

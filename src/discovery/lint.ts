@@ -4,7 +4,8 @@
  * Decides severities: errors are only what stops a file from loading or
  * running — a file that does not load, and a second file of one folder
  * defining the same name (it is ignored). Everything about a file that loads
- * is a warning: a dropped field, YAML read through the `key: value`
+ * is a warning (except an agent that cannot run, such as a remote one): a
+ * dropped field, a key xcsh does not use (listed once per key), YAML read through the `key: value`
  * fallback, an empty `tools`. Tool names that mean no xcsh tool (known names
  * come from the tool-name table, so a tool added there stops being reported)
  * and models that will not run here are listed once per name, with the
@@ -14,6 +15,7 @@
  */
 import { dirname } from "node:path";
 import type { AgentDefinition, Diagnostic } from "../types.ts";
+import { IGNORED_FIELDS } from "./field-catalogue.ts";
 
 /** One file's parse outcome, as discovery produced it. */
 export interface FileOutcome {
@@ -38,6 +40,8 @@ export interface LintOptions {
    * an error), or undefined when it will; agents without a `model` are not asked.
    */
   modelProblem?: (agent: AgentDefinition) => string | undefined;
+  /** The names of the skills found here: a `skills:` entry naming none is a warning. */
+  skills?: ReadonlySet<string>;
 }
 
 /** Agent names shown in a grouped message before "and N more". */
@@ -72,6 +76,8 @@ export function lintAgentFiles(
   const diagnostics: LintDiagnostic[] = [];
   const unknownTools = new Map<string, AgentDefinition[]>();
   const models = new Map<string, AgentDefinition[]>();
+  const ignored = new Map<string, AgentDefinition[]>();
+  const missingSkills = new Map<string, AgentDefinition[]>();
   for (const f of outcomes) {
     for (const w of f.warnings) {
       // A file that loads has warnings; one that does not has errors.
@@ -81,6 +87,18 @@ export function lintAgentFiles(
     if (!f.agent) continue;
     const agent = f.agent.filePath ? f.agent : { ...f.agent, filePath: f.path };
     for (const tool of agent.unknownTools ?? []) group(unknownTools, tool, agent);
+    for (const key of agent.ignoredFields ?? []) group(ignored, key, agent);
+    if (opts.skills) {
+      for (const s of agent.skills ?? []) if (!opts.skills.has(s)) group(missingSkills, s, agent);
+    }
+    if (agent.notRunnable) {
+      diagnostics.push({
+        level: "error",
+        file: agent.filePath,
+        field: "kind",
+        message: `agent '${agent.name}' cannot run: ${agent.notRunnable}`,
+      });
+    }
     if (agent.model?.length && opts.modelProblem) {
       const problem = opts.modelProblem(agent);
       if (problem) group(models, problem, agent);
@@ -93,6 +111,24 @@ export function lintAgentFiles(
       message: `'${tool}' is not an xcsh tool, so it grants nothing (asked for by ${
         agentList(agents)
       }); the agents run without it`,
+      files: files(agents),
+    });
+  }
+  for (const [skill, agents] of missingSkills) {
+    diagnostics.push({
+      level: "warning",
+      field: "skills",
+      message: `'${skill}' is no skill found here (preloaded by ${
+        agentList(agents)
+      }); the agents run without it (xcsh skills lists them)`,
+      files: files(agents),
+    });
+  }
+  for (const [key, agents] of ignored) {
+    diagnostics.push({
+      level: "warning",
+      field: key,
+      message: `'${key}' is not used by xcsh: ${IGNORED_FIELDS[key]} (${agentList(agents)})`,
       files: files(agents),
     });
   }

@@ -1,9 +1,9 @@
 // Unit tests for tool-name normalisation: canonical names, the Claude, Gemini
-// and Codex alias maps, case, duplicates and unknown names.
+// and Codex alias maps, case and unknown names (lists: tool-entries.test.ts).
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { canonicalToolName, normalizeToolNames, TOOL_ALIASES } from "./tool-names.ts";
+import { canonicalToolName, mcpToolName, TOOL_ALIASES } from "./tool-names.ts";
 import { TOOL_NAMES } from "../types.ts";
 
 describe("canonicalToolName", () => {
@@ -69,42 +69,8 @@ describe("canonicalToolName", () => {
   });
 });
 
-describe("normalizeToolNames", () => {
-  const rows: {
-    name: string;
-    input: string[];
-    tools: string[];
-    unknown: string[];
-  }[] = [
-    { name: "empty", input: [], tools: [], unknown: [] },
-    {
-      name: "first-seen order, duplicates dropped (aliases included)",
-      input: ["Grep", "read", "grep_search", "Read", "Glob", "find"],
-      tools: ["grep", "read", "find"],
-      unknown: [],
-    },
-    {
-      name: "unknown names kept as written, deduplicated",
-      input: ["Frob", "read", "Frob", "NotebookEdit"],
-      tools: ["read"],
-      unknown: ["Frob", "NotebookEdit"],
-    },
-    {
-      name: "blank entries are skipped, names trimmed",
-      input: ["  ", " bash ", ""],
-      tools: ["bash"],
-      unknown: [],
-    },
-    {
-      name: "prototype keys grant nothing",
-      input: ["constructor", "__proto__"],
-      tools: [],
-      unknown: ["constructor", "__proto__"],
-    },
-  ];
-  for (const row of rows) {
-    test(row.name, () => {
-      assert.deepEqual(normalizeToolNames(row.input), { tools: row.tools, unknown: row.unknown });
-    });
-  }
+test("mcpToolName: names model APIs accept, long ones cut with a hash", () => {
+  assert.equal(mcpToolName("fs", "read_file"), "mcp__fs__read_file");
+  assert.equal(mcpToolName("my.server", "get data"), "mcp__my_server__get_data");
+  assert.equal(mcpToolName("s", "t".repeat(100)).length, 64);
 });

@@ -9,8 +9,9 @@
  *
  * @example
  * ```ts
- * normalizeToolNames(["Read", "Glob", "run_shell_command", "WebFetch", "mcp__github__*", "Frob"]);
- * // { tools: ["read", "find", "bash", "web_fetch", "mcp__github__*"], unknown: ["Frob"] }
+ * canonicalToolName("Glob"); // "find"
+ * canonicalToolName("run_shell_command"); // "bash"
+ * canonicalToolName("Frob"); // undefined
  * ```
  *
  * @module
@@ -62,33 +63,30 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
   return m ? { server: m[1], tool: m[2] ?? "*" } : undefined;
 }
 
+/** Every tool of every MCP server (what Gemini's `mcp_*` means). */
+export const ALL_MCP_TOOLS = "mcp__*";
+
+const MAX_MCP_NAME = 64;
+
+/**
+ * The name a model sees for `tool` of MCP server `server`: characters model
+ * APIs refuse become `_`, and a name over 64 characters is cut and ends in
+ * a hash of the whole. Pure.
+ */
+export function mcpToolName(server: string, tool: string): string {
+  const name = `mcp__${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (name.length <= MAX_MCP_NAME) return name;
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return `${name.slice(0, MAX_MCP_NAME - 9)}_${hash.toString(36).padStart(8, "0").slice(0, 8)}`;
+}
+
 /** The canonical name for `name`, or `undefined` when it means no xcsh tool. */
 export function canonicalToolName(name: string): string | undefined {
+  if (name.trim() === ALL_MCP_TOOLS) return ALL_MCP_TOOLS;
   if (parseMcpToolName(name)) return name.trim();
   const lower = name.trim().toLowerCase();
   if (CANONICAL.has(lower)) return lower;
   // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
   return Object.hasOwn(TOOL_ALIASES, lower) ? TOOL_ALIASES[lower] : undefined;
-}
-
-/**
- * Maps a list of names to canonical tools, keeping first-seen order and
- * dropping duplicates; names that mean nothing are returned in `unknown`.
- */
-export function normalizeToolNames(
-  names: readonly string[],
-): { tools: string[]; unknown: string[] } {
-  const tools: string[] = [];
-  const unknown: string[] = [];
-  for (const raw of names) {
-    const name = raw.trim();
-    if (name === "") continue;
-    const canonical = canonicalToolName(name);
-    if (canonical === undefined) {
-      if (!unknown.includes(name)) unknown.push(name);
-    } else if (!tools.includes(canonical)) {
-      tools.push(canonical);
-    }
-  }
-  return { tools, unknown };
 }

@@ -45,7 +45,8 @@ function sandboxField(agent: AgentDefinition): string {
 
 /**
  * The fields of `agent` that need trust when it is a project agent: inline
- * MCP servers, a sandbox other than `read-only`, a `timeout` or `maxTurns`.
+ * MCP servers, a sandbox other than `read-only`, a `timeout` or `maxTurns`,
+ * hooks, user-scope memory.
  */
 export function trustNeeds(agent: AgentDefinition): string[] {
   const out: string[] = [];
@@ -57,6 +58,9 @@ export function trustNeeds(agent: AgentDefinition): string[] {
   }
   if (agent.timeout !== undefined) out.push("timeout");
   if (agent.maxTurns !== undefined) out.push("maxTurns");
+  // Hooks start programs; user-scope memory writes outside the project.
+  if (agent.hooks !== undefined && Object.keys(agent.hooks).length > 0) out.push("hooks");
+  if (agent.memory === "user") out.push("memory: user");
   return out;
 }
 

@@ -14,27 +14,35 @@ const designer: AgentDefinition = {
 
 describe("effectiveAgent", () => {
   test("plan mode: preamble, read-only tools, no spawns", () => {
-    const e = effectiveAgent(designer, { planMode: true, childDepth: 1, maxDepth: 2 });
-    assert.deepEqual(e.tools, ["read", "grep", "find", "ls", "submit_result"]);
+    const { agent: e, toolSet } = effectiveAgent(designer, {
+      planMode: true,
+      childDepth: 1,
+      maxDepth: 2,
+    });
+    assert.deepEqual(toolSet.tools, ["read", "grep", "find", "ls", "submit_result"]);
     assert.equal(e.spawns, undefined);
     assert.ok(e.systemPrompt.startsWith(PLAN_MODE_PREAMBLE));
     assert.ok(e.systemPrompt.endsWith("Design things."));
     assert.equal(designer.spawns?.length, 1, "the original is not changed");
   });
   test("at the depth limit the task tool is removed, all-tools agents included", () => {
-    const e = effectiveAgent(designer, { planMode: false, childDepth: 2, maxDepth: 2 });
-    assert.ok(e.tools && !e.tools.includes("task") && e.tools.includes("edit"));
+    const { agent: e, toolSet } = effectiveAgent(designer, {
+      planMode: false,
+      childDepth: 2,
+      maxDepth: 2,
+    });
+    assert.ok(!toolSet.tools.includes("task") && toolSet.tools.includes("edit"));
     assert.equal(e.spawns, undefined);
     const listed = effectiveAgent({ ...designer, tools: ["read", "task", "submit_result"] }, {
       planMode: false,
       childDepth: 5,
       maxDepth: 2,
     });
-    assert.deepEqual(listed.tools, ["read", "submit_result"]);
+    assert.deepEqual(listed.toolSet.tools, ["read", "submit_result"]);
   });
   test("below the limit the agent is unchanged", () => {
-    assert.equal(
-      effectiveAgent(designer, { planMode: false, childDepth: 1, maxDepth: 2 }),
+    assert.deepEqual(
+      effectiveAgent(designer, { planMode: false, childDepth: 1, maxDepth: 2 }).agent,
       designer,
     );
   });

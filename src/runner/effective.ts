@@ -1,35 +1,17 @@
 /**
  * What a child actually runs: the effective agent and its output schema.
  *
- * Decides plan mode (a read-only preamble, only `read grep find ls` plus
- * `submit_result` and the agent's read-only extras, no spawns), the removal of the `task` tool when the child
- * will sit at the depth limit, and the schema precedence
+ * Decides plan mode's preamble, the agent's spawns as the tool-set rule
+ * leaves them (`tool-set-rule.ts` decides the tools: plan mode, the depth
+ * limit, `disallowedTools`), and the schema precedence
  * `agent.output ?? call schema ?? parent schema`. The effective agent is
  * what the child receives — never the original. Pure.
  *
  * @module
  */
 import { depthExhausted } from "./guards.ts";
-import { type AgentDefinition, TOOL_NAMES } from "../types.ts";
-
-/** Tools a plan-mode child keeps. */
-export const PLAN_MODE_TOOLS = ["read", "grep", "find", "ls", "submit_result"] as const;
-
-/**
- * Read-only tools a plan-mode child also keeps when its agent lists them.
- * MCP tool patterns are kept too; the child then offers only the tools their
- * servers annotate `readOnlyHint`.
- */
-export const PLAN_MODE_EXTRA_TOOLS = ["web_fetch", "web_search", "todo"] as const;
-
-function planModeTools(agentTools: readonly string[] | undefined): string[] {
-  const listed = agentTools ?? [];
-  return [
-    ...PLAN_MODE_TOOLS,
-    ...PLAN_MODE_EXTRA_TOOLS.filter((t) => listed.includes(t)),
-    ...listed.filter((t) => t.startsWith("mcp__")),
-  ];
-}
+import { decideToolSet, type ToolSet } from "./tool-set-rule.ts";
+import type { AgentDefinition } from "../types.ts";
 
 export const PLAN_MODE_PREAMBLE = `You are running in plan mode. Investigate and plan only:
 do not create, modify or delete files, do not run commands, and do not
@@ -42,24 +24,31 @@ export interface EffectiveOptions {
   /** Depth of the process that will run the agent. */
   childDepth: number;
   maxDepth: number;
+  /** Every agent's name (for `spawns: "*"` minus `disallowedTools: Agent(x)`). */
+  agentNames?: readonly string[];
+}
+
+/** The agent definition a child receives, and its decided tool set. */
+export interface Effective {
+  agent: AgentDefinition;
+  toolSet: ToolSet;
 }
 
 /** Builds the agent definition the child receives. */
-export function effectiveAgent(agent: AgentDefinition, opts: EffectiveOptions): AgentDefinition {
-  if (opts.planMode) {
-    const { spawns: _dropped, ...rest } = agent;
-    return {
-      ...rest,
-      systemPrompt: `${PLAN_MODE_PREAMBLE}\n\n${agent.systemPrompt}`,
-      tools: planModeTools(agent.tools),
-    };
-  }
-  if (depthExhausted(opts.childDepth, opts.maxDepth)) {
-    const { spawns: _dropped, ...rest } = agent;
-    const tools = (agent.tools ?? [...TOOL_NAMES]).filter((t) => t !== "task");
-    return { ...rest, tools };
-  }
-  return agent;
+export function effectiveAgent(agent: AgentDefinition, opts: EffectiveOptions): Effective {
+  const toolSet = decideToolSet({
+    agent,
+    planMode: opts.planMode,
+    depthAllowsSpawn: !depthExhausted(opts.childDepth, opts.maxDepth),
+    agentNames: opts.agentNames,
+  });
+  const { spawns: _dropped, ...rest } = agent;
+  const spawns = toolSet.spawns;
+  const effective: AgentDefinition = spawns === "*" || spawns.length > 0
+    ? { ...rest, spawns }
+    : rest;
+  if (opts.planMode) effective.systemPrompt = `${PLAN_MODE_PREAMBLE}\n\n${agent.systemPrompt}`;
+  return { agent: effective, toolSet };
 }
 
 /** The schema a task's result must satisfy, or `null` for free text. */

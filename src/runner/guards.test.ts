@@ -134,20 +134,20 @@ describe("checkGuards", () => {
 });
 
 describe("childEnvironment", () => {
-  test("depth + 1, the agent's spawns, blocked = its name", () => {
-    assert.deepEqual(childEnvironment(AGENTS[1], 0, 2), {
+  test("depth + 1, the decided spawns, blocked = its name", () => {
+    assert.deepEqual(childEnvironment(AGENTS[1], 0, ["explore"]), {
       XCSH_TASK_DEPTH: "1",
       XCSH_SPAWNS: "explore",
       PI_BLOCKED_AGENT: "plan",
     });
   });
-  test("no spawns at the depth limit", () => {
-    assert.equal(childEnvironment(AGENTS[2], 1, 2).XCSH_SPAWNS, "");
-    assert.equal(childEnvironment(AGENTS[2], 0, 2).XCSH_SPAWNS, "*");
-    assert.equal(childEnvironment(AGENTS[2], 7, -1).XCSH_SPAWNS, "*");
+  test("no spawns: an empty XCSH_SPAWNS", () => {
+    assert.equal(childEnvironment(AGENTS[2], 1, []).XCSH_SPAWNS, "");
+    assert.equal(childEnvironment(AGENTS[2], 0, "*").XCSH_SPAWNS, "*");
+    assert.equal(childEnvironment(AGENTS[2], 0, ["a", "b"]).XCSH_SPAWNS, "a,b");
   });
   test("recursive agents are not blocked", () => {
-    assert.equal(childEnvironment(agent("loop", { recursive: true }), 0, 2).PI_BLOCKED_AGENT, "");
+    assert.equal(childEnvironment(agent("loop", { recursive: true }), 0, []).PI_BLOCKED_AGENT, "");
   });
   test("depthExhausted", () => {
     assert.deepEqual([0, 1, 2, 3].map((d) => depthExhausted(d, 2)), [false, false, true, true]);

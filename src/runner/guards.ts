@@ -1,7 +1,8 @@
 /**
  * May this process start a child running agent X?
  *
- * Decides, in this order: the agent exists (exact name), it is not disabled
+ * Decides, in this order: the agent exists (exact name), it can run (not a
+ * remote agent), it is not disabled
  * by config, the spawn policy inherited in `XCSH_SPAWNS` allows it (unset at
  * the top level = any; `""` = none; CSV = those names), `PI_BLOCKED_AGENT`
  * does not name it (recursion prevention), and this process's depth
@@ -38,7 +39,8 @@ export type GuardKind =
   | "blocked"
   | "depth"
   | "env"
-  | "changed";
+  | "changed"
+  | "unrunnable";
 
 export type GuardResult =
   | { ok: true; agent: AgentDefinition }
@@ -116,6 +118,13 @@ export function checkGuards(
       message: unknownAgentMessage(name, availableNames(agents, limits), limits.listHint),
     };
   }
+  if (agent.notRunnable) {
+    return {
+      ok: false,
+      kind: "unrunnable",
+      message: `Cannot run '${name}': ${agent.notRunnable}.`,
+    };
+  }
   if (limits.disabled.includes(name)) {
     return {
       ok: false,
@@ -152,21 +161,18 @@ export function checkGuards(
   return { ok: true, agent };
 }
 
-/** The xcsh variables a child of `agent` starts with. */
+/**
+ * The xcsh variables a child of `agent` starts with; `spawns` is what the
+ * tool-set rule left it (`[]`: none).
+ */
 export function childEnvironment(
   agent: AgentDefinition,
   parentDepth: number,
-  maxDepth: number,
+  spawns: "*" | readonly string[],
 ): Record<"XCSH_TASK_DEPTH" | "XCSH_SPAWNS" | "PI_BLOCKED_AGENT", string> {
-  const depth = parentDepth + 1;
-  const spawns = depthExhausted(depth, maxDepth) || agent.spawns === undefined
-    ? ""
-    : agent.spawns === "*"
-    ? "*"
-    : agent.spawns.join(",");
   return {
-    XCSH_TASK_DEPTH: String(depth),
-    XCSH_SPAWNS: spawns,
+    XCSH_TASK_DEPTH: String(parentDepth + 1),
+    XCSH_SPAWNS: spawns === "*" ? "*" : spawns.join(","),
     PI_BLOCKED_AGENT: agent.recursive ? "" : agent.name,
   };
 }

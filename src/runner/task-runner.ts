@@ -23,6 +23,11 @@ import { writeErr } from "../stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
+import { withSessionAgents } from "../discovery/session-agents.ts";
+import { mergeHooks } from "../discovery/hook-config.ts";
+import { memoryDir, openMemory } from "./agent-memory.ts";
+import { claudeHome } from "../discovery/config-dirs.ts";
+import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { type Isolate, runPreparedTask } from "./run-task.ts";
 import { bindSessions } from "./session-binding.ts";
@@ -52,8 +57,11 @@ import type {
   AgentDefinition,
   ChildEvent,
   Diagnostic,
+  HookEvent,
+  HookGroup,
   McpServerDef,
   SandboxSetting,
+  SkillRef,
   TaskEnvelope,
   TaskRequest,
   TaskResult,
@@ -104,6 +112,8 @@ export interface TaskToolOptions {
   modelFlag?: string;
   /** The background run these tasks belong to (recorded in their sessions). */
   backgroundRun?: string;
+  /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
+  sessionAgents?: readonly AgentDefinition[];
 }
 
 /** A child ready to start. */
@@ -134,6 +144,25 @@ export type Prepared =
 
 export { validateRequest };
 
+/** `agent` with the config's hooks before its own (they apply to every task). */
+function withConfigHooks(agent: AgentDefinition, hooks: XcshConfig["hooks"]): AgentDefinition {
+  if (!hooks || Object.keys(hooks).length === 0) return agent;
+  const stamped: NonNullable<XcshConfig["hooks"]> = {};
+  for (const [event, groups] of Object.entries(hooks) as [HookEvent, HookGroup[]][]) {
+    stamped[event] = groups.map((g) => ({ ...g, from: "config" }));
+  }
+  return { ...agent, hooks: mergeHooks(stamped, agent.hooks) };
+}
+
+/** The sampling settings an agent file asks for, as envelope fields. */
+function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
+  const out: Partial<TaskEnvelope> = {};
+  if (agent.temperature !== undefined) out.temperature = agent.temperature;
+  if (agent.topP !== undefined) out.topP = agent.topP;
+  if (agent.topK !== undefined) out.topK = agent.topK;
+  return out;
+}
+
 export class TaskTool {
   private keeperValue?: SessionKeeper;
   /**
@@ -152,7 +181,9 @@ export class TaskTool {
     (opts.onDiscoveryWarnings ?? opts.onWarnings)?.(found.warnings);
     return new TaskTool(
       opts,
-      found.agents.filter((a) => !opts.config.task.disabledAgents.includes(a.name)),
+      withSessionAgents(opts.sessionAgents, found.agents).filter((a) =>
+        !opts.config.task.disabledAgents.includes(a.name)
+      ),
     );
   }
 
@@ -230,8 +261,9 @@ export class TaskTool {
       caller: this.opts.sandbox,
       env: env.env,
     });
-    const found = await discoverAgents(env);
-    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
+    const discovered = await discoverAgents(env);
+    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
+    const found = { agents: withSessionAgents(this.opts.sessionAgents, discovered.agents) };
     const maxDepth = config.task.maxRecursionDepth;
     const guard = checkGuards(req.agent, found.agents, caller, {
       maxDepth,
@@ -243,7 +275,20 @@ export class TaskTool {
     const changed = changedSince(agentSet, guard.agent);
     if (changed) return { ok: false, kind: "changed", message: changed };
 
-    const planMode = req.planMode === true || this.opts.planMode === true;
+    // `permissionMode: plan` in the agent's file only ever adds plan mode.
+    const planMode = req.planMode === true || this.opts.planMode === true ||
+      guard.agent.planMode === true;
+    const ignored = guard.agent.ignoredFields ?? [];
+    if (ignored.length > 0) {
+      this.opts.onWarnings?.([{
+        level: "warning",
+        file: guard.agent.filePath,
+        field: ignored[0],
+        message: `${ignored.join(", ")} ${
+          ignored.length === 1 ? "is" : "are"
+        } not used by xcsh (xcsh agents check says why)`,
+      }]);
+    }
     const childDepth = caller.depth + 1;
     // A project agent file nobody trusted may only tighten the user's settings.
     // (The file and the store are read only for a file that sets such things.)
@@ -260,7 +305,13 @@ export class TaskTool {
       maxTurns: DEFAULT_LIMITS.maxTurns,
     });
     if (restricted.warning) this.opts.onWarnings?.([restricted.warning]);
-    const agent = effectiveAgent(restricted.agent, { planMode, childDepth, maxDepth });
+    const { agent: withHooks, toolSet } = effectiveAgent(restricted.agent, {
+      planMode,
+      childDepth,
+      maxDepth,
+      agentNames: found.agents.map((a) => a.name),
+    });
+    const agent = withConfigHooks(this.trustedHooks(withHooks), config.hooks);
     const outputSchema = resolveOutputSchema(
       guard.agent.output,
       req.schema,
@@ -305,7 +356,8 @@ export class TaskTool {
     }
     const sandbox = await sandboxFor({
       request: req.sandbox,
-      agent,
+      // The decided tools say whether there is a bash to sandbox.
+      agent: { ...agent, tools: toolSet.tools },
       config,
       caller: this.opts.sandbox,
       env: env.env,
@@ -322,9 +374,10 @@ export class TaskTool {
     this.opts.onWarnings?.(gathered.warnings);
     const launch = this.launcherFor(req, guard.agent);
     if (!launch.ok) return { ok: false, kind: "usage", message: launch.message };
+    const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
+    const memory = this.memoryOf(agent);
     const mcp = this.mcpServersOf(agent, agentTrusted);
-    const childEnv = childEnvironment(agent, caller.depth, maxDepth);
-    if (planMode) childEnv.XCSH_SPAWNS = "";
+    const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const timeoutS = req.timeout ?? restricted.agent.timeout ?? config.task.timeout;
     const tasks = req.tasks.map((t): PreparedTask => ({
       envelope: {
@@ -337,8 +390,10 @@ export class TaskTool {
         model: model.ok ? model.value.id : null,
         ...(model.ok && model.value.note ? { modelNote: model.value.note } : {}),
         ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
+        ...sampling(agent),
         cwd: env.cwd,
         planMode,
+        toolSet,
         limits: {
           maxTurns: req.maxTurns ?? agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
           timeoutMs: timerMs(timeoutS * 1000),
@@ -350,6 +405,9 @@ export class TaskTool {
         agentSet,
         sandbox: sandbox.setting,
         ...(mcp ? { mcpServers: mcp } : {}),
+        ...(skills.refs.length > 0 ? { skills: skills.refs } : {}),
+        ...(memory ? { memory } : {}),
+        ...(skills.preloaded.length > 0 ? { preloadedSkills: skills.preloaded } : {}),
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
@@ -402,6 +460,115 @@ export class TaskTool {
       ? [config.task.launcherBinary]
       : [self.command, ...self.args];
     return { ok: true, value: { plan: choice.plan, binary } };
+  }
+
+  /**
+   * The skills a child of `agent` may load (when its tools include `skill`)
+   * and the bodies of those it preloads (`skills:`), warning about names
+   * that match no skill. Skills are discovered only when needed.
+   */
+  private async skillsOf(
+    agent: AgentDefinition,
+    mayLoad: boolean,
+  ): Promise<{ refs: SkillRef[]; preloaded: { name: string; body: string }[] }> {
+    const wanted = agent.skills ?? [];
+    if (!mayLoad && wanted.length === 0) return { refs: [], preloaded: [] };
+    const { discoverSkills, readSkillBody } = await import("../discovery/skills.ts");
+    const found = await discoverSkills(this.opts.env);
+    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
+    const preloaded: { name: string; body: string }[] = [];
+    const warnings: Diagnostic[] = [];
+    for (const name of wanted) {
+      const skill = found.skills.find((s) => s.name === name);
+      if (!skill) {
+        warnings.push({
+          level: "warning",
+          file: agent.filePath,
+          field: "skills",
+          message:
+            `'skills' names '${name}', which is no skill found here (xcsh skills lists them)`,
+        });
+        continue;
+      }
+      const read = await readSkillBody(skill.filePath);
+      if ("error" in read) {
+        warnings.push({ level: "warning", file: skill.filePath, message: read.error });
+      } else preloaded.push({ name, body: read.body });
+    }
+    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
+    const refs = mayLoad
+      ? found.skills.map((s) => ({
+        name: s.name,
+        description: s.description,
+        filePath: s.filePath,
+      }))
+      : [];
+    return { refs, preloaded };
+  }
+
+  /**
+   * The memory folder of `agent` (made when missing) and the head of its
+   * `MEMORY.md`, or undefined (with a warning when it cannot have one). A
+   * repository's agent keeps a folder outside its project only once the
+   * project is trusted.
+   */
+  private memoryOf(agent: AgentDefinition): { dir: string; head: string } | undefined {
+    if (!agent.memory) return undefined;
+    const { env } = this.opts;
+    const warn = (message: string) =>
+      this.opts.onWarnings?.([{
+        level: "warning",
+        file: agent.filePath,
+        field: "memory",
+        message,
+      }]);
+    const where = memoryDir(agent, {
+      projectRoot: projectRoot(env.cwd, env.home),
+      claudeHome: claudeHome(env.home, env.env),
+    });
+    if (!where) return undefined;
+    if ("error" in where) {
+      warn(`${where.error}; the agent runs without memory`);
+      return undefined;
+    }
+    if (agent.memory === "user" && agent.source === "project" && !agentFileTrusted(agent, env)) {
+      warn(
+        "'memory: user' of a project's agent file is not kept: it would write outside the " +
+          "project, which is not trusted (run 'xcsh trust', or use memory: local)",
+      );
+      return undefined;
+    }
+    const opened = openMemory(where.dir);
+    if ("error" in opened) {
+      warn(`${opened.error}; the agent runs without memory`);
+      return undefined;
+    }
+    return { dir: where.dir, head: opened.head };
+  }
+
+  /**
+   * `agent` without its hooks when they come from a repository the user has
+   * not trusted (the hooks would start programs): one warning says how to
+   * allow them. The user's own files (and `--agents`) keep theirs.
+   */
+  private trustedHooks(agent: AgentDefinition): AgentDefinition {
+    if (!agent.hooks) return agent;
+    const plugin = agent.family === "plugin";
+    if (!plugin && (agent.source !== "project" || agentFileTrusted(agent, this.opts.env))) {
+      return agent;
+    }
+    const { hooks: _dropped, ...rest } = agent;
+    this.opts.onWarnings?.([{
+      level: "warning",
+      file: agent.filePath,
+      field: "hooks",
+      message: plugin
+        ? "a plugin agent's hooks are not run (as in Claude Code): define hooks in your own " +
+          "agent files or config"
+        : "the hooks of this project's agent file are not run: the project is not " +
+          "trusted (run 'xcsh trust' in it to allow them)",
+    }]);
+    return rest;
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */

@@ -24,6 +24,7 @@ import { killMarked, killTree } from "../runner/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -130,6 +131,96 @@ function shell(): string {
   return "/bin/sh";
 }
 
+/** How a command run by {@link spawnCommand} ended. */
+export interface CommandOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Its stdout (and stderr, when the script merges them), head and tail kept. */
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Set when the command could not be started. */
+  error?: Error;
+}
+
+/**
+ * Runs `script` with the shell, as `bash` runs commands (in the task's
+ * sandbox when there is one, in its own process group, the whole tree
+ * ended at the timeout, on abort and when it exits); `stdin` is written to
+ * it (none: no stdin); `merge` keeps stderr in `stdout`, in arrival order.
+ * Output is kept in bounded memory. The `bash` tool and hooks share it.
+ */
+export function spawnCommand(
+  script: string,
+  ctx: ToolContext,
+  opts: { timeoutMs: number; stdin?: string; env?: Record<string, string>; merge?: boolean },
+): Promise<CommandOutcome> {
+  return new Promise((resolvePromise) => {
+    const out = new OutputCollector();
+    const err = opts.merge ? out : new OutputCollector();
+    let timedOut = false;
+    let settled = false;
+    const mark = `${process.pid}-${++commandCount}-${Math.random().toString(36).slice(2)}`;
+    const [program, argv] = commandLine(script, ctx);
+    const child = spawn(program, argv, {
+      cwd: ctx.cwd,
+      env: { ...ctx.env, ...opts.env, [COMMAND_MARK]: mark },
+      detached: true,
+      stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+    if (pid !== undefined) liveCommands.set(pid, mark);
+    if (opts.stdin !== undefined && child.stdin) {
+      // A command that does not read its stdin must not fail the run.
+      child.stdin.on("error", () => {});
+      child.stdin.end(opts.stdin);
+    }
+    // Decoded per stream, so a character split across two chunks stays whole.
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => out.push(d));
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => err.push(d));
+    // The shell, everything it started (setsid and double forks included).
+    const stop = () => endCommand(pid, mark);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, opts.timeoutMs);
+    const onAbort = () => stop();
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (code: number | null, sig: NodeJS.Signals | null, error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+      // The shell is gone; end whatever it left running (its orphans now
+      // belong to init: they are found by their mark).
+      stop();
+      if (pid !== undefined) liveCommands.delete(pid);
+      resolvePromise({
+        code,
+        signal: sig,
+        stdout: out.text(),
+        stderr: opts.merge ? "" : err.text(),
+        timedOut,
+        ...(error ? { error } : {}),
+      });
+    };
+    child.on("error", (e) => finish(null, null, e));
+    child.on("exit", (code, sig) => {
+      // Give the pipes a moment to deliver the last bytes, then finish even if
+      // a background process still holds them open.
+      let done = false;
+      const end = () => {
+        if (done) return;
+        done = true;
+        finish(code, sig);
+      };
+      child.on("close", end);
+      setTimeout(end, 200);
+    });
+  });
+}
+
 export interface BashArgs {
   command: string;
   timeout?: number;
@@ -144,7 +235,7 @@ export const bashTool: ToolSpec = {
     "in a sandbox where only the project folder and /tmp are writable. Environment variables " +
     "that look like secrets (tokens, keys, passwords, URLs with credentials) and agent or " +
     "display sockets are not passed to commands.",
-  readOnly: false,
+  readOnly: TOOL_READ_ONLY.bash,
   inputSchema: {
     type: "object",
     properties: {
@@ -159,76 +250,29 @@ export const bashTool: ToolSpec = {
     required: ["command"],
     additionalProperties: false,
   },
-  run(args: BashArgs, ctx) {
+  async run(args: BashArgs, ctx) {
     const timeoutS = Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_S, BASH_MAX_TIMEOUT_S);
-    if (ctx.signal.aborted) return Promise.resolve(toolError("cancelled"));
-    return new Promise((resolvePromise) => {
-      const out = new OutputCollector();
-      let timedOut = false;
-      let settled = false;
-      const mark = `${process.pid}-${++commandCount}-${Math.random().toString(36).slice(2)}`;
-      // `exec 2>&1` first: one stream keeps stdout and stderr lines in order.
-      const [program, argv] = commandLine(`exec 2>&1\n${args.command}`, ctx);
-      const child = spawn(program, argv, {
-        cwd: ctx.cwd,
-        env: { ...ctx.env, [COMMAND_MARK]: mark },
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const pid = child.pid;
-      if (pid !== undefined) liveCommands.set(pid, mark);
-      // Decoded per stream, so a character split across two chunks stays whole.
-      const onData = (d: string) => out.push(d);
-      child.stdout?.setEncoding("utf8").on("data", onData);
-      child.stderr?.setEncoding("utf8").on("data", onData);
-      // The shell, everything it started (setsid and double forks included).
-      const stop = () => endCommand(pid, mark);
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stop();
-      }, timeoutS * 1000);
-      const onAbort = () => stop();
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
-
-      const finish = (code: number | null, sig: NodeJS.Signals | null, error?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        ctx.signal.removeEventListener("abort", onAbort);
-        // The shell is gone; end whatever it left running (its orphans now
-        // belong to init: they are found by their mark).
-        stop();
-        if (pid !== undefined) liveCommands.delete(pid);
-        const text = out.text().replace(/\s+$/, "");
-        if (error) return resolvePromise(toolError(`could not run the command: ${error.message}`));
-        if (ctx.signal.aborted) return resolvePromise(toolError("cancelled"));
-        if (timedOut) {
-          return resolvePromise({
-            ok: false,
-            output: `${text}\n[killed: timed out after ${timeoutS} s]`.trimStart(),
-            summary: `timed out after ${timeoutS} s`,
-          });
-        }
-        const status = code !== null ? `exit code ${code}` : `killed by ${sig}`;
-        resolvePromise({
-          ok: code === 0,
-          output: text === "" ? `(no output)\n[${status}]` : `${text}\n[${status}]`,
-          summary: status,
-        });
-      };
-      child.on("error", (err) => finish(null, null, err));
-      child.on("exit", (code, sig) => {
-        // Give the pipes a moment to deliver the last bytes, then finish even if
-        // a background process still holds them open.
-        let done = false;
-        const end = () => {
-          if (done) return;
-          done = true;
-          finish(code, sig);
-        };
-        child.on("close", end);
-        setTimeout(end, 200);
-      });
+    if (ctx.signal.aborted) return toolError("cancelled");
+    // `exec 2>&1` first: one stream keeps stdout and stderr lines in order.
+    const r = await spawnCommand(`exec 2>&1\n${args.command}`, ctx, {
+      timeoutMs: timeoutS * 1000,
+      merge: true,
     });
+    const text = r.stdout.replace(/\s+$/, "");
+    if (r.error) return toolError(`could not run the command: ${r.error.message}`);
+    if (ctx.signal.aborted) return toolError("cancelled");
+    if (r.timedOut) {
+      return {
+        ok: false,
+        output: `${text}\n[killed: timed out after ${timeoutS} s]`.trimStart(),
+        summary: `timed out after ${timeoutS} s`,
+      };
+    }
+    const status = r.code !== null ? `exit code ${r.code}` : `killed by ${r.signal}`;
+    return {
+      ok: r.code === 0,
+      output: text === "" ? `(no output)\n[${status}]` : `${text}\n[${status}]`,
+      summary: status,
+    };
   },
 };

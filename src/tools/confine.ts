@@ -45,9 +45,13 @@ export async function realLocation(abs: string, links = 0): Promise<string> {
   return here;
 }
 
-/** The real paths of the folders `ctx` allows (the working directory when unset). */
-export async function allowedRoots(ctx: ToolContext): Promise<string[]> {
-  const roots = ctx.roots && ctx.roots.length > 0 ? ctx.roots : [ctx.cwd];
+/**
+ * The real paths of the folders `ctx` allows (the working directory when
+ * unset); for reading (`read`), also its read-only folders (skills).
+ */
+export async function allowedRoots(ctx: ToolContext, read = false): Promise<string[]> {
+  const base = ctx.roots && ctx.roots.length > 0 ? ctx.roots : [ctx.cwd];
+  const roots = read && ctx.readRoots ? [...base, ...ctx.readRoots] : base;
   return await Promise.all(roots.map((r) => realpath(r).catch(() => resolve(r))));
 }
 
@@ -55,11 +59,18 @@ export type Confined =
   | { ok: true; abs: string; shown: string; roots: string[] }
   | { ok: false; error: ToolOutcome };
 
-/** `p` resolved for a tool, or the tool error saying it is out of bounds. */
-export async function confine(ctx: ToolContext, p: string | undefined): Promise<Confined> {
+/**
+ * `p` resolved for a tool, or the tool error saying it is out of bounds; a
+ * tool that only reads (`read`) may also use the read-only folders.
+ */
+export async function confine(
+  ctx: ToolContext,
+  p: string | undefined,
+  read = false,
+): Promise<Confined> {
   const abs = resolvePath(ctx.cwd, p);
   const shown = displayPath(ctx.cwd, abs);
-  const roots = await allowedRoots(ctx);
+  const roots = await allowedRoots(ctx, read);
   let real: string;
   try {
     real = await realLocation(abs);

@@ -11,6 +11,7 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
 import { confine } from "./confine.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export interface EditArgs {
   path: string;
@@ -125,7 +126,7 @@ export const editTool: ToolSpec = {
   name: "edit",
   description: "Replace exact text in a file. old_string must match exactly once (include " +
     "enough surrounding lines to make it unique), or set all: true to replace every occurrence.",
-  readOnly: false,
+  readOnly: TOOL_READ_ONLY.edit,
   inputSchema: {
     type: "object",
     properties: {

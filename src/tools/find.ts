@@ -12,6 +12,7 @@ import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "./types.ts";
 import { confine } from "./confine.ts";
 import { displayPath, entryPath, walk } from "./walk.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const FIND_DEFAULT_RESULTS = 200;
 export const FIND_MAX_RESULTS = 1000;
@@ -27,7 +28,7 @@ export const findTool: ToolSpec = {
   description: "Find files and directories by glob pattern, e.g. `*.ts` (any depth), " +
     "`src/**/*.test.ts`, `**/README.md`, `*.{yml,yaml}`. Skips what .gitignore excludes. " +
     "Directories end with `/`.",
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.find,
   inputSchema: {
     type: "object",
     properties: {
@@ -39,7 +40,7 @@ export const findTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: FindArgs, ctx) {
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const start = where.abs;
     try {

@@ -19,6 +19,8 @@ import { confine, linkStaysInside } from "./confine.ts";
 import { pacer } from "./pace.ts";
 import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";
 import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { readDenyFilter, ruleAnchors } from "./permission-check.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;
@@ -57,7 +59,7 @@ export const grepTool: ToolSpec = {
     "below `path` (default: the working directory) that .gitignore does not exclude; `glob` " +
     "filters file names (e.g. `*.ts`, `src/**/*.py`). Returns `path:line:text` lines, at most " +
     `max_results (default ${GREP_DEFAULT_RESULTS}).`,
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.grep,
   inputSchema: {
     type: "object",
     properties: {
@@ -85,7 +87,7 @@ export const grepTool: ToolSpec = {
       return toolError(`invalid regular expression: ${(err as Error).message}`);
     }
     const limit = Math.min(args.max_results ?? GREP_DEFAULT_RESULTS, GREP_MAX_RESULTS);
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const start = where.abs;
     let st;
@@ -183,10 +185,13 @@ export const grepTool: ToolSpec = {
     } else {
       const pace = pacer();
       try {
+        const denied = readDenyFilter(ctx.permissions, ruleAnchors(ctx));
         const w = await walk(start, { signal: ctx.signal, pace }, (e) => {
           if (e.isDir || !e.isFile) return false;
           if (filter && !filter(e.rel)) return false;
           const abs = entryPath(e);
+          // A file a deny Read(…) rule covers is not searched.
+          if (denied?.(abs)) return false;
           if (!e.isLink) return take(abs);
           // A symlink met on the walk is searched only when it stays inside.
           return linkStaysInside(abs, where.roots).then((inside) => inside && take(abs));

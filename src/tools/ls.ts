@@ -7,6 +7,7 @@
 import { readdir } from "node:fs/promises";
 import { toolError, type ToolSpec } from "./types.ts";
 import { confine } from "./confine.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 
@@ -14,7 +15,7 @@ export const lsTool: ToolSpec = {
   name: "ls",
   description: "List a directory's entries (default: the working directory). Directories end " +
     "with `/`, symlinks with `@`.",
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.ls,
   inputSchema: {
     type: "object",
     properties: {
@@ -23,7 +24,7 @@ export const lsTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: { path?: string }, ctx) {
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const { abs, shown } = where;
     let entries;

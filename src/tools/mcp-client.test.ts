@@ -10,6 +10,7 @@ import { startMcpTools } from "./mcp-tools.ts";
 import type { McpServerDef } from "../types.ts";
 import { startMcpHttpServer } from "../../tests/support/mcp-http-server.ts";
 import { isRunning } from "../runner/process-tree.ts";
+import { decideToolSet } from "../runner/tool-set-rule.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
@@ -146,6 +147,9 @@ describe("servers that cannot start", () => {
   }
 });
 
+const grantOf = (tools: string[], planMode: boolean) =>
+  decideToolSet({ agent: { tools }, planMode, depthAllowsSpawn: true }).mcp;
+
 describe("startMcpTools", () => {
   test("patterns pick tools, plan mode keeps read-only ones, failures are listed", async () => {
     const set = await startMcpTools(
@@ -153,11 +157,8 @@ describe("startMcpTools", () => {
         fix: fixture(),
         gone: { type: "stdio", command: "xcsh-no-such-command", args: [], env: {} },
       },
-      {
-        tools: ["read", "mcp__fix__echo", "mcp__fix__shout", "mcp__fix__nope"],
-        declared: [],
-        planMode: false,
-      },
+      grantOf(["read", "mcp__fix__echo", "mcp__fix__shout", "mcp__fix__nope"], false),
+      ["read", "mcp__fix__echo", "mcp__fix__shout", "mcp__fix__nope"],
       opts,
     );
     try {
@@ -171,11 +172,12 @@ describe("startMcpTools", () => {
     } finally {
       await set.close();
     }
-    const plan = await startMcpTools({ fix: fixture() }, {
-      tools: ["mcp__fix__*"],
-      declared: [],
-      planMode: true,
-    }, opts);
+    const plan = await startMcpTools(
+      { fix: fixture() },
+      grantOf(["mcp__fix__*"], true),
+      ["mcp__fix__*"],
+      opts,
+    );
     try {
       assert.deepEqual(plan.tools.map((t) => t.name), ["mcp__fix__echo"]);
     } finally {

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MCP_RESULT_MAX_CHARS, mcpResultText } from "./mcp-result.ts";
 import { expandDefinition, expandVariables } from "./mcp-expand.ts";
-import { mcpToolAllowed, mcpToolName } from "./mcp-tools.ts";
+import { mcpToolName } from "./mcp-tools.ts";
 
 describe("mcpResultText", () => {
   test("text, resources and links", () => {
@@ -60,7 +60,7 @@ describe("expandVariables", () => {
   });
 });
 
-describe("MCP tool names and selection", () => {
+describe("MCP tool names", () => {
   test("names model APIs accept", () => {
     assert.equal(mcpToolName("fs", "read_file"), "mcp__fs__read_file");
     assert.equal(mcpToolName("my.server", "get data"), "mcp__my_server__get_data");
@@ -68,20 +68,4 @@ describe("MCP tool names and selection", () => {
     assert.equal(long.length, 64);
     assert.notEqual(long, mcpToolName("server", "t".repeat(99)));
   });
-  const o = { declared: false, planMode: false, readOnly: false };
-  const rows: [string, readonly string[] | undefined, typeof o, boolean][] = [
-    ["no tool list: every tool", undefined, o, true],
-    ["exact tool", ["mcp__fs__read"], o, true],
-    ["other tool of the server", ["mcp__fs__write"], o, false],
-    ["server wildcard", ["mcp__fs__*"], o, true],
-    ["bare server", ["mcp__fs"], o, true],
-    ["declared, no pattern", ["read"], { ...o, declared: true }, true],
-    ["declared but a pattern narrows it", ["mcp__fs__write"], { ...o, declared: true }, false],
-    ["neither", ["read"], o, false],
-    ["plan mode drops tools not read-only", ["mcp__fs__*"], { ...o, planMode: true }, false],
-    ["plan mode keeps read-only", ["mcp__fs__*"], { ...o, planMode: true, readOnly: true }, true],
-  ];
-  for (const [name, tools, opts, expected] of rows) {
-    test(name, () => assert.equal(mcpToolAllowed("fs", "read", tools, opts), expected));
-  }
 });

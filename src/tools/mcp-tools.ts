@@ -3,51 +3,26 @@
  * that call them. A server's tools are offered when the agent has no tool
  * list, when it declares the server (`mcpServers:`) without naming any of
  * its tools, or by its `tools` patterns: `mcp__<server>__<tool>`,
- * `mcp__<server>__*` and `mcp__<server>`. In plan mode only tools annotated
- * `readOnlyHint` stay. Names are `mcp__<server>__<tool>`, with characters
+ * `mcp__<server>__*` and `mcp__<server>`, minus `disallowedTools`; in plan
+ * mode only tools annotated `readOnlyHint` stay (the grant is decided by
+ * `runner/tool-set-rule.ts`). Names are `mcp__<server>__<tool>`, with characters
  * model APIs refuse replaced by `_` and at most 64 characters. The server
  * checks arguments against its own schemas.
  *
  * @example
  * ```ts
- * mcpToolAllowed("github", "create_issue", ["read", "mcp__github__*"], { declared: false, planMode: false, readOnly: false });
- * // true
+ * mcpToolName("github", "create.issue"); // "mcp__github__create_issue"
  * ```
  *
  * @module
  */
-import { parseMcpToolName } from "../discovery/tool-names.ts";
+import { mcpToolName, parseMcpToolName } from "../discovery/tool-names.ts";
 import type { McpServerDef } from "../types.ts";
+import { type McpGrant, mcpToolGranted } from "../runner/tool-set-rule.ts";
 import { connectMcpServer, type ConnectOptions, type McpConnection } from "./mcp-client.ts";
 import type { JsonSchemaObject, ToolSpec } from "./types.ts";
 
-const MAX_NAME = 64;
-
-/** The name a model sees for `tool` of `server`. Pure. */
-export function mcpToolName(server: string, tool: string): string {
-  const name = `mcp__${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_");
-  if (name.length <= MAX_NAME) return name;
-  let hash = 0;
-  for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-  return `${name.slice(0, MAX_NAME - 9)}_${hash.toString(36).padStart(8, "0").slice(0, 8)}`;
-}
-
-/** Whether the agent gets `tool` of `server`. Pure. */
-export function mcpToolAllowed(
-  server: string,
-  tool: string,
-  agentTools: readonly string[] | undefined,
-  o: { declared: boolean; planMode: boolean; readOnly: boolean },
-): boolean {
-  if (o.planMode && !o.readOnly) return false;
-  if (!agentTools || agentTools.length === 0) return true;
-  const patterns = agentTools.map(parseMcpToolName).filter((p) => p?.server === server);
-  if (patterns.length === 0) return o.declared;
-  return patterns.some((p) =>
-    p!.tool === "*" || p!.tool === tool ||
-    mcpToolName(server, p!.tool) === mcpToolName(server, tool)
-  );
-}
+export { mcpToolName };
 
 /** A tool spec calling `tool` on `conn`. */
 export function mcpToolSpec(conn: McpConnection, tool: McpConnection["tools"][number]): ToolSpec {
@@ -76,7 +51,8 @@ export interface McpToolSet {
 /** Starts the servers (in parallel) and builds the tools the agent gets from them. */
 export async function startMcpTools(
   servers: Record<string, McpServerDef>,
-  agent: { tools?: readonly string[]; declared: readonly string[]; planMode: boolean },
+  grant: McpGrant,
+  listed: readonly string[] | undefined,
   opts: ConnectOptions,
 ): Promise<McpToolSet> {
   const names = Object.keys(servers);
@@ -94,11 +70,7 @@ export async function startMcpTools(
     }
     conns.push(r.conn);
     for (const t of r.conn.tools) {
-      const allowed = mcpToolAllowed(r.conn.server, t.name, agent.tools, {
-        declared: agent.declared.includes(r.conn.server),
-        planMode: agent.planMode,
-        readOnly: t.readOnly,
-      });
+      const allowed = mcpToolGranted(grant, r.conn.server, t.name, t.readOnly);
       const spec = mcpToolSpec(r.conn, t);
       if (!allowed || taken.has(spec.name)) continue;
       taken.add(spec.name);
@@ -106,7 +78,7 @@ export async function startMcpTools(
     }
   });
   for (const conn of conns) {
-    for (const name of agent.tools ?? []) {
+    for (const name of listed ?? []) {
       const p = parseMcpToolName(name);
       if (!p || p.server !== conn.server || p.tool === "*") continue;
       const known = conn.tools.some((t) =>

@@ -10,6 +10,7 @@ import { readFile, stat } from "node:fs/promises";
 import { confine } from "./confine.ts";
 import { looksBinary } from "./walk.ts";
 import { toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_BYTES = 256 * 1024;
@@ -60,7 +61,7 @@ export const readTool: ToolSpec = {
   description: "Read a text file. Lines come back numbered (`N<TAB>text`). Give start_line and " +
     `end_line (1-based, inclusive) to read part of a large file; at most ${READ_MAX_LINES} ` +
     "lines are returned per call.",
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.read,
   inputSchema: {
     type: "object",
     properties: {
@@ -72,7 +73,7 @@ export const readTool: ToolSpec = {
     additionalProperties: false,
   },
   async run(args: ReadArgs, ctx) {
-    const where = await confine(ctx, args.path);
+    const where = await confine(ctx, args.path, true);
     if (!where.ok) return where.error;
     const { abs, shown } = where;
     let st;

@@ -1,63 +1,11 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sandbox } from "../../tests/support/tool-context.ts";
-import { callTool, selectToolNames, TOOLS } from "./registry.ts";
+import { callTool, TOOLS } from "./registry.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 import { reportFindingTool } from "./report-finding.ts";
 import { describeResults, taskTool } from "./task.ts";
 import type { TaskRunner } from "./types.ts";
-
-describe("selectToolNames", () => {
-  const all = [
-    "read",
-    "grep",
-    "find",
-    "ls",
-    "bash",
-    "edit",
-    "write",
-    "submit_result",
-    "task",
-    "report_finding",
-    "web_fetch",
-    "web_search",
-    "todo",
-  ];
-
-  test("absent or empty tools mean all tools", () => {
-    assert.deepEqual(selectToolNames(undefined, { planMode: false, spawns: undefined }), all);
-    assert.deepEqual(selectToolNames([], { planMode: false, spawns: "*" }), all);
-  });
-
-  test("the agent's list, always with submit_result, unknown names dropped", () => {
-    assert.deepEqual(
-      selectToolNames(["grep", "read", "frobnicate"], { planMode: false, spawns: undefined }),
-      [
-        "read",
-        "grep",
-        "submit_result",
-      ],
-    );
-  });
-
-  test("no spawn rights remove task", () => {
-    assert.ok(!selectToolNames(undefined, { planMode: false, spawns: "" }).includes("task"));
-    assert.ok(selectToolNames(undefined, { planMode: false, spawns: "explore" }).includes("task"));
-  });
-
-  test("plan mode removes edit, write, bash and task", () => {
-    assert.deepEqual(selectToolNames(undefined, { planMode: true, spawns: "*" }), [
-      "read",
-      "grep",
-      "find",
-      "ls",
-      "submit_result",
-      "report_finding",
-      "web_fetch",
-      "web_search",
-      "todo",
-    ]);
-  });
-});
 
 describe("callTool", () => {
   const sb = sandbox({ "a.txt": "x\n" });
@@ -70,6 +18,12 @@ describe("callTool", () => {
     assert.match(r.output, /must have required property 'path'/);
     assert.match(r.output, /must NOT have additional properties: 'file'/);
     assert.ok((await callTool(TOOLS.read, { path: "a.txt" }, sb.ctx)).ok);
+  });
+
+  test("every tool declares readOnly as the catalogue says", () => {
+    for (const [name, t] of Object.entries(TOOLS)) {
+      assert.equal(t.readOnly, TOOL_READ_ONLY[name as keyof typeof TOOL_READ_ONLY], name);
+    }
   });
 
   test("every tool has a JSON Schema object for its input", () => {

@@ -1,22 +1,13 @@
 /**
- * Which tools a child offers its model, and the checked way to call one.
- *
- * The agent's `tools` list (absent: all tools) minus `task` when the child may
- * spawn nothing (`XCSH_SPAWNS` set to `""`), minus `edit`, `write`, `bash` and
- * `task` in plan mode; `submit_result` is always offered. Names that mean no
- * tool are dropped. Arguments are validated against the tool's schema before
- * it runs, so a tool only ever sees well-formed input.
- *
- * @example
- * ```ts
- * selectToolNames(["read", "bash", "submit_result"], { planMode: true, spawns: undefined });
- * // ["read", "submit_result"]
- * ```
+ * The built-in tool specs by name, and the checked way to call one: arguments
+ * are validated against the tool's schema before it runs, so a tool only
+ * ever sees well-formed input. Which tools a child gets is decided by
+ * `runner/tool-set-rule.ts`.
  *
  * @module
  */
-import { TOOL_NAMES } from "../types.ts";
 import { checkArguments } from "./arguments.ts";
+import { permissionRefusal, rulesApply } from "./permission-check.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -24,7 +15,7 @@ import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
 import { reportFindingTool } from "./report-finding.ts";
-import { SUBMIT_RESULT } from "./submit-result.ts";
+import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
 import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
@@ -48,33 +39,16 @@ export const TOOLS: Readonly<Record<string, ToolSpec>> = {
   report_finding: reportFindingTool,
   web_fetch: webFetchTool,
   todo: todoTool,
+  skill: skillTool,
 };
-
-/** Tools a plan-mode child never gets. */
-export const PLAN_MODE_DENIED: readonly string[] = ["edit", "write", "bash", "task"];
-
-/**
- * The tool names to offer, in canonical order. `spawns` is the value of
- * `XCSH_SPAWNS` (undefined when unset).
- */
-export function selectToolNames(
-  agentTools: readonly string[] | undefined,
-  opts: { planMode: boolean; spawns: string | undefined },
-): string[] {
-  const wanted = new Set(agentTools && agentTools.length > 0 ? agentTools : TOOL_NAMES);
-  wanted.add(SUBMIT_RESULT);
-  return TOOL_NAMES.filter((name) => {
-    if (!wanted.has(name)) return false;
-    if (name === "task" && opts.spawns !== undefined && opts.spawns.trim() === "") return false;
-    if (opts.planMode && PLAN_MODE_DENIED.includes(name)) return false;
-    return true;
-  });
-}
 
 /** At most this many argument problems go back to the model. */
 const MAX_ARGUMENT_ERRORS = 20;
 
-/** Validates `args` against the tool's schema, then runs it. Never throws. */
+/**
+ * Validates `args` against the tool's schema, checks the agent's permission
+ * rules (`permission-check.ts`), then runs it. Never throws.
+ */
 export async function callTool(
   spec: ToolSpec,
   args: unknown,
@@ -89,6 +63,11 @@ export async function callTool(
     return toolError(
       `invalid arguments for ${spec.name}:\n${shown.map((e) => `- ${e}`).join("\n")}`,
     );
+  }
+  if (rulesApply(ctx.permissions, spec.name)) {
+    const input = (args ?? {}) as Record<string, unknown>;
+    const refused = await permissionRefusal(ctx.permissions!, spec.name, input, ctx);
+    if (refused) return toolError(`${spec.name} refused: ${refused}`);
   }
   try {
     return await spec.run(args, ctx);

@@ -6,12 +6,13 @@
  * @module
  */
 import type { Finding, ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const reportFindingTool: ToolSpec = {
   name: "report_finding",
   description: "Record one confirmed finding (a defect, risk or notable fact) with its location " +
     "and priority. Call once per finding.",
-  readOnly: false,
+  readOnly: TOOL_READ_ONLY.report_finding,
   inputSchema: {
     type: "object",
     properties: {

@@ -8,6 +8,7 @@
  */
 import type { TaskRequest, TaskResult } from "../types.ts";
 import { type TaskRunner, toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export type { TaskRunner } from "./types.ts";
 
@@ -50,7 +51,7 @@ export const taskTool: ToolSpec = {
   description: "Delegate work to another agent. Each entry of `tasks` runs as a separate " +
     "sub-agent (in parallel) with its own assignment; `context` is shared background. " +
     "Returns each task's status and result.",
-  readOnly: false,
+  readOnly: TOOL_READ_ONLY.task,
   concurrent: true,
   inputSchema: {
     type: "object",

@@ -15,6 +15,7 @@
  * @module
  */
 import type { ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const TODO_MAX_ITEMS = 100;
 export const TODO_STATUSES = ["pending", "in_progress", "done", "completed"] as const;
@@ -52,7 +53,7 @@ export function summarizeTodos(items: readonly TodoItem[]): string {
 export const todoTool: ToolSpec = {
   name: "todo",
   // It keeps nothing outside its answer: calls may run beside reads.
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.todo,
   description: "Keep a checklist of the steps of your task. Each call replaces the whole list: " +
     "send every item with its status (pending, in_progress, done). Mark one item in_progress " +
     "while you work on it and done as soon as it is finished.",

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TaskRequest, TaskResult } from "../types.ts";
+import type { PermissionRules, SkillRef, TaskRequest, TaskResult } from "../types.ts";
 
 /** A JSON Schema object describing a tool's arguments. */
 export type JsonSchemaObject = Record<string, unknown> & { type: "object" };
@@ -58,6 +58,12 @@ export interface ToolContext {
   findings: Finding[];
   /** Runs delegated tasks (`task` tool). */
   runTask: TaskRunner;
+  /** The agent's permission rules, checked before each call (and each `web_fetch` redirect). */
+  permissions?: PermissionRules;
+  /** The skills the `skill` tool loads. */
+  skills?: readonly SkillRef[];
+  /** Folders the read tools may also look in (the skills' folders): never written. */
+  readRoots?: readonly string[];
 }
 
 /** A working bubblewrap sandbox for `bash` (see `src/sandbox/`). */

@@ -26,6 +26,8 @@ import {
 } from "./fetch-rules.ts";
 import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { urlRefusal } from "./permission-check.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
@@ -81,7 +83,7 @@ function reasonOf(err: unknown): string {
 
 export const webFetchTool: ToolSpec = {
   name: "web_fetch",
-  readOnly: true,
+  readOnly: TOOL_READ_ONLY.web_fetch,
   description: "Fetch a web page (http or https GET) and return its content as Markdown text; " +
     "scripts and styles are left out, JSON and other text come back as they are. Long pages " +
     `come back in slices of ${WEB_FETCH_MAX_CHARS} characters: pass start to read on.`,
@@ -129,6 +131,8 @@ export const webFetchTool: ToolSpec = {
         res.body.destroy();
         const next = nextRedirect(url, res.header("location"), visited);
         if (!next.ok) return toolError(next.error);
+        const refused = ctx.permissions && urlRefusal(ctx.permissions, next.url);
+        if (refused) return toolError(`redirect refused: ${refused}`);
         url = next.url;
       }
       const contentType = res.header("content-type");

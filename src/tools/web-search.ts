@@ -16,6 +16,7 @@
  */
 import type { SearchConfig } from "../types.ts";
 import { toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const WEB_SEARCH_TIMEOUT_MS = 30_000;
 export const WEB_SEARCH_MAX_RESULTS = 20;
@@ -168,7 +169,7 @@ async function search(
 export function webSearchTool(config: SearchConfig, key: string): ToolSpec {
   return {
     name: "web_search",
-    readOnly: true,
+    readOnly: TOOL_READ_ONLY.web_search,
     description: "Search the web. Returns the top results (title, URL and a snippet); read a " +
       "result in full with web_fetch.",
     inputSchema: {

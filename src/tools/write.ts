@@ -15,6 +15,7 @@ import { mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { confine } from "./confine.ts";
 import { toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 /** Open for writing, created or truncated, never blocking (0 where a flag does not exist). */
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
@@ -24,7 +25,7 @@ export const writeTool: ToolSpec = {
   name: "write",
   description: "Create or overwrite a file with the given content (parent directories are " +
     "created). Prefer edit for changing part of an existing file.",
-  readOnly: false,
+  readOnly: TOOL_READ_ONLY.write,
   inputSchema: {
     type: "object",
     properties: {

@@ -1,0 +1,127 @@
+/**
+ * `xcsh skills`: lists the Agent Skills found (name, where, description);
+ * `skills show NAME` prints one skill's instructions and files.
+ *
+ * @module
+ */
+import process from "node:process";
+import { dirname } from "node:path";
+import { writeErr, writeOut } from "../stdio.ts";
+import { parseFlags } from "./args.ts";
+import { discoveryEnv } from "./context.ts";
+import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import {
+  formatTable,
+  isVerbose,
+  listingDocument,
+  listingRows,
+  printJson,
+  reportDiscoveryWarnings,
+} from "./output.ts";
+import { discoverSkills, readSkillBody } from "../discovery/skills.ts";
+import { listSkillFiles } from "../tools/skill.ts";
+import type { SkillDefinition } from "../types.ts";
+
+const HELP = `Usage:
+  xcsh skills [--all] [--json] [--cwd DIR]
+  xcsh skills show NAME [--json] [--cwd DIR]
+
+Agent Skills are folders holding a SKILL.md, found in .xcsh/skills,
+.claude/skills, .agents/skills, .codex/skills and .gemini/skills (the nearest
+in the project, then the user's own) and in Claude plugins' skills/. A task's
+model sees each skill's name and description and loads one with its 'skill'
+tool; an agent's 'skills:' field preloads them.
+
+  --all       also list skills hidden by a higher-precedence one of the same name
+  --json      machine-readable output
+  --verbose   print every warning about skill files (default: one summary line)
+  --cwd DIR   discover as if run from DIR (default: the current directory)
+`;
+
+const FLAGS = {
+  all: { type: "boolean" },
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function summary(s: SkillDefinition): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    name: s.name,
+    description: s.description,
+    source: s.source,
+    family: s.family,
+    filePath: s.filePath,
+  };
+  if (s.plugin) out.plugin = s.plugin;
+  if (s.license) out.license = s.license;
+  if (s.compatibility) out.compatibility = s.compatibility;
+  if (s.metadata) out.metadata = s.metadata;
+  if (s.allowedTools) out.allowedTools = s.allowedTools;
+  return out;
+}
+
+export async function skillsCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("skills", args, FLAGS);
+  if (values.help) {
+    writeOut(HELP);
+    return EXIT_OK;
+  }
+  const [sub, name] = positionals;
+  if (sub !== undefined && sub !== "show") {
+    throw new UsageError(
+      `skills: unknown subcommand '${sub}'`,
+      "Run 'xcsh skills --help' for usage.",
+    );
+  }
+  if (sub === "show" && name === undefined) {
+    throw new UsageError(
+      "skills show: expected a skill NAME",
+      "Run 'xcsh skills --help' for usage.",
+    );
+  }
+  const found = await discoverSkills(discoveryEnv(values.cwd));
+  reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env), "skill");
+  if (sub === "show") {
+    const skill = found.skills.find((s) => s.name === name);
+    if (!skill) {
+      writeErr(
+        `xcsh: unknown skill "${name}". Available: ${
+          found.skills.map((s) => s.name).join(", ") || "none"
+        }\n`,
+      );
+      return EXIT_USAGE;
+    }
+    const read = await readSkillBody(skill.filePath);
+    if ("error" in read) {
+      writeErr(`xcsh: ${read.error}\n`);
+      return EXIT_USAGE;
+    }
+    const files = listSkillFiles(dirname(skill.filePath));
+    if (values.json) {
+      printJson({ version: 1, skill: { ...summary(skill), body: read.body, files } });
+    } else {
+      writeOut(
+        [
+          `name:         ${skill.name}`,
+          `description:  ${skill.description}`,
+          `file:         ${skill.filePath}`,
+          `files:        ${files.join(", ")}`,
+          "",
+          read.body,
+          "",
+        ].join("\n"),
+      );
+    }
+    return EXIT_OK;
+  }
+  const all = values.all === true;
+  if (values.json) {
+    printJson(listingDocument("skills", found.skills, found.shadowed, all, summary, summary));
+    return EXIT_OK;
+  }
+  const rows = listingRows(found.skills, found.shadowed, all, (s) => s.description);
+  writeOut(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
+  return EXIT_OK;
+}

@@ -1,0 +1,112 @@
+// The field catalogue: every key the ecosystems write has one place, typos
+// find their nearest key, and honoured keys never read as unknown.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  DISPLAY_FIELDS,
+  fieldNotes,
+  HONOURED_FIELDS,
+  IGNORED_FIELDS,
+  nearestField,
+} from "./field-catalogue.ts";
+import { parseAgentFields } from "./helpers.ts";
+
+/** The subagent keys each ecosystem documents (Claude Code 2.1, Gemini CLI, Codex). */
+const ECOSYSTEM_KEYS = {
+  claude: [
+    "name",
+    "description",
+    "tools",
+    "disallowedTools",
+    "model",
+    "permissionMode",
+    "maxTurns",
+    "skills",
+    "mcpServers",
+    "hooks",
+    "memory",
+    "background",
+    "effort",
+    "isolation",
+    "color",
+    "initialPrompt",
+  ],
+  gemini: [
+    "name",
+    "description",
+    "kind",
+    "tools",
+    "model",
+    "temperature",
+    "max_turns",
+    "timeout_mins",
+    "display_name",
+    "agent_card_url",
+    "agent_card_json",
+    "auth",
+  ],
+  codex: [
+    "name",
+    "description",
+    "developer_instructions",
+    "nickname_candidates",
+    "model",
+    "model_reasoning_effort",
+    "sandbox_mode",
+    "mcp_servers",
+  ],
+};
+
+describe("field catalogue", () => {
+  test("every documented key is honoured, display-only or named as not used", () => {
+    const codexMapped = ["developer_instructions", "model_reasoning_effort"];
+    for (const [eco, keys] of Object.entries(ECOSYSTEM_KEYS)) {
+      for (const key of keys) {
+        if (codexMapped.includes(key)) continue;
+        const known = HONOURED_FIELDS.includes(key) || DISPLAY_FIELDS.includes(key) ||
+          Object.hasOwn(IGNORED_FIELDS, key);
+        assert.ok(known, `${eco}: ${key}`);
+      }
+    }
+  });
+
+  test("a key has one place", () => {
+    const all = [...HONOURED_FIELDS, ...DISPLAY_FIELDS, ...Object.keys(IGNORED_FIELDS)];
+    assert.equal(new Set(all).size, all.length);
+  });
+
+  test("honoured keys draw no unknown-key warning from parseAgentFields", () => {
+    for (const key of HONOURED_FIELDS.filter((k) => k !== "name" && k !== "description")) {
+      const r = parseAgentFields({ name: "a", description: "d", [key]: undefined }, {
+        file: "a.md",
+      });
+      assert.ok(r.ok, key);
+      assert.ok(!r.warnings.some((w) => /unknown key/.test(w.message)), key);
+    }
+  });
+
+  const typos: [string, string | undefined][] = [
+    ["dissallowedTools", "disallowedTools"],
+    ["disalowedTools", "disallowedTools"],
+    ["maxturns", "maxTurns"],
+    ["toolz", "tools"],
+    ["permisionMode", "permissionMode"],
+    ["descripton", "description"],
+    ["x-custom", undefined],
+    ["frobnicate", undefined],
+  ];
+  for (const [typo, nearest] of typos) {
+    test(`nearest key of ${typo}`, () => assert.equal(nearestField(typo), nearest));
+  }
+
+  test("fieldNotes sorts a file's keys", () => {
+    assert.deepEqual(
+      fieldNotes({ name: "a", color: "red", initialPrompt: "hi", dissallowedTools: "Bash" }),
+      {
+        ignored: ["initialPrompt"],
+        unknown: [{ key: "dissallowedTools", nearest: "disallowedTools" }],
+      },
+    );
+  });
+});

@@ -1,0 +1,69 @@
+// The hooks: block of an agent file in Claude Code's shape.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseHooks } from "./hook-config.ts";
+
+const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
+  type: "command",
+  command,
+  ...extra,
+});
+
+describe("parseHooks", () => {
+  test("the three events of a subagent; SubagentStop is Stop; * and empty match all", () => {
+    const r = parseHooks({
+      PreToolUse: [{ matcher: "Bash", hooks: [cmd("./pre.sh", { timeout: 5 })] }],
+      PostToolUse: [{ matcher: "*", hooks: [cmd("./post.sh")] }],
+      SubagentStop: [{ hooks: [cmd("./stop.sh")] }],
+    });
+    assert.deepEqual(r, {
+      ok: true,
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ command: "./pre.sh", timeout: 5 }] }],
+        PostToolUse: [{ hooks: [{ command: "./post.sh" }] }],
+        Stop: [{ hooks: [{ command: "./stop.sh" }] }],
+      },
+      warnings: [],
+    });
+  });
+  test("events a subagent never has, and hooks that are not commands, are warnings", () => {
+    const r = parseHooks({
+      SessionStart: [{ hooks: [cmd("x")] }],
+      Stop: [{ hooks: [{ type: "prompt", prompt: "check" }, cmd("./stop.sh")] }],
+    });
+    assert.ok(r.ok);
+    assert.deepEqual(r.hooks, { Stop: [{ hooks: [{ command: "./stop.sh" }] }] });
+    assert.deepEqual(r.warnings.map((w) => w.field), [
+      "hooks.SessionStart",
+      "hooks.Stop[0].hooks[0]",
+    ]);
+  });
+  const bad: [string, unknown, RegExp][] = [
+    ["not a mapping", ["x"], /'hooks' must be a mapping/],
+    ["an event that is no list", { PreToolUse: "x" }, /'hooks\.PreToolUse' must be a list/],
+    ["a group without hooks", { PreToolUse: [{ matcher: "Bash" }] }, /must be \{matcher, hooks/],
+    [
+      "a bad regex",
+      { PreToolUse: [{ matcher: "(", hooks: [cmd("x")] }] },
+      /not a regular expression/,
+    ],
+    [
+      "no command",
+      { PreToolUse: [{ hooks: [{ type: "command" }] }] },
+      /command' must be a command line/,
+    ],
+    [
+      "a bad timeout",
+      { Stop: [{ hooks: [cmd("x", { timeout: -1 })] }] },
+      /timeout' must be a number/,
+    ],
+  ];
+  for (const [name, value, error] of bad) {
+    test(name, () => {
+      const r = parseHooks(value);
+      assert.ok(!r.ok);
+      assert.match(r.message, error);
+    });
+  }
+});

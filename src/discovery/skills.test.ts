@@ -1,0 +1,106 @@
+// Skill discovery on real folder trees: precedence, shadowing, and every
+// kind of bad input skipped with one warning naming the file.
+
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { discoverSkills, readSkillBody, skillFolders } from "./skills.ts";
+
+const root = mkdtempSync(join(tmpdir(), "xcsh-skills-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+const home = join(root, "home");
+const cwd = join(root, "proj", "sub");
+mkdirSync(cwd, { recursive: true });
+mkdirSync(home, { recursive: true });
+
+function skill(dir: string, name: string, text?: string): void {
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(
+    join(dir, name, "SKILL.md"),
+    text ?? `---\nname: ${name}\ndescription: The ${name} skill\n---\nUse ${name}.\n`,
+  );
+}
+
+const env = { cwd, home, env: {} };
+
+describe("discoverSkills", () => {
+  const claudeProject = join(root, "proj", ".claude", "skills");
+  const agentsProject = join(root, "proj", ".agents", "skills");
+  const claudeUser = join(home, ".claude", "skills");
+  const codexUser = join(home, ".codex", "skills");
+  skill(claudeProject, "review");
+  skill(agentsProject, "review", "---\nname: review\ndescription: shared one\n---\nx\n");
+  skill(agentsProject, "deploy");
+  skill(claudeUser, "notes");
+  skill(codexUser, "deploy", "---\nname: deploy\ndescription: codex one\n---\nx\n");
+  mkdirSync(join(claudeUser, "empty"), { recursive: true });
+  skill(claudeUser, "huge", "---\nname: huge\ndescription: d\n---\n" + "x".repeat(1024 * 1024));
+  skill(claudeUser, "noname", "---\ndescription: d\n---\nx\n");
+  skill(claudeUser, "binary", "---\nname: binary\ndescription: d\n---\n\xff");
+  writeFileSync(join(claudeUser, "binary", "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0xff]));
+  writeFileSync(join(claudeUser, "README.md"), "not a skill\n");
+
+  test("the anchors' folders in precedence order, first name wins", async () => {
+    const found = await discoverSkills(env);
+    assert.deepEqual(found.skills.map((s) => `${s.name}:${s.family}:${s.source}`), [
+      "review:claude:project",
+      "notes:claude:user",
+      "deploy:agents:project",
+    ]);
+    assert.deepEqual(
+      found.shadowed.map((s) => `${s.agent.name}:${s.agent.family}`),
+      ["review:agents", "deploy:codex"],
+    );
+    const folders = skillFolders(env).map((f) => `${f.family} ${f.source}`);
+    assert.deepEqual(folders.slice(0, 6), [
+      "xcsh user",
+      "claude project",
+      "claude user",
+      "agents project",
+      "agents user",
+      "codex user",
+    ]);
+  });
+
+  test("bad input: one warning each, naming the file, and discovery goes on", async () => {
+    const found = await discoverSkills(env);
+    const said = found.warnings.map((w) => `${w.file}: ${w.message}`);
+    const has = (re: RegExp) =>
+      assert.ok(said.some((l) => re.test(l)), `${re}\n${said.join("\n")}`);
+    has(/empty: skipped: a skill folder needs a SKILL\.md/);
+    has(/huge\/SKILL\.md: skipped: file is .* over the 1\.0 MiB limit/);
+    has(/noname\/SKILL\.md: .*skipped: a SKILL\.md needs a 'name'/);
+    has(/binary\/SKILL\.md: skipped: file is not valid UTF-8/);
+    assert.equal(said.length, 4, said.join("\n"));
+  });
+
+  test("a SKILL.md owned by another user, or writable by others, is ignored", {
+    skip: process.getuid?.() !== 0 ? "needs root to give a file away" : false,
+  }, async () => {
+    const dir = join(root, "proj", ".gemini", "skills");
+    skill(dir, "theirs");
+    skill(dir, "open");
+    const { chownSync } = await import("node:fs");
+    chownSync(join(dir, "theirs", "SKILL.md"), 4242, 4242);
+    chmodSync(join(dir, "open", "SKILL.md"), 0o666);
+    const found = await discoverSkills(env);
+    assert.ok(!found.skills.some((s) => s.name === "theirs" || s.name === "open"));
+    assert.ok(
+      found.warnings.some((w) => /theirs.*owned by another user/.test(`${w.file} ${w.message}`)),
+    );
+    assert.ok(
+      found.warnings.some((w) => /open.*writable by every user/.test(`${w.file} ${w.message}`)),
+    );
+    rmSync(dir, { recursive: true });
+  });
+
+  test("readSkillBody: the text after the frontmatter", async () => {
+    assert.deepEqual(await readSkillBody(join(claudeUser, "notes", "SKILL.md")), {
+      body: "Use notes.",
+    });
+    const gone = await readSkillBody(join(root, "nope", "SKILL.md"));
+    assert.ok("error" in gone);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Where Agent Skills are found, and the skills there: each a folder holding
+ * a `SKILL.md` (parsed by `skill-file.ts`).
+ *
+ * Decides the folders and their precedence, as for agents: per anchor its
+ * nearest project folder, then its user folder — `.xcsh/skills` and
+ * `~/.xcsh/agent/skills`, `.claude/skills` and `~/.claude/skills`,
+ * `.agents/skills` and `~/.agents/skills` (the tree Claude Code and Codex
+ * share), `.codex/skills` and `~/.codex/skills`, `.gemini/skills` and
+ * `~/.gemini/skills` — then Claude plugins' `skills/`. The first skill of a
+ * name wins; the others are kept for `--all`. Bad input never stops
+ * discovery: a folder without `SKILL.md`, a file over 1 MiB, one that is not
+ * UTF-8, one owned by another user or writable by others, or a file without
+ * name or description is skipped with one warning naming it.
+ *
+ * @module
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type ConfigDir,
+  type DiscoveryEnv,
+  getConfigDirs,
+  isDirectory,
+  projectAncestors,
+} from "./config-dirs.ts";
+import { parseFrontmatter } from "./frontmatter.ts";
+import { mergeAgents, type Shadowed } from "./merge.ts";
+import { withParsers } from "./parsers.ts";
+import { listClaudePluginRoots } from "./plugins.ts";
+import { MAX_AGENT_FILE_BYTES } from "./read-files.ts";
+import { parseSkillFields } from "./skill-file.ts";
+import { ownershipHint, ownershipProblem, readCappedSync, tooLargeReason } from "../file-safety.ts";
+import type { Diagnostic, SkillDefinition } from "../types.ts";
+
+/** One folder skills are looked for in. */
+export interface SkillFolder {
+  path: string;
+  source: "user" | "project";
+  family: SkillDefinition["family"];
+  plugin?: string;
+}
+
+export interface SkillDiscovery {
+  skills: SkillDefinition[];
+  shadowed: Shadowed<SkillDefinition>[];
+  warnings: Diagnostic[];
+  /** Every folder searched, in precedence order, and whether it exists. */
+  folders: (SkillFolder & { exists: boolean })[];
+}
+
+/** The skill folders of `e`, in precedence order. */
+export function skillFolders(e: DiscoveryEnv): SkillFolder[] {
+  const anchors: SkillFolder[] = getConfigDirs("skills", e).map((d: ConfigDir) => ({
+    path: d.path,
+    source: d.scope,
+    family: d.family,
+  }));
+  // `.agents/skills`: after Claude's folders, before Codex's.
+  const nearest = projectAncestors(e.cwd, e.home).map((dir) => join(dir, ".agents", "skills"))
+    .find(isDirectory);
+  const shared: SkillFolder[] = [
+    ...(nearest ? [{ path: nearest, source: "project" as const, family: "agents" as const }] : []),
+    ...(e.home
+      ? [{
+        path: join(e.home, ".agents", "skills"),
+        source: "user" as const,
+        family: "agents" as const,
+      }]
+      : []),
+  ];
+  const at = anchors.findIndex((f) => f.family === "codex" || f.family === "gemini");
+  const ordered = at < 0 ? [...anchors, ...shared] : [
+    ...anchors.slice(0, at),
+    ...shared,
+    ...anchors.slice(at),
+  ];
+  const plugins = listClaudePluginRoots(e).roots.map((r): SkillFolder => ({
+    path: join(r.path, "skills"),
+    source: r.scope === "project" || r.scope === "local" ? "project" : "user",
+    family: "plugin",
+    plugin: r.id,
+  }));
+  return [...ordered, ...plugins];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads the skills of one folder, in byte order of their folder names. */
+function readSkillFolder(folder: SkillFolder, warnings: Diagnostic[]): SkillDefinition[] {
+  let entries;
+  try {
+    entries = readdirSync(folder.path, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const names = entries.filter((d) => d.isDirectory() || d.isSymbolicLink()).map((d) => d.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: SkillDefinition[] = [];
+  for (const name of names) {
+    const dir = join(folder.path, name);
+    if (!isDirectory(dir)) continue;
+    const file = join(dir, "SKILL.md");
+    const skip = (message: string) =>
+      warnings.push({ level: "warning", file, message: `skipped: ${message}` });
+    const r = readCappedSync(file, MAX_AGENT_FILE_BYTES);
+    if (!r.ok) {
+      if (r.code === "ENOENT") {
+        warnings.push({
+          level: "warning",
+          file: dir,
+          message: "skipped: a skill folder needs a SKILL.md",
+        });
+      } else if (r.code === "EFBIG") {
+        skip(tooLargeReason(r.size ?? MAX_AGENT_FILE_BYTES + 1, MAX_AGENT_FILE_BYTES));
+      } else skip(r.reason);
+      continue;
+    }
+    const problem = ownershipProblem(r.info);
+    if (problem) {
+      skip(`${problem}; ${ownershipHint(problem, file)}`);
+      continue;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(r.bytes);
+    } catch {
+      skip("file is not valid UTF-8 text");
+      continue;
+    }
+    const fm = parseFrontmatter(text, { file, level: "warn" });
+    if (fm.status === "none" || fm.status === "unterminated" || fm.status === "invalid") {
+      skip(
+        fm.warnings[0]?.message ??
+          "a SKILL.md starts with a '---' block holding name and description",
+      );
+      continue;
+    }
+    const parsed = parseSkillFields(fm.data, { file, folder: name });
+    warnings.push(...fm.warnings, ...parsed.warnings);
+    if (!parsed.ok) {
+      warnings.push(
+        parsed.error.level === "error" ? { ...parsed.error, level: "warning" } : parsed.error,
+      );
+      continue;
+    }
+    out.push({
+      ...parsed.value,
+      filePath: file,
+      source: folder.source,
+      family: folder.family,
+      ...(folder.plugin ? { plugin: folder.plugin } : {}),
+    });
+  }
+  return out;
+}
+
+/** Discovers the skills of `e`; the first of a name wins. */
+export async function discoverSkills(e: DiscoveryEnv): Promise<SkillDiscovery> {
+  const folders = skillFolders(e);
+  const warnings: Diagnostic[] = [];
+  const groups = await withParsers(() => folders.map((f) => readSkillFolder(f, warnings)));
+  const merged = mergeAgents(groups);
+  return {
+    skills: merged.agents,
+    shadowed: merged.shadowed,
+    warnings,
+    folders: folders.map((f) => ({ ...f, exists: isDirectory(f.path) })),
+  };
+}
+
+/** The body of a skill's `SKILL.md` (after its frontmatter), or why it cannot be read. */
+export async function readSkillBody(
+  filePath: string,
+): Promise<{ body: string } | { error: string }> {
+  const r = readCappedSync(filePath, MAX_AGENT_FILE_BYTES);
+  if (!r.ok) return { error: `${filePath}: ${r.reason}` };
+  let text: string;
+  try {
+    text = utf8.decode(r.bytes);
+  } catch {
+    return { error: `${filePath}: file is not valid UTF-8 text` };
+  }
+  const fm = await withParsers(() => parseFrontmatter(text, { file: filePath, level: "off" }));
+  return { body: fm.body.trim() };
+}
