@@ -3,7 +3,8 @@
 
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverSkills, readSkillBody, skillFolders } from "./skills.ts";
@@ -103,4 +104,32 @@ describe("discoverSkills", () => {
     const gone = await readSkillBody(join(root, "nope", "SKILL.md"));
     assert.ok("error" in gone);
   });
+});
+
+describe("skill folders found walking up", () => {
+  const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  test(
+    "another user's .agents/skills or .claude/skills in a shared parent is ignored, with a warning",
+    {
+      skip: asRoot ? false : "needs root to give a folder to another user (chown)",
+    },
+    async () => {
+      const shared = mkdtempSync(join(tmpdir(), "xcsh-skills-shared-"));
+      try {
+        const proj = join(shared, "victim", "proj");
+        mkdirSync(proj, { recursive: true });
+        for (const anchor of [".agents", ".claude"]) {
+          skill(join(shared, anchor, "skills"), `planted-${anchor.slice(1)}`);
+          chownSync(join(shared, anchor), 4242, 4242);
+        }
+        const found = await discoverSkills({ cwd: proj, home: join(shared, "no-home"), env: {} });
+        assert.deepEqual(found.skills.map((s) => s.name), []);
+        const said = found.warnings.map((w) => `${w.file ?? ""}: ${w.message}`).join("\n");
+        assert.match(said, /\.agents.*owned by another user \(uid 4242\)/);
+        assert.match(said, /\.claude.*owned by another user \(uid 4242\)/);
+      } finally {
+        rmSync(shared, { recursive: true, force: true });
+      }
+    },
+  );
 });

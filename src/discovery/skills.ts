@@ -17,13 +17,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type ConfigDir,
-  type DiscoveryEnv,
-  getConfigDirs,
-  isDirectory,
-  projectAncestors,
-} from "./config-dirs.ts";
+import { type ConfigDir, type DiscoveryEnv, getConfigDirs, isDirectory } from "./config-dirs.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
 import { withParsers } from "./parsers.ts";
@@ -31,6 +25,7 @@ import { listClaudePluginRoots } from "./plugins.ts";
 import { MAX_AGENT_FILE_BYTES } from "./read-files.ts";
 import { parseSkillFields } from "./skill-file.ts";
 import { ownershipHint, ownershipProblem, readCappedSync, tooLargeReason } from "../file-safety.ts";
+import { findUp, isFolderInfo } from "../walk-up.ts";
 import type { Diagnostic, SkillDefinition } from "../types.ts";
 
 /** One folder skills are looked for in. */
@@ -49,16 +44,19 @@ export interface SkillDiscovery {
   folders: (SkillFolder & { exists: boolean })[];
 }
 
-/** The skill folders of `e`, in precedence order. */
-export function skillFolders(e: DiscoveryEnv): SkillFolder[] {
-  const anchors: SkillFolder[] = getConfigDirs("skills", e).map((d: ConfigDir) => ({
+/**
+ * The skill folders of `e`, in precedence order. Project folders come from
+ * the walk of `walk-up.ts` (it stops below HOME and refuses folders others
+ * could have written, each refusal a warning in `warnings`).
+ */
+export function skillFolders(e: DiscoveryEnv, warnings: Diagnostic[] = []): SkillFolder[] {
+  const anchors: SkillFolder[] = getConfigDirs("skills", e, { warnings }).map((d: ConfigDir) => ({
     path: d.path,
     source: d.scope,
     family: d.family,
   }));
   // `.agents/skills`: after Claude's folders, before Codex's.
-  const nearest = projectAncestors(e.cwd, e.home).map((dir) => join(dir, ".agents", "skills"))
-    .find(isDirectory);
+  const nearest = findUp(e.cwd, e.home, join(".agents", "skills"), isFolderInfo, warnings)?.path;
   const shared: SkillFolder[] = [
     ...(nearest ? [{ path: nearest, source: "project" as const, family: "agents" as const }] : []),
     ...(e.home
@@ -157,8 +155,8 @@ function readSkillFolder(folder: SkillFolder, warnings: Diagnostic[]): SkillDefi
 
 /** Discovers the skills of `e`; the first of a name wins. */
 export async function discoverSkills(e: DiscoveryEnv): Promise<SkillDiscovery> {
-  const folders = skillFolders(e);
   const warnings: Diagnostic[] = [];
+  const folders = skillFolders(e, warnings);
   const groups = await withParsers(() => folders.map((f) => readSkillFolder(f, warnings)));
   const merged = mergeAgents(groups);
   return {
