@@ -24,10 +24,11 @@ import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
-import { type Isolate, runPreparedTask } from "./run-task.ts";
+import { runPreparedTask } from "./run-task.ts";
 import { bindSessions } from "./session-binding.ts";
+import type { PreparedTask } from "./prepared-task.ts";
 import { validateRequest } from "./request.ts";
-import { type ReservedSession, SessionKeeper } from "./task-session.ts";
+import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { secretValues } from "../sessions/redact.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
@@ -54,7 +55,6 @@ import type {
   Diagnostic,
   McpServerDef,
   SandboxSetting,
-  TaskEnvelope,
   TaskRequest,
   TaskResult,
   TokenUsage,
@@ -106,23 +106,7 @@ export interface TaskToolOptions {
   backgroundRun?: string;
 }
 
-/** A child ready to start. */
-export interface PreparedTask {
-  envelope: TaskEnvelope;
-  /** The xcsh variables the child gets (on top of the parent's environment). */
-  childEnv: Record<string, string>;
-  timeoutMs: number;
-  /** Why no model resolved (only with `prepare(req, { withoutModel: true })`; `envelope.model` is null). */
-  modelError?: string;
-  /** The session the task records into (its lock held); absent: none is kept. */
-  session?: ReservedSession;
-  /** Set when the task runs in a git worktree of its own. */
-  isolate?: Isolate;
-  /** Set when the child starts through a launcher. */
-  launch?: { plan: LaunchPlan; binary: string[] };
-  /** What the call or the agent asked for, for the result; null: nothing. */
-  requestedModel?: string | null;
-}
+export type { PreparedTask };
 
 export type TaskOutcome =
   | { ok: true; results: TaskResult[] }
