@@ -12,6 +12,15 @@
  *
  * @example
  * ```ts
+ * import { defaultConfig } from "../config/validate.ts";
+ * import { runId } from "./artifacts.ts";
+ * import { readCallerState } from "./guards.ts";
+ *
+ * const env = { cwd: process.cwd(), home: "/home/ada", env: process.env };
+ * const config = defaultConfig();
+ * const read = readCallerState(process.env);
+ * if (!read.ok) throw new Error(read.message);
+ * const caller = read.state;
  * const tool = await TaskTool.create({ env, config, caller, runId: runId() });
  * const out = await tool.execute({ agent: "explore", tasks: [{ id: "a", assignment: "Find the CLI" }] });
  * ```
