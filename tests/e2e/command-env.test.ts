@@ -13,7 +13,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type Turn } from "../support/model-server.ts";
+import type { Turn } from "../support/model-server.ts";
 import { toolResults, type World } from "../support/world.ts";
 
 const SECRETS = {

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import process from "node:process";
 import { runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type Turn } from "../support/model-server.ts";
+import type { Turn } from "../support/model-server.ts";
 import { childPids, waitForNoProcessesIn, type World } from "../support/world.ts";
 
 const harness = modelHarness();

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { isAfterTool, toolResults } from "../support/world.ts";
 import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
 

@@ -20,7 +20,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type World } from "../support/world.ts";
+import type { World } from "../support/world.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;

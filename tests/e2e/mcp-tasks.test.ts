@@ -21,7 +21,7 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { childPids, type World } from "../support/world.ts";
 
 let w: World;

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { type RunResult, runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { agentMd, processesIn, waitForNoProcessesIn, type World } from "../support/world.ts";
 
 const harness = modelHarness();

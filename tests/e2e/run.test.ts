@@ -12,7 +12,7 @@ import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { runCommand, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,

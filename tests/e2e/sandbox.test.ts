@@ -26,7 +26,7 @@ import process from "node:process";
 import { ROOT, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { runXcshVia } from "../support/fixtures.ts";
-import { type Turn } from "../support/model-server.ts";
+import type { Turn } from "../support/model-server.ts";
 import { toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
 

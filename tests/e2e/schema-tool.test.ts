@@ -16,7 +16,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { forcedTool, offeredTool, schemaFollower } from "../support/schema-instance.ts";
 import { agentMd } from "../support/world.ts";
 

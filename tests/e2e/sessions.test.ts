@@ -25,7 +25,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { cleanEnv, runCommand, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   isAfterTool,

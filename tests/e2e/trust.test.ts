@@ -14,7 +14,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest } from "../support/model-server.ts";
+import type { RecordedRequest } from "../support/model-server.ts";
 import { agentMd, type World } from "../support/world.ts";
 
 const user = modelHarness({ respond: () => ({ text: "from the user's server" }) });

@@ -13,7 +13,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { type RecordedRequest, type Turn } from "../support/model-server.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,
