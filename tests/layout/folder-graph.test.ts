@@ -27,6 +27,22 @@ describe("folder graph rules", () => {
     ]);
   });
 
+  test("imports inside comments, as in an @example block, do not count", () => {
+    const src = [
+      "/**",
+      " * @example",
+      " * ```ts",
+      ' * import { DISK } from "./git.ts";',
+      " * ```",
+      " */",
+      '// import { old } from "./old.ts";',
+      'import { a } from "./a.ts";',
+      'const glob = "src/**/*.ts";',
+      'const m = await import("./late.ts");',
+    ].join("\n");
+    assert.deepEqual(relativeImports(src), ["./a.ts", "./late.ts"]);
+  });
+
   test("a file at the top of src/ is a node of its own; files outside src/ are none", () => {
     const g = folderGraph({
       "cli/a.ts": ["../types.ts", "../../agents/x.md", "./b.ts", "../runner/r.ts"],

@@ -7,7 +7,7 @@
  * of its own, named by its file name. In the file graph every file is a node,
  * named by its path under `src/`, and only imports of files that exist count.
  * Only static and dynamic relative imports count, type-only ones included;
- * package imports do not.
+ * package imports and imports inside comments do not.
  *
  * @example
  * ```ts
@@ -26,10 +26,18 @@ import { posix } from "node:path";
 export type FolderGraph = Map<string, Set<string>>;
 
 const IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+/** A block comment that starts its line (module and JSDoc comments, with their examples). */
+const BLOCK_COMMENT = /^[ \t]*\/\*[^]*?\*\//gm;
+/** A line that is a comment. */
+const LINE_COMMENT = /^[ \t]*\/\/.*$/gm;
 
-/** The relative import specifiers of one source text. */
+/**
+ * The relative import specifiers of one source text. Imports written in
+ * comments (an `@example` block's, say) are not the module's and do not count.
+ */
 export function relativeImports(source: string): string[] {
-  return [...source.matchAll(IMPORT)].map((m) => m[1]);
+  const code = source.replace(BLOCK_COMMENT, "").replace(LINE_COMMENT, "");
+  return [...code.matchAll(IMPORT)].map((m) => m[1]);
 }
 
 /** The folder (or top-level file) a path under `src/` belongs to; undefined outside `src/`. */
