@@ -23,11 +23,13 @@
  *
  * @example
  * ```ts
+ * import type { Diagnostic } from "./types.ts";
+ *
  * walkUpFrom("/home/ada/src/app", ["/home/ada"]); // ["/home/ada/src/app", "/home/ada/src"]
  * const warnings: Diagnostic[] = [];
  * findUp("/tmp/p/q", "/home/ada", ".claude/agents", isFolderInfo, warnings);
  * // undefined, with a warning for /tmp/.claude/agents:
-// "in /tmp/.claude, which is owned by another user (uid 4242); ignored: …"
+ * // "in /tmp/.claude, which is owned by another user (uid 4242); ignored: …"
  * ```
  *
  * @module

@@ -18,7 +18,11 @@
  *
  * @example
  * ```ts
- * const { prompt, tools } = withAnthropicBreakpoints(toPrompt(system, messages), toProviderTools(defs));
+ * import { type Message, toPrompt, type ToolDefinition, toProviderTools } from "./conversation.ts";
+ *
+ * declare const messages: Message[];
+ * declare const defs: ToolDefinition[];
+ * const { prompt, tools } = withAnthropicBreakpoints(toPrompt("Be brief.", messages), toProviderTools(defs));
  * ```
  *
  * @module

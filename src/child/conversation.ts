@@ -7,8 +7,8 @@
  *
  * @example
  * ```ts
- * toPrompt("Be brief.", [{ role: "user", content: [{ type: "text", text: "hi" }] }]);
- * // [{ role: "system", content: "Be brief." }, { role: "user", content: [...] }]
+ * toPrompt("Be brief.", [{ role: "user", content: "hi" }]);
+ * // [{ role: "system", content: "Be brief." }, { role: "user", content: [{ type: "text", text: "hi" }] }]
  * ```
  *
  * @module

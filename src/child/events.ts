@@ -6,6 +6,8 @@
  *
  * @example
  * ```ts
+ * import { writeOut } from "../stdio.ts";
+ *
  * const emit = createEmitter((line) => writeOut(line), ["sk-secret"]);
  * emit({ type: "text", id: "0", delta: "key is sk-secret" }); // writes {"type":"text",…,"delta":"key is [redacted]"}
  * ```

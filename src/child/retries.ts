@@ -6,6 +6,13 @@
  *
  * @example
  * ```ts
+ * import type { RetryPolicy } from "../model/retry.ts";
+ * import { streamTurn, type TurnRequest } from "./turn.ts";
+ *
+ * declare const req: TurnRequest;
+ * declare const policy: RetryPolicy;
+ * const signal = new AbortController().signal;
+ * const target = { model: "anthropic/claude-sonnet-4-5", baseURL: "https://api.anthropic.com/v1" };
  * const out = await callModelWithRetries(() => streamTurn(req), { policy, signal, target });
  * ```
  *

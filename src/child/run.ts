@@ -139,6 +139,12 @@ function redactingTools(
  *
  * @example
  * ```ts
+ * import os from "node:os";
+ * import process from "node:process";
+ * import { writeErr, writeOut } from "../stdio.ts";
+ * import type { TaskEnvelope } from "../types.ts";
+ *
+ * declare const envelope: TaskEnvelope;
  * const code = await runChild(JSON.stringify(envelope), {
  *   env: process.env, home: os.homedir(),
  *   writeEvent: writeOut, log: (l) => writeErr(l + "\n"),

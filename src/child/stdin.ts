@@ -10,7 +10,8 @@
  *
  * @example
  * ```ts
- * const text = await readEnvelope({ watchParent: true, onParentGone: () => abort() });
+ * const controller = new AbortController();
+ * const text = await readEnvelope({ watchParent: true, onParentGone: () => controller.abort() });
  * ```
  *
  * @module

@@ -13,6 +13,9 @@
  *
  * @example
  * ```ts
+ * import type { OutputValidator } from "../schema/output-schema.ts";
+ *
+ * declare const validator: OutputValidator;
  * const tool = submitTool("openai", validator);
  * tool.definition.strict; // true when the schema has a strict form
  * ```

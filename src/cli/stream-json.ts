@@ -13,6 +13,7 @@
  *
  * @example
  * ```ts
+ * const controller = new AbortController();
  * const stream = new StreamJson(() => controller.abort());
  * stream.runStart("explore", [{ id: "0-explore" }]);
  * ```

@@ -6,7 +6,9 @@
  *
  * @example
  * ```ts
- * thinkingShown("openai/gpt-5.4-mini", "minimal", config, {});
+ * import { defaultConfig } from "../config/validate.ts";
+ *
+ * thinkingShown("openai/gpt-5.4-mini", "minimal", defaultConfig(), {});
  * // "reasoning.effort low (gpt-5.4-mini has no minimal)"
  * ```
  *

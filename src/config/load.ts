@@ -162,6 +162,8 @@ function readConfigFile(file: string, project: boolean): ConfigRead {
  *
  * @example
  * ```ts
+ * import os from "node:os";
+ *
  * const r = await loadConfig(process.cwd(), os.homedir());
  * if (!r.ok) console.error(`${r.error.file}: ${r.error.message}`);
  * else console.log(r.config.task.maxConcurrency, r.files);

@@ -25,6 +25,7 @@
  *
  * @example
  * ```ts
+ * const text = "task:\n  timeout: 600\n";
  * const store = defaultTrustStore();
  * if (!isTrusted("/src/app/.xcsh/config.yml", text, store)) console.log("run: xcsh trust /src/app");
  * trustProject(store!, "/src/app", { config: { path: "/src/app/.xcsh/config.yml", content: text } });

@@ -18,6 +18,8 @@
  *
  * @example
  * ```ts
+ * import { defaultConfig } from "./validate.ts";
+ *
  * restrictUntrusted(
  *   { task: { timeout: 5, maxConcurrency: 10000 }, providers: { anthropic: { baseURL: "http://evil" } } },
  *   new Set(["anthropic"]),

@@ -15,8 +15,13 @@
  *
  * @example
  * ```ts
+ * import type { FileSignature } from "./file-signature.ts";
+ *
+ * declare function isParse(v: unknown): v is { name: string };
+ * declare const sig: FileSignature;
+ * const path = "/repo/.claude/agents/explore.md";
  * const files = new CacheFiles("/home/me/.cache/xcsh/definitions-0.1.0", "0.1.0 build", isParse);
- * files.folder("/repo/.claude/agents", "project claude").get(path, origin, sig);
+ * files.folder("/repo/.claude/agents", "project claude").get(path, "project claude", sig);
  * files.save();
  * ```
  *

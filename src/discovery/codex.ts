@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * codexToFields('name = "x"\ndescription = "d"\ndeveloper_instructions = "Be brief."', "x.toml");
+ * codexToFields('name = "x"\ndescription = "d"\ndeveloper_instructions = "Be brief."');
  * // { ok: true, fields: { name: "x", description: "d" }, body: "Be brief." }
  * ```
  *

@@ -16,6 +16,13 @@
  *
  * @example
  * ```ts
+ * import type { FileSignature } from "./file-signature.ts";
+ *
+ * type Parse = { name: string };
+ * declare function isValid(v: unknown): v is Parse;
+ * declare function parse(text: string): Parse;
+ * declare const sig: FileSignature;
+ * const [path, origin, text] = ["/repo/.xcsh/agents/a.md", "project xcsh", "---\nname: a\n---\n"];
  * const cache = DefinitionCache.load("/home/me/.cache/xcsh/x.json", "0.1.0", isValid);
  * cache.get(path, origin, sig) ?? cache.set(path, origin, sig, parse(text));
  * cache.save();

@@ -11,6 +11,8 @@
  *
  * @example
  * ```ts
+ * import os from "node:os";
+ *
  * const found = await discoverAgents({ cwd: process.cwd(), home: os.homedir(), env: process.env });
  * getAgent(found.agents, "explore");
  * ```

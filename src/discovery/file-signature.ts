@@ -13,7 +13,9 @@
  *
  * @example
  * ```ts
- * const sig = signatureOf(await stat(path));
+ * import { stat } from "node:fs/promises";
+ *
+ * const sig = signatureOf(await stat("/repo/.claude/agents/explore.md"));
  * isSettled(sig, Date.now()); // false for a file written a moment ago
  * ```
  *

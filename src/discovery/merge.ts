@@ -7,6 +7,11 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition } from "../types.ts";
+ *
+ * declare const projectAgents: AgentDefinition[];
+ * declare const userAgents: AgentDefinition[];
+ * declare const bundled: AgentDefinition[];
  * const { agents, shadowed } = mergeAgents([projectAgents, userAgents, bundled]);
  * ```
  *

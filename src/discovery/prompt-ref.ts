@@ -14,6 +14,8 @@
  *
  * @example
  * ```ts
+ * declare const parse: PromptParse; // an agent file's parse
+ * declare const text: string; // the file's text
  * const kept = packPrompt(withPromptAt(parse, text)); // what the cache file holds
  * fillPrompt(kept, text);                            // the parse again, prompt included
  * ```

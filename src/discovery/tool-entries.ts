@@ -15,7 +15,8 @@
  *
  * @example
  * ```ts
- * readToolEntries(splitToolList("Read, Bash(git status:*), Agent(explore)").list!, "tools");
+ * const split = splitToolList("Read, Bash(git status:*), Agent(explore)");
+ * if ("list" in split) readToolEntries(split.list, "tools");
  * // { names: ["read", "bash", "task"], bare: ["read"], spawns: ["explore"],
  * //   rules: [{ text: "Bash(git status:*)", family: "bash", tool: "bash", pattern: "git status:*" }], … }
  * ```

@@ -7,6 +7,9 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition } from "../types.ts";
+ *
+ * declare const agents: AgentDefinition[];
  * matchAgents(agents, "review").map((a) => a.name); // ["reviewer", "code-reviewer", "critic"]
  * ```
  *

@@ -13,6 +13,7 @@
  *
  * @example
  * ```ts
+ * declare const table: PriceTable;
  * callCost(table, "openai", "gpt-5", { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, new Date());
  * // { ok: true, usd: 0.00225 }
  * ```

@@ -9,7 +9,10 @@
  *
  * @example
  * ```ts
- * const p = resolveProvider("anthropic", config, process.env);
+ * import { defaultConfig } from "../config/validate.ts";
+ * import { resolveProvider } from "./providers.ts";
+ *
+ * const p = resolveProvider("anthropic", defaultConfig(), process.env);
  * if (p.ok) await createLanguageModel(p.value, "claude-sonnet-4-5");
  * ```
  *

@@ -9,6 +9,8 @@
  *
  * @example
  * ```ts
+ * import { defaultConfig } from "../config/validate.ts";
+ *
  * priceCall("ollama/qwen3:8b", { input: 10, output: 5 }, defaultConfig(), {}, new Date());
  * // { ok: true, usd: 0 }
  * ```

@@ -10,6 +10,8 @@
  *
  * @example
  * ```ts
+ * import { defaultConfig } from "../config/validate.ts";
+ *
  * resolveProvider("ollama", defaultConfig(), {});
  * // { ok: true, value: { name: "ollama", type: "openai-compatible",
  * //   baseURL: "http://127.0.0.1:11434/v1", apiKey: undefined, keyEnv: undefined } }

@@ -22,6 +22,8 @@
  *
  * @example
  * ```ts
+ * import { defaultConfig } from "../config/validate.ts";
+ *
  * const config = defaultConfig();
  * config.models.default = "ollama/qwen3:8b";
  * resolveModel({ agentName: "explore", agentModels: ["sonnet"], config, env: {} });

@@ -12,6 +12,10 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition } from "../types.ts";
+ *
+ * declare const found: { agents: AgentDefinition[] }; // a discovery
+ * declare const laterAgent: AgentDefinition; // "explore", read again later
  * const set = agentFingerprints(found.agents);
  * changedSince(set, laterAgent); // 'Agent "explore" changed during this run (/p/.xcsh/agents/explore.md)'
  * ```

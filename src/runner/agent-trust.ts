@@ -18,6 +18,9 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition } from "../types.ts";
+ *
+ * declare const agent: AgentDefinition; // a project agent asking for `sandbox: off`
  * restrictAgent(agent, { trusted: false, sandbox: "workspace-write", timeout: 600, maxTurns: 50 });
  * // { agent: { ...agent, sandbox: undefined }, warning: { file, message: "'sandbox: off' ignored: …" } }
  * ```

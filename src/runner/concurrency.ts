@@ -6,6 +6,7 @@
  * @example
  * ```ts
  * await mapLimit([1, 2, 3], 2, async (n) => n * 2); // [2, 4, 6]
+ * declare function runOneChild(): Promise<number>;
  * const slot = createLimiter(8);
  * await slot(() => runOneChild());
  * ```

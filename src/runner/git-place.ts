@@ -25,6 +25,8 @@
  *
  * @example
  * ```ts
+ * import { DISK } from "./git.ts";
+ *
  * const place = gitPlace("/home/me/app", DISK);
  * if (place.ok) place.gitDir; // "/home/me/app/.git"
  * else place.reason;          // e.g. ".git names a git folder outside the project (/x/.git)"

@@ -13,8 +13,11 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition } from "../types.ts";
+ *
+ * declare const agents: AgentDefinition[];
  * const caller = readCallerState({ XCSH_SPAWNS: "explore" });
- * checkGuards("plan", agents, caller, { maxDepth: 2, disabled: [] });
+ * if (caller.ok) checkGuards("plan", agents, caller.state, { maxDepth: 2, disabled: [] });
  * // { ok: false, kind: "spawn", message: "Cannot spawn 'plan'. Allowed: explore" }
  * ```
  *

@@ -23,6 +23,12 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition, XcshConfig } from "../types.ts";
+ * import type { ProjectMcp } from "./project-mcp.ts";
+ *
+ * declare const agent: AgentDefinition; // asks for the `github` server
+ * declare const config: XcshConfig;
+ * declare const project: ProjectMcp;
  * planMcpServers(agent, { config, project, agentTrusted: false }).servers; // { github: {...} }
  * ```
  *

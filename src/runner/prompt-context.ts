@@ -9,6 +9,7 @@
  *
  * @example
  * ```ts
+ * const [cwd, home, env] = ["/home/ada/src/app", "/home/ada", process.env];
  * const { context, warnings } = await gatherPromptContext({ cwd, home, env, files: true });
  * ```
  *

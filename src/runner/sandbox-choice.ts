@@ -10,7 +10,11 @@
  *
  * @example
  * ```ts
- * const s = sandboxFor({ request: "read-only", agent, config, env: process.env });
+ * import type { AgentDefinition, XcshConfig } from "../types.ts";
+ *
+ * declare const agent: AgentDefinition;
+ * declare const config: XcshConfig;
+ * const s = await sandboxFor({ request: "read-only", agent, config, env: process.env });
  * if (!s.ok) console.error(s.message); // "--sandbox read-only: bubblewrap (bwrap) is not installed …"
  * ```
  *

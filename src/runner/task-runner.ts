@@ -12,6 +12,15 @@
  *
  * @example
  * ```ts
+ * import { defaultConfig } from "../config/validate.ts";
+ * import { runId } from "./artifacts.ts";
+ * import { readCallerState } from "./guards.ts";
+ *
+ * const env = { cwd: process.cwd(), home: "/home/ada", env: process.env };
+ * const config = defaultConfig();
+ * const read = readCallerState(process.env);
+ * if (!read.ok) throw new Error(read.message);
+ * const caller = read.state;
  * const tool = await TaskTool.create({ env, config, caller, runId: runId() });
  * const out = await tool.execute({ agent: "explore", tasks: [{ id: "a", assignment: "Find the CLI" }] });
  * ```
@@ -29,10 +38,11 @@ import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
-import { type Isolate, runPreparedTask } from "./run-task.ts";
+import { runPreparedTask } from "./run-task.ts";
 import { bindSessions } from "./session-binding.ts";
+import type { PreparedTask } from "./prepared-task.ts";
 import { validateRequest } from "./request.ts";
-import { type ReservedSession, SessionKeeper } from "./task-session.ts";
+import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { secretValues } from "../sessions/redact.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
@@ -116,23 +126,7 @@ export interface TaskToolOptions {
   sessionAgents?: readonly AgentDefinition[];
 }
 
-/** A child ready to start. */
-export interface PreparedTask {
-  envelope: TaskEnvelope;
-  /** The xcsh variables the child gets (on top of the parent's environment). */
-  childEnv: Record<string, string>;
-  timeoutMs: number;
-  /** Why no model resolved (only with `prepare(req, { withoutModel: true })`; `envelope.model` is null). */
-  modelError?: string;
-  /** The session the task records into (its lock held); absent: none is kept. */
-  session?: ReservedSession;
-  /** Set when the task runs in a git worktree of its own. */
-  isolate?: Isolate;
-  /** Set when the child starts through a launcher. */
-  launch?: { plan: LaunchPlan; binary: string[] };
-  /** What the call or the agent asked for, for the result; null: nothing. */
-  requestedModel?: string | null;
-}
+export type { PreparedTask };
 
 export type TaskOutcome =
   | { ok: true; results: TaskResult[] }

@@ -7,7 +7,10 @@
  *
  * @example
  * ```ts
- * transcriptLines({ type: "event", event: { type: "tool_end", id: "a", tool: "read", ok: true, summary: "12 lines" } });
+ * transcriptLines({
+ *   type: "event",
+ *   event: { type: "tool_end", id: "a", callId: "c1", tool: "read", ok: true, summary: "12 lines" },
+ * });
  * // ["  ✓ read: 12 lines"]
  * ```
  *

@@ -8,8 +8,11 @@
  *
  * @example
  * ```ts
+ * import type { ToolContext } from "./types.ts";
+ *
+ * declare const ctx: ToolContext;
  * const where = await confine(ctx, "../secrets.txt");
- * if (!where.ok) return where.error; // "Error: ../secrets.txt is outside the project folder …"
+ * if (!where.ok) where.error; // "Error: ../secrets.txt is outside the project folder …"
  * ```
  *
  * @module

@@ -15,6 +15,8 @@
  *
  * @example
  * ```ts
+ * import { parseGlob } from "./glob-syntax.ts";
+ *
  * const m = compileNodes(parseGlob("*.ts"));
  * m("a.ts");   // true
  * m("a/b.ts"); // false: `*` never matches `/`

@@ -5,6 +5,8 @@
  *
  * @example
  * ```ts
+ * declare function work(item: string): void;
+ * const items = ["a.ts", "b.ts"];
  * const pace = pacer();
  * for (const item of items) {
  *   work(item);

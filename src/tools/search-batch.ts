@@ -7,6 +7,11 @@
  *
  * @example
  * ```ts
+ * import type { FileBytes } from "./file-bytes.ts";
+ * import type { LineSearch } from "./line-search.ts";
+ *
+ * declare const search: LineSearch; // finds "foo"
+ * declare function read(abs: string): FileBytes;
  * const r = searchBatch(["/t/a.ts"], search, read, 101);
  * r.kinds[0] === SEARCHED; r.hits; // [[0, [[3, "foo"]]]]
  * ```

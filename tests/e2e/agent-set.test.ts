@@ -4,26 +4,18 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, toolResults, type World } from "../support/world.ts";
 
-let server: ModelServer;
 let w: World;
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-  w = makeWorld(localConfig(server.url), {
-    boss: agentMd("boss", "tools: write, task\nspawns: explore\n"),
-  });
-});
-after(async () => {
-  await server.close();
-  w.cleanup();
+const { server, world } = modelHarness({
+  setup: () => {
+    w = world({ agents: { boss: agentMd("boss", "tools: write, task\nspawns: explore\n") } });
+  },
 });
 
 test("an agent written during the run is refused by the task tool", async () => {

@@ -6,22 +6,15 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, ROOT, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { ROOT, runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import {
   agentMd,
   isAfterTool,
-  localConfig,
-  makeWorld,
   offeredTools,
   toolResults,
   waitForNoProcessesIn,
@@ -39,33 +32,23 @@ const FS_SERVER = join(
   "index.js",
 );
 
-let server: ModelServer;
 let web: WebServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-  web = await startWebServer();
+const harness = modelHarness({
+  respond: () => ({ text: "unexpected" }),
+  setup: async () => {
+    web = await startWebServer();
+  },
+  teardown: () => web.close(),
 });
-after(async () => {
-  await server.close();
-  await web.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(agents: Record<string, string>, extraConfig = ""): World {
-  const w = makeWorld(localConfig(server.url, extraConfig), agents);
-  worlds.push(w);
-  return w;
-}
+const { server, respond } = harness;
+const world = (agents: Record<string, string>, extraConfig = "") =>
+  harness.world({ agents, extraConfig });
 
 /** The model calls `calls` in one turn, then answers with the tool results it saw. */
 function callThenEcho(calls: { name: string; args: unknown }[]): void {
   server.script([]);
   server.requests.length = 0;
-  respond = (req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls };
+  respond((req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls });
 }
 
 /** The JSON-string-escaped form of `s`, as it appears inside a tool result. */

@@ -4,35 +4,21 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { assignmentOf, localConfig, makeWorld, type World } from "../support/world.ts";
-
-let server: ModelServer;
-const worlds: World[] = [];
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { assignmentOf } from "../support/world.ts";
 
 /** 6 000 lines naming the assignment: long enough to be cut. */
 const longText = (who: string) => Array.from({ length: 6000 }, (_, i) => `${who} ${i}`).join("\n");
 
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req) => ({ text: longText(assignmentOf(req)) }) });
+const { server, world } = modelHarness({
+  respond: (req) => ({ text: longText(assignmentOf(req)) }),
 });
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(): World {
-  const w = makeWorld(localConfig(server.url));
-  worlds.push(w);
-  return w;
-}
 
 test("task ids 'a/b' and 'a_b' keep separate artifacts", async () => {
   const w = world();

@@ -8,31 +8,27 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh, runXcshJson } from "../support/cli.ts";
+import { runXcsh, runXcshJson } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import { type Materialized, materializeFixture } from "../support/fixtures.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { EXPLORE_SAMPLE } from "../support/world.ts";
 import { CLAUDE_TIERS } from "../../src/model/claude-tiers.ts";
 
 let fx: Materialized;
-let server: ModelServer;
 let home: string;
 let cwd: string;
 
-before(async () => {
-  requireBinary();
-  fx = materializeFixture("collections");
-  home = join(fx.root, "home");
-  cwd = join(fx.root, "project");
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  fx.cleanup();
+const { server } = modelHarness({
+  setup: () => {
+    fx = materializeFixture("collections");
+    home = join(fx.root, "home");
+    cwd = join(fx.root, "project");
+  },
+  teardown: () => fx.cleanup(),
 });
 
 /** Writes the user config (replacing any earlier one). */

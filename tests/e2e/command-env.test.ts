@@ -7,13 +7,14 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
-import { localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { Turn } from "../support/model-server.ts";
+import { toolResults, type World } from "../support/world.ts";
 
 const SECRETS = {
   GITHUB_TOKEN: "ghp_e2eTokenValue0123456789",
@@ -28,21 +29,12 @@ const SOCKETS = {
 };
 const env = { ...SECRETS, ...SOCKETS, PROJECT_FLAVOUR: "plain-e2e" };
 
-let server: ModelServer;
-const worlds: World[] = [];
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness();
+const { server } = harness;
 
 function world(extra = "", projectConfig?: string): World {
-  const w = makeWorld(localConfig(server.url, extra));
+  const w = harness.world({ extraConfig: extra });
   if (projectConfig !== undefined) writeFileSync(join(w.cwd, ".xcsh", "config.yml"), projectConfig);
-  worlds.push(w);
   return w;
 }
 

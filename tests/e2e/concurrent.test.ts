@@ -8,15 +8,11 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { startModelServer } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,
@@ -27,20 +23,8 @@ import {
   type World,
 } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest) => Turn = () => ({
-  text: "unexpected request",
-});
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req) => respond(req) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness({ respond: () => ({ text: "unexpected request" }) });
+const { server, respond } = harness;
 
 // deno-lint-ignore no-explicit-any
 type Msg = Record<string, any>;
@@ -49,16 +33,17 @@ type Msg = Record<string, any>;
 const DELAYS: Record<string, number> = { a: 800, b: 400, c: 0 };
 
 function world(): World {
-  const w = makeWorld(localConfig(server.url), {
-    boss: agentMd("boss", "tools: task, read\nspawns: helper\nmodel: local/mock-large\n"),
-    helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n"),
+  const w = harness.world({
+    agents: {
+      boss: agentMd("boss", "tools: task, read\nspawns: helper\nmodel: local/mock-large\n"),
+      helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n"),
+    },
   });
-  worlds.push(w);
   server.script([]);
   server.requests.length = 0;
   // The boss calls `task` three times in one turn, then reports what came back;
   // each helper answers after its delay.
-  respond = (req) => {
+  respond((req) => {
     if (!offeredTools(req).includes("task")) {
       const which = assignmentOf(req).replace("job ", "");
       // Held until all three helpers have asked (a loop that ran the calls one
@@ -74,7 +59,7 @@ function world(): World {
         args: { agent: "helper", tasks: [{ id, assignment: `job ${id}` }] },
       })),
     };
-  };
+  });
   return w;
 }
 
@@ -175,7 +160,7 @@ describe("three task calls in one turn", () => {
         boss: agentMd("boss", "tools: task, read\nspawns: helper\nmodel: local/mock-large\n"),
         helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n"),
       });
-      worlds.push(w);
+      harness.keep(w);
       const r = await runXcsh(["run", "boss", "delegate"], { cwd: w.cwd, home: w.home });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, "all done\n");

@@ -4,26 +4,17 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, systemPrompt, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, systemPrompt, type World } from "../support/world.ts";
 
-let server: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness();
+const { server } = harness;
 
 /**
  * A world whose project is a git repository with a `sub` folder; the run
@@ -31,8 +22,7 @@ after(async () => {
  * (`home/…`, `project/…`).
  */
 function world(files: Record<string, string | Uint8Array> = {}): World & { sub: string } {
-  const w = makeWorld(localConfig(server.url));
-  worlds.push(w);
+  const w = harness.world();
   execFileSync("git", ["init", "-q", "-b", "trunk", w.cwd]);
   const sub = join(w.cwd, "sub");
   mkdirSync(sub);

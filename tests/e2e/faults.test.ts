@@ -5,37 +5,18 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
-import {
-  childPids,
-  localConfig,
-  makeWorld,
-  waitForNoProcessesIn,
-  type World,
-} from "../support/world.ts";
+import { runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { Turn } from "../support/model-server.ts";
+import { childPids, waitForNoProcessesIn, type World } from "../support/world.ts";
 
-let server: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(config?: string): World {
-  const w = makeWorld(config ?? localConfig(server.url));
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness();
+const { server } = harness;
+const world = (config?: string) => harness.world({ config });
 
 /** Fast retries, and a short silence limit for the stall row. */
 const FAST = { XCSH_RETRY_BASE_MS: "20", XCSH_MODEL_IDLE_TIMEOUT_MS: "700" };

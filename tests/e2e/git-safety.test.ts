@@ -9,36 +9,22 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import { ran, trap, trappedRepo } from "../support/git-traps.ts";
-import { agentMd, localConfig, makeWorld, systemPrompt, type World } from "../support/world.ts";
+import { agentMd, systemPrompt } from "../support/world.ts";
 
 const KEY = "sk-ant-e2e-must-not-leak";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
-let server: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(agents: Record<string, string> = {}): World {
-  const w = makeWorld(localConfig(server.url), agents);
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness();
+const { server } = harness;
+const world = (agents: Record<string, string> = {}) => harness.world({ agents });
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {

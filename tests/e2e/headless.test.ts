@@ -6,16 +6,12 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cleanEnv, requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,
@@ -23,27 +19,11 @@ import {
   localConfig,
   makeWorld,
   waitForNoProcessesIn,
-  type World,
 } from "../support/world.ts";
 
-let server: ModelServer;
-const worlds: World[] = [];
-let respond: (req: RecordedRequest) => Turn = () => ({ text: "done" });
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req) => respond(req) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(agents: Record<string, string> = {}): World {
-  const w = makeWorld(localConfig(server.url), agents);
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness({ respond: () => ({ text: "done" }) });
+const { server, respond } = harness;
+const world = (agents: Record<string, string> = {}) => harness.world({ agents });
 
 const readThenAnswer = (req: RecordedRequest): Turn =>
   isAfterTool(req) ? { text: "the answer" } : { toolCalls: [{ name: "ls", args: { path: "." } }] };
@@ -54,7 +34,7 @@ type Rec = Record<string, any>;
 describe("--output-format stream-json", () => {
   test("every line is a record: run_start, events, each task's result, run_result last", async () => {
     const w = world();
-    respond = readThenAnswer;
+    respond(readThenAnswer);
     const r = await runXcsh(
       ["run", "quick_task", "--output-format", "stream-json", "--task", "a=go", "--task", "b=go"],
       { cwd: w.cwd, home: w.home },
@@ -110,12 +90,13 @@ describe("--output-format stream-json", () => {
     const w = world();
     // "slow" sits in a long command; "quick" answers a moment later, and
     // writing its records finds the reader gone.
-    respond = (req) =>
+    respond((req) =>
       assignmentOf(req) === "slow"
         ? (isAfterTool(req)
           ? { text: "late" }
           : { toolCalls: [{ name: "bash", args: { command: "sleep 300" } }] })
-        : { text: "quick done", delayMs: 1500 };
+        : { text: "quick done", delayMs: 1500 }
+    );
     const child = spawn(
       XCSH,
       [
@@ -157,7 +138,7 @@ describe("--output-format stream-json", () => {
 describe("what the result says", () => {
   test("json carries model, requestedModel, turns; a fallback says why", async () => {
     const w = world({ pinned: agentMd("pinned", "model: sonnet\n") });
-    respond = readThenAnswer;
+    respond(readThenAnswer);
     const r = await runXcsh(["run", "pinned", "--json", "go"], {
       cwd: w.cwd,
       home: w.home,
@@ -189,8 +170,8 @@ describe("cost", () => {
     const w = makeWorld(
       localConfig(server.url).replace(/(providers:\n {2}local: [^\n]*\n)/, `$1${extra}`),
     );
-    worlds.push(w);
-    respond = () => ({ text: "ok", usage: { input: 1_000_000, output: 100_000 } });
+    harness.keep(w);
+    respond(() => ({ text: "ok", usage: { input: 1_000_000, output: 100_000 } }));
     const env = { TEST_ANTH_KEY: "k1", TEST_OAI_KEY: "k2" };
     const run = async (model: string) => {
       const r = await runXcsh(["run", "quick_task", "--json", "--model", model, "go"], {
@@ -215,7 +196,7 @@ describe("cost", () => {
 describe("--max-turns", () => {
   test("a task that reaches it ends with status max_turns, exit 1", async () => {
     const w = world();
-    respond = () => ({ toolCalls: [{ name: "ls", args: { path: "." } }] });
+    respond(() => ({ toolCalls: [{ name: "ls", args: { path: "." } }] }));
     server.requests.length = 0;
     const r = await runXcsh(["run", "quick_task", "--json", "--max-turns", "2", "go"], {
       cwd: w.cwd,
@@ -263,7 +244,7 @@ describe("bad --output-format", () => {
 describe("stdin with a prompt", () => {
   test("stdin follows the prompt in a fenced block; '-' reads stdin alone", async () => {
     const w = world();
-    respond = () => ({ text: "ok" });
+    respond(() => ({ text: "ok" }));
     server.requests.length = 0;
     const r = await runXcsh(["run", "quick_task", "review", "this"], {
       cwd: w.cwd,

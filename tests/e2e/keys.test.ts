@@ -5,39 +5,23 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
-import { agentMd, isAfterTool, makeWorld, toolResults, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, isAfterTool, toolResults, type World } from "../support/world.ts";
 
 const KEY = "sk-local-secret-0123456789";
-let server: ModelServer;
-let respond: (req: RecordedRequest) => Turn = () => ({ text: "unexpected" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req) => respond(req) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness({ respond: () => ({ text: "unexpected" }) });
+const { server, respond } = harness;
 
 function world(baseURL = `${server.url}/v1`, extra = ""): World {
-  const w = makeWorld(
-    `providers:\n  local: { type: openai-compatible, baseURL: "${baseURL}", apiKeyEnv: LOCAL_KEY }\n` +
+  return harness.world({
+    config:
+      `providers:\n  local: { type: openai-compatible, baseURL: "${baseURL}", apiKeyEnv: LOCAL_KEY }\n` +
       `models:\n  default: local/mock-large\n` + extra,
-    { worker: agentMd("worker", "tools: bash, read\n") },
-  );
-  worlds.push(w);
-  return w;
+    agents: { worker: agentMd("worker", "tools: bash, read\n") },
+  });
 }
 
 describe("keys travel in the envelope", () => {
@@ -46,7 +30,7 @@ describe("keys travel in the envelope", () => {
     // out of reach even without the sandbox's own PID namespace.
     const w = world(undefined, "task:\n  sandbox: off\n");
     server.requests.length = 0;
-    respond = (req) =>
+    respond((req) =>
       isAfterTool(req) ? { text: "looked" } : {
         toolCalls: [{
           name: "bash",
@@ -55,7 +39,8 @@ describe("keys travel in the envelope", () => {
               "cat /proc/$PPID/cmdline | tr '\\0' ' '",
           },
         }],
-      };
+      }
+    );
     const r = await runXcsh(["run", "worker", "look around"], {
       cwd: w.cwd,
       home: w.home,
@@ -74,7 +59,7 @@ describe("keys travel in the envelope", () => {
 
   test("a key with trailing whitespace is hidden as it is sent (trimmed)", async () => {
     const w = world();
-    respond = () => ({ text: `the key is ${KEY}.` });
+    respond(() => ({ text: `the key is ${KEY}.` }));
     const r = await runXcsh(["run", "worker", "tell me"], {
       cwd: w.cwd,
       home: w.home,
@@ -86,9 +71,9 @@ describe("keys travel in the envelope", () => {
 
   test("a key used as an object key in result data is hidden", async () => {
     const w = world();
-    respond = () => ({
+    respond(() => ({
       toolCalls: [{ name: "submit_result", args: { result: { data: { [KEY]: "value" } } } }],
-    });
+    }));
     const r = await runXcsh(["run", "--json", "worker", "tell me"], {
       cwd: w.cwd,
       home: w.home,

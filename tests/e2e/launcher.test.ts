@@ -15,34 +15,15 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { cleanEnv, requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
-import { isAfterTool, localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
+import { isAfterTool, toolResults } from "../support/world.ts";
 import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
 
-let server: ModelServer;
-const worlds: World[] = [];
-let respond: (req: RecordedRequest) => Turn;
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req) => respond(req) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(task: string): World {
-  const w = makeWorld(localConfig(server.url, `task:\n${task}`));
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness();
+const { server, respond } = harness;
+const world = (task: string) => harness.world({ extraConfig: `task:\n${task}` });
 
 const bashThenDone = (command: string) => (req: RecordedRequest): Turn =>
   isAfterTool(req)
@@ -148,7 +129,7 @@ describe("launcher settings", () => {
 
   test("a local launcher (env) runs the task end to end", async () => {
     const w = world(`  launcher: ["env", "XCSH_TEST_LAUNCHED=yes"]\n`);
-    respond = bashThenDone("echo launched=$XCSH_TEST_LAUNCHED");
+    respond(bashThenDone("echo launched=$XCSH_TEST_LAUNCHED"));
     const r = await runXcsh(["run", "quick_task", "--json", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     const res = JSON.parse(r.stdout).results[0];
@@ -198,7 +179,7 @@ describe("launcher settings", () => {
     const w = world(
       `  launcher: ["sh", "-c", "echo 'Welcome to the cluster'; exec \\"$@\\"", "far"]\n`,
     );
-    respond = () => ({ text: "never seen" });
+    respond(() => ({ text: "never seen" }));
     const r = await runXcsh(["run", "quick_task", "--json", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 1, r.stderr);
     const res = JSON.parse(r.stdout).results[0];
@@ -225,7 +206,7 @@ describe("on a one-node Slurm cluster", () => {
   test("a fan-out of 8 runs as 8 Slurm jobs", async (t) => {
     if (reason) return t.skip(reason);
     const w = world(srun);
-    respond = bashThenDone("echo job=$SLURM_JOB_ID");
+    respond(bashThenDone("echo job=$SLURM_JOB_ID"));
     const tasks = Array.from({ length: 8 }, (_, i) => ["--task", `t${i}=report your job`]).flat();
     const r = await runXcsh(["run", "quick_task", "--json", ...tasks], {
       cwd: w.cwd,
@@ -262,7 +243,7 @@ describe("on a one-node Slurm cluster", () => {
   test("SIGTERM of xcsh run ends its jobs: squeue is empty again", async (t) => {
     if (reason) return t.skip(reason);
     const w = world(srun);
-    respond = bashThenDone("sleep 300");
+    respond(bashThenDone("sleep 300"));
     const child = spawn(XCSH, ["run", "quick_task", "--task", "a=wait", "--task", "b=wait"], {
       cwd: w.cwd,
       env: cleanEnv(w.home, cluster!.env),
@@ -281,7 +262,7 @@ describe("on a one-node Slurm cluster", () => {
   test("a job the engine cancels fails its task with the engine's reason; the other goes on", async (t) => {
     if (reason) return t.skip(reason);
     const w = world(srun);
-    respond = (req) =>
+    respond((req) =>
       isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : {
         toolCalls: [{
           name: "bash",
@@ -291,7 +272,8 @@ describe("on a one-node Slurm cluster", () => {
               : "sleep 2; echo fine",
           },
         }],
-      };
+      }
+    );
     const run = runXcsh(
       ["run", "quick_task", "--json", "--task", "victim=victim", "--task", "other=other"],
       { cwd: w.cwd, home: w.home, env: cluster!.env, killAfterMs: 120_000 },

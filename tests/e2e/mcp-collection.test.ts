@@ -8,7 +8,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
@@ -18,9 +18,9 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cleanEnv, requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { localConfig, makeWorld, type World } from "../support/world.ts";
+import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { World } from "../support/world.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -47,7 +47,6 @@ function agentFile(i: number): string {
     `model: sonnet\ncolor: blue\n---\nYou are ${name}.\n`;
 }
 
-let model: ModelServer;
 let w: World;
 let client: Client;
 let other: Client;
@@ -64,20 +63,17 @@ function connect(world: World): Promise<Client> {
   return c.connect(transport).then(() => c);
 }
 
-before(async () => {
-  requireBinary();
-  model = await startModelServer();
-  const agents: Record<string, string> = {};
-  for (let i = 0; i < COUNT; i++) agents[`specialist-${i}`] = agentFile(i);
-  w = makeWorld(localConfig(model.url), agents);
-  [client, other] = await Promise.all([connect(w), connect(w)]);
-});
-
-after(async () => {
-  await client?.close();
-  await other?.close();
-  await model?.close();
-  w?.cleanup();
+const { server: model, world } = modelHarness({
+  setup: async () => {
+    const agents: Record<string, string> = {};
+    for (let i = 0; i < COUNT; i++) agents[`specialist-${i}`] = agentFile(i);
+    w = world({ agents });
+    [client, other] = await Promise.all([connect(w), connect(w)]);
+  },
+  teardown: async () => {
+    await client?.close();
+    await other?.close();
+  },
 });
 
 const agentsCall = (c: Client, args: Record<string, unknown>) =>

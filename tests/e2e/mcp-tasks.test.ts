@@ -8,7 +8,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { Client } from "@modelcontextprotocol/sdk/client";
@@ -19,45 +19,37 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
-import { childPids, localConfig, makeWorld, type World } from "../support/world.ts";
+import { runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
+import { childPids, type World } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
 let w: World;
 let client: Client;
 
 function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
   server.script(turns);
   server.requests.length = 0;
-  respond = fallback ?? (() => ({ text: "unexpected request" }));
+  respond(fallback ?? (() => ({ text: "unexpected request" })));
 }
 
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-  w = makeWorld(localConfig(server.url));
-  const transport = new StdioClientTransport({
-    command: XCSH,
-    args: ["mcp"],
-    cwd: w.cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
-    stderr: "pipe",
-  });
-  client = new Client({ name: "xcsh-tests", version: "1.0.0" });
-  await client.connect(transport);
-});
-
-after(async () => {
-  await client?.close();
-  await server.close();
-  w?.cleanup();
+const { server, respond, world } = modelHarness({
+  respond: () => ({ text: "unexpected request" }),
+  setup: async () => {
+    w = world();
+    const transport = new StdioClientTransport({
+      command: XCSH,
+      args: ["mcp"],
+      cwd: w.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
+      stderr: "pipe",
+    });
+    client = new Client({ name: "xcsh-tests", version: "1.0.0" });
+    await client.connect(transport);
+  },
+  teardown: async () => {
+    await client?.close();
+  },
 });
 
 // deno-lint-ignore no-explicit-any

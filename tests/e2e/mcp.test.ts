@@ -4,7 +4,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -14,13 +14,9 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   childPids,
@@ -31,8 +27,6 @@ import {
   type World,
 } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
 let w: World;
 let client: Client;
 let transport: StdioClientTransport;
@@ -50,32 +44,30 @@ const progress: string[] = [];
 function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
   server.script(turns);
   server.requests.length = 0;
-  respond = fallback ?? (() => ({ text: "unexpected request" }));
+  respond(fallback ?? (() => ({ text: "unexpected request" })));
 }
 
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-  w = makeWorld(localConfig(server.url));
-  transport = new StdioClientTransport({
-    command: XCSH,
-    args: ["mcp"],
-    cwd: w.cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d: Buffer) => (serverStderr += d.toString("utf8")));
-  client = new Client({ name: "xcsh-tests", version: "1.0.0" });
-  client.setNotificationHandler(ProgressNotificationSchema, (n) => {
-    progress.push(n.params.message ?? "");
-  });
-  await client.connect(transport);
-});
-
-after(async () => {
-  await client?.close();
-  await server.close();
-  w?.cleanup();
+const { server, respond, world } = modelHarness({
+  respond: () => ({ text: "unexpected request" }),
+  setup: async () => {
+    w = world();
+    transport = new StdioClientTransport({
+      command: XCSH,
+      args: ["mcp"],
+      cwd: w.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (d: Buffer) => (serverStderr += d.toString("utf8")));
+    client = new Client({ name: "xcsh-tests", version: "1.0.0" });
+    client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+      progress.push(n.params.message ?? "");
+    });
+    await client.connect(transport);
+  },
+  teardown: async () => {
+    await client?.close();
+  },
 });
 
 // deno-lint-ignore no-explicit-any

@@ -10,37 +10,18 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
-import {
-  agentMd,
-  makeWorld,
-  processesIn,
-  waitForNoProcessesIn,
-  type World,
-} from "../support/world.ts";
+import { type RunResult, runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
+import { agentMd, processesIn, waitForNoProcessesIn, type World } from "../support/world.ts";
 
-let server: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness();
+const { server } = harness;
 
 interface Format {
   name: string;
@@ -59,9 +40,10 @@ const FORMATS: Format[] = [
 
 /** Every provider pointed at the server; config sets no model at all. */
 function world(extraConfig = ""): World {
-  const w = makeWorld(
-    `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1" }\n` + extraConfig,
-  );
+  const w = harness.world({
+    config: `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1" }\n` +
+      extraConfig,
+  });
   const agents = join(w.home, ".xcsh", "agent", "agents");
   mkdirSync(agents, { recursive: true });
   writeFileSync(join(agents, "worker.md"), agentMd("worker", "tools: bash, read\n"));
@@ -69,7 +51,6 @@ function world(extraConfig = ""): World {
     join(agents, "limited.md"),
     agentMd("limited", "tools: bash, read\nmaxTurns: 1\n"),
   );
-  worlds.push(w);
   return w;
 }
 

@@ -5,18 +5,14 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
-import { requireBinary, runCommand, runXcsh, XCSH } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { runCommand, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,
@@ -24,43 +20,27 @@ import {
   delegateThenStall,
   EXPLORE_SAMPLE,
   isAfterTool,
-  localConfig,
   makeWorld,
   offeredTools,
   processesIn,
   systemPrompt,
   toolResults,
   waitForNoProcessesIn,
-  type World,
 } from "../support/world.ts";
 
 /** The escape character that starts terminal control sequences. */
 const ESC = String.fromCharCode(27);
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(agents: Record<string, string> = {}, extraConfig = ""): World {
-  const w = makeWorld(localConfig(server.url, extraConfig), agents);
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness({ respond: () => ({ text: "unexpected request" }) });
+const { server, respond } = harness;
+const world = (agents: Record<string, string> = {}, extraConfig = "") =>
+  harness.world({ agents, extraConfig });
 
 /** Resets the server for one test: a fresh queue, requests and responder. */
 function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
   server.script(turns);
   server.requests.length = 0;
-  respond = fallback ?? (() => ({ text: "unexpected request" }));
+  respond(fallback ?? (() => ({ text: "unexpected request" })));
 }
 
 describe("guards refuse before any child starts", () => {
@@ -180,7 +160,7 @@ describe("guards refuse before any child starts", () => {
 
 test("no model configured: a clear error before any child starts", async () => {
   const w = makeWorld("task: { maxConcurrency: 2 }\n");
-  worlds.push(w);
+  harness.keep(w);
   script([]);
   const r = await runXcsh(["run", "task", "do it"], { cwd: w.cwd, home: w.home });
   assert.equal(r.code, 2);

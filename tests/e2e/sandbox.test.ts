@@ -7,7 +7,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import {
@@ -17,42 +17,26 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, ROOT, runXcsh, XCSH } from "../support/cli.ts";
+import { ROOT, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import { runXcshVia } from "../support/fixtures.ts";
-import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
-import { localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+import type { Turn } from "../support/model-server.ts";
+import { toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const linux = process.platform === "linux" ? false : "needs /proc and Linux";
 const support = sandboxSupport(bwrapLocations(process.env), true);
 const needsBwrap = linux || (support.ok ? false : `bwrap unavailable: ${support.reason}`);
 
-let server: ModelServer;
-const worlds: World[] = [];
-const scratch: string[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-function world(extra = ""): World {
-  const w = makeWorld(localConfig(server.url, extra));
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness();
+const { server, scratch } = harness;
+const world = (extra = "") => harness.world({ extraConfig: extra });
 
 /**
  * A folder outside the project that sandboxed commands see (read-only): not
@@ -62,7 +46,7 @@ function outsideFolder(): string {
   const base = join(ROOT, "node_modules");
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, ".xcsh-outside-"));
-  scratch.push(dir);
+  scratch(dir);
   return dir;
 }
 
@@ -145,7 +129,7 @@ describe("what a sandboxed command may write", { skip: needsBwrap }, () => {
   }, async () => {
     const w = world();
     const hidden = mkdtempSync(join("/var/tmp", "xcsh-hidden-"));
-    scratch.push(hidden);
+    scratch(hidden);
     writeFileSync(join(hidden, "note.txt"), "host\n");
     const { r, output } = await runBash(
       w,
@@ -375,7 +359,7 @@ describe("the sandbox's private /tmp", { skip: needsBwrap }, () => {
   /** A fresh TMPDIR for one run, and what xcsh left in it afterwards. */
   function privateTmp(): { env: Record<string, string>; left: () => string[] } {
     const dir = mkdtempSync(join(tmpdir(), "xcsh-tmpdir-"));
-    scratch.push(dir);
+    scratch(dir);
     return {
       env: { TMPDIR: dir },
       left: () => readdirSync(dir).filter((n) => n.startsWith("xcsh-sandbox-")),

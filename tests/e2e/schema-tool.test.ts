@@ -10,19 +10,15 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { type RunResult, runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { forcedTool, offeredTool, schemaFollower } from "../support/schema-instance.ts";
-import { agentMd, makeWorld, type World } from "../support/world.ts";
+import { agentMd } from "../support/world.ts";
 
 const KEY = "sk-test-schema-key-0123456789";
 
@@ -90,22 +86,10 @@ const JTD_STRICT = {
   optionalProperties: { label: { type: "string" }, at: { type: "timestamp" } },
 };
 
-let server: ModelServer;
 let respond: (req: RecordedRequest, index: number) => Turn = schemaFollower;
 let offset = 0;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({
-    cache: "computed",
-    respond: (req, i) => respond(req, i - offset),
-  });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness({ cache: "computed", respond: (req, i) => respond(req, i - offset) });
+const { server } = harness;
 
 /** This test's requests; `respond` sees indexes counted from this test's first. */
 function script(fn: (req: RecordedRequest, index: number) => Turn): () => RecordedRequest[] {
@@ -120,11 +104,10 @@ async function run(
   args: string[],
   agents: Record<string, string> = {},
 ): Promise<{ r: RunResult; doc: Json }> {
-  const w = makeWorld(
-    `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+  const w = harness.world({
+    config: `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
     agents,
-  );
-  worlds.push(w);
+  });
   writeFileSync(join(w.cwd, "hello.txt"), "hello\nworld\n");
   const r = await runXcsh(["run", ...args, "--model", wire.model, "--json"], {
     cwd: w.cwd,

@@ -7,7 +7,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   appendFileSync,
@@ -23,13 +23,9 @@ import {
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { cleanEnv, requireBinary, runCommand, runXcsh, XCSH } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { cleanEnv, runCommand, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   isAfterTool,
@@ -41,29 +37,13 @@ import {
   type World,
 } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected request" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(): World {
-  const w = makeWorld(localConfig(server.url));
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness({ respond: () => ({ text: "unexpected request" }) });
+const { server, respond, world } = harness;
 
 function script(turns: Turn[], fallback?: (req: RecordedRequest, index: number) => Turn): void {
   server.script(turns);
   server.requests.length = 0;
-  respond = fallback ?? (() => ({ text: "unexpected request" }));
+  respond(fallback ?? (() => ({ text: "unexpected request" })));
 }
 
 function sessionsDir(w: World): string {
@@ -421,7 +401,7 @@ describe("sessions", () => {
 
   test("sessions older than task.sessionRetentionDays are pruned", async () => {
     const w = makeWorld(localConfig(server.url, "task: { sessionRetentionDays: 2 }\n"));
-    worlds.push(w);
+    harness.keep(w);
     mkdirSync(sessionsDir(w), { recursive: true });
     const days = (n: number) => new Date(Date.now() - n * 86_400_000);
     for (
@@ -441,7 +421,7 @@ describe("sessions", () => {
 
   test("task.sessionRetentionDays must be a positive integer", async () => {
     const w = makeWorld(localConfig(server.url, "task: { sessionRetentionDays: 0 }\n"));
-    worlds.push(w);
+    harness.keep(w);
     const r = await runXcsh(["run", "quick_task", "x"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 2);
     assert.match(

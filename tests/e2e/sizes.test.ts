@@ -5,32 +5,18 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanEnv, requireBinary, runCommand, runXcsh, XCSH } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, type World } from "../support/world.ts";
+import { cleanEnv, runCommand, runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd } from "../support/world.ts";
 
 const GNU_TIME = "/usr/bin/time";
-let server: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: () => ({ text: "ok" }) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(): World {
-  const w = makeWorld(localConfig(server.url), { helper: agentMd("helper", "tools: read\n") });
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness({ respond: () => ({ text: "ok" }) });
+const { server } = harness;
+const world = () => harness.world({ agents: { helper: agentMd("helper", "tools: read\n") } });
 
 function sparse(path: string, bytes: number): void {
   const fd = openSync(path, "w");

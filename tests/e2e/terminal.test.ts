@@ -5,34 +5,30 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, isAfterTool, localConfig, makeWorld, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, isAfterTool, type World } from "../support/world.ts";
 
 const ESC = "\u001b";
 const BEL = "\u0007";
 /** A clipboard write (OSC 52), a colour change and a right-to-left override. */
 const NASTY = `${ESC}]52;c;ZXZpbA==${BEL}${ESC}[31mred\u202Eeman`;
 
-let server: ModelServer;
 let w: World;
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-  w = makeWorld(localConfig(server.url), {
-    shady: `---\nname: shady\ndescription: "looks ${
-      NASTY.replaceAll(ESC, "\\e").replaceAll(BEL, "\\a")
-    }"\ntools: read\n---\nBe shady.\n`,
-  });
-});
-after(async () => {
-  await server.close();
-  w.cleanup();
+const { server, world } = modelHarness({
+  setup: () => {
+    w = world({
+      agents: {
+        shady: `---\nname: shady\ndescription: "looks ${
+          NASTY.replaceAll(ESC, "\\e").replaceAll(BEL, "\\a")
+        }"\ntools: read\n---\nBe shady.\n`,
+      },
+    });
+  },
 });
 
 function assertClean(what: string, text: string): void {

@@ -8,15 +8,16 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer, type Turn } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { Turn } from "../support/model-server.ts";
+import { agentMd, type World } from "../support/world.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const support = process.platform === "linux"
@@ -28,30 +29,13 @@ const needsBwrap = !support
   ? false
   : `bwrap unavailable: ${support.reason}`;
 
-let server: ModelServer;
-const worlds: World[] = [];
-const scratch: string[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-function world(): World {
-  const w = makeWorld(localConfig(server.url));
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness();
+const { server, scratch, world } = harness;
 
 /** A folder outside the project and outside /tmp (the sandbox's /tmp is private). */
 function outsideFolder(): string {
   const dir = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "xcsh-escape-"));
-  scratch.push(dir);
+  scratch(dir);
   return dir;
 }
 

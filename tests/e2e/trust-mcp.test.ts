@@ -9,43 +9,43 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, type World } from "../support/world.ts";
 
 const ANTHROPIC_KEY = "sk-ant-user-secret-0123456789";
 const OPENAI_KEY = "sk-openai-user-secret-9876543210";
 
-let model: ModelServer;
 let endpoint: Server;
 let endpointUrl: string;
 const seen: IncomingHttpHeaders[] = [];
 let w: World;
 
-before(async () => {
-  requireBinary();
-  model = await startModelServer({ respond: () => ({ text: "done" }) });
-  endpoint = createServer((req, res) => {
-    seen.push(req.headers);
-    req.resume();
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
-  endpointUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/mcp`;
-  w = makeWorld(localConfig(model.url), {
-    user: agentMd("user", "tools: read, mcp__api__*, mcp__local__*\nmodel: local/mock-small\n"),
-  });
-});
-after(async () => {
-  await model.close();
-  await new Promise((resolve) => endpoint.close(resolve));
-  w.cleanup();
+const { world } = modelHarness({
+  respond: () => ({ text: "done" }),
+  setup: async () => {
+    endpoint = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+    endpointUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/mcp`;
+    w = world({
+      agents: {
+        user: agentMd("user", "tools: read, mcp__api__*, mcp__local__*\nmodel: local/mock-small\n"),
+      },
+    });
+  },
+  teardown: async () => {
+    await new Promise((resolve) => endpoint.close(resolve));
+  },
 });
 
 /** Where the stdio script writes the environment it was started with. */

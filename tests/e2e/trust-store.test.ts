@@ -6,7 +6,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   chmodSync,
@@ -19,28 +19,17 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { startModelServer } from "../support/model-server.ts";
+import { agentMd, localConfig, type World } from "../support/world.ts";
 
-let server: ModelServer;
-const worlds: World[] = [];
+const harness = modelHarness({ respond: () => ({ text: "done" }) });
+const { server } = harness;
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: () => ({ text: "done" }) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(userConfig = localConfig("http://127.0.0.1:1")): World {
-  const w = makeWorld(userConfig);
-  worlds.push(w);
-  return w;
-}
+const world = (userConfig = localConfig("http://127.0.0.1:1")) =>
+  harness.world({ config: userConfig });
 
 const storeOf = (w: World) => join(w.home, ".local", "state", "xcsh", "trusted.json");
 const recordsOf = (w: World) => JSON.parse(readFileSync(storeOf(w), "utf8"));

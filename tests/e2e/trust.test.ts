@@ -7,46 +7,28 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-} from "../support/model-server.ts";
-import { agentMd, makeWorld, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest } from "../support/model-server.ts";
+import { agentMd, type World } from "../support/world.ts";
 
-let userServer: ModelServer;
-let repoServer: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  userServer = await startModelServer({ respond: () => ({ text: "from the user's server" }) });
-  repoServer = await startModelServer({
-    respond: () => ({ text: "from the repository's server" }),
-  });
-});
-after(async () => {
-  await userServer.close();
-  await repoServer.close();
-  for (const w of worlds) w.cleanup();
-});
+const user = modelHarness({ respond: () => ({ text: "from the user's server" }) });
+const repo = modelHarness({ respond: () => ({ text: "from the repository's server" }) });
+const userServer = user.server;
+const repoServer = repo.server;
 
 function reset(): void {
   userServer.requests.length = 0;
   repoServer.requests.length = 0;
 }
 
-function world(userConfig: string): World {
-  const w = makeWorld(userConfig, { helper: agentMd("helper", "tools: read\n") });
-  worlds.push(w);
-  return w;
-}
+const world = (userConfig: string) =>
+  user.world({ config: userConfig, agents: { helper: agentMd("helper", "tools: read\n") } });
 
 /** Everything a request carried, headers and body, as one string. */
 function carried(req: RecordedRequest): string {

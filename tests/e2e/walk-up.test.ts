@@ -9,7 +9,7 @@
 // root (to give files to another user with chown); the non-root victim
 // cases also need `setpriv`.
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
@@ -26,9 +26,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { requireBinary, runXcsh, runXcshJson } from "../support/cli.ts";
+import { runXcsh, runXcshJson } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import { runXcshVia } from "../support/fixtures.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { agentMd, localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
 
 const isRoot = process.getuid?.() === 0;
@@ -45,17 +45,8 @@ const OTHER = 4242;
 /** A non-root victim for the setpriv cases. */
 const VICTIM = 4343;
 
-let server: ModelServer;
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer();
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness();
+const { server } = harness;
 
 /** Gives `path` and everything below it to `uid` (symlinks themselves too). */
 function chownTree(path: string, uid: number): void {
@@ -71,8 +62,7 @@ function chownTree(path: string, uid: number): void {
  * repository with its own `.xcsh/agents`.
  */
 function sharedWorld(): World & { shared: string; project: string } {
-  const w = makeWorld(localConfig(server.url));
-  worlds.push(w);
+  const w = harness.world();
   const shared = join(w.root, "shared");
   const project = join(shared, "victim");
   mkdirSync(join(project, ".xcsh", "agents"), { recursive: true });
@@ -263,7 +253,7 @@ describe("a non-root user under a shared parent", () => {
 describe("the home folder", () => {
   test("~/.git (dotfiles in git) does not make ~ the root: write refuses ~/.bashrc", async () => {
     const w = makeWorld(localConfig(server.url));
-    worlds.push(w);
+    harness.keep(w);
     execFileSync("git", ["init", "-q", w.home]);
     const bashrc = join(w.home, ".bashrc");
     writeFileSync(bashrc, "# my shell\n");
@@ -286,7 +276,7 @@ describe("the home folder", () => {
 describe("an instruction file that is a symlink out of the project", () => {
   test("is not in the model request, in plan mode or not", async () => {
     const w = makeWorld(localConfig(server.url));
-    worlds.push(w);
+    harness.keep(w);
     execFileSync("git", ["init", "-q", w.cwd]);
     const secret = join(w.home, ".aws", "credentials");
     mkdirSync(join(secret, ".."), { recursive: true });
@@ -315,7 +305,7 @@ describe("an instruction file that is a symlink out of the project", () => {
 
   test("a symlink to a file inside the project is read", async () => {
     const w = makeWorld(localConfig(server.url));
-    worlds.push(w);
+    harness.keep(w);
     execFileSync("git", ["init", "-q", w.cwd]);
     mkdirSync(join(w.cwd, "docs"));
     writeFileSync(join(w.cwd, "docs", "rules.md"), "LINKED-RULES");
@@ -332,7 +322,7 @@ describe("an instruction file that is a symlink out of the project", () => {
 describe("errors about a file's content", () => {
   test("never quote a config or settings file linked to a secret", async () => {
     const w = makeWorld(localConfig(server.url));
-    worlds.push(w);
+    harness.keep(w);
     const secrets = join(w.root, "secrets");
     mkdirSync(secrets);
     writeFileSync(join(secrets, "env"), "OPENAI_API_KEY=sk-proj-SECRET0123456789abcdef\n");

@@ -6,18 +6,14 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import {
   agentMd,
   assignmentOf,
@@ -26,9 +22,6 @@ import {
   makeWorld,
   type World,
 } from "../support/world.ts";
-
-let server: ModelServer;
-const worlds: World[] = [];
 
 /** Writes `<assignment>.txt` when the assignment starts with "write", then answers. */
 /** The latest user message of a request: the assignment, or a resume's follow-up. */
@@ -60,14 +53,8 @@ function writer(req: RecordedRequest): Turn {
   };
 }
 
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req) => writer(req) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const harness = modelHarness({ respond: (req) => writer(req) });
+const { server } = harness;
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
@@ -78,12 +65,16 @@ function git(cwd: string, ...args: string[]): string {
 
 /** A world whose project is a git repository with one commit and an isolated writer. */
 function repoWorld(): World {
-  const w = makeWorld(localConfig(server.url), {
-    writer: agentMd("writer", "tools: read, write\nisolation: worktree\nmodel: local/mock-small\n"),
-    plainwriter: agentMd("plainwriter", "tools: read, write\nmodel: local/mock-small\n"),
-    lead: agentMd("lead", "tools: task\nspawns: plainwriter\nmodel: local/mock-small\n"),
+  const w = harness.world({
+    agents: {
+      writer: agentMd(
+        "writer",
+        "tools: read, write\nisolation: worktree\nmodel: local/mock-small\n",
+      ),
+      plainwriter: agentMd("plainwriter", "tools: read, write\nmodel: local/mock-small\n"),
+      lead: agentMd("lead", "tools: task\nspawns: plainwriter\nmodel: local/mock-small\n"),
+    },
   });
-  worlds.push(w);
   git(w.cwd, "init", "-q", "-b", "main");
   git(w.cwd, "add", ".");
   git(w.cwd, "commit", "-q", "-m", "start");
@@ -268,7 +259,7 @@ describe("worktree isolation", () => {
     const w = makeWorld(localConfig(server.url), {
       writer: agentMd("writer", "tools: write\nisolation: worktree\n"),
     });
-    worlds.push(w);
+    harness.keep(w);
     server.requests.length = 0;
     const r = await runXcsh(["run", "writer", "write x"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 2);

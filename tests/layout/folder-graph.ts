@@ -1,34 +1,52 @@
 /**
- * Which folders of `src/` import which, and whether that graph has a cycle.
+ * Which folders and which files of `src/` import which, and whether either
+ * graph has a cycle.
  *
  * A folder is the first path segment under `src/` (`src/runner/guards.ts` is
- * in `runner`); files directly in `src/` (`types.ts`, `stdio.ts`) are shared
- * leaves and belong to no folder. Only static and dynamic relative imports
- * count; package imports do not.
+ * in `runner`); a file directly in `src/` (`types.ts`, `stdio.ts`) is a node
+ * of its own, named by its file name. In the file graph every file is a node,
+ * named by its path under `src/`, and only imports of files that exist count.
+ * Only static and dynamic relative imports count, type-only ones included;
+ * package imports and imports inside comments do not.
  *
  * @example
  * ```ts
- * const graph = folderGraph({ "cli/a.ts": ["../runner/b.ts"], "runner/b.ts": [] });
- * findCycle(graph); // undefined
+ * import { fileGraph, findCycle, folderGraph } from "./folder-graph.ts";
+ *
+ * const files = { "cli/a.ts": ["../runner/b.ts"], "runner/b.ts": ["../types.ts"], "types.ts": [] };
+ * findCycle(folderGraph(files)); // undefined
+ * findCycle(fileGraph(files)); // undefined
  * ```
  *
  * @module
  */
 import { posix } from "node:path";
 
-/** Folder name → the folders it imports (never itself). */
+/** Node name → the nodes it imports (never itself). */
 export type FolderGraph = Map<string, Set<string>>;
 
 const IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+/** A block comment that starts its line (module and JSDoc comments, with their examples). */
+const BLOCK_COMMENT = /^[ \t]*\/\*[^]*?\*\//gm;
+/** A line that is a comment. */
+const LINE_COMMENT = /^[ \t]*\/\/.*$/gm;
 
-/** The relative import specifiers of one source text. */
+/**
+ * The relative import specifiers of one source text. Imports written in
+ * comments (an `@example` block's, say) are not the module's and do not count.
+ */
 export function relativeImports(source: string): string[] {
-  return [...source.matchAll(IMPORT)].map((m) => m[1]);
+  const code = source.replace(BLOCK_COMMENT, "").replace(LINE_COMMENT, "");
+  return [...code.matchAll(IMPORT)].map((m) => m[1]);
 }
 
+/** The folder (or top-level file) a path under `src/` belongs to; undefined outside `src/`. */
 function folderOf(path: string): string | undefined {
-  const parts = path.split("/");
-  return parts.length > 1 && parts[0] !== ".." ? parts[0] : undefined;
+  return path.startsWith("../") ? undefined : path.split("/")[0];
+}
+
+function resolve(file: string, spec: string): string {
+  return posix.normalize(posix.join(posix.dirname(file), spec));
 }
 
 /**
@@ -42,9 +60,26 @@ export function folderGraph(files: Record<string, readonly string[]>): FolderGra
     if (!from) continue;
     if (!graph.has(from)) graph.set(from, new Set());
     for (const spec of specs) {
-      const to = folderOf(posix.normalize(posix.join(posix.dirname(file), spec)));
+      const to = folderOf(resolve(file, spec));
       if (to && to !== from) graph.get(from)!.add(to);
     }
+  }
+  return graph;
+}
+
+/**
+ * Builds the file graph from the same input as {@link folderGraph}: each file
+ * is a node, with an edge to every file of the input it imports.
+ */
+export function fileGraph(files: Record<string, readonly string[]>): FolderGraph {
+  const graph: FolderGraph = new Map();
+  for (const [file, specs] of Object.entries(files)) {
+    const to = new Set<string>();
+    for (const spec of specs) {
+      const target = resolve(file, spec);
+      if (target !== file && Object.hasOwn(files, target)) to.add(target);
+    }
+    graph.set(file, to);
   }
   return graph;
 }

@@ -153,8 +153,9 @@ export interface ModelServerOptions {
   /** Initial queue. */
   turns?: Turn[];
   /** Asked when the queue is empty. `index` is the 0-based number of the model
-   * request (its position in `requests`). A throw becomes an HTTP 500. */
-  respond?: (req: RecordedRequest, index: number) => Turn;
+   * request (its position in `requests`). A throw becomes an HTTP 500;
+   * undefined means nothing to answer, as when there is no `respond`. */
+  respond?: (req: RecordedRequest, index: number) => Turn | undefined;
   /** `computed`: a turn without `usage` reports input and cache tokens counted
    * from the request (`prompt-cache.ts`) instead of the fixed default. */
   cache?: "computed";
