@@ -19,7 +19,6 @@ import { killMarked, killPids, killTree, listDescendants } from "./process-tree.
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
-import type { Cost } from "../model/cost.ts";
 
 /** The variable that marks every process of one task. */
 export const TASK_MARK = "XCSH_TASK_MARK";
@@ -40,8 +39,6 @@ export interface ChildRun {
   onSpawn?: (pid: number) => void;
   /** Start the child through this launcher, running `binary` on the far side. */
   launch?: { plan: LaunchPlan; binary: readonly string[] };
-  /** What one model call of `model` cost; absent: the result carries no cost. */
-  price?: (model: string, usage: TokenUsage) => Cost;
 }
 
 /** Reads one JSON Lines event; anything else is `undefined`. */
@@ -72,7 +69,6 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   let turns = 0;
   let ranOn: string | undefined;
   let fallback: string | undefined;
-  let cost: Cost = { ok: true, usd: 0 };
   let textParts = "";
   let final: Extract<ChildEvent, { type: "result" }> | undefined;
   let stderr = "";
@@ -102,9 +98,6 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       ...(sawUsage ? { usage } : {}),
       ...(ranOn !== undefined ? { model: ranOn, turns } : {}),
       ...(fallback ? { fallback: { reason: fallback } } : {}),
-      ...(run.price && ranOn !== undefined
-        ? cost.ok ? { costUSD: cost.usd } : { costUSD: null, costNote: cost.reason }
-        : {}),
       durationMs: Date.now() - started,
     });
   };
@@ -172,15 +165,6 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
       } else if (event.type === "usage") {
         sawUsage = true;
         turns++;
-        if (run.price && ranOn !== undefined && cost.ok) {
-          const call = run.price(ranOn, {
-            input: event.input ?? 0,
-            output: event.output ?? 0,
-            cacheRead: event.cacheRead ?? 0,
-            cacheWrite: event.cacheWrite ?? 0,
-          });
-          cost = call.ok ? { ok: true, usd: cost.usd + call.usd } : call;
-        }
         usage.input += event.input ?? 0;
         usage.output += event.output ?? 0;
         usage.cacheRead = (usage.cacheRead ?? 0) + (event.cacheRead ?? 0);

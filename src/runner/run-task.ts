@@ -10,9 +10,8 @@ import { runChild } from "./executor.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
+import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
 import type { LaunchPlan } from "./launch-command.ts";
-import type { Cost } from "../model/cost.ts";
 
 /** How a prepared task is isolated. */
 export type Isolate =
@@ -34,8 +33,8 @@ export interface TaskStart {
   onEvent?: (event: ChildEvent) => void;
   /** Start the child through this launcher. */
   launch?: { plan: LaunchPlan; binary: readonly string[] };
-  /** What one model call cost (see executor.ts). */
-  price?: (model: string, usage: TokenUsage) => Cost;
+  /** Completes the result before it is recorded (its cost). */
+  finalize?: (result: TaskResult) => Promise<TaskResult>;
 }
 
 /** Runs the task; never throws (every failure is an error result). */
@@ -76,7 +75,6 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
       timeoutMs: t.timeoutMs,
       signal: t.signal,
       ...(t.launch ? { launch: t.launch } : {}),
-      ...(t.price ? { price: t.price } : {}),
       onEvent: (event) => {
         // The start of a task in a worktree says where it works.
         const e = event.type === "start" && worktree
@@ -97,6 +95,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
       if (kept) result = { ...result, worktree: kept };
     }
     if (t.session) result = { ...result, session: t.session.id };
+    if (t.finalize) result = await t.finalize(result);
     recorder?.result(result);
     return result;
   } catch (err) {

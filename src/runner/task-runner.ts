@@ -57,12 +57,12 @@ import { resolveModel } from "../model/resolve.ts";
 import { keyVariables, providerKeys } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
+import { withCost } from "./task-cost.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
 import { selfCommand } from "../runtime.ts";
-import { priceCall } from "../model/price-call.ts";
 import type {
   AgentDefinition,
   ChildEvent,
@@ -602,12 +602,14 @@ export class TaskTool {
       if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
     }
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
-    // Keys handed down count as set: pricing only needs the provider's type and URL.
+    // The price table loads while the children start (it costs a short run
+    // milliseconds of its own otherwise). Keys handed down count as set:
+    // pricing only needs the provider's type and URL.
+    const pricing = import("../model/price-call.ts");
     const priceEnv = { ...env.env, ...this.opts.keys };
-    const price = (model: string, usage: TokenUsage) =>
-      priceCall(model, usage, config, priceEnv, new Date());
     return await mapLimit(tasks, config.task.maxConcurrency, (task) =>
       slot(async () => {
+        const calls: TokenUsage[] = [];
         // Tasks still queued when the call is cancelled never start.
         const final: TaskResult = signal?.aborted
           ? {
@@ -624,20 +626,32 @@ export class TaskTool {
               session: task.session,
               isolate: task.isolate,
               ...(task.launch ? { launch: task.launch } : {}),
-              price,
+              finalize: async (r) => {
+                const asked = task.requestedModel !== undefined && r.model !== undefined
+                  ? { ...r, requestedModel: task.requestedModel }
+                  : r;
+                return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
+              },
               keeper: this.keeper,
               worktrees: this.worktreesDir,
               run: this.opts.backgroundRun,
               signal,
-              onEvent: (e) => this.opts.onEvent?.(task.envelope.id, e),
+              onEvent: (e) => {
+                if (e.type === "usage") {
+                  calls.push({
+                    input: e.input ?? 0,
+                    output: e.output ?? 0,
+                    cacheRead: e.cacheRead ?? 0,
+                    cacheWrite: e.cacheWrite ?? 0,
+                  });
+                }
+                this.opts.onEvent?.(task.envelope.id, e);
+              },
             }),
           );
         if (signal?.aborted) task.session?.release();
-        const shown = task.requestedModel !== undefined && final.model !== undefined
-          ? { ...final, requestedModel: task.requestedModel }
-          : final;
-        this.opts.onResult?.(shown);
-        return shown;
+        this.opts.onResult?.(final);
+        return final;
       }));
   }
 
