@@ -282,7 +282,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   let tasks: TaskItem[];
   if (taskFlags.length > 0) tasks = taskFlags.map(parseTaskFlag);
   else {
-    const stdin = await readStdinCapped();
+    const stdin = readStdinCapped();
     if (!stdin.ok) throw new UsageError(`run: ${stdin.message}`);
     const assignment = withStdin(words, stdin.text);
     if (assignment.trim() === "") {
