@@ -15,7 +15,7 @@ import {
   parseBundledAgents,
 } from "./bundled.ts";
 import { classifyModelPattern, type ModelPattern } from "../model/patterns.ts";
-import { AgentParsingError } from "./helpers.ts";
+import { AgentParsingError } from "./agent-fields.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const READ_ONLY = ["read", "grep", "find", "ls", "bash"];

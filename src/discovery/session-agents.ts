@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { parseAgentFields } from "./helpers.ts";
+import { parseAgentFields } from "./agent-fields.ts";
 import type { AgentDefinition, Diagnostic } from "../types.ts";
 import { isRecord } from "../values.ts";
 

@@ -30,7 +30,7 @@ import {
   normalizeText,
   parseFrontmatter,
 } from "../../src/discovery/frontmatter.ts";
-import { AgentParsingError, parseAgent } from "../../src/discovery/helpers.ts";
+import { AgentParsingError, parseAgent } from "../../src/discovery/agent-fields.ts";
 import { discoverAgents, parseAgentFile } from "../../src/discovery/discover.ts";
 import { markdownAgent, rng, tomlAgent } from "../../bench/generate.ts";
 import { check, fastPathAgrees, SEED } from "./support.ts";

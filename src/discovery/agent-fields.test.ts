@@ -11,7 +11,7 @@ import {
   parseAgentFields,
   parseThinkingLevel,
   splitCsv,
-} from "./helpers.ts";
+} from "./agent-fields.ts";
 import { loadParsers } from "./parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
