@@ -33,7 +33,7 @@ import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/types.ts";
+import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import { hookRunner } from "./hooks.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";

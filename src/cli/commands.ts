@@ -23,7 +23,7 @@ import {
   expandCommand,
   getCommand,
   type WorkflowCommand,
-} from "../discovery/commands.ts";
+} from "../discovery/workflow-commands.ts";
 
 const HELP = `Usage:
   xcsh commands [--all] [--json] [--cwd DIR]

@@ -41,7 +41,7 @@ import {
   TrustStoreError,
   trustStoreFor,
   trustStoreProblem,
-} from "../config/trust.ts";
+} from "../config/trust-store.ts";
 import { restrictUntrusted } from "../config/untrusted.ts";
 import { mergeConfigs } from "../config/validate.ts";
 import {

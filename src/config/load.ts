@@ -25,7 +25,7 @@ import {
   ownershipProblem,
   readCappedSync,
 } from "../file-safety.ts";
-import { isTrusted, realPathOf, trustStoreFor } from "./trust.ts";
+import { isTrusted, realPathOf, trustStoreFor } from "./trust-store.ts";
 import { restrictUntrusted } from "./untrusted.ts";
 import { findUp, isFileInfo } from "../walk-up.ts";
 import { withParsers, yamlParse } from "../discovery/parsers.ts";

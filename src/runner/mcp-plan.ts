@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { isTrusted, trustStoreFor } from "../config/trust.ts";
+import { isTrusted, trustStoreFor } from "../config/trust-store.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { parseMcpToolName } from "../discovery/tool-names.ts";

@@ -37,7 +37,7 @@ import {
   isProjectTrusted,
   realPathOf,
   trustStoreFor,
-} from "../config/trust.ts";
+} from "../config/trust-store.ts";
 import { canonicalJson } from "./agent-set.ts";
 import { sha256Hex } from "../runtime.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";

@@ -34,7 +34,7 @@ import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "./request.ts";
 import { type ReservedSession, SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
-import { secretValues } from "../sessions/redact.ts";
+import { secretValues } from "../sessions/secret-scrub.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
 import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";

@@ -9,7 +9,7 @@
  */
 import { stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { confine } from "./confine.ts";
 import { displayPath, entryPath, walk } from "./walk.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";

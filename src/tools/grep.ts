@@ -14,7 +14,7 @@ import { fileReader } from "./file-bytes.ts";
 import { SHARE, SharedSearch } from "./grep-share.ts";
 import { compileGlob } from "./glob.ts";
 import { type LineSearch, lineSearcher, searchText } from "./line-search.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { confine, linkStaysInside } from "./confine.ts";
 import { pacer } from "./pace.ts";
 import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";

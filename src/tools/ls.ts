@@ -5,7 +5,7 @@
  * @module
  */
 import { readdir } from "node:fs/promises";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { confine } from "./confine.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 

@@ -24,7 +24,7 @@ import { isRunning, killPids, listDescendants } from "../runner/process-tree.ts"
 import type { McpServerDef } from "../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";
-import { toolError, type ToolOutcome } from "./types.ts";
+import { toolError, type ToolOutcome } from "./tool-spec.ts";
 
 export { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS };
 const STDERR_TAIL = 2000;

@@ -40,7 +40,7 @@ import type { PermissionRule, PermissionRules } from "../types.ts";
 import { realLocation } from "./confine.ts";
 import { compileNodes } from "./glob-match.ts";
 import { parseGlob } from "./glob-syntax.ts";
-import type { ToolContext } from "./types.ts";
+import type { ToolContext } from "./tool-spec.ts";
 
 const squash = (s: string) => s.trim().replace(/\s+/g, " ");
 

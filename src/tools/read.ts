@@ -9,7 +9,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { confine } from "./confine.ts";
 import { looksBinary } from "./walk.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const READ_MAX_LINES = 2000;

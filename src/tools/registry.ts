@@ -18,7 +18,7 @@ import { reportFindingTool } from "./report-finding.ts";
 import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
-import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
+import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./tool-spec.ts";
 import { webFetchTool } from "./web-fetch.ts";
 import { writeTool } from "./write.ts";
 

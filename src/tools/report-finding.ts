@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Finding, ToolSpec } from "./types.ts";
+import type { Finding, ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const reportFindingTool: ToolSpec = {

@@ -20,7 +20,7 @@ import { findTool } from "./find.ts";
 import { GREP_MAX_FILE_BYTES, grepTool } from "./grep.ts";
 import { SHARE } from "./grep-share.ts";
 import { unavailableTaskRunner } from "./task.ts";
-import type { ToolContext, ToolSpec } from "./types.ts";
+import type { ToolContext, ToolSpec } from "./tool-spec.ts";
 import { findTool as oldFind } from "../../tests/support/reference-search/find.ts";
 import { grepTool as oldGrep } from "../../tests/support/reference-search/grep.ts";
 

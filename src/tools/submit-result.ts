@@ -19,7 +19,7 @@
  * @module
  */
 import type { OutputValidator } from "../schema/output-schema.ts";
-import type { JsonSchemaObject } from "./types.ts";
+import type { JsonSchemaObject } from "./tool-spec.ts";
 import { isRecord } from "../values.ts";
 
 export const SUBMIT_RESULT = "submit_result";

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { ToolSpec } from "./types.ts";
+import type { ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 export const TODO_MAX_ITEMS = 100;

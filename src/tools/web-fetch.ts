@@ -25,7 +25,7 @@ import {
   nextRedirect,
 } from "./fetch-rules.ts";
 import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 import { urlRefusal } from "./permission-check.ts";
 

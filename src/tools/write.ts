@@ -14,7 +14,7 @@ import { constants } from "node:fs";
 import { mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { confine } from "./confine.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 
 /** Open for writing, created or truncated, never blocking (0 where a flag does not exist). */

@@ -24,7 +24,7 @@ import {
   TrustStoreError,
   trustStoreFor,
   updateTrustRecords,
-} from "./trust.ts";
+} from "./trust-store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-trust-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ import {
   loadBundledCommands,
   parseCommand,
   type WorkflowCommand,
-} from "./commands.ts";
+} from "./workflow-commands.ts";
 
 const user = { source: "user", family: "claude" } as const;
 
