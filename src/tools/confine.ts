@@ -18,7 +18,7 @@ import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isInside, outsideMessage } from "./inside.ts";
 import { type ToolContext, toolError, type ToolOutcome } from "./tool-spec.ts";
-import { displayPath, resolvePath } from "./walk.ts";
+import { displayPath, resolvePath } from "./search/walk.ts";
 
 /** Symlinks followed before a path is called a loop (as the kernel does). */
 const MAX_LINKS = 40;

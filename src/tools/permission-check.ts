@@ -38,8 +38,8 @@ import { basename, isAbsolute, resolve } from "node:path";
 import { shellCommands } from "../shell-words.ts";
 import type { PermissionRule, PermissionRules } from "../types.ts";
 import { realLocation } from "./confine.ts";
-import { compileNodes } from "./glob-match.ts";
-import { parseGlob } from "./glob-syntax.ts";
+import { compileNodes } from "./search/glob-match.ts";
+import { parseGlob } from "./search/glob-syntax.ts";
 import type { ToolContext } from "./tool-spec.ts";
 
 const squash = (s: string) => s.trim().replace(/\s+/g, " ");

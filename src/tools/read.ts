@@ -8,7 +8,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { confine } from "./confine.ts";
-import { looksBinary } from "./walk.ts";
+import { looksBinary } from "./search/walk.ts";
 import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
 

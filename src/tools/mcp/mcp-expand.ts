@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { McpServerDef } from "../types.ts";
+import type { McpServerDef } from "../../types.ts";
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 

@@ -5,8 +5,8 @@ import { compileNodes, type StepCounter } from "./glob-match.ts";
 import { parseGlob } from "./glob-syntax.ts";
 import { compileGlob } from "./glob.ts";
 import { isIgnored, parseGitignore } from "./gitignore.ts";
-import * as oldGlob from "../../tests/support/reference-search/glob.ts";
-import * as oldIgnore from "../../tests/support/reference-search/gitignore.ts";
+import * as oldGlob from "../../../tests/support/reference-search/glob.ts";
+import * as oldIgnore from "../../../tests/support/reference-search/gitignore.ts";
 
 /** Characters that exercise every part of the syntax and of the matcher. */
 const GLOB_CHARS = [

@@ -13,18 +13,18 @@
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "./mcp-limits.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
+// @ts-types="../../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
+// @ts-types="../../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.d.ts"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts"
+// @ts-types="../../../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
-import { isRunning, killPids, listDescendants } from "../runner/process-tree.ts";
-import type { McpServerDef } from "../types.ts";
+import { isRunning, killPids, listDescendants } from "../../runner/process-tree.ts";
+import type { McpServerDef } from "../../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";
-import { toolError, type ToolOutcome } from "./tool-spec.ts";
+import { toolError, type ToolOutcome } from "../tool-spec.ts";
 
 export { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS };
 const STDERR_TAIL = 2000;

@@ -14,13 +14,13 @@ import { fileReader } from "./file-bytes.ts";
 import { SHARE, SharedSearch } from "./grep-share.ts";
 import { compileGlob } from "./glob.ts";
 import { type LineSearch, lineSearcher, searchText } from "./line-search.ts";
-import { toolError, type ToolSpec } from "./tool-spec.ts";
-import { confine, linkStaysInside } from "./confine.ts";
+import { toolError, type ToolSpec } from "../tool-spec.ts";
+import { confine, linkStaysInside } from "../confine.ts";
 import { pacer } from "./pace.ts";
 import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";
 import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
-import { readDenyFilter, ruleAnchors } from "./permission-check.ts";
+import { TOOL_READ_ONLY } from "../../tool-catalogue.ts";
+import { readDenyFilter, ruleAnchors } from "../permission-check.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 1000;

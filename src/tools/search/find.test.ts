@@ -1,8 +1,8 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { sandbox } from "../../tests/support/tool-context.ts";
+import { sandbox } from "../../../tests/support/tool-context.ts";
 import { findTool } from "./find.ts";
-import { lsTool } from "./ls.ts";
+import { lsTool } from "../ls.ts";
 
 describe("find", () => {
   const sb = sandbox({

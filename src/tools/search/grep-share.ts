@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { workerModule } from "../runtime.ts";
+import { workerModule } from "../../runtime.ts";
 import type { FileBytes } from "./file-bytes.ts";
 import type { ShareJob, ShareMessage } from "./grep-worker.ts";
 import type { LineSearch } from "./line-search.ts";
@@ -35,7 +35,7 @@ function startWorker(): Worker | undefined {
   try {
     const url = workerModule(
       new URL("./grep-worker.ts", import.meta.url),
-      "src/tools/grep-worker.ts",
+      "src/tools/search/grep-worker.ts",
     );
     return new Worker(url, { type: "module" });
   } catch {

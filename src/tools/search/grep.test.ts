@@ -2,7 +2,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { sandbox } from "../../tests/support/tool-context.ts";
+import { sandbox } from "../../../tests/support/tool-context.ts";
 import { GREP_MAX_FILE_BYTES, grepText, grepTool } from "./grep.ts";
 
 describe("grep", () => {

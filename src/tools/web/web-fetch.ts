@@ -25,9 +25,9 @@ import {
   nextRedirect,
 } from "./fetch-rules.ts";
 import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
-import { toolError, type ToolSpec } from "./tool-spec.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
-import { urlRefusal } from "./permission-check.ts";
+import { toolError, type ToolSpec } from "../tool-spec.ts";
+import { TOOL_READ_ONLY } from "../../tool-catalogue.ts";
+import { urlRefusal } from "../permission-check.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;

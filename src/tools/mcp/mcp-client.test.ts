@@ -7,12 +7,12 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { connectMcpServer, type McpConnection } from "./mcp-client.ts";
 import { startMcpTools } from "./mcp-tools.ts";
-import type { McpServerDef } from "../types.ts";
-import { startMcpHttpServer } from "../../tests/support/mcp-http-server.ts";
-import { isRunning } from "../runner/process-tree.ts";
-import { decideToolSet } from "../runner/tool-set-rule.ts";
+import type { McpServerDef } from "../../types.ts";
+import { startMcpHttpServer } from "../../../tests/support/mcp-http-server.ts";
+import { isRunning } from "../../runner/process-tree.ts";
+import { decideToolSet } from "../../runner/tool-set-rule.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
 const FS_SERVER = join(
   ROOT,

@@ -15,14 +15,14 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { rng } from "../../bench/generate.ts";
+import { rng } from "../../../bench/generate.ts";
 import { findTool } from "./find.ts";
 import { GREP_MAX_FILE_BYTES, grepTool } from "./grep.ts";
 import { SHARE } from "./grep-share.ts";
-import { unavailableTaskRunner } from "./task.ts";
-import type { ToolContext, ToolSpec } from "./tool-spec.ts";
-import { findTool as oldFind } from "../../tests/support/reference-search/find.ts";
-import { grepTool as oldGrep } from "../../tests/support/reference-search/grep.ts";
+import { unavailableTaskRunner } from "../task.ts";
+import type { ToolContext, ToolSpec } from "../tool-spec.ts";
+import { findTool as oldFind } from "../../../tests/support/reference-search/find.ts";
+import { grepTool as oldGrep } from "../../../tests/support/reference-search/grep.ts";
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];

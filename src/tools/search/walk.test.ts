@@ -4,7 +4,7 @@ import { chownSync, mkdirSync } from "node:fs";
 import process from "node:process";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { sandbox } from "../../tests/support/tool-context.ts";
+import { sandbox } from "../../../tests/support/tool-context.ts";
 import { pacer } from "./pace.ts";
 import { walk, type WalkEntry } from "./walk.ts";
 

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ToolOutcome } from "./tool-spec.ts";
+import type { ToolOutcome } from "../tool-spec.ts";
 
 export const MCP_RESULT_MAX_CHARS = 100_000;
 

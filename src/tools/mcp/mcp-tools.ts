@@ -16,11 +16,11 @@
  *
  * @module
  */
-import { mcpToolName, parseMcpToolName } from "../discovery/tool-names.ts";
-import type { McpServerDef } from "../types.ts";
-import { type McpGrant, mcpToolGranted } from "../runner/tool-set-rule.ts";
+import { mcpToolName, parseMcpToolName } from "../../discovery/tool-names.ts";
+import type { McpServerDef } from "../../types.ts";
+import { type McpGrant, mcpToolGranted } from "../../runner/tool-set-rule.ts";
 import { connectMcpServer, type ConnectOptions, type McpConnection } from "./mcp-client.ts";
-import type { JsonSchemaObject, ToolSpec } from "./tool-spec.ts";
+import type { JsonSchemaObject, ToolSpec } from "../tool-spec.ts";
 
 export { mcpToolName };
 

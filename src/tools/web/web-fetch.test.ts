@@ -5,11 +5,11 @@ import { createServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
-import { callTool } from "./registry.ts";
+import { callTool } from "../registry.ts";
 import { WEB_FETCH_MAX_BYTES, webFetchTool } from "./web-fetch.ts";
 import { chooseAddress, pinnedGet } from "./pinned-get.ts";
-import { sandbox } from "../../tests/support/tool-context.ts";
-import { startWebServer, type WebServer } from "../../tests/support/web-server.ts";
+import { sandbox } from "../../../tests/support/tool-context.ts";
+import { startWebServer, type WebServer } from "../../../tests/support/web-server.ts";
 
 let web: WebServer;
 const box = sandbox();

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { callTool } from "./registry.ts";
+import { callTool } from "../registry.ts";
 import { parseSearchAnswer, webSearchTool } from "./web-search.ts";
-import { sandbox } from "../../tests/support/tool-context.ts";
-import { startWebServer, type WebServer } from "../../tests/support/web-server.ts";
+import { sandbox } from "../../../tests/support/tool-context.ts";
+import { startWebServer, type WebServer } from "../../../tests/support/web-server.ts";
 
 let web: WebServer;
 const box = sandbox();
