@@ -17,7 +17,7 @@ import { formatDiagnostic } from "../labels.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
 import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../discovery/discover.ts";
-import { withParsers } from "../discovery/parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { discoverSkills } from "../discovery/skills.ts";
 import type { AgentDefinition, AgentFamily, Diagnostic } from "../types.ts";
 import { loadConfig } from "../config/load.ts";

@@ -14,7 +14,7 @@ import { displayPath, formatTable, printJson } from "./output.ts";
 import { formatDiagnostic } from "../labels.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { loadBundledAgents } from "../discovery/bundled.ts";
-import { withParsers } from "../discovery/parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { loadConfig, userConfigPath } from "../config/load.ts";
 import { modelReport, noUsableModel, providerReport } from "./doctor-models.ts";
 import { buildTarget } from "../runtime.ts";

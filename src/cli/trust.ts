@@ -30,7 +30,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
 import { displayPath, printJson } from "./output.ts";
 import { homeDirectory } from "../home.ts";
 import { findProjectConfig, parseConfigText } from "../config/load.ts";
-import { withParsers } from "../discovery/parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import {
   contentHash,
   readTrustRecords,

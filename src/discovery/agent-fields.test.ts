@@ -12,7 +12,7 @@ import {
   parseThinkingLevel,
   splitCsv,
 } from "./agent-fields.ts";
-import { loadParsers } from "./parsers.ts";
+import { loadParsers } from "../formats/full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();

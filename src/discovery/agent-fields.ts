@@ -20,7 +20,7 @@ import {
   FrontmatterError,
   type FrontmatterStatus,
   parseFrontmatter,
-} from "./frontmatter.ts";
+} from "../formats/frontmatter.ts";
 import { fieldNotes } from "./field-catalogue.ts";
 import { parseHooks } from "./hook-config.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";

@@ -26,7 +26,7 @@ import { CacheFiles } from "./cache-files.ts";
 import type { DefinitionCache } from "./definition-cache.ts";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
 import { codexToFields } from "./codex.ts";
-import { withParsers } from "./parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { parseAgent, parseAgentFields } from "./agent-fields.ts";
 import { mergeAgents, type ShadowedAgent } from "./merge.ts";
 import { listClaudePluginRoots, type PluginListing } from "./plugins.ts";

@@ -18,8 +18,8 @@
 import { basename, join } from "node:path";
 import initMd from "../../commands/init.md" with { type: "text" };
 import { type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
-import { parseFrontmatter } from "./frontmatter.ts";
-import { withParsers } from "./parsers.ts";
+import { parseFrontmatter } from "../formats/frontmatter.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
 import { listClaudePluginRoots } from "./plugins.ts";
 import { readDefinitionFolder, type SourceFile } from "./read-files.ts";

@@ -10,9 +10,9 @@ import {
   tomlParse,
   withParsers,
   yamlParse,
-} from "./parsers.ts";
+} from "./full-parsers.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
-import { codexToFields } from "./codex.ts";
+import { codexToFields } from "../discovery/codex.ts";
 import { parseConfigText } from "../config/load.ts";
 
 describe("parsers on demand", () => {

@@ -12,7 +12,7 @@ import {
   parseFrontmatter,
   parseKeyValueLines,
 } from "./frontmatter.ts";
-import { loadParsers } from "./parsers.ts";
+import { loadParsers } from "./full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();

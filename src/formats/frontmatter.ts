@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { yamlParse } from "./parsers.ts";
+import { yamlParse } from "./full-parsers.ts";
 import { parseSimpleYaml } from "./simple-yaml.ts";
 import type { Diagnostic, ParseLevel } from "../types.ts";
 
