@@ -8,9 +8,9 @@
  * @module
  */
 import process from "node:process";
-import { isTerminal, writeErr, writeOutRaw } from "../stdio.ts";
+import { isTerminal, writeErr, writeOutRaw } from "../text/stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
-import { homeDirectory } from "../home.ts";
+import { homeDirectory } from "../fs/home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
 import { runId } from "../runner/artifacts.ts";
 import { createLimiter } from "../runner/concurrency.ts";

@@ -13,9 +13,9 @@
  * @module
  */
 import type { ChildEvent } from "../types.ts";
-import { redact, redactValue } from "../redact.ts";
+import { redact, redactValue } from "../text/redact.ts";
 
-export { redact, redactValue } from "../redact.ts";
+export { redact, redactValue } from "../text/redact.ts";
 
 export type Emit = (event: ChildEvent) => void;
 

@@ -38,7 +38,7 @@ import { hookRunner } from "./hooks.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
-import { hideUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
+import { hideUrlCredentials, secretForms, urlSecrets } from "../text/redact.ts";
 import { commandEnvironment } from "../sandbox/command-env.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
@@ -49,7 +49,7 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
-import { displayPath } from "../home.ts";
+import { displayPath } from "../fs/home.ts";
 import { prepareWorkspace } from "./workspace.ts";
 
 /** Default wait for the next byte of a model response before retrying. */

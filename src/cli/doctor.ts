@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK } from "./errors.ts";
 import { displayPath, formatTable, printJson } from "./output.ts";
-import { formatDiagnostic } from "../labels.ts";
+import { formatDiagnostic } from "../text/labels.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { loadBundledAgents } from "../discovery/bundled.ts";
 import { withParsers } from "../formats/full-parsers.ts";

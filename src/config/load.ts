@@ -24,10 +24,10 @@ import {
   ownershipHint,
   ownershipProblem,
   readCappedSync,
-} from "../file-safety.ts";
+} from "../fs/file-safety.ts";
 import { isTrusted, realPathOf, trustStoreFor } from "./trust-store.ts";
 import { restrictUntrusted } from "./untrusted.ts";
-import { findUp, isFileInfo } from "../walk-up.ts";
+import { findUp, isFileInfo } from "../fs/walk-up.ts";
 import { withParsers, yamlParse } from "../formats/full-parsers.ts";
 import { normalizeText } from "../formats/frontmatter.ts";
 import { parseSimpleYaml } from "../formats/simple-yaml.ts";

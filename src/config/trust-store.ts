@@ -47,9 +47,9 @@ import {
 } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import process from "node:process";
-import { homeDirectory } from "../home.ts";
-import { ownershipProblem, readCappedSync } from "../file-safety.ts";
-import { isRecord } from "../values.ts";
+import { homeDirectory } from "../fs/home.ts";
+import { ownershipProblem, readCappedSync } from "../fs/file-safety.ts";
+import { isRecord } from "../formats/values.ts";
 import { sha256Hex } from "../runtime.ts";
 
 /** A trusted file: its real path and the SHA-256 (hex) of its bytes. */

@@ -25,7 +25,7 @@ import { fieldNotes } from "./field-catalogue.ts";
 import { parseHooks } from "./hook-config.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
 import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
-import { invisibleIn, showInvisible } from "../clean-text.ts";
+import { invisibleIn, showInvisible } from "../text/clean-text.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import {
   type AgentDefinition,

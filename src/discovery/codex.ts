@@ -19,7 +19,7 @@
  */
 import { tomlParse } from "../formats/full-parsers.ts";
 import { parseSimpleToml } from "../formats/simple-toml.ts";
-import { READ_ONLY_CORE } from "../tool-catalogue.ts";
+import { READ_ONLY_CORE } from "./tool-catalogue.ts";
 
 /** Tools a read-only Codex sandbox allows. */
 export const READ_ONLY_TOOLS = READ_ONLY_CORE;

@@ -16,7 +16,7 @@
  */
 import { parseAgentFields } from "./agent-fields.ts";
 import type { AgentDefinition, Diagnostic } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** Named in every diagnostic about these agents. */
 export const SESSION_AGENTS_ORIGIN = "--agents";

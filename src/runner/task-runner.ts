@@ -19,7 +19,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { writeErr } from "../stdio.ts";
+import { writeErr } from "../text/stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";

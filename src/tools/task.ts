@@ -8,7 +8,7 @@
  */
 import type { TaskRequest, TaskResult } from "../types.ts";
 import { type TaskRunner, toolError, type ToolSpec } from "./tool-spec.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export type { TaskRunner } from "./tool-spec.ts";
 

@@ -2,7 +2,7 @@
  * Which folders of `src/` import which, and whether that graph has a cycle.
  *
  * A folder is the first path segment under `src/` (`src/runner/guards.ts` is
- * in `runner`); files directly in `src/` (`types.ts`, `stdio.ts`) are shared
+ * in `runner`); files directly in `src/` (`types.ts`, `runtime.ts`) are shared
  * leaves and belong to no folder. Only static and dynamic relative imports
  * count; package imports do not.
  *

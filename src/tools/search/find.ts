@@ -12,7 +12,7 @@ import { compileGlob } from "./glob.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { confine } from "../confine.ts";
 import { displayPath, entryPath, walk } from "./walk.ts";
-import { TOOL_READ_ONLY } from "../../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 
 export const FIND_DEFAULT_RESULTS = 200;
 export const FIND_MAX_RESULTS = 1000;

@@ -19,7 +19,7 @@ import { confine, linkStaysInside } from "../confine.ts";
 import { pacer } from "./pace.ts";
 import { type BatchResult, SEARCHED, TOO_LARGE } from "./search-batch.ts";
 import { displayPath, entryPath, looksBinary, walk } from "./walk.ts";
-import { TOOL_READ_ONLY } from "../../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 import { readDenyFilter, ruleAnchors } from "../permission-check.ts";
 
 export const GREP_DEFAULT_RESULTS = 100;

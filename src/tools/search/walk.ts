@@ -17,7 +17,7 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { existsInfo, findUp } from "../../walk-up.ts";
+import { existsInfo, findUp } from "../../fs/walk-up.ts";
 import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.ts";
 import { type Pacer, pacer } from "./pace.ts";
 

@@ -18,7 +18,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { addressProblem, allowedByEntries, parseAddress } from "../../net-address.ts";
+import { addressProblem, allowedByEntries, parseAddress } from "../../net/net-address.ts";
 
 /** One address a connection may go to. */
 export interface CheckedAddress {

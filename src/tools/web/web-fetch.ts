@@ -26,7 +26,7 @@ import {
 } from "./fetch-rules.ts";
 import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
-import { TOOL_READ_ONLY } from "../../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 import { urlRefusal } from "../permission-check.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;

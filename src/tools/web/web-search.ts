@@ -16,7 +16,7 @@
  */
 import type { SearchConfig } from "../../types.ts";
 import { toolError, type ToolOutcome, type ToolSpec } from "../tool-spec.ts";
-import { TOOL_READ_ONLY } from "../../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 
 export const WEB_SEARCH_TIMEOUT_MS = 30_000;
 export const WEB_SEARCH_MAX_RESULTS = 20;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ToolName } from "./types.ts";
+import type { ToolName } from "../types.ts";
 
 /** True for the tools whose calls only look. */
 export const TOOL_READ_ONLY: Readonly<Record<ToolName, boolean>> = {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ChildEvent, Diagnostic } from "./types.ts";
+import type { ChildEvent, Diagnostic } from "../types.ts";
 import { cleanText } from "./clean-text.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */

@@ -36,7 +36,7 @@ import { lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { currentUid, ownershipHint, ownershipProblem } from "./file-safety.ts";
 import { isInside } from "./path-inside.ts";
-import type { Diagnostic } from "./types.ts";
+import type { Diagnostic } from "../types.ts";
 
 /** What the rule needs to know about one path. */
 export interface PathInfo {

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import type { Diagnostic } from "./types.ts";
+import type { Diagnostic } from "../types.ts";
 import {
   acceptedIn,
   findUp,

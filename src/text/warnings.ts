@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Diagnostic } from "./types.ts";
+import type { Diagnostic } from "../types.ts";
 
 /** Whether warnings are shown in full: the `--verbose` flag, or `XCSH_VERBOSE` set (not `0`). */
 export function isVerbose(
