@@ -13,8 +13,8 @@ import { unavailableTaskRunner } from "../src/tools/task.ts";
 
 const [name, cwd, argsJson] = process.argv.slice(2);
 const tools = {
-  grep: async () => (await import("../src/tools/grep.ts")).grepTool,
-  find: async () => (await import("../src/tools/find.ts")).findTool,
+  grep: async () => (await import("../src/tools/search/grep.ts")).grepTool,
+  find: async () => (await import("../src/tools/search/find.ts")).findTool,
 };
 if (!(name in tools) || !cwd || !argsJson) {
   console.error("usage: bun bench/tool-once.ts grep|find CWD ARGS_JSON");

@@ -38,7 +38,7 @@ function build(target: string, outfile: string, cross: boolean): void {
     `XCSH_TARGET=${JSON.stringify(target)}`,
     "main.ts",
     // A worker's entry module (started by src/runtime.ts workerModule).
-    "src/tools/grep-worker.ts",
+    "src/tools/search/grep-worker.ts",
     "--outfile",
     outfile,
   ];

@@ -14,7 +14,7 @@ import { bashTool } from "../../src/tools/bash.ts";
 import { probeArgs } from "../../src/sandbox/bwrap-args.ts";
 import { hostHiding } from "../../src/sandbox/host-sockets.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
-import type { ToolContext } from "../../src/tools/types.ts";
+import type { ToolContext } from "../../src/tools/tool-spec.ts";
 import { unavailableTaskRunner } from "../../src/tools/task.ts";
 import { tmp } from "../measure.ts";
 import { details, limitRow, log, median, row } from "../report.ts";

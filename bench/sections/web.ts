@@ -7,9 +7,9 @@
  */
 import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
-import { htmlToMarkdown } from "../../src/tools/html-to-markdown.ts";
+import { htmlToMarkdown } from "../../src/tools/web/html-to-markdown.ts";
 import { unavailableTaskRunner } from "../../src/tools/task.ts";
-import { webFetchTool } from "../../src/tools/web-fetch.ts";
+import { webFetchTool } from "../../src/tools/web/web-fetch.ts";
 import { details, limitRow, median, row } from "../report.ts";
 
 const UNIT = '<div class="post"><h2>Title &amp; more</h2><p>Some text with a ' +

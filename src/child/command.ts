@@ -8,14 +8,14 @@
  * @module
  */
 import process from "node:process";
-import { isTerminal, writeErr, writeOutRaw } from "../stdio.ts";
+import { isTerminal, writeErr, writeOutRaw } from "../text/stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
-import { homeDirectory } from "../home.ts";
+import { homeDirectory } from "../fs/home.ts";
 import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
 import { runId } from "../runner/artifacts.ts";
 import { createLimiter } from "../runner/concurrency.ts";
 import { readCallerState } from "../runner/guards.ts";
-import type { TaskRunner } from "../tools/types.ts";
+import type { TaskRunner } from "../tools/tool-spec.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
 const SIGNAL_GRACE_MS = 3000;

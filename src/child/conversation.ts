@@ -20,7 +20,7 @@ import type {
   LanguageModelV4Prompt,
   SharedV4ProviderOptions,
 } from "@ai-sdk/provider";
-import type { JsonSchemaObject } from "../tools/types.ts";
+import type { JsonSchemaObject } from "../tools/tool-spec.ts";
 
 /** The language model a child talks to. */
 export type LanguageModel = LanguageModelV4;

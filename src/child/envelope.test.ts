@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { DEFAULT_LIMITS, parseEnvelope } from "./envelope.ts";
 import { parseConfigText } from "../config/load.ts";
 import { mergeConfigs } from "../config/validate.ts";
-import { loadParsers } from "../discovery/parsers.ts";
+import { loadParsers } from "../formats/full-parsers.ts";
 
 await loadParsers();
 

@@ -41,7 +41,7 @@ import {
   type ThinkingLevel,
   type XcshConfig,
 } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 import { parsePromptContext, PromptContextError } from "./prompt-context.ts";

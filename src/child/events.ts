@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { writeOut } from "../stdio.ts";
+ * import { writeOut } from "../text/stdio.ts";
  *
  * const emit = createEmitter((line) => writeOut(line), ["sk-secret"]);
  * emit({ type: "text", id: "0", delta: "key is sk-secret" }); // writes {"type":"text",…,"delta":"key is [redacted]"}
@@ -15,9 +15,9 @@
  * @module
  */
 import type { ChildEvent } from "../types.ts";
-import { redact, redactValue } from "../redact.ts";
+import { redact, redactValue } from "../text/redact.ts";
 
-export { redact, redactValue } from "../redact.ts";
+export { redact, redactValue } from "../text/redact.ts";
 
 export type Emit = (event: ChildEvent) => void;
 

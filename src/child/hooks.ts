@@ -15,7 +15,7 @@
  */
 import { constants } from "node:os";
 import { spawnCommand } from "../tools/bash.ts";
-import type { ToolContext, ToolOutcome } from "../tools/types.ts";
+import type { ToolContext, ToolOutcome } from "../tools/tool-spec.ts";
 import type { AgentHooks, HookEvent, HookGroup } from "../types.ts";
 import type { ToolCall } from "./conversation.ts";
 

@@ -5,7 +5,7 @@ import type { ModelMessage } from "ai";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { compileOutputSchema } from "../schema/output-schema.ts";
 import { TOOLS } from "../tools/registry.ts";
-import type { ToolSpec } from "../tools/types.ts";
+import type { ToolSpec } from "../tools/tool-spec.ts";
 import type { ChildEvent } from "../types.ts";
 import { type LoopOptions, MAX_REMINDERS, runLoop } from "./loop.ts";
 import type { ToolCall } from "./conversation.ts";

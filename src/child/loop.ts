@@ -22,7 +22,7 @@
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { callTool } from "../tools/registry.ts";
 import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
-import type { ToolContext, ToolSpec } from "../tools/types.ts";
+import type { ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import type { TaskLimits } from "../types.ts";
 import type { Emit } from "./events.ts";
 import { reminderMessage } from "./prompt.ts";

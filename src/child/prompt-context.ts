@@ -13,7 +13,7 @@
  * @module
  */
 import type { ContextFile, EnvironmentFacts, PromptContext } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 export const PROMPT_CONTEXT_VERSION = 1;
 

@@ -33,12 +33,12 @@ import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/types.ts";
+import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import { hookRunner } from "./hooks.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "./envelope.ts";
 import { createEmitter, redact } from "./events.ts";
-import { hideUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
+import { hideUrlCredentials, secretForms, urlSecrets } from "../text/redact.ts";
 import { commandEnvironment } from "../sandbox/command-env.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
@@ -49,7 +49,7 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
-import { displayPath } from "../home.ts";
+import { displayPath } from "../fs/home.ts";
 import { prepareWorkspace } from "./workspace.ts";
 
 /** Default wait for the next byte of a model response before retrying. */
@@ -141,7 +141,7 @@ function redactingTools(
  * ```ts
  * import os from "node:os";
  * import process from "node:process";
- * import { writeErr, writeOut } from "../stdio.ts";
+ * import { writeErr, writeOut } from "../text/stdio.ts";
  * import type { TaskEnvelope } from "../types.ts";
  *
  * declare const envelope: TaskEnvelope;

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { ToolSpec } from "../tools/types.ts";
+import type { ToolSpec } from "../tools/tool-spec.ts";
 
 /** The calls in order, grouped into batches that run one after another. */
 export function planBatches<T>(calls: readonly T[], shared: (call: T) => boolean): T[][] {

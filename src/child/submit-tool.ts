@@ -31,7 +31,7 @@ import {
   submitResultDescription,
   submitResultParameters,
 } from "../tools/submit-result.ts";
-import type { JsonSchemaObject } from "../tools/types.ts";
+import type { JsonSchemaObject } from "../tools/tool-spec.ts";
 import type { ToolDefinition } from "./conversation.ts";
 
 /** The output schema as JSON Schema. */

@@ -13,10 +13,10 @@
  */
 import { TOOLS } from "../tools/registry.ts";
 import { decideToolSet, type ToolSet } from "../runner/tool-set-rule.ts";
-import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp-limits.ts";
+import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
-import type { ToolSpec } from "../tools/types.ts";
-import { webSearchTool } from "../tools/web-search.ts";
+import type { ToolSpec } from "../tools/tool-spec.ts";
+import { webSearchTool } from "../tools/web/web-search.ts";
 import type { TaskEnvelope, XcshConfig } from "../types.ts";
 
 export interface ChildTools {
@@ -75,7 +75,7 @@ export async function childTools(
   const limit = env.XCSH_MCP_TIMEOUT_MS;
   // Loaded only here: the MCP client builds the protocol's schemas when it
   // loads, a cost every child without servers would pay otherwise.
-  const { startMcpTools } = await import("../tools/mcp-tools.ts");
+  const { startMcpTools } = await import("../tools/mcp/mcp-tools.ts");
   const mcp = await startMcpTools(servers, set.mcp, envelope.agent.tools, {
     cwd: envelope.cwd,
     env,

@@ -19,7 +19,7 @@ import { join, resolve } from "node:path";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
-import type { CommandSandbox } from "../tools/types.ts";
+import type { CommandSandbox } from "../tools/tool-spec.ts";
 import type { TaskEnvelope, XcshConfig } from "../types.ts";
 
 export interface Workspace {

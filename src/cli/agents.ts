@@ -6,7 +6,7 @@
  * @module
  */
 import process from "node:process";
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { loadConfig } from "../config/load.ts";

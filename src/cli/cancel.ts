@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
 import { EXIT_OK, UsageError } from "./errors.ts";

@@ -8,16 +8,16 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { printJson } from "./output.ts";
 import { checkAgentNeeds } from "./check-needs.ts";
-import { formatDiagnostic } from "../labels.ts";
+import { formatDiagnostic } from "../text/labels.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
 import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../discovery/discover.ts";
-import { withParsers } from "../discovery/parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { discoverSkills } from "../discovery/skills.ts";
 import type { AgentDefinition, AgentFamily, Diagnostic } from "../types.ts";
 import { loadConfig } from "../config/load.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 import process from "node:process";
-import { writeErr, writeOut } from "../stdio.ts";
-import { namesTail, shownName } from "../nearest-names.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
+import { namesTail, shownName } from "../text/nearest-names.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
@@ -23,7 +23,7 @@ import {
   expandCommand,
   getCommand,
   type WorkflowCommand,
-} from "../discovery/commands.ts";
+} from "../discovery/workflow-commands.ts";
 
 const HELP = `Usage:
   xcsh commands [--all] [--json] [--cwd DIR]

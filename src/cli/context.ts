@@ -5,7 +5,7 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { homeDirectory } from "../home.ts";
+import { homeDirectory } from "../fs/home.ts";
 import { resolve } from "node:path";
 import process from "node:process";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import process from "node:process";
-import { homeDirectory } from "../home.ts";
+import { homeDirectory } from "../fs/home.ts";
 import { dataDirectory } from "../sessions/paths.ts";
 import { UsageError } from "./errors.ts";
 

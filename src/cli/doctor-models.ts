@@ -11,7 +11,7 @@ import { resolvePattern, usableModel } from "../model/resolve.ts";
 import { builtinModel, isBuiltinRole } from "../model/builtin-defaults.ts";
 import { exampleModel } from "../model/families.ts";
 import type { XcshConfig } from "../types.ts";
-import { hideUrlCredentials } from "../redact.ts";
+import { hideUrlCredentials } from "../text/redact.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

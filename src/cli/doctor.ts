@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK } from "./errors.ts";
 import { displayPath, formatTable, printJson } from "./output.ts";
-import { formatDiagnostic } from "../labels.ts";
+import { formatDiagnostic } from "../text/labels.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { loadBundledAgents } from "../discovery/bundled.ts";
-import { withParsers } from "../discovery/parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { loadConfig, userConfigPath } from "../config/load.ts";
 import { modelReport, noUsableModel, providerReport } from "./doctor-models.ts";
 import { buildTarget } from "../runtime.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
@@ -26,7 +26,7 @@ import {
   type SessionRecord,
 } from "../sessions/store.ts";
 import { transcriptLines } from "../sessions/transcript.ts";
-import { writeErr } from "../stdio.ts";
+import { writeErr } from "../text/stdio.ts";
 
 const HELP = `Usage: xcsh logs ID [--json] [-f]
 

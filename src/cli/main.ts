@@ -5,7 +5,7 @@
  * @module
  */
 import process from "node:process";
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
 import { buildTarget } from "../runtime.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK } from "./errors.ts";

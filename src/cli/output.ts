@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { writeErr, writeOutRaw } from "../stdio.ts";
+import { writeErr, writeOutRaw } from "../text/stdio.ts";
 import type { Diagnostic } from "../types.ts";
-import { formatDiagnostic } from "../labels.ts";
-import { warningSummary } from "../warnings.ts";
+import { formatDiagnostic } from "../text/labels.ts";
+import { warningSummary } from "../text/warnings.ts";
 
-export { isVerbose } from "../warnings.ts";
+export { isVerbose } from "../text/warnings.ts";
 
 /** Writes each distinct diagnostic once to stderr. */
 export function reportDiagnostics(diags: readonly Diagnostic[]): void {
@@ -40,7 +40,7 @@ export function printJson(value: unknown): void {
   writeOutRaw(JSON.stringify(value, null, 2) + "\n");
 }
 
-import { displayPath } from "../home.ts";
+import { displayPath } from "../fs/home.ts";
 
 export { displayPath };
 

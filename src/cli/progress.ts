@@ -12,11 +12,11 @@
  * @module
  */
 import process from "node:process";
-import { isTerminal, writeErrRaw } from "../stdio.ts";
-import { cleanText } from "../clean-text.ts";
+import { isTerminal, writeErrRaw } from "../text/stdio.ts";
+import { cleanText } from "../text/clean-text.ts";
 import type { ChildEvent, TaskResult } from "../types.ts";
-import { oneLine, retryLabel } from "../labels.ts";
-import { RunningTools } from "../running-tools.ts";
+import { oneLine, retryLabel } from "../text/labels.ts";
+import { RunningTools } from "../text/running-tools.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
 export interface ProgressOutput {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
 import { printJson } from "./output.ts";
 import type { TaskResult } from "../types.ts";

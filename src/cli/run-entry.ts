@@ -8,12 +8,12 @@
  * @module
  */
 import process from "node:process";
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, UsageError } from "./errors.ts";
 import { RUN_FLAGS } from "./run-flags.ts";
-import { homeDirectory } from "../home.ts";
+import { homeDirectory } from "../fs/home.ts";
 import { dataDirectory } from "../sessions/paths.ts";
 
 /** True when `--background` is among the flags (before any `--`). */

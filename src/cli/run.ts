@@ -13,14 +13,14 @@ import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import process from "node:process";
-import { homeDirectory } from "../home.ts";
-import { writeErr, writeOut } from "../stdio.ts";
+import { homeDirectory } from "../fs/home.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { parseSessionAgents } from "../discovery/session-agents.ts";
 import { isVerbose, printJson, reportDiagnostics, reportDiscoveryWarnings } from "./output.ts";
-import { formatDiagnostic } from "../labels.ts";
+import { formatDiagnostic } from "../text/labels.ts";
 import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
 import { thinkingShown } from "./thinking-shown.ts";
@@ -39,7 +39,7 @@ import type {
   TaskRequest,
   TaskResult,
 } from "../types.ts";
-import { hideUrlCredentials } from "../redact.ts";
+import { hideUrlCredentials } from "../text/redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { printResults } from "./results.ts";

@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import { dirname } from "node:path";
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { writeText } from "../stdio.ts";
+import { writeText } from "../text/stdio.ts";
 import type { ChildEvent, TaskResult } from "../types.ts";
 
 /** The version of the stream's records; fields are only ever added within a version. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { writeOut } from "../stdio.ts";
+import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { formatDuration, requireDataDir } from "./data-dir.ts";
 import { EXIT_OK } from "./errors.ts";

@@ -24,13 +24,13 @@
 import { statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import process from "node:process";
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
 import { displayPath, printJson } from "./output.ts";
-import { homeDirectory } from "../home.ts";
+import { homeDirectory } from "../fs/home.ts";
 import { findProjectConfig, parseConfigText } from "../config/load.ts";
-import { withParsers } from "../discovery/parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import {
   contentHash,
   readTrustRecords,
@@ -41,7 +41,7 @@ import {
   TrustStoreError,
   trustStoreFor,
   trustStoreProblem,
-} from "../config/trust.ts";
+} from "../config/trust-store.ts";
 import { restrictUntrusted } from "../config/untrusted.ts";
 import { mergeConfigs } from "../config/validate.ts";
 import {
@@ -49,8 +49,8 @@ import {
   ownershipHint,
   ownershipProblem,
   readCappedSync,
-} from "../file-safety.ts";
-import { cleanText } from "../clean-text.ts";
+} from "../fs/file-safety.ts";
+import { cleanText } from "../text/clean-text.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";

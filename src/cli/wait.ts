@@ -7,7 +7,7 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { writeErr, writeOut } from "../stdio.ts";
+import { writeErr, writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";

@@ -18,7 +18,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { describeValue, isRecord } from "../values.ts";
+import { describeValue, isRecord } from "../formats/values.ts";
 
 /** The placeholders a launcher argument may hold. */
 export const LAUNCHER_PLACEHOLDERS = ["task", "agent", "session", "cwd", "job"] as const;

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectConfig, loadConfig, userConfigPath } from "./load.ts";
-import { trustProject, trustStoreFor } from "./trust.ts";
+import { trustProject, trustStoreFor } from "./trust-store.ts";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-config-"));
 after(() => rmSync(root, { recursive: true, force: true }));

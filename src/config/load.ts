@@ -24,13 +24,13 @@ import {
   ownershipHint,
   ownershipProblem,
   readCappedSync,
-} from "../file-safety.ts";
-import { isTrusted, realPathOf, trustStoreFor } from "./trust.ts";
+} from "../fs/file-safety.ts";
+import { isTrusted, realPathOf, trustStoreFor } from "./trust-store.ts";
 import { restrictUntrusted } from "./untrusted.ts";
-import { findUp, isFileInfo } from "../walk-up.ts";
-import { withParsers, yamlParse } from "../discovery/parsers.ts";
-import { normalizeText } from "../discovery/frontmatter.ts";
-import { parseSimpleYaml } from "../discovery/simple-yaml.ts";
+import { findUp, isFileInfo } from "../fs/walk-up.ts";
+import { withParsers, yamlParse } from "../formats/full-parsers.ts";
+import { normalizeText } from "../formats/frontmatter.ts";
+import { parseSimpleYaml } from "../formats/simple-yaml.ts";
 import { anchorServers } from "../discovery/mcp-definition.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";

@@ -14,7 +14,7 @@
  * @module
  */
 import type { SearchConfig } from "../types.ts";
-import { describeValue, isRecord } from "../values.ts";
+import { describeValue, isRecord } from "../formats/values.ts";
 
 export const SEARCH_PROVIDERS: Readonly<
   Record<SearchConfig["provider"], { apiKeyEnv: string; baseURL: string }>

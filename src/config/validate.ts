@@ -31,13 +31,13 @@ import type {
   XcshConfig,
 } from "../types.ts";
 import { isAbsolute } from "node:path";
-import { describeKind, describeValue, isRecord } from "../values.ts";
-import { hideUrlCredentials } from "../redact.ts";
+import { describeKind, describeValue, isRecord } from "../formats/values.ts";
+import { hideUrlCredentials } from "../text/redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { ALLOW_ENTRY } from "../sandbox/command-env.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
-import { parseAllowEntry } from "../net-address.ts";
+import { parseAllowEntry } from "../net/net-address.ts";
 import { checkLauncherKeys } from "./launchers.ts";
 import { mergeHooks, parseHooks } from "../discovery/hook-config.ts";
 

@@ -15,7 +15,7 @@ import {
   parseBundledAgents,
 } from "./bundled.ts";
 import { classifyModelPattern, type ModelPattern } from "../model/patterns.ts";
-import { AgentParsingError } from "./helpers.ts";
+import { AgentParsingError } from "./agent-fields.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const READ_ONLY = ["read", "grep", "find", "ls", "bash"];
@@ -363,7 +363,7 @@ describe("parseBundledAgents (level fatal)", () => {
 });
 
 test("bundled frontmatter stays on the fast path (no full YAML parse at start-up)", async () => {
-  const { parseSimpleYaml } = await import("./simple-yaml.ts");
+  const { parseSimpleYaml } = await import("../formats/simple-yaml.ts");
   const { EMBEDDED_AGENT_DEFS } = await import("./bundled.ts");
   for (const def of EMBEDDED_AGENT_DEFS) {
     if (!("markdown" in def)) continue;

@@ -14,7 +14,7 @@ import planMd from "../../agents/plan.md" with { type: "text" };
 import designerMd from "../../agents/designer.md" with { type: "text" };
 import reviewerMd from "../../agents/reviewer.md" with { type: "text" };
 import taskBody from "../../agents/task.md" with { type: "text" };
-import { AgentParsingError, parseAgent, parseAgentFields } from "./helpers.ts";
+import { AgentParsingError, parseAgent, parseAgentFields } from "./agent-fields.ts";
 import type { AgentDefinition } from "../types.ts";
 
 /** One embedded definition: a whole Markdown file, or injected fields plus a body. */

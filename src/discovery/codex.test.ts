@@ -7,8 +7,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { codexToFields, READ_ONLY_TOOLS } from "./codex.ts";
-import { parseAgentFields } from "./helpers.ts";
-import { loadParsers } from "./parsers.ts";
+import { parseAgentFields } from "./agent-fields.ts";
+import { loadParsers } from "../formats/full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();

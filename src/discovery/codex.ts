@@ -17,9 +17,9 @@
  *
  * @module
  */
-import { tomlParse } from "./parsers.ts";
-import { parseSimpleToml } from "./simple-toml.ts";
-import { READ_ONLY_CORE } from "../tool-catalogue.ts";
+import { tomlParse } from "../formats/full-parsers.ts";
+import { parseSimpleToml } from "../formats/simple-toml.ts";
+import { READ_ONLY_CORE } from "./tool-catalogue.ts";
 
 /** Tools a read-only Codex sandbox allows. */
 export const READ_ONLY_TOOLS = READ_ONLY_CORE;
@@ -80,7 +80,7 @@ function tomlReason(err: unknown): string {
 /**
  * Maps TOML text to agent keys plus the prompt body. Never throws, except
  * `ParserNotLoaded` before the TOML parser is loaded (`withParsers` handles
- * that) for a file that is more than simple TOML (`simple-toml.ts`).
+ * that) for a file that is more than simple TOML (`formats/simple-toml.ts`).
  */
 export function codexToFields(text: string): CodexMapping {
   // The usual file takes the fast path and never loads smol-toml.

@@ -20,7 +20,7 @@
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../types.ts";
-import { acceptedIn, isFolderInfo, walkUpDirs } from "../walk-up.ts";
+import { acceptedIn, isFolderInfo, walkUpDirs } from "../fs/walk-up.ts";
 
 /** Config families in priority order. */
 export const FAMILIES = ["xcsh", "claude", "codex", "gemini"] as const;

@@ -10,7 +10,7 @@ import {
   IGNORED_FIELDS,
   nearestField,
 } from "./field-catalogue.ts";
-import { parseAgentFields } from "./helpers.ts";
+import { parseAgentFields } from "./agent-fields.ts";
 
 /** The subagent keys each ecosystem documents (Claude Code 2.1, Gemini CLI, Codex). */
 const ECOSYSTEM_KEYS = {

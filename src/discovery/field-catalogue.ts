@@ -1,6 +1,6 @@
 /**
  * Every frontmatter key the ecosystems write in an agent file, and what xcsh
- * does with it: honoured (read by `helpers.ts`), display-only (cosmetic, never
+ * does with it: honoured (read by `agent-fields.ts`), display-only (cosmetic, never
  * warned), or not used (named by `xcsh agents check` and once in a run's
  * summary, with why). A key in none of these is unknown: usually a typo,
  * named with the nearest known key. Sources: the subagent field lists of

@@ -19,7 +19,7 @@
  * @module
  */
 import type { AgentHooks, HookEvent, HookGroup } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 const EVENTS: Readonly<Record<string, HookEvent>> = {
   PreToolUse: "PreToolUse",

@@ -23,7 +23,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { McpServerDef, McpServerRef } from "../types.ts";
-import { describeValue, isRecord } from "../values.ts";
+import { describeValue, isRecord } from "../formats/values.ts";
 
 export type McpCheck<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 

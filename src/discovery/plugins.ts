@@ -18,12 +18,12 @@ import {
   ownershipProblem,
   parseJsonFile,
   readCappedSync,
-} from "../file-safety.ts";
+} from "../fs/file-safety.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeHome, type DiscoveryEnv, isDirectory } from "./config-dirs.ts";
 import type { Diagnostic } from "../types.ts";
-import { findUp, isFolderInfo, walkUpDirs } from "../walk-up.ts";
-import { isRecord } from "../values.ts";
+import { findUp, isFolderInfo, walkUpDirs } from "../fs/walk-up.ts";
+import { isRecord } from "../formats/values.ts";
 
 export type PluginScope = "project" | "local" | "user" | "managed";
 

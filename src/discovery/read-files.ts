@@ -13,7 +13,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../types.ts";
-import { readCappedSync } from "../file-safety.ts";
+import { readCappedSync } from "../fs/file-safety.ts";
 import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
 
 /** Files over this size are skipped. */

@@ -14,9 +14,9 @@
  *
  * @module
  */
-import { parseAgentFields } from "./helpers.ts";
+import { parseAgentFields } from "./agent-fields.ts";
 import type { AgentDefinition, Diagnostic } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** Named in every diagnostic about these agents. */
 export const SESSION_AGENTS_ORIGIN = "--agents";

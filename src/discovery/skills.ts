@@ -18,14 +18,19 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs, isDirectory } from "./config-dirs.ts";
-import { parseFrontmatter } from "./frontmatter.ts";
+import { parseFrontmatter } from "../formats/frontmatter.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
-import { withParsers } from "./parsers.ts";
+import { withParsers } from "../formats/full-parsers.ts";
 import { listClaudePluginRoots } from "./plugins.ts";
 import { MAX_AGENT_FILE_BYTES } from "./read-files.ts";
 import { parseSkillFields } from "./skill-file.ts";
-import { ownershipHint, ownershipProblem, readCappedSync, tooLargeReason } from "../file-safety.ts";
-import { findUp, isFolderInfo } from "../walk-up.ts";
+import {
+  ownershipHint,
+  ownershipProblem,
+  readCappedSync,
+  tooLargeReason,
+} from "../fs/file-safety.ts";
+import { findUp, isFolderInfo } from "../fs/walk-up.ts";
 import type { Diagnostic, SkillDefinition } from "../types.ts";
 
 /** One folder skills are looked for in. */

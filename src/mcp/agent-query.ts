@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { nameDistance } from "../nearest-names.ts";
+import { nameDistance } from "../text/nearest-names.ts";
 
 /** The rank of a name found only as a typo of the query. */
 const TYPO = 4;

@@ -19,7 +19,7 @@
  * @module
  */
 import process from "node:process";
-import { writeErr } from "../stdio.ts";
+import { writeErr } from "../text/stdio.ts";
 import { Server } from "@modelcontextprotocol/sdk/server";
 import { LineTransport } from "./stdio-transport.ts";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
@@ -41,9 +41,9 @@ import { type CallerState, readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { createLimiter, type Limiter } from "../runner/concurrency.ts";
 import type { ChildEvent, Diagnostic, TaskRequest, TaskResult } from "../types.ts";
-import { formatDiagnostic, retryLabel } from "../labels.ts";
-import { RunningTools } from "../running-tools.ts";
-import { isVerbose, warningSummary } from "../warnings.ts";
+import { formatDiagnostic, retryLabel } from "../text/labels.ts";
+import { RunningTools } from "../text/running-tools.ts";
+import { isVerbose, warningSummary } from "../text/warnings.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type ToolResult = {

@@ -20,7 +20,7 @@
 import table from "./price-table.json" with { type: "json" };
 import { callCost, type Cost, type PriceTable } from "./cost.ts";
 import { resolveProvider, splitModelId } from "./providers.ts";
-import { addressProblem, parseAddress } from "../net-address.ts";
+import { addressProblem, parseAddress } from "../net/net-address.ts";
 import type { TokenUsage, XcshConfig } from "../types.ts";
 
 /** True when `url` names this machine or an address no one outside the network reaches. */

@@ -18,7 +18,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../file-safety.ts";
+import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../fs/file-safety.ts";
 import type { AgentDefinition } from "../types.ts";
 
 /** Lines of `MEMORY.md` the prompt holds. */

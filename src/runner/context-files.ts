@@ -33,7 +33,7 @@ import { Buffer } from "node:buffer";
 import { join, resolve } from "node:path";
 import { claudeHome, codexHome } from "../discovery/config-dirs.ts";
 import { chooseProjectRoot } from "../sandbox/project-root.ts";
-import { walkUpDirs } from "../walk-up.ts";
+import { walkUpDirs } from "../fs/walk-up.ts";
 import type { ContextFile } from "../types.ts";
 
 /** Instruction file names, in the order they are read within one folder. */

@@ -35,7 +35,7 @@
  * @module
  */
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ownershipProblem } from "../file-safety.ts";
+import { ownershipProblem } from "../fs/file-safety.ts";
 
 /** What the rule needs to know of the disk. */
 export interface PlaceProbe {

@@ -38,7 +38,7 @@ import { execFile } from "node:child_process";
 import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
-import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../file-safety.ts";
+import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../fs/file-safety.ts";
 import {
   FIXED_SETTINGS,
   mayNameProgram,

@@ -8,7 +8,7 @@ import {
   unknownAgentMessage,
 } from "./guards.ts";
 import type { AgentDefinition } from "../types.ts";
-import { MAX_LISTED_NAMES } from "../nearest-names.ts";
+import { MAX_LISTED_NAMES } from "../text/nearest-names.ts";
 
 const agent = (name: string, extra: Partial<AgentDefinition> = {}): AgentDefinition => ({
   name,

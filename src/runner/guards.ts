@@ -24,7 +24,7 @@
  * @module
  */
 import type { AgentDefinition } from "../types.ts";
-import { namesTail, shownName } from "../nearest-names.ts";
+import { namesTail, shownName } from "../text/nearest-names.ts";
 
 /** What the environment says about the process asking to spawn. */
 export interface CallerState {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { neededServers, planMcpServers } from "./mcp-plan.ts";
 import { type ProjectMcp, readProjectMcp, serverHash } from "./project-mcp.ts";
-import { trustProject, trustStoreFor } from "../config/trust.ts";
+import { trustProject, trustStoreFor } from "../config/trust-store.ts";
 import { defaultConfig } from "../config/validate.ts";
 import type { AgentDefinition, McpServerDef } from "../types.ts";
 

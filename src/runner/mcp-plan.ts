@@ -34,13 +34,13 @@
  *
  * @module
  */
-import { isTrusted, trustStoreFor } from "../config/trust.ts";
+import { isTrusted, trustStoreFor } from "../config/trust-store.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { parseMcpToolName } from "../discovery/tool-names.ts";
 import { anchorDefinition } from "../discovery/mcp-definition.ts";
 import { dirname } from "node:path";
-import { readCappedSync } from "../file-safety.ts";
+import { readCappedSync } from "../fs/file-safety.ts";
 import type { AgentDefinition, Diagnostic, McpServerDef, XcshConfig } from "../types.ts";
 import type { ProjectMcp } from "./project-mcp.ts";
 

@@ -30,25 +30,25 @@
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { claudeHome } from "../discovery/config-dirs.ts";
-import { acceptedIn, existsInfo, findUp } from "../walk-up.ts";
+import { acceptedIn, existsInfo, findUp } from "../fs/walk-up.ts";
 import { anchorServers, checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import {
   isMcpServerApproved,
   isProjectTrusted,
   realPathOf,
   trustStoreFor,
-} from "../config/trust.ts";
+} from "../config/trust-store.ts";
 import { canonicalJson } from "./agent-set.ts";
 import { sha256Hex } from "../runtime.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 import {
   MAX_SETTINGS_FILE_BYTES,
   ownershipHint,
   ownershipProblem,
   parseJsonFile,
   readCappedSync,
-} from "../file-safety.ts";
+} from "../fs/file-safety.ts";
 
 export interface ProjectMcp {
   /** The folder holding `.mcp.json` (the project root for approvals). */

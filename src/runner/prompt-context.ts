@@ -18,7 +18,7 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Diagnostic, PromptContext } from "../types.ts";
-import { isInside } from "../path-inside.ts";
+import { isInside } from "../fs/path-inside.ts";
 import {
   acceptedIn,
   existsInfo,
@@ -27,7 +27,7 @@ import {
   inspectPath,
   isFolderInfo,
   type PathInfo,
-} from "../walk-up.ts";
+} from "../fs/walk-up.ts";
 import {
   contextCandidates,
   fitContext,

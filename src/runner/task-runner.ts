@@ -28,7 +28,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { writeErr } from "../stdio.ts";
+import { writeErr } from "../text/stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "./concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
@@ -44,7 +44,7 @@ import type { PreparedTask } from "./prepared-task.ts";
 import { validateRequest } from "./request.ts";
 import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
-import { secretValues } from "../sessions/redact.ts";
+import { secretValues } from "../sessions/secret-scrub.ts";
 import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
 import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
 import { truncateTail } from "./output-limit.ts";

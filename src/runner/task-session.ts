@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { isValidId, newId } from "../sessions/ids.ts";
 import { acquireLock } from "../sessions/lock.ts";
 import { pruneRuns, pruneSessions } from "../sessions/prune.ts";
-import { scrub } from "../sessions/redact.ts";
+import { scrub } from "../sessions/secret-scrub.ts";
 import {
   readSession,
   type SessionHeader,

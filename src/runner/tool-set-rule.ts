@@ -22,7 +22,7 @@
  * @module
  */
 import { ALL_MCP_TOOLS, mcpToolName, parseMcpToolName } from "../discovery/tool-names.ts";
-import { READ_ONLY_CORE, TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { READ_ONLY_CORE, TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 import { type AgentDefinition, type EnvelopeToolSet, TOOL_NAMES, type ToolName } from "../types.ts";
 
 /** Which MCP tools a child may offer (their servers are known only once started). */

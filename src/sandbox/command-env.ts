@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { hasUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
+import { hasUrlCredentials, secretForms, urlSecrets } from "../text/redact.ts";
 
 export interface EnvPolicy {
   /** Variables that always go (provider keys): no allow-list brings them back. */

@@ -31,7 +31,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
-import { ownershipProblem } from "../file-safety.ts";
+import { ownershipProblem } from "../fs/file-safety.ts";
 import { spawnPiped } from "../runtime.ts";
 import { probeArgs } from "./bwrap-args.ts";
 import { hostHiding } from "./host-sockets.ts";

@@ -22,7 +22,7 @@
  */
 import { dirname, resolve } from "node:path";
 import type { Diagnostic } from "../types.ts";
-import { acceptedIn, existsInfo, isFolderInfo, walkUpDirs } from "../walk-up.ts";
+import { acceptedIn, existsInfo, isFolderInfo, walkUpDirs } from "../fs/walk-up.ts";
 
 /** Folders whose presence marks a project (besides `.git`). */
 export const PROJECT_MARKERS = [".xcsh", ".claude", ".codex", ".gemini"] as const;

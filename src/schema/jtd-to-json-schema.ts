@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 type Schema = Record<string, unknown>;
 

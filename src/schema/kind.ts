@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** The dialect of an output schema. */
 export type SchemaKind = "jtd" | "json-schema";

@@ -22,7 +22,7 @@
 import AjvImport from "ajv";
 import Ajv2020Import from "ajv/dist/2020.js";
 import AjvJtdImport from "ajv/dist/jtd.js";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 import { detectSchemaKind, kindName, type SchemaKind } from "./kind.ts";
 
 export { detectSchemaKind, kindName, type SchemaKind };

@@ -27,7 +27,7 @@
  *
  * @module
  */
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** The result a call gets when its run ended before it returned. */
 export const INTERRUPTED_RESULT =

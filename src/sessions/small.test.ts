@@ -8,7 +8,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { isValidId, newId } from "./ids.ts";
 import { dataDirectory } from "./paths.ts";
-import { scrub, secretValues } from "./redact.ts";
+import { scrub, secretValues } from "./secret-scrub.ts";
 import { isProcessAlive, processStartMark } from "./liveness.ts";
 import { acquireLock, lockHolder } from "./lock.ts";
 import { isExpired, pruneSessions } from "./prune.ts";

@@ -30,7 +30,7 @@ import {
 import { join } from "node:path";
 import { type LinePosition, MAX_RECORD_BYTES, scanLines } from "./reader.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 export const SESSION_VERSION = 1;
 

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { oneLine } from "../labels.ts";
+import { oneLine } from "../text/labels.ts";
 import type { SessionRecord } from "./store.ts";
 
 function indent(text: string, prefix = "  "): string[] {

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { checkArguments, SUPPORTED_KEYWORDS } from "./arguments.ts";
 import { TOOLS } from "./registry.ts";
 import { submitResultSchema } from "./submit-result.ts";
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 // deno-lint-ignore no-explicit-any
 const Ajv: any = typeof AjvImport === "function" ? AjvImport : (AjvImport as any).default;

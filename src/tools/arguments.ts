@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { isRecord } from "../values.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** The keywords {@link checkArguments} understands. */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([

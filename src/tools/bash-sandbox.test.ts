@@ -24,7 +24,7 @@ import { ROOT } from "../../tests/support/cli.ts";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { bashTool } from "./bash.ts";
-import type { CommandSandbox, ToolContext } from "./types.ts";
+import type { CommandSandbox, ToolContext } from "./tool-spec.ts";
 
 const support = sandboxSupport(bwrapLocations(process.env), true);
 const skip = support.ok ? false : `bwrap unavailable: ${support.reason}`;

@@ -23,8 +23,8 @@ import process from "node:process";
 import { killMarked, killTree } from "../runner/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
-import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;

@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * import type { ToolContext } from "./types.ts";
+ * import type { ToolContext } from "./tool-spec.ts";
  *
  * declare const ctx: ToolContext;
  * const where = await confine(ctx, "../secrets.txt");
@@ -20,8 +20,8 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isInside, outsideMessage } from "./inside.ts";
-import { type ToolContext, toolError, type ToolOutcome } from "./types.ts";
-import { displayPath, resolvePath } from "./walk.ts";
+import { type ToolContext, toolError, type ToolOutcome } from "./tool-spec.ts";
+import { displayPath, resolvePath } from "./search/walk.ts";
 
 /** Symlinks followed before a path is called a loop (as the kernel does). */
 const MAX_LINKS = 40;

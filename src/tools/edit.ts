@@ -9,9 +9,9 @@
  * @module
  */
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
+import { toolError, type ToolOutcome, type ToolSpec } from "./tool-spec.ts";
 import { confine } from "./confine.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export interface EditArgs {
   path: string;

@@ -14,7 +14,7 @@
  * @module
  */
 /** The containment rule itself lives in `path-inside.ts`, shared with the walk up. */
-export { isInside } from "../path-inside.ts";
+export { isInside } from "../fs/path-inside.ts";
 
 /** The tool error for a path that resolves outside every root. */
 export function outsideMessage(

@@ -5,9 +5,9 @@
  * @module
  */
 import { readdir } from "node:fs/promises";
-import { toolError, type ToolSpec } from "./types.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 import { confine } from "./confine.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 

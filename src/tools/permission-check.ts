@@ -8,7 +8,7 @@
  * tool they grant: a call must match one of them.
  *
  * - `Bash(…)`: the command line is read into simple commands
- *   (`shell-words.ts`: `&&`, `||`, `;`, `|`, subshells); every one must
+ *   (`formats/shell-words.ts`: `&&`, `||`, `;`, `|`, subshells); every one must
  *   match an allow rule, and none may match a deny rule. `cmd:*` matches
  *   `cmd` and `cmd …` word by word, a pattern with `*` matches as a
  *   wildcard, anything else exactly. A line with anything the reader cannot
@@ -35,12 +35,12 @@
  */
 import { homedir } from "node:os";
 import { basename, isAbsolute, resolve } from "node:path";
-import { shellCommands } from "../shell-words.ts";
+import { shellCommands } from "../formats/shell-words.ts";
 import type { PermissionRule, PermissionRules } from "../types.ts";
 import { realLocation } from "./confine.ts";
-import { compileNodes } from "./glob-match.ts";
-import { parseGlob } from "./glob-syntax.ts";
-import type { ToolContext } from "./types.ts";
+import { compileNodes } from "./search/glob-match.ts";
+import { parseGlob } from "./search/glob-syntax.ts";
+import type { ToolContext } from "./tool-spec.ts";
 
 const squash = (s: string) => s.trim().replace(/\s+/g, " ");
 

@@ -8,9 +8,9 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { confine } from "./confine.ts";
-import { looksBinary } from "./walk.ts";
-import { toolError, type ToolSpec } from "./types.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { looksBinary } from "./search/walk.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_BYTES = 256 * 1024;

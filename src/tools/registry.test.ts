@@ -2,10 +2,10 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { callTool, TOOLS } from "./registry.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 import { reportFindingTool } from "./report-finding.ts";
 import { describeResults, taskTool } from "./task.ts";
-import type { TaskRunner } from "./types.ts";
+import type { TaskRunner } from "./tool-spec.ts";
 
 describe("callTool", () => {
   const sb = sandbox({ "a.txt": "x\n" });

@@ -10,16 +10,16 @@ import { checkArguments } from "./arguments.ts";
 import { permissionRefusal, rulesApply } from "./permission-check.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
-import { findTool } from "./find.ts";
-import { grepTool } from "./grep.ts";
+import { findTool } from "./search/find.ts";
+import { grepTool } from "./search/grep.ts";
 import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
 import { reportFindingTool } from "./report-finding.ts";
 import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
-import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./types.ts";
-import { webFetchTool } from "./web-fetch.ts";
+import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./tool-spec.ts";
+import { webFetchTool } from "./web/web-fetch.ts";
 import { writeTool } from "./write.ts";
 
 /**

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Finding, ToolSpec } from "./types.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import type { Finding, ToolSpec } from "./tool-spec.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export const reportFindingTool: ToolSpec = {
   name: "report_finding",

@@ -16,8 +16,8 @@
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readSkillBody } from "../discovery/skills.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
-import { toolError, type ToolSpec } from "./types.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
 
 /** Files listed for one skill, at most. */
 export const MAX_SKILL_FILES = 200;

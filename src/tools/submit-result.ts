@@ -19,8 +19,8 @@
  * @module
  */
 import type { OutputValidator } from "../schema/output-schema.ts";
-import type { JsonSchemaObject } from "./types.ts";
-import { isRecord } from "../values.ts";
+import type { JsonSchemaObject } from "./tool-spec.ts";
+import { isRecord } from "../formats/values.ts";
 
 export const SUBMIT_RESULT = "submit_result";
 

@@ -7,10 +7,10 @@
  * @module
  */
 import type { TaskRequest, TaskResult } from "../types.ts";
-import { type TaskRunner, toolError, type ToolSpec } from "./types.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { type TaskRunner, toolError, type ToolSpec } from "./tool-spec.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
-export type { TaskRunner } from "./types.ts";
+export type { TaskRunner } from "./tool-spec.ts";
 
 /** The runner used until a real one is injected: every task fails, saying why. */
 export const unavailableTaskRunner: TaskRunner = (req) =>

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import type { ToolSpec } from "./types.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import type { ToolSpec } from "./tool-spec.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 export const TODO_MAX_ITEMS = 100;
 export const TODO_STATUSES = ["pending", "in_progress", "done", "completed"] as const;

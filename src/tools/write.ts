@@ -14,8 +14,8 @@ import { constants } from "node:fs";
 import { mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { confine } from "./confine.ts";
-import { toolError, type ToolSpec } from "./types.ts";
-import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { toolError, type ToolSpec } from "./tool-spec.ts";
+import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 
 /** Open for writing, created or truncated, never blocking (0 where a flag does not exist). */
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |

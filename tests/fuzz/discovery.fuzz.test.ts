@@ -29,12 +29,12 @@ import {
   type FrontmatterStatus,
   normalizeText,
   parseFrontmatter,
-} from "../../src/discovery/frontmatter.ts";
-import { AgentParsingError, parseAgent } from "../../src/discovery/helpers.ts";
+} from "../../src/formats/frontmatter.ts";
+import { AgentParsingError, parseAgent } from "../../src/discovery/agent-fields.ts";
 import { discoverAgents, parseAgentFile } from "../../src/discovery/discover.ts";
 import { markdownAgent, rng, tomlAgent } from "../../bench/generate.ts";
 import { check, fastPathAgrees, SEED } from "./support.ts";
-import { loadParsers } from "../../src/discovery/parsers.ts";
+import { loadParsers } from "../../src/formats/full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import fc from "fast-check";
 import { parse as parseToml } from "smol-toml";
-import { parseSimpleToml } from "../../src/discovery/simple-toml.ts";
+import { parseSimpleToml } from "../../src/formats/simple-toml.ts";
 import { rng, tomlAgent } from "../../bench/generate.ts";
 import { check } from "./support.ts";
 

@@ -10,11 +10,11 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { loadParsers } from "../../src/discovery/parsers.ts";
+import { loadParsers } from "../../src/formats/full-parsers.ts";
 import process from "node:process";
 import fc from "fast-check";
-import { parseFrontmatter } from "../../src/discovery/frontmatter.ts";
-import { parseSimpleYaml } from "../../src/discovery/simple-yaml.ts";
+import { parseFrontmatter } from "../../src/formats/frontmatter.ts";
+import { parseSimpleYaml } from "../../src/formats/simple-yaml.ts";
 import { markdownAgent, rng } from "../../bench/generate.ts";
 import {
   check as checkRuns,

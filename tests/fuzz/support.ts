@@ -12,8 +12,8 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
-import { MAX_YAML_ALIASES } from "../../src/discovery/frontmatter.ts";
-import { parseSimpleYaml, type SimpleYaml } from "../../src/discovery/simple-yaml.ts";
+import { MAX_YAML_ALIASES } from "../../src/formats/frontmatter.ts";
+import { parseSimpleYaml, type SimpleYaml } from "../../src/formats/simple-yaml.ts";
 
 export const SEED = Number(process.env.FUZZ_SEED ?? 20260130);
 

@@ -3,7 +3,7 @@
  * graph has a cycle.
  *
  * A folder is the first path segment under `src/` (`src/runner/guards.ts` is
- * in `runner`); a file directly in `src/` (`types.ts`, `stdio.ts`) is a node
+ * in `runner`); a file directly in `src/` (`types.ts`, `runtime.ts`) is a node
  * of its own, named by its file name. In the file graph every file is a node,
  * named by its path under `src/`, and only imports of files that exist count.
  * Only static and dynamic relative imports count, type-only ones included;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { unavailableTaskRunner } from "../../src/tools/task.ts";
-import type { ToolContext } from "../../src/tools/types.ts";
+import type { ToolContext } from "../../src/tools/tool-spec.ts";
 
 export interface Sandbox {
   dir: string;

@@ -13,7 +13,7 @@
  */
 import { stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
-import { toolError, type ToolSpec } from "../../../src/tools/types.ts";
+import { toolError, type ToolSpec } from "../../../src/tools/tool-spec.ts";
 import { confine } from "../../../src/tools/confine.ts";
 import { displayPath, walk } from "./walk.ts";
 

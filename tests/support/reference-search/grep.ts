@@ -15,7 +15,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { compileGlob } from "./glob.ts";
-import { toolError, type ToolSpec } from "../../../src/tools/types.ts";
+import { toolError, type ToolSpec } from "../../../src/tools/tool-spec.ts";
 import { confine, linkStaysInside } from "../../../src/tools/confine.ts";
 import { displayPath, looksBinary, walk } from "./walk.ts";
 

@@ -1,0 +1,181 @@
+/**
+ * How `web_fetch` reaches a server: the URL's host is resolved here, every
+ * address it resolves to is judged by `net-address.ts` (a public address,
+ * or one the user's `task.webFetchAllow` opens), and the GET then connects
+ * to an address that passed and to no other: the request's own name lookup
+ * answers only those (the client tries them in turn), so a name that
+ * resolves differently a moment later (DNS rebinding) cannot move the
+ * connection. The host name
+ * still travels in the `Host` header and, for https, in SNI and the
+ * certificate check. Proxy variables are not used: a proxy would resolve
+ * the name itself.
+ *
+ * @module
+ */
+import { lookup } from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import type { Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { addressProblem, allowedByEntries, parseAddress } from "../../net/net-address.ts";
+
+/** One address a connection may go to. */
+export interface CheckedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** The addresses a URL's host may be reached at (in the resolver's order), or why none. */
+export type TargetCheck =
+  | { ok: true; addresses: CheckedAddress[] }
+  | { ok: false; error: string };
+
+/** The URL's host name without IPv6 brackets, lower-case. */
+export function hostOf(url: URL): string {
+  const h = url.hostname.toLowerCase();
+  return h.startsWith("[") && h.endsWith("]") ? h.slice(1, -1) : h;
+}
+
+/**
+ * Those of `addresses` (what `url`'s host resolved to) that are public or
+ * opened by `allow`, or, when there is none, an error naming the first
+ * refused address. Pure.
+ */
+export function chooseAddress(
+  url: URL,
+  addresses: readonly string[],
+  allow: readonly string[],
+): TargetCheck {
+  const host = hostOf(url);
+  let refused: { address: string; problem: string } | undefined;
+  const ok: CheckedAddress[] = [];
+  for (const address of addresses) {
+    const problem = addressProblem(address);
+    if (problem === undefined || allowedByEntries(allow, host, address)) {
+      ok.push({ address, family: address.includes(":") ? 6 : 4 });
+    } else refused ??= { address, problem };
+  }
+  if (ok.length > 0) return { ok: true, addresses: ok };
+  if (!refused) return { ok: false, error: `${url.href}: ${host} has no address` };
+  const what = parseAddress(host) ? host : `${host} resolves to ${refused.address}, which`;
+  return {
+    ok: false,
+    error: `${url.href}: ${what} is ${refused.problem}; web_fetch reaches only public ` +
+      "addresses (task.webFetchAllow in your own config opens hosts or ranges)",
+  };
+}
+
+/** Resolves `url`'s host and chooses the address to connect to. */
+export async function resolveTarget(
+  url: URL,
+  allow: readonly string[],
+  signal: AbortSignal,
+): Promise<TargetCheck> {
+  const host = hostOf(url);
+  if (parseAddress(host)) return chooseAddress(url, [host], allow);
+  let answers: { address: string }[];
+  try {
+    answers = await abortable(lookup(host, { all: true, verbatim: true }), signal);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const code = (err as { code?: string }).code;
+    return { ok: false, error: `${url.href}: cannot resolve ${host}${code ? ` (${code})` : ""}` };
+  }
+  return chooseAddress(url, answers.map((a) => a.address), allow);
+}
+
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** An answer: status, headers, and the body (already decompressed). */
+export interface PinnedResponse {
+  status: number;
+  statusText: string;
+  header(name: string): string | null;
+  body: Readable;
+}
+
+/**
+ * A lookup that answers only the checked `addresses`, whatever name it is
+ * asked for (all of them when asked for all: the client tries each in turn).
+ */
+function pinnedLookup(addresses: readonly CheckedAddress[]): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, callback: unknown) => {
+    const cb = (typeof options === "function" ? options : callback) as (
+      err: Error | null,
+      a: string | CheckedAddress[],
+      f?: number,
+    ) => void;
+    if (typeof options === "object" && options?.all) cb(null, [...addresses]);
+    else cb(null, addresses[0].address, addresses[0].family);
+  }) as LookupFunction;
+}
+
+/** Decompresses a body by its `Content-Encoding`, or leaves it as it is. */
+function decoded(body: Readable, encoding: string | null): Readable {
+  const e = (encoding ?? "").trim().toLowerCase();
+  const stream = e === "gzip" || e === "x-gzip"
+    ? createGunzip()
+    : e === "deflate"
+    ? createInflate()
+    : e === "br"
+    ? createBrotliDecompress()
+    : undefined;
+  if (!stream) return body;
+  body.on("error", (err) => stream.destroy(err));
+  stream.on("close", () => body.destroy());
+  return body.pipe(stream);
+}
+
+/**
+ * One GET of `url` over a connection to one of `target.addresses` (checked
+ * by the caller). Redirects are not followed; `signal` ends the request and
+ * its body.
+ */
+export function pinnedGet(
+  url: URL,
+  target: { addresses: readonly CheckedAddress[] },
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<PinnedResponse> {
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<PinnedResponse>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const req = client.request({
+      host: hostOf(url),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: "GET",
+      headers,
+      agent: false,
+      lookup: pinnedLookup(target.addresses),
+    }, (res) => {
+      const header = (name: string) => {
+        const v = res.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+      };
+      const body = decoded(res, header("content-encoding"));
+      signal.addEventListener("abort", () => body.destroy(signal.reason), { once: true });
+      resolve({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? "",
+        header,
+        body,
+      });
+    });
+    const onAbort = () => req.destroy(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    req.on("error", (err) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+    req.end();
+  });
+}
