@@ -11,9 +11,9 @@ import process from "node:process";
 import { isTerminal, writeErr, writeOutRaw } from "../stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
-import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
+import { runChild, StopReason, type TaskRunnerContext } from "./child-main.ts";
 import { runId } from "../runner/artifacts.ts";
-import { createLimiter } from "../runner/concurrency.ts";
+import { createLimiter } from "../process/concurrency.ts";
 import { readCallerState } from "../runner/guards.ts";
 import type { TaskRunner } from "../tools/types.ts";
 

@@ -12,7 +12,7 @@
  * @module
  */
 import { TOOLS } from "../tools/registry.ts";
-import { decideToolSet, type ToolSet } from "../runner/tool-set-rule.ts";
+import { decideToolSet, type ToolSet } from "../protocol/tool-set-rule.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/types.ts";

@@ -39,7 +39,7 @@ import { runId } from "../runner/artifacts.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../runner/guards.ts";
 import { TaskTool } from "../runner/task-runner.ts";
-import { createLimiter, type Limiter } from "../runner/concurrency.ts";
+import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import type { ChildEvent, Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import { formatDiagnostic, retryLabel } from "../labels.ts";
 import { RunningTools } from "../running-tools.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 import process from "node:process";
-import { killMarked, killPids, killTree, listDescendants } from "./process-tree.ts";
+import { killMarked, killPids, killTree, listDescendants } from "../process/process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";

@@ -20,7 +20,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import process from "node:process";
-import { killMarked, killTree } from "../runner/process-tree.ts";
+import { killMarked, killTree } from "../process/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./types.ts";

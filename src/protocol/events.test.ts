@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createEmitter, redact, redactValue } from "./events.ts";
-import { buildSystemPrompt, reminderMessage } from "./prompt.ts";
+import { buildSystemPrompt, reminderMessage } from "../child/prompt.ts";
 
 describe("events", () => {
   test("one JSON line per event, secrets redacted, one result only", () => {
