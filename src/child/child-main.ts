@@ -51,6 +51,13 @@ import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
 import { displayPath } from "../home.ts";
 import { prepareWorkspace } from "./workspace.ts";
+import {
+  modelIdleTimeoutMs,
+  modelVariable,
+  parentPipe,
+  reportedDepth,
+  retryBaseMs,
+} from "../protocol/variables.ts";
 
 /** Default wait for the next byte of a model response before retrying. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -92,12 +99,6 @@ export class StopReason extends Error {
     super(message);
     this.name = "StopReason";
   }
-}
-
-function numberEnv(value: string | undefined, fallback: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
 function displayFile(file: string | undefined, home: string): string {
@@ -199,7 +200,7 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     agentModels: envelope.agent.model,
     config,
     envelopeModel: envelope.model,
-    envModel: env.XCSH_MODEL,
+    envModel: modelVariable(env),
     env: keyEnv,
   });
   if (!choice.ok) return fail(choice.error);
@@ -265,14 +266,14 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
     env,
     usesBash: tools.has("bash"),
     // xcsh's own children: the parent probed bubblewrap before starting them.
-    parentChecked: env.XCSH_PARENT_PIPE === "1",
+    parentChecked: parentPipe(env),
   });
   if (!workspace.ok) {
     await toolSet.close();
     return fail(workspace.error);
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
-  const depth = Math.max(0, Math.trunc(numberEnv(env.XCSH_TASK_DEPTH, 0)));
+  const depth = reportedDepth(env);
   const note = envelope.modelNote ?? choice.value.note;
   emit({
     type: "start",
@@ -312,9 +313,9 @@ export async function runChild(input: string, deps: ChildDeps): Promise<number> 
 
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
-    baseDelayMs: numberEnv(env.XCSH_RETRY_BASE_MS, DEFAULT_RETRY_POLICY.baseDelayMs),
+    baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
   };
-  const idleTimeoutMs = numberEnv(env.XCSH_MODEL_IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS);
+  const idleTimeoutMs = modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS);
   const system = buildSystemPrompt({
     agentPrompt: envelope.agent.systemPrompt,
     context: envelope.context,

@@ -37,7 +37,7 @@ import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { loadConfig } from "../config/load.ts";
 import { runId } from "../runner/artifacts.ts";
 import { discoverAgents } from "../discovery/discover.ts";
-import { type CallerState, readCallerState } from "../runner/guards.ts";
+import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import type { ChildEvent, Diagnostic, TaskRequest, TaskResult } from "../types.ts";

@@ -20,9 +20,8 @@ import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
 import type { Cost } from "../model/cost.ts";
+import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
 
-/** The variable that marks every process of one task. */
-export const TASK_MARK = "XCSH_TASK_MARK";
 let taskCount = 0;
 
 /** How long a child has to exit after SIGTERM before it gets SIGKILL. */
@@ -128,7 +127,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   };
   const onAbort = () => stop("cancelled");
 
-  const env = { ...run.env, XCSH_PARENT_PIPE: "1", [TASK_MARK]: mark };
+  const env = { ...run.env, [PARENT_PIPE]: "1", [TASK_MARK]: mark };
   const spawnWith = run.launch
     ? launchCommand(
       run.launch.plan,

@@ -35,8 +35,14 @@ import { validateRequest } from "./request.ts";
 import { type ReservedSession, SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { secretValues } from "../sessions/redact.ts";
-import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
-import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "../protocol/limits.ts";
+import { checkGuards, type GuardKind } from "./guards.ts";
+import { type CallerState, childEnvironment, modelVariable } from "../protocol/variables.ts";
+import {
+  DEFAULT_LIMITS,
+  envelopeTooLarge,
+  MAX_ENVELOPE_BYTES,
+  timerMs,
+} from "../protocol/limits.ts";
 import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context-gather.ts";
 import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
@@ -342,7 +348,7 @@ export class TaskTool {
       config: { ...config, models: { ...config.models, default: inherited ?? undefined } },
       envelopeModel: req.model,
       envelopeLabel: "--model",
-      envModel: env.env.XCSH_MODEL,
+      envModel: modelVariable(env.env),
       // Keys handed down in an envelope count as set (a child's own environment has none).
       env: { ...env.env, ...this.opts.keys },
       modelFlag: this.opts.modelFlag,
@@ -411,7 +417,7 @@ export class TaskTool {
       },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
-      requestedModel: req.model ?? env.env.XCSH_MODEL ??
+      requestedModel: req.model ?? modelVariable(env.env) ??
         config.task.agentModelOverrides[agent.name] ?? agent.model?.join(", ") ?? null,
       ...(model.ok ? {} : { modelError: model.error }),
       ...(launch.value ? { launch: launch.value } : {}),

@@ -25,6 +25,7 @@ import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./types.ts";
 import { TOOL_READ_ONLY } from "../tool-catalogue.ts";
+import { COMMAND_MARK } from "../protocol/variables.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -32,7 +33,6 @@ export const BASH_HEAD_BYTES = 8 * 1024;
 export const BASH_TAIL_BYTES = 40 * 1024;
 
 /** The variable that marks every process a command starts. */
-export const COMMAND_MARK = "XCSH_COMMAND_MARK";
 
 /** Commands still running, pid → mark (for the child's signal handler). */
 const liveCommands = new Map<number, string>();
