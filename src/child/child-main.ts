@@ -140,13 +140,13 @@ function redactingTools(
  *
  * @example
  * ```ts
- * const code = await runChild(JSON.stringify(envelope), {
+ * const code = await childMain(JSON.stringify(envelope), {
  *   env: process.env, home: os.homedir(),
  *   writeEvent: writeOut, log: (l) => writeErr(l + "\n"),
  * });
  * ```
  */
-export async function runChild(input: string, deps: ChildDeps): Promise<number> {
+export async function childMain(input: string, deps: ChildDeps): Promise<number> {
   const { env } = deps;
   let secrets: string[] = [];
   const emit = createEmitter(deps.writeEvent);

@@ -11,7 +11,7 @@ import process from "node:process";
 import { isTerminal, writeErr, writeOutRaw } from "../stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../home.ts";
-import { type ChildDeps, runChild, StopReason } from "./child-main.ts";
+import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
 import { parentPipe } from "../protocol/variables.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
@@ -61,7 +61,7 @@ export async function childCommand(
       );
       process.exit(1);
     }
-    const code = await runChild(input, {
+    const code = await childMain(input, {
       env: process.env,
       home: homeDirectory(),
       writeEvent: (line) => writeOutRaw(line),

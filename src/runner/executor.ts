@@ -21,6 +21,7 @@ import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-comm
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
 import type { Cost } from "../model/cost.ts";
 import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
+import { parseEventLine } from "../protocol/events.ts";
 
 let taskCount = 0;
 
@@ -43,26 +44,12 @@ export interface ChildRun {
   price?: (model: string, usage: TokenUsage) => Cost;
 }
 
-/** Reads one JSON Lines event; anything else is `undefined`. */
-export function parseEventLine(line: string): ChildEvent | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return undefined;
-  try {
-    const value = JSON.parse(trimmed);
-    return typeof value === "object" && value !== null && typeof value.type === "string"
-      ? value as ChildEvent
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function lastLines(text: string, n: number): string {
   return text.trimEnd().split("\n").slice(-n).join("\n");
 }
 
 /** Starts the child, feeds it the envelope and waits for its outcome. */
-export async function runChild(run: ChildRun): Promise<TaskResult> {
+export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const started = Date.now();
   const { envelope } = run;
   const self = selfCommand();
