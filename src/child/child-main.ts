@@ -1,56 +1,53 @@
 /**
- * One child run from envelope text to exit code: validate the envelope, load
- * config, pick the model and provider, compile the output schema, choose the
- * tools (starting the MCP servers, ended with the run; their results reach
- * the model scrubbed of every secret), run the loop, and
- * report exactly one `result` event. Every failure becomes an error result
- * whose message says what to fix. Stops cleanly on
- * the envelope's timeout or when `abort` is called (signals): model call and
- * commands are cancelled first.
+ * One child run from envelope text to exit code, as a list of steps:
+ * validate the envelope (`protocol/envelope.ts`), take its config
+ * (`configOf`), the secrets no output may show (`secretValues`), the model
+ * and provider (`chooseModel`), the output schema's validator
+ * (`validatorOf`), the tools (`child/tool-set.ts`, starting the MCP servers,
+ * ended with the run; their results reach the model scrubbed of every
+ * secret), the built model (`readyModel`), the workspace, the `start` event
+ * (`announceStart`), the stop signal (`stopControl`), the model caller
+ * (`child/model-caller.ts`), the tool context and hooks, then the loop, and
+ * exactly one `result` event. Every failure becomes an error result whose
+ * message says what to fix. Stops cleanly on the envelope's timeout or when
+ * `abort` is called (signals): model call and commands are cancelled first.
  *
  * @module
  */
 import { stat } from "node:fs/promises";
-import { dirname } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
-import {
-  BUILTIN_PROVIDERS,
-  keyVariables,
-  type ResolvedProvider,
-  resolveProvider,
-} from "../model/providers.ts";
+import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
-import {
-  droppable,
-  isOllama,
-  modelRequest,
-  type OptionalParameter,
-  type ServerFacts,
-} from "../model/capabilities.ts";
+import { isOllama, type ServerFacts } from "../model/capabilities.ts";
 import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
-import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/types.ts";
+import type { TaskRunner, ToolContext, ToolSpec } from "../tools/types.ts";
 import { hookRunner } from "./hooks.ts";
 import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
 import { parseEnvelope } from "../protocol/envelope.ts";
-import { createEmitter, redact } from "../protocol/events.ts";
-import { hideUrlCredentials, secretForms, urlSecrets } from "../redact.ts";
+import { createEmitter, type Emit, redact } from "../protocol/events.ts";
+import { hideUrlCredentials } from "../redact.ts";
 import { commandEnvironment } from "../sandbox/command-env.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
-import { callModelWithRetries, ModelCallError } from "./retries.ts";
-import { streamTurn, type TurnOutput } from "./turn.ts";
 import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
-import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
-import { refusedParameter } from "./refused-parameter.ts";
-import { displayPath } from "../home.ts";
 import { prepareWorkspace } from "./workspace.ts";
+import { createModelCaller } from "./model-caller.ts";
+import {
+  displayFile,
+  envelopeSampling,
+  redactingTools,
+  secretValues,
+  stopMessage,
+  StopReason,
+  toolContextFor,
+} from "./child-steps.ts";
 import {
   modelIdleTimeoutMs,
   modelVariable,
@@ -93,50 +90,12 @@ export interface TaskRunnerContext {
   model: string;
 }
 
-/** Why a run was stopped from outside the loop. */
-export class StopReason extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StopReason";
-  }
-}
-
-function displayFile(file: string | undefined, home: string): string {
-  return file ? displayPath(file, home) : "config";
-}
-
-/** Every base URL this config and environment may use (their credentials are secrets). */
-function baseURLs(config: XcshConfig, env: Record<string, string | undefined>): string[] {
-  return [
-    ...Object.values(config.providers).map((p) => p.baseURL ?? ""),
-    ...Object.values(BUILTIN_PROVIDERS).flatMap((b) => b.baseURLEnv.map((n) => env[n] ?? "")),
-  ].filter(Boolean);
-}
-
-/**
- * The tools with their results scrubbed of `secrets` before the model sees
- * them (a command's output, a file, an MCP server's answer alike).
- */
-function redactingTools(
-  tools: ReadonlyMap<string, ToolSpec>,
-  secrets: readonly string[],
-): Map<string, ToolSpec> {
-  const out = new Map<string, ToolSpec>();
-  for (const [name, spec] of tools) {
-    out.set(name, {
-      ...spec,
-      run: async (args, ctx) => {
-        const o = await spec.run(args, ctx);
-        return { ...o, output: redact(o.output, secrets), summary: redact(o.summary, secrets) };
-      },
-    });
-  }
-  return out;
-}
+export { StopReason };
 
 /**
  * Runs one child from its stdin text and returns the exit code (0 only
- * when the result is ok).
+ * when the result is ok). Each step below either succeeds or ends the run
+ * with one error result saying what to fix.
  *
  * @example
  * ```ts
@@ -163,17 +122,8 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return 1;
   };
 
-  // The parent sends the configuration it resolved with; read the files only
-  // when it did not (an envelope written by hand).
-  const loaded = envelope.config
-    ? { ok: true as const, config: envelope.config, warnings: [] }
-    : await loadConfig(envelope.cwd, deps.home);
-  for (const w of loaded.warnings) {
-    log(`xcsh: warning: ${displayFile(w.file, deps.home)}: ${w.message}`);
-  }
-  if (!loaded.ok) {
-    return fail(`${displayFile(loaded.error.file, deps.home)}: ${loaded.error.message}`);
-  }
+  const loaded = await configOf(envelope, deps.home, log);
+  if (!loaded.ok) return fail(loaded.error);
   const config = loaded.config;
   const keyVars = keyVariables(config);
   // Keys come in the envelope; a child started by hand may still have them
@@ -181,41 +131,17 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const keyEnv = { ...env, ...envelope.keys };
   // What commands get (see src/sandbox/command-env.ts); the values it judges
   // secret are hidden like keys.
-  const commands = commandEnvironment(env, {
-    remove: keyVars,
-    allow: config.task.allowEnv,
-  });
-  secrets = [
-    ...secretForms(keyVars.map((k) => keyEnv[k])),
-    ...baseURLs(config, env).flatMap(urlSecrets),
-    ...commands.secrets,
-  ].sort((a, b) => b.length - a.length);
+  const commands = commandEnvironment(env, { remove: keyVars, allow: config.task.allowEnv });
+  secrets = secretValues({ config, keyVars, keyEnv, env, commandSecrets: commands.secrets });
   emit.setSecrets(secrets);
 
   const cwdStat = await stat(envelope.cwd).catch(() => undefined);
   if (!cwdStat?.isDirectory()) return fail(`working directory ${envelope.cwd} does not exist`);
-
-  const choice = resolveModel({
-    agentName: envelope.agent.name,
-    agentModels: envelope.agent.model,
-    config,
-    envelopeModel: envelope.model,
-    envModel: modelVariable(env),
-    env: keyEnv,
-  });
-  if (!choice.ok) return fail(choice.error);
-  const provider = resolveProvider(choice.value.provider, config, keyEnv);
-  if (!provider.ok) return fail(provider.error);
-
-  const schemaSource = envelope.outputSchema ?? envelope.agent.output ?? null;
-  let validator: OutputValidator | undefined;
-  if (schemaSource !== null && schemaSource !== undefined) {
-    // Ajv loads only for a task that has a schema.
-    const { compileOutputSchema } = await import("../schema/output-schema.ts");
-    const compiled = compileOutputSchema(schemaSource);
-    if (!compiled.ok) return fail(compiled.error);
-    validator = compiled.value;
-  }
+  const chosen = chooseModel(envelope, config, modelVariable(env), keyEnv);
+  if (!chosen.ok) return fail(chosen.error);
+  const { choice, provider } = chosen;
+  const validator = await validatorOf(envelope);
+  if (!validator.ok) return fail(validator.error);
 
   // Tools that could not be set up are reported after the `start` event.
   const unavailable: { tool: string; message: string }[] = [];
@@ -223,41 +149,11 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     unavailable.push({ tool: server === "web_search" ? server : `mcp__${server}`, message });
   });
   const tools = redactingTools(toolSet.tools, secrets);
-  const submit = submitTool(provider.value.type, validator);
-  const definitions: ToolDefinition[] = [
-    ...[...tools.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema,
-    })),
-    submit.definition,
-  ];
-
-  // Ollama says whether the model can think and call tools.
-  let facts: ServerFacts | undefined;
-  if (
-    provider.value.type === "openai-compatible" &&
-    isOllama(provider.value.name, provider.value.baseURL)
-  ) {
-    facts = await ollamaFacts(provider.value.baseURL, choice.value.model, {
-      apiKey: provider.value.apiKey,
-    });
-    if (facts?.tools === false) {
-      await toolSet.close();
-      return fail(
-        `${choice.value.id} cannot call tools (the server's /api/show lists no "tools" ` +
-          "capability); choose a model that can",
-      );
-    }
-  }
-  const makeModel = (options?: { includeUsage?: boolean }) =>
-    (deps.createModel ?? createLanguageModel)(provider.value, choice.value.model, options);
-  let model: LanguageModel;
-  try {
-    model = await makeModel();
-  } catch (err) {
+  const submit = submitTool(provider.type, validator.value);
+  const ready = await readyModel(provider, choice, deps);
+  if (!ready.ok) {
     await toolSet.close();
-    return fail(`cannot set up ${choice.value.id}: ${err instanceof Error ? err.message : err}`);
+    return fail(ready.error);
   }
   const workspace = prepareWorkspace({
     envelope,
@@ -273,130 +169,49 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return fail(workspace.error);
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
-  const depth = reportedDepth(env);
-  const note = envelope.modelNote ?? choice.value.note;
-  emit({
-    type: "start",
-    id,
-    agent: envelope.agent.name,
-    model: choice.value.id,
-    depth,
-    ...(note ? { note } : {}),
-    ...(envelope.session ? { session: envelope.session } : {}),
+  announceStart(emit, log, {
+    envelope,
+    model: choice.id,
+    depth: reportedDepth(env),
+    note: envelope.modelNote ?? choice.note,
+    unavailable,
   });
-  for (const u of unavailable) {
-    log(`xcsh: warning: ${u.message}`);
-    emit({
-      type: "tool_end",
-      id,
-      callId: `setup-${u.tool}`,
-      tool: u.tool,
-      ok: false,
-      summary: u.message,
-    });
-  }
 
-  const controller = new AbortController();
-  const timeoutS = envelope.limits.timeoutMs / 1000;
-  const timer = setTimeout(
-    () => controller.abort(new StopReason(`timed out after ${timeoutS} s`)),
-    envelope.limits.timeoutMs,
-  );
-  const onOuterAbort = () => {
-    controller.abort(
-      deps.abort?.reason instanceof Error ? deps.abort.reason : new StopReason("interrupted"),
-    );
-  };
-  if (deps.abort?.aborted) onOuterAbort();
-  deps.abort?.addEventListener("abort", onOuterAbort, { once: true });
-  controller.signal.addEventListener("abort", () => killAllCommandGroups(), { once: true });
-
+  const stop = stopControl(envelope.limits.timeoutMs, deps.abort);
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
   };
-  const idleTimeoutMs = modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS);
-  const system = buildSystemPrompt({
-    agentPrompt: envelope.agent.systemPrompt,
-    context: envelope.context,
-    schema: validator ? { kind: validator.kind, value: validator.schema } : undefined,
-    planMode: envelope.planMode,
-    cwd: envelope.cwd,
-    promptContext: envelope.promptContext,
-    ...(tools.has("skill") ? { skills: envelope.skills } : {}),
-    ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
-    ...(envelope.memory ? { memory: envelope.memory } : {}),
+  const target = { model: choice.id, baseURL: hideUrlCredentials(provider.baseURL) };
+  const callModel = createModelCaller({
+    id,
+    provider,
+    model: { name: choice.model, id: target.model, baseURL: target.baseURL },
+    level: envelope.thinkingLevel ?? envelope.agent.thinkingLevel,
+    facts: ready.facts,
+    makeModel: ready.makeModel,
+    first: ready.model,
+    system: systemPromptOf(envelope, validator.value, tools.has("skill")),
+    tools: [...[...tools.values()].map(toolDefinition), submit.definition],
+    sampling: envelopeSampling(envelope),
+    policy,
+    idleTimeoutMs: modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS),
+    signal: stop.signal,
+    emit,
+    log,
   });
-  const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
-  const cacheKey = `xcsh-${crypto.randomUUID()}`;
-  // Optional parameters the server refused: they stay off for the rest of the task.
-  const dropped = new Set<OptionalParameter>();
-  const request = () => {
-    const r = modelRequest({
-      type: provider.value.type,
-      provider: provider.value.name,
-      model: choice.value.model,
-      level,
-      facts,
-      dropped,
-    }, provider.value.baseURL);
-    return {
-      ...r,
-      providerOptions: mergeProviderOptions(
-        r.providerOptions,
-        cacheOptions(provider.value.type, cacheKey),
-      ),
-    };
-  };
-  let call = request();
-  const sampling = {
-    ...(envelope.temperature !== undefined ? { temperature: envelope.temperature } : {}),
-    ...(envelope.topP !== undefined ? { topP: envelope.topP } : {}),
-    ...(envelope.topK !== undefined ? { topK: envelope.topK } : {}),
-  };
-  const target = { model: choice.value.id, baseURL: hideUrlCredentials(provider.value.baseURL) };
-  const findings: Finding[] = [];
-
-  const ctx: ToolContext = {
-    cwd: envelope.cwd,
-    // The memory folder is the agent's own to write (`memory:`).
-    roots: envelope.memory
-      ? [...workspace.value.roots, envelope.memory.dir]
-      : workspace.value.roots,
-    ...(workspace.value.sandbox ? { sandbox: workspace.value.sandbox } : {}),
-    signal: controller.signal,
-    fetchAllow: config.task.webFetchAllow ?? [],
-    env: commands.env,
-    findings,
-    ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
-    ...(tools.has("skill") && envelope.skills
-      ? {
-        skills: envelope.skills,
-        readRoots: envelope.skills.map((s) => dirname(s.filePath)),
-      }
-      : {}),
-    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.value.id }) ??
+  const ctx = toolContextFor({
+    envelope,
+    config,
+    workspace: workspace.value,
+    hasSkillTool: tools.has("skill"),
+    signal: stop.signal,
+    commandEnv: commands.env,
+    findings: [],
+    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.id }) ??
       deps.runTask ?? unavailableTaskRunner,
-  };
-  let hookWarnings = 0;
-  const hooks = hookRunner(envelope.agent.hooks, {
-    ctx,
-    file: envelope.agent.filePath ?? envelope.agent.name,
-    // On stderr, and as a failed `tool_end` the parent's progress shows.
-    warn: (message) => {
-      log(`xcsh: warning: ${message}`);
-      emit({
-        type: "tool_end",
-        id,
-        callId: `hook-${++hookWarnings}`,
-        tool: "hook",
-        ok: false,
-        summary: message,
-      });
-    },
-    ...(envelope.session ? { sessionId: envelope.session } : {}),
-    projectDir: workspace.value.roots[0] ?? envelope.cwd,
   });
+  const hooks = hooksOf(envelope, ctx, workspace.value.roots, emit, log);
   let outcome: LoopOutcome;
   try {
     outcome = await runLoop({
@@ -410,92 +225,227 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       ctx,
       ...(hooks ? { hooks } : {}),
       emit,
-      callModel: async (messages, forceTool) => {
-        const turn = (): Promise<TurnOutput> => {
-          // A server that refused a forced tool gets none; a model that refuses one
-          // (Anthropic while thinking) is offered that tool alone.
-          const force = dropped.has("tool_choice") ? undefined : forceTool;
-          const narrow = !call.forcedToolChoice;
-          return streamTurn({
-            model,
-            system,
-            messages,
-            tools: definitions,
-            providerOptions: call.providerOptions,
-            reasoning: call.reasoning,
-            maxOutputTokens: call.maxOutputTokens,
-            signal: controller.signal,
-            idleTimeoutMs,
-            onText: (delta) => emit({ type: "text", id, delta }),
-            controls: { forceTool: force, narrow },
-            breakpoints: provider.value.type === "anthropic",
-            sampling,
-          }).catch(async (err) => {
-            const p = refusedParameter(err);
-            const forced = force !== undefined && !narrow;
-            if (!p || dropped.has(p) || !droppable(provider.value.type, p, forced)) throw err;
-            dropped.add(p);
-            if (p === "stream_options") model = await makeModel({ includeUsage: false });
-            call = request();
-            const reason = p === "tool_choice"
-              ? "the server refuses a forced tool choice; reminding without it"
-              : `the server refuses ${p}; trying again without it for the rest of the task`;
-            log(`xcsh: ${target.model}: ${reason}`);
-            emit({
-              type: "retry",
-              id,
-              attempt: 0,
-              maxRetries: policy.maxRetries,
-              delayMs: 0,
-              reason,
-            });
-            return turn();
-          });
-        };
-        const out = await callModelWithRetries(
-          turn,
-          {
-            policy,
-            signal: controller.signal,
-            target,
-            onRetry: (attempt, delayMs, reason) => {
-              emit({
-                type: "retry",
-                id,
-                attempt,
-                maxRetries: policy.maxRetries,
-                delayMs,
-                reason,
-              });
-              log(
-                `xcsh: ${target.model}: ${reason}; retry ${attempt}/${policy.maxRetries} in ${
-                  (delayMs / 1000).toFixed(1)
-                } s`,
-              );
-            },
-          },
-        );
-        emit({ type: "usage", id, ...out.usage });
-        return out;
-      },
+      callModel,
     });
   } catch (err) {
-    const reason = controller.signal.aborted ? controller.signal.reason : err;
-    let message: string;
-    if (reason instanceof StopReason || reason instanceof ModelCallError) message = reason.message;
-    else message = `internal error: ${reason instanceof Error ? reason.message : String(reason)}`;
-    if (reason instanceof StopReason && reason.message.startsWith("timed out")) {
-      message += ` (limits.timeoutMs ${envelope.limits.timeoutMs}; model ${target.model} at ` +
-        `${target.baseURL})`;
-    }
-    outcome = { status: "error", error: message };
+    const reason = stop.signal.aborted ? stop.signal.reason : err;
+    outcome = { status: "error", error: stopMessage(reason, envelope.limits.timeoutMs, target) };
   } finally {
-    clearTimeout(timer);
-    deps.abort?.removeEventListener("abort", onOuterAbort);
+    stop.release();
     killAllCommandGroups();
     workspace.value.cleanup();
     await toolSet.close();
   }
   emit({ type: "result", id, ...outcome });
   return outcome.status === "ok" ? 0 : 1;
+}
+
+/**
+ * The configuration the parent resolved with, from the envelope; the config
+ * files only when it sent none (an envelope written by hand). Warnings go
+ * to the log.
+ */
+async function configOf(
+  envelope: TaskEnvelope,
+  home: string,
+  log: (line: string) => void,
+): Promise<{ ok: true; config: XcshConfig } | { ok: false; error: string }> {
+  const loaded = envelope.config
+    ? { ok: true as const, config: envelope.config, warnings: [] }
+    : await loadConfig(envelope.cwd, home);
+  for (const w of loaded.warnings) {
+    log(`xcsh: warning: ${displayFile(w.file, home)}: ${w.message}`);
+  }
+  if (!loaded.ok) {
+    return { ok: false, error: `${displayFile(loaded.error.file, home)}: ${loaded.error.message}` };
+  }
+  return { ok: true, config: loaded.config };
+}
+
+/** The model the envelope names (or the child resolves) and its provider. */
+function chooseModel(
+  envelope: TaskEnvelope,
+  config: XcshConfig,
+  envModel: string | undefined,
+  keyEnv: Record<string, string | undefined>,
+) {
+  const choice = resolveModel({
+    agentName: envelope.agent.name,
+    agentModels: envelope.agent.model,
+    config,
+    envelopeModel: envelope.model,
+    envModel,
+    env: keyEnv,
+  });
+  if (!choice.ok) return choice;
+  const provider = resolveProvider(choice.value.provider, config, keyEnv);
+  if (!provider.ok) return provider;
+  return { ok: true as const, choice: choice.value, provider: provider.value };
+}
+
+/** The output schema's validator, if the task has a schema (Ajv loads only then). */
+async function validatorOf(
+  envelope: TaskEnvelope,
+): Promise<{ ok: true; value: OutputValidator | undefined } | { ok: false; error: string }> {
+  const source = envelope.outputSchema ?? envelope.agent.output ?? null;
+  if (source === null || source === undefined) return { ok: true, value: undefined };
+  const { compileOutputSchema } = await import("../schema/output-schema.ts");
+  const compiled = compileOutputSchema(source);
+  return compiled.ok ? { ok: true, value: compiled.value } : { ok: false, error: compiled.error };
+}
+
+/**
+ * The model, built: an Ollama server is first asked whether the model can
+ * think and call tools (one that cannot call tools cannot run a task).
+ */
+async function readyModel(
+  provider: ResolvedProvider,
+  choice: { id: string; model: string },
+  deps: ChildDeps,
+): Promise<
+  | {
+    ok: true;
+    model: LanguageModel;
+    facts: ServerFacts | undefined;
+    makeModel: (options?: { includeUsage?: boolean }) => Promise<LanguageModel>;
+  }
+  | { ok: false; error: string }
+> {
+  let facts: ServerFacts | undefined;
+  if (provider.type === "openai-compatible" && isOllama(provider.name, provider.baseURL)) {
+    facts = await ollamaFacts(provider.baseURL, choice.model, { apiKey: provider.apiKey });
+    if (facts?.tools === false) {
+      return {
+        ok: false,
+        error: `${choice.id} cannot call tools (the server's /api/show lists no "tools" ` +
+          "capability); choose a model that can",
+      };
+    }
+  }
+  const makeModel = async (options?: { includeUsage?: boolean }) =>
+    await (deps.createModel ?? createLanguageModel)(provider, choice.model, options);
+  try {
+    return { ok: true, model: await makeModel(), facts, makeModel };
+  } catch (err) {
+    return {
+      ok: false,
+      error: `cannot set up ${choice.id}: ${err instanceof Error ? err.message : err}`,
+    };
+  }
+}
+
+/** The `start` event, then one failed `tool_end` (and a log line) per tool that could not be set up. */
+function announceStart(
+  emit: Emit,
+  log: (line: string) => void,
+  o: {
+    envelope: TaskEnvelope;
+    model: string;
+    depth: number;
+    note: string | undefined;
+    unavailable: readonly { tool: string; message: string }[];
+  },
+): void {
+  const { envelope } = o;
+  const id = envelope.id;
+  emit({
+    type: "start",
+    id,
+    agent: envelope.agent.name,
+    model: o.model,
+    depth: o.depth,
+    ...(o.note ? { note: o.note } : {}),
+    ...(envelope.session ? { session: envelope.session } : {}),
+  });
+  for (const u of o.unavailable) {
+    log(`xcsh: warning: ${u.message}`);
+    emit({
+      type: "tool_end",
+      id,
+      callId: `setup-${u.tool}`,
+      tool: u.tool,
+      ok: false,
+      summary: u.message,
+    });
+  }
+}
+
+/**
+ * The run's stop signal: it fires on the envelope's timeout or when `outer`
+ * aborts (signals), and then ends every command; `release` clears both.
+ */
+function stopControl(
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new StopReason(`timed out after ${timeoutMs / 1000} s`)),
+    timeoutMs,
+  );
+  const onOuterAbort = () => {
+    controller.abort(outer?.reason instanceof Error ? outer.reason : new StopReason("interrupted"));
+  };
+  if (outer?.aborted) onOuterAbort();
+  outer?.addEventListener("abort", onOuterAbort, { once: true });
+  controller.signal.addEventListener("abort", () => killAllCommandGroups(), { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+    },
+  };
+}
+
+/** The system prompt of the run. */
+function systemPromptOf(
+  envelope: TaskEnvelope,
+  validator: OutputValidator | undefined,
+  hasSkillTool: boolean,
+): string {
+  return buildSystemPrompt({
+    agentPrompt: envelope.agent.systemPrompt,
+    context: envelope.context,
+    schema: validator ? { kind: validator.kind, value: validator.schema } : undefined,
+    planMode: envelope.planMode,
+    cwd: envelope.cwd,
+    promptContext: envelope.promptContext,
+    ...(hasSkillTool ? { skills: envelope.skills } : {}),
+    ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
+    ...(envelope.memory ? { memory: envelope.memory } : {}),
+  });
+}
+
+/** What the model is told of a tool. */
+function toolDefinition(t: ToolSpec): ToolDefinition {
+  return { name: t.name, description: t.description, inputSchema: t.inputSchema };
+}
+
+/** The agent's hooks, whose warnings go to stderr and, as a failed `tool_end`, to the parent's progress. */
+function hooksOf(
+  envelope: TaskEnvelope,
+  ctx: ToolContext,
+  roots: readonly string[],
+  emit: Emit,
+  log: (line: string) => void,
+) {
+  let hookWarnings = 0;
+  return hookRunner(envelope.agent.hooks, {
+    ctx,
+    file: envelope.agent.filePath ?? envelope.agent.name,
+    warn: (message) => {
+      log(`xcsh: warning: ${message}`);
+      emit({
+        type: "tool_end",
+        id: envelope.id,
+        callId: `hook-${++hookWarnings}`,
+        tool: "hook",
+        ok: false,
+        summary: message,
+      });
+    },
+    ...(envelope.session ? { sessionId: envelope.session } : {}),
+    projectDir: roots[0] ?? envelope.cwd,
+  });
 }
