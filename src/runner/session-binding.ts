@@ -21,7 +21,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { basename } from "node:path";
 import type { Isolate } from "./run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
-import type { PreparedTask } from "./task-runner.ts";
+import type { PreparedTask } from "./prepared-task.ts";
 import { repoBase } from "./worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
 import { checkResumeScope } from "./resume-scope.ts";

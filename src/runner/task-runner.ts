@@ -27,10 +27,11 @@ import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
-import { type Isolate, runPreparedTask } from "./run-task.ts";
+import { runPreparedTask } from "./run-task.ts";
+import type { PreparedTask } from "./prepared-task.ts";
 import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "./request.ts";
-import { type ReservedSession, SessionKeeper } from "./task-session.ts";
+import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { secretValues } from "../sessions/redact.ts";
 import { checkGuards, type GuardKind } from "./guards.ts";
@@ -73,7 +74,6 @@ import type {
   McpServerDef,
   SandboxSetting,
   SkillRef,
-  TaskEnvelope,
   TaskRequest,
   TaskResult,
   TokenUsage,
@@ -127,23 +127,7 @@ export interface TaskToolOptions {
   sessionAgents?: readonly AgentDefinition[];
 }
 
-/** A child ready to start. */
-export interface PreparedTask {
-  envelope: TaskEnvelope;
-  /** The xcsh variables the child gets (on top of the parent's environment). */
-  childEnv: Record<string, string>;
-  timeoutMs: number;
-  /** Why no model resolved (only with `prepare(req, { withoutModel: true })`; `envelope.model` is null). */
-  modelError?: string;
-  /** The session the task records into (its lock held); absent: none is kept. */
-  session?: ReservedSession;
-  /** Set when the task runs in a git worktree of its own. */
-  isolate?: Isolate;
-  /** Set when the child starts through a launcher. */
-  launch?: { plan: LaunchPlan; binary: string[] };
-  /** What the call or the agent asked for, for the result; null: nothing. */
-  requestedModel?: string | null;
-}
+export type { PreparedTask };
 
 export type TaskOutcome =
   | { ok: true; results: TaskResult[] }
