@@ -258,7 +258,7 @@ export interface TaskEnvelope {
   planMode: boolean;
   /**
    * The tools the child offers, as the parent decided them
-   * (`runner/tool-set-rule.ts`); absent (an envelope written by hand): the
+   * (`protocol/tool-set-rule.ts`); absent (an envelope written by hand): the
    * child decides with the same rule.
    */
   toolSet?: EnvelopeToolSet;
@@ -300,7 +300,7 @@ export interface TaskEnvelope {
   history?: unknown[];
 }
 
-/** A decided tool set (see `runner/tool-set-rule.ts`, which owns the rule). */
+/** A decided tool set (see `protocol/tool-set-rule.ts`, which owns the rule). */
 export interface EnvelopeToolSet {
   tools: string[];
   spawns: "*" | string[];

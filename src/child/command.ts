@@ -11,53 +11,20 @@ import process from "node:process";
 import { isTerminal, writeErr, writeOutRaw } from "../text/stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../fs/home.ts";
-import { runChild, StopReason, type TaskRunnerContext } from "./run.ts";
-import { runId } from "../runner/artifacts.ts";
-import { createLimiter } from "../runner/concurrency.ts";
-import { readCallerState } from "../runner/guards.ts";
-import type { TaskRunner } from "../tools/tool-spec.ts";
+import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
+import { parentPipe } from "../protocol/variables.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
 const SIGNAL_GRACE_MS = 3000;
 
 /**
- * The `task` tool's runner: the same parent-side runner as `xcsh run`, with
- * this child as the caller (its depth, spawn rights and blocked agent come
- * from its own environment) and its model and schema as the parent's.
- * Guard refusals reach the model as the tool's error. Concurrent calls share
- * one cap of `task.maxConcurrency` sub-agents.
+ * Entry point for `xcsh __child`; `taskRunnerFor` builds the runner of the
+ * child's `task` tool (the parent side's, handed in by the dispatcher).
  */
-function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
-  // The `task` calls of one turn run side by side: together they start at
-  // most task.maxConcurrency sub-agents at once.
-  const limiter = createLimiter(ctx.config.task.maxConcurrency);
-  return async (req, signal) => {
-    const caller = readCallerState(process.env);
-    if (!caller.ok) throw new Error(caller.message);
-    // The parent-side code loads only in a child that delegates.
-    const { TaskTool } = await import("../runner/task-runner.ts");
-    const tool = new TaskTool({
-      env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: process.env },
-      config: ctx.config,
-      caller: caller.state,
-      runId: runId(),
-      parentSchema: ctx.envelope.outputSchema ?? undefined,
-      parentModel: ctx.model,
-      planMode: ctx.envelope.planMode,
-      limiter,
-      // Without envelope keys (a child started by hand), its own environment's.
-      ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
-      ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
-      ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
-    });
-    const outcome = await tool.execute(req, signal);
-    if (!outcome.ok) throw new Error(outcome.message);
-    return outcome.results;
-  };
-}
-
-/** Entry point for `xcsh __child`. */
-export async function childCommand(_args: string[]): Promise<number> {
+export async function childCommand(
+  _args: string[],
+  taskRunnerFor?: ChildDeps["taskRunnerFor"],
+): Promise<number> {
   // The AI SDK logs warnings with console.warn; keep stdout for events only.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const abort = new AbortController();
@@ -80,7 +47,7 @@ export async function childCommand(_args: string[]): Promise<number> {
   process.on("SIGINT", onInt);
   process.on("SIGHUP", onHup);
   try {
-    const watchParent = process.env.XCSH_PARENT_PIPE === "1";
+    const watchParent = parentPipe(process.env);
     let input = "";
     try {
       if (!isTerminal(0)) {
@@ -94,12 +61,12 @@ export async function childCommand(_args: string[]): Promise<number> {
       );
       process.exit(1);
     }
-    const code = await runChild(input, {
+    const code = await childMain(input, {
       env: process.env,
       home: homeDirectory(),
       writeEvent: (line) => writeOutRaw(line),
       log: (line) => writeErr(line + "\n"),
-      taskRunnerFor,
+      ...(taskRunnerFor ? { taskRunnerFor } : {}),
       abort: abort.signal,
     });
     finished = true;

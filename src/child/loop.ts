@@ -24,7 +24,7 @@ import { callTool } from "../tools/registry.ts";
 import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import type { TaskLimits } from "../types.ts";
-import type { Emit } from "./events.ts";
+import type { Emit } from "../protocol/events.ts";
 import { reminderMessage } from "./prompt.ts";
 import { planBatches, runsShared } from "./schedule.ts";
 import type { Message, ToolCall, ToolResultPart } from "./conversation.ts";

@@ -17,7 +17,7 @@
  */
 import { kindName, type SchemaKind } from "../schema/kind.ts";
 import type { PromptContext, SkillRef } from "../types.ts";
-import { formatEnvironment, formatInstructions } from "./prompt-context.ts";
+import { formatEnvironment, formatInstructions } from "../protocol/prompt-context.ts";
 
 export interface PromptInputs {
   agentPrompt: string;

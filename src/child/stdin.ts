@@ -17,7 +17,7 @@
  * @module
  */
 import { read } from "node:fs";
-import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../runner/limits.ts";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
 
 const CHUNK = 64 * 1024;
 

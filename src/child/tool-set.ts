@@ -1,6 +1,6 @@
 /**
  * The tools one child offers its model: the built-in tools the envelope's
- * tool set names (decided by `runner/tool-set-rule.ts`; `skill` only when
+ * tool set names (decided by `protocol/tool-set-rule.ts`; `skill` only when
  * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
  * approved for it (`envelope.mcpServers`, their tools as the tool set's MCP
@@ -12,7 +12,8 @@
  * @module
  */
 import { TOOLS } from "../tools/registry.ts";
-import { decideToolSet, type ToolSet } from "../runner/tool-set-rule.ts";
+import { decideToolSet, type ToolSet } from "../protocol/tool-set-rule.ts";
+import { mcpTimeoutMs, spawnAllowed } from "../protocol/variables.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
@@ -25,11 +26,6 @@ export interface ChildTools {
   close(): Promise<void>;
 }
 
-function msEnv(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
 /**
  * The tool set of an envelope that brings none (written by hand): the same
  * rule the parent runs, with the spawn right `XCSH_SPAWNS` gives.
@@ -38,11 +34,10 @@ function handWrittenToolSet(
   envelope: TaskEnvelope,
   env: Record<string, string | undefined>,
 ): ToolSet {
-  const spawns = env.XCSH_SPAWNS;
   return decideToolSet({
     agent: envelope.agent,
     planMode: envelope.planMode,
-    depthAllowsSpawn: spawns === undefined || spawns.trim() !== "",
+    depthAllowsSpawn: spawnAllowed(env),
   });
 }
 
@@ -72,15 +67,14 @@ export async function childTools(
   }
   const servers = envelope.mcpServers ?? {};
   if (Object.keys(servers).length === 0) return { tools, close: () => Promise.resolve() };
-  const limit = env.XCSH_MCP_TIMEOUT_MS;
   // Loaded only here: the MCP client builds the protocol's schemas when it
   // loads, a cost every child without servers would pay otherwise.
   const { startMcpTools } = await import("../tools/mcp/mcp-tools.ts");
   const mcp = await startMcpTools(servers, set.mcp, envelope.agent.tools, {
     cwd: envelope.cwd,
     env,
-    startTimeoutMs: msEnv(limit, MCP_START_TIMEOUT_MS),
-    callTimeoutMs: msEnv(limit, MCP_CALL_TIMEOUT_MS),
+    startTimeoutMs: mcpTimeoutMs(env, MCP_START_TIMEOUT_MS),
+    callTimeoutMs: mcpTimeoutMs(env, MCP_CALL_TIMEOUT_MS),
   });
   for (const e of mcp.errors) warn(/'([^']+)'/.exec(e)?.[1] ?? "mcp", e);
   for (const t of mcp.tools) if (!tools.has(t.name)) tools.set(t.name, t);

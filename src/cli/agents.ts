@@ -27,6 +27,7 @@ import {
 } from "./output.ts";
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
 import { unknownAgentMessage } from "../runner/guards.ts";
+import { modelVariable } from "../protocol/variables.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const FLAGS = {
@@ -140,7 +141,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
         agentModels: agent.model,
         config: loaded.config,
         env: denv.env,
-        envModel: denv.env.XCSH_MODEL,
+        envModel: modelVariable(denv.env),
       })
       : undefined;
     const runsOn = choice?.ok && loaded.ok

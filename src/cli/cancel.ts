@@ -13,7 +13,7 @@ import { EXIT_OK, UsageError } from "./errors.ts";
 import { knownRun } from "./wait.ts";
 import { markCancelled } from "../runner/background.ts";
 import process from "node:process";
-import { killPids, killTree, listDescendants } from "../runner/process-tree.ts";
+import { killPids, killTree, listDescendants } from "../process/process-tree.ts";
 import { isProcessAlive } from "../sessions/liveness.ts";
 
 const HELP = `Usage: xcsh cancel ID

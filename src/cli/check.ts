@@ -22,6 +22,7 @@ import { discoverSkills } from "../discovery/skills.ts";
 import type { AgentDefinition, AgentFamily, Diagnostic } from "../types.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveModel } from "../model/resolve.ts";
+import { modelVariable } from "../protocol/variables.ts";
 
 /** Guesses the family of a file from its path, for display and `.toml` handling. */
 function familyOf(path: string): AgentFamily {
@@ -124,7 +125,7 @@ export async function checkCommand(
         agentModels: a.model,
         config: loaded.config,
         env: env.env,
-        envModel: env.env.XCSH_MODEL,
+        envModel: modelVariable(env.env),
       });
       if (r.ok) return r.value.note;
       // Said per model, without the agent's name, so that agents asking for

@@ -12,6 +12,7 @@ import { builtinModel, isBuiltinRole } from "../model/builtin-defaults.ts";
 import { exampleModel } from "../model/families.ts";
 import type { XcshConfig } from "../types.ts";
 import { hideUrlCredentials } from "../text/redact.ts";
+import { MODEL, modelVariable } from "../protocol/variables.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,7 +53,7 @@ export function modelReport(config: XcshConfig, env: Env): ModelRow[] {
       ...(usable.ok ? {} : { problem: usable.short }),
     });
   };
-  add("XCSH_MODEL", env.XCSH_MODEL || undefined);
+  add(MODEL, modelVariable(env) || undefined);
   add("models.default", config.models.default, "default");
   for (const role of ["smol", "slow", "plan", ...Object.keys(config.models.roles)]) {
     if (!rows.some((r) => r.name === `roles.${role}`)) {
@@ -64,7 +65,7 @@ export function modelReport(config: XcshConfig, env: Env): ModelRow[] {
     }
   }
   for (const [name, value] of Object.entries(config.models.aliases)) add(`aliases.${name}`, value);
-  return rows.filter((r) => r.value !== undefined || r.name !== "XCSH_MODEL");
+  return rows.filter((r) => r.value !== undefined || r.name !== MODEL);
 }
 
 /** Each provider, its endpoint, and whether its key is set (never the key). */

@@ -17,7 +17,13 @@ type Command = (args: string[]) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import("./agents.ts")).agentsCommand,
   // Hidden: the child side of the parent–child protocol.
-  __child: async () => (await import("../child/command.ts")).childCommand,
+  __child: async () => {
+    const [{ childCommand }, { taskRunnerFor }] = await Promise.all([
+      import("../child/command.ts"),
+      import("../runner/child-delegation.ts"),
+    ]);
+    return (args) => childCommand(args, taskRunnerFor);
+  },
   commands: async () => (await import("./commands.ts")).commandsCommand,
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
   skills: async () => (await import("./skill-list.ts")).skillsCommand,

@@ -25,7 +25,7 @@ import { Progress } from "./progress.ts";
 import { loadConfig } from "../config/load.ts";
 import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
-import { readCallerState } from "../runner/guards.ts";
+import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
 import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
@@ -77,7 +77,7 @@ function launcherShown(
       session: envelope.session ?? "",
       cwd: envelope.cwd,
     },
-    protocolVariables({ ...childEnv, XCSH_PARENT_PIPE: "1" }),
+    protocolVariables({ ...childEnv, [PARENT_PIPE]: "1" }),
     launch.binary,
   );
   return { name: launch.plan.name, argv: [c.command, ...c.args] };

@@ -3,7 +3,7 @@
  * it only looks (`readOnly`: it changes no file, starts no process and
  * records nothing), and the file-reading core every read-only agent keeps.
  * The tool specs in `tools/` take their `readOnly` from here, so the rule
- * that picks a child's tools (`runner/tool-set-rule.ts`) and the tools
+ * that picks a child's tools (`protocol/tool-set-rule.ts`) and the tools
  * themselves never disagree. Pure data.
  *
  * @module

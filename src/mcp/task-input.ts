@@ -7,7 +7,7 @@
  * @module
  */
 import type { TaskRequest } from "../types.ts";
-import { MAX_TASKS_PER_CALL } from "../runner/limits.ts";
+import { MAX_TASKS_PER_CALL } from "../protocol/limits.ts";
 
 /** JSON Schema of the `task` tool's arguments. */
 export const TASK_INPUT_SCHEMA = {

@@ -25,9 +25,10 @@ import { isProcessAlive, processStartMark } from "../sessions/liveness.ts";
 import { runsDirectory } from "../sessions/paths.ts";
 import { selfCommand, spawnDetached } from "../runtime.ts";
 import type { TaskResult } from "../types.ts";
+import { BACKGROUND_RUN } from "../protocol/variables.ts";
 
 /** Set in the detached process: the id of the run it is. */
-export const BACKGROUND_ENV = "XCSH_BACKGROUND_RUN";
+export const BACKGROUND_ENV = BACKGROUND_RUN;
 
 /** How long a launched run may take to record its process. */
 export const START_GRACE_MS = 30_000;

@@ -15,13 +15,13 @@
  * @module
  */
 import process from "node:process";
-import { killMarked, killPids, killTree, listDescendants } from "./process-tree.ts";
+import { killMarked, killPids, killTree, listDescendants } from "../process/process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
+import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
+import { parseEventLine } from "../protocol/events.ts";
 
-/** The variable that marks every process of one task. */
-export const TASK_MARK = "XCSH_TASK_MARK";
 let taskCount = 0;
 
 /** How long a child has to exit after SIGTERM before it gets SIGKILL. */
@@ -41,26 +41,12 @@ export interface ChildRun {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
 }
 
-/** Reads one JSON Lines event; anything else is `undefined`. */
-export function parseEventLine(line: string): ChildEvent | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return undefined;
-  try {
-    const value = JSON.parse(trimmed);
-    return typeof value === "object" && value !== null && typeof value.type === "string"
-      ? value as ChildEvent
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function lastLines(text: string, n: number): string {
   return text.trimEnd().split("\n").slice(-n).join("\n");
 }
 
 /** Starts the child, feeds it the envelope and waits for its outcome. */
-export async function runChild(run: ChildRun): Promise<TaskResult> {
+export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const started = Date.now();
   const { envelope } = run;
   const self = selfCommand();
@@ -121,7 +107,7 @@ export async function runChild(run: ChildRun): Promise<TaskResult> {
   };
   const onAbort = () => stop("cancelled");
 
-  const env = { ...run.env, XCSH_PARENT_PIPE: "1", [TASK_MARK]: mark };
+  const env = { ...run.env, [PARENT_PIPE]: "1", [TASK_MARK]: mark };
   const spawnWith = run.launch
     ? launchCommand(
       run.launch.plan,

@@ -1,12 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  checkGuards,
-  childEnvironment,
-  depthExhausted,
-  readCallerState,
-  unknownAgentMessage,
-} from "./guards.ts";
+import { checkGuards, depthExhausted, unknownAgentMessage } from "./guards.ts";
 import type { AgentDefinition } from "../types.ts";
 import { MAX_LISTED_NAMES } from "../text/nearest-names.ts";
 
@@ -24,29 +18,6 @@ const AGENTS = [
   agent("task", { spawns: "*" }),
 ];
 const LIMITS = { maxDepth: 2, disabled: [] as string[] };
-
-describe("readCallerState", () => {
-  const cases: [string, Record<string, string>, unknown][] = [
-    ["top level: depth 0, any spawn", {}, { depth: 0, spawns: "*" }],
-    ["empty spawns deny all", { XCSH_SPAWNS: "" }, { depth: 0, spawns: [] }],
-    ["CSV spawns", { XCSH_SPAWNS: "explore, plan" }, { depth: 0, spawns: ["explore", "plan"] }],
-    ["star in CSV", { XCSH_SPAWNS: "explore,*" }, { depth: 0, spawns: "*" }],
-    ["depth and blocked", { XCSH_TASK_DEPTH: "1", PI_BLOCKED_AGENT: "plan" }, {
-      depth: 1,
-      spawns: "*",
-      blocked: "plan",
-    }],
-    ["empty blocked is none", { PI_BLOCKED_AGENT: "" }, { depth: 0, spawns: "*" }],
-  ];
-  for (const [name, env, expected] of cases) {
-    test(name, () => assert.deepEqual(readCallerState(env), { ok: true, state: expected }));
-  }
-  test("a depth that is not a whole number is an error naming the variable", () => {
-    const r = readCallerState({ XCSH_TASK_DEPTH: "two" });
-    assert.equal(r.ok, false);
-    assert.match(!r.ok ? r.message : "", /XCSH_TASK_DEPTH/);
-  });
-});
 
 describe("checkGuards", () => {
   const top = { depth: 0, spawns: "*" as const };
@@ -133,22 +104,7 @@ describe("checkGuards", () => {
   });
 });
 
-describe("childEnvironment", () => {
-  test("depth + 1, the decided spawns, blocked = its name", () => {
-    assert.deepEqual(childEnvironment(AGENTS[1], 0, ["explore"]), {
-      XCSH_TASK_DEPTH: "1",
-      XCSH_SPAWNS: "explore",
-      PI_BLOCKED_AGENT: "plan",
-    });
-  });
-  test("no spawns: an empty XCSH_SPAWNS", () => {
-    assert.equal(childEnvironment(AGENTS[2], 1, []).XCSH_SPAWNS, "");
-    assert.equal(childEnvironment(AGENTS[2], 0, "*").XCSH_SPAWNS, "*");
-    assert.equal(childEnvironment(AGENTS[2], 0, ["a", "b"]).XCSH_SPAWNS, "a,b");
-  });
-  test("recursive agents are not blocked", () => {
-    assert.equal(childEnvironment(agent("loop", { recursive: true }), 0, []).PI_BLOCKED_AGENT, "");
-  });
+describe("depthExhausted", () => {
   test("depthExhausted", () => {
     assert.deepEqual([0, 1, 2, 3].map((d) => depthExhausted(d, 2)), [false, false, true, true]);
     assert.equal(depthExhausted(0, 0), true);

@@ -14,6 +14,7 @@
  * @example
  * ```ts
  * import type { AgentDefinition } from "../types.ts";
+ * import { readCallerState } from "../protocol/variables.ts";
  *
  * declare const agents: AgentDefinition[];
  * const caller = readCallerState({ XCSH_SPAWNS: "explore" });
@@ -25,15 +26,7 @@
  */
 import type { AgentDefinition } from "../types.ts";
 import { namesTail, shownName } from "../text/nearest-names.ts";
-
-/** What the environment says about the process asking to spawn. */
-export interface CallerState {
-  depth: number;
-  /** `"*"` = any agent; a list (possibly empty) = only those. */
-  spawns: "*" | string[];
-  /** The agent name `PI_BLOCKED_AGENT` forbids, if any. */
-  blocked?: string;
-}
+import type { CallerState } from "../protocol/variables.ts";
 
 export type GuardKind =
   | "unknown"
@@ -48,28 +41,6 @@ export type GuardKind =
 export type GuardResult =
   | { ok: true; agent: AgentDefinition }
   | { ok: false; kind: GuardKind; message: string };
-
-/** Reads the caller's limits from the environment; bad values are errors. */
-export function readCallerState(
-  env: Readonly<Record<string, string | undefined>>,
-): { ok: true; state: CallerState } | { ok: false; message: string } {
-  const rawDepth = env.XCSH_TASK_DEPTH;
-  let depth = 0;
-  if (rawDepth !== undefined && rawDepth !== "") {
-    if (!/^\d+$/.test(rawDepth.trim())) {
-      return { ok: false, message: `XCSH_TASK_DEPTH must be a whole number, not "${rawDepth}"` };
-    }
-    depth = Number(rawDepth.trim());
-  }
-  const rawSpawns = env.XCSH_SPAWNS;
-  let spawns: "*" | string[] = "*";
-  if (rawSpawns !== undefined) {
-    const list = rawSpawns.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    spawns = list.includes("*") ? "*" : list;
-  }
-  const blocked = env.PI_BLOCKED_AGENT?.trim() || undefined;
-  return { ok: true, state: { depth, spawns, ...(blocked ? { blocked } : {}) } };
-}
 
 export interface GuardLimits {
   /** `task.maxRecursionDepth`; negative = unlimited. */
@@ -162,20 +133,4 @@ export function checkGuards(
     };
   }
   return { ok: true, agent };
-}
-
-/**
- * The xcsh variables a child of `agent` starts with; `spawns` is what the
- * tool-set rule left it (`[]`: none).
- */
-export function childEnvironment(
-  agent: AgentDefinition,
-  parentDepth: number,
-  spawns: "*" | readonly string[],
-): Record<"XCSH_TASK_DEPTH" | "XCSH_SPAWNS" | "PI_BLOCKED_AGENT", string> {
-  return {
-    XCSH_TASK_DEPTH: String(parentDepth + 1),
-    XCSH_SPAWNS: spawns === "*" ? "*" : spawns.join(","),
-    PI_BLOCKED_AGENT: agent.recursive ? "" : agent.name,
-  };
 }

@@ -32,6 +32,7 @@
 import { basename } from "node:path";
 import { type LauncherPlaceholder, LOCAL_LAUNCHER } from "../config/launchers.ts";
 import type { XcshConfig } from "../types.ts";
+import { isProtocolVariable } from "../protocol/variables.ts";
 
 /** A launcher chosen for a call. */
 export interface LaunchPlan {
@@ -128,7 +129,7 @@ export function protocolVariables(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (k.startsWith("XCSH_") || k === "PI_BLOCKED_AGENT") out[k] = v;
+    if (isProtocolVariable(k)) out[k] = v;
   }
   return out;
 }

@@ -1,15 +1,14 @@
 /**
- * What a task is once prepared: everything decided before its child starts
- * (envelope, environment, timeout, session, worktree, launcher). The task
- * runner builds it and session binding completes it; both import it from
- * here.
+ * What a prepared child is: its envelope, the variables it starts with, its
+ * time limit, the session it records into, its worktree and launcher. The
+ * task runner builds these; session binding and `xcsh run` read them.
  *
  * @module
  */
+import type { TaskEnvelope } from "../types.ts";
 import type { Isolate } from "./run-task.ts";
 import type { ReservedSession } from "./task-session.ts";
 import type { LaunchPlan } from "./launch-command.ts";
-import type { TaskEnvelope } from "../types.ts";
 
 /** A child ready to start. */
 export interface PreparedTask {

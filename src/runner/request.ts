@@ -5,7 +5,7 @@
  * @module
  */
 import type { TaskRequest } from "../types.ts";
-import { MAX_TASKS_PER_CALL } from "./limits.ts";
+import { MAX_TASKS_PER_CALL } from "../protocol/limits.ts";
 
 const MAX_ID_LENGTH = 64;
 

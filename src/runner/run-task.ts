@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { runChild } from "./executor.ts";
+import { spawnChild } from "./executor.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
@@ -69,7 +69,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         ...(t.run ? { run: t.run } : {}),
       })
       : undefined;
-    let result = await runChild({
+    let result = await spawnChild({
       envelope,
       env: t.env,
       timeoutMs: t.timeoutMs,

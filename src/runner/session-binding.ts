@@ -23,7 +23,7 @@ import type { Isolate } from "./run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "./prepared-task.ts";
 import { repoBase } from "./worktree.ts";
-import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
 import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
 import { continuation } from "../sessions/replay.ts";

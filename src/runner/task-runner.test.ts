@@ -1,7 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { taskToolDescription, validateRequest } from "./task-runner.ts";
-import { parseEventLine } from "./executor.ts";
 import { loadBundledAgents } from "../discovery/bundled.ts";
 
 describe("validateRequest", () => {
@@ -44,19 +43,6 @@ test("the description names every agent with its tools", () => {
     assert.match(d, new RegExp(`^- ${name}: `, "m"));
   }
   assert.match(d, /- explore: .*tools: read, grep, find, ls, bash; returns structured data/);
-});
-
-describe("parseEventLine", () => {
-  test("reads events", () => {
-    assert.deepEqual(parseEventLine('{"type":"text","id":"a","delta":"hi"}'), {
-      type: "text",
-      id: "a",
-      delta: "hi",
-    });
-  });
-  for (const line of ["", "hello", "{not json", "[1,2]", '{"no":"type"}', "42"]) {
-    test(`ignores ${JSON.stringify(line)}`, () => assert.equal(parseEventLine(line), undefined));
-  }
 });
 
 describe("TaskTool", () => {

@@ -14,7 +14,7 @@
  * ```ts
  * import { defaultConfig } from "../config/validate.ts";
  * import { runId } from "./artifacts.ts";
- * import { readCallerState } from "./guards.ts";
+ * import { readCallerState } from "../protocol/variables.ts";
  *
  * const env = { cwd: process.cwd(), home: "/home/ada", env: process.env };
  * const config = defaultConfig();
@@ -27,28 +27,41 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
 import { writeErr } from "../text/stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
-import { type Limiter, mapLimit } from "./concurrency.ts";
+import { type Limiter, mapLimit } from "../process/concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
-import { mergeHooks } from "../discovery/hook-config.ts";
 import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runPreparedTask } from "./run-task.ts";
-import { bindSessions } from "./session-binding.ts";
 import type { PreparedTask } from "./prepared-task.ts";
+import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "./request.ts";
 import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { secretValues } from "../sessions/secret-scrub.ts";
-import { type CallerState, checkGuards, childEnvironment, type GuardKind } from "./guards.ts";
-import { DEFAULT_LIMITS, envelopeTooLarge, MAX_ENVELOPE_BYTES, timerMs } from "./limits.ts";
+import { checkGuards, type GuardKind } from "./guards.ts";
+import { type CallerState, childEnvironment, modelVariable } from "../protocol/variables.ts";
+import { DEFAULT_LIMITS, timerMs } from "../protocol/limits.ts";
+import {
+  buildEnvelope,
+  type EnvelopeParts,
+  envelopeSizeProblem,
+} from "../protocol/envelope-builder.ts";
+import {
+  ignoredFieldsWarning,
+  planModeFor,
+  requestedModel,
+  resumesOnly,
+  schemaOrigin,
+  taskLimits,
+  withConfigHooks,
+} from "./task-preparation.ts";
 import { truncateTail } from "./output-limit.ts";
-import { gatherPromptContext } from "./prompt-context.ts";
+import { gatherPromptContext } from "./prompt-context-gather.ts";
 import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
 import { readProjectMcp } from "./project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
@@ -67,12 +80,9 @@ import type {
   AgentDefinition,
   ChildEvent,
   Diagnostic,
-  HookEvent,
-  HookGroup,
   McpServerDef,
   SandboxSetting,
   SkillRef,
-  TaskEnvelope,
   TaskRequest,
   TaskResult,
   TokenUsage,
@@ -138,23 +148,9 @@ export type Prepared =
 
 export { validateRequest };
 
-/** `agent` with the config's hooks before its own (they apply to every task). */
-function withConfigHooks(agent: AgentDefinition, hooks: XcshConfig["hooks"]): AgentDefinition {
-  if (!hooks || Object.keys(hooks).length === 0) return agent;
-  const stamped: NonNullable<XcshConfig["hooks"]> = {};
-  for (const [event, groups] of Object.entries(hooks) as [HookEvent, HookGroup[]][]) {
-    stamped[event] = groups.map((g) => ({ ...g, from: "config" }));
-  }
-  return { ...agent, hooks: mergeHooks(stamped, agent.hooks) };
-}
-
-/** The sampling settings an agent file asks for, as envelope fields. */
-function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
-  const out: Partial<TaskEnvelope> = {};
-  if (agent.temperature !== undefined) out.temperature = agent.temperature;
-  if (agent.topP !== undefined) out.topP = agent.topP;
-  if (agent.topK !== undefined) out.topK = agent.topK;
-  return out;
+/** A refusal of the call itself (exit code 2). */
+function usage(message: string): { ok: false; kind: "usage"; message: string } {
+  return { ok: false, kind: "usage", message };
 }
 
 export class TaskTool {
@@ -241,53 +237,158 @@ export class TaskTool {
     return prepared;
   }
 
+  /**
+   * Rediscovers, guards and builds every child of `req`: each step below is
+   * named for what it decides, in the order the call takes them.
+   */
   private async prepareChildren(
     req: TaskRequest,
     opts: { withoutModel?: boolean },
   ): Promise<Prepared & { isolation?: TaskRequest["isolation"] }> {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
-    if (invalid) return { ok: false, kind: "usage", message: invalid };
+    if (invalid) return usage(invalid);
     // The sandbox probe runs while the agents are discovered.
-    probeSandboxEarly({
+    probeSandboxEarly({ request: req.sandbox, config, caller: this.opts.sandbox, env: env.env });
+    const chosen = await this.chooseAgent(req);
+    if (!chosen.ok) return chosen;
+    const { asked, agents, agentSet } = chosen;
+    const planMode = planModeFor({
+      request: req.planMode,
+      caller: this.opts.planMode,
+      agent: asked.planMode,
+    });
+    this.warn(ignoredFieldsWarning(asked));
+    const { agent, toolSet, restricted, agentTrusted } = this.decideAgent(
+      req,
+      asked,
+      agents,
+      planMode,
+    );
+    const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
+    const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
+    if (schemaProblem) return usage(schemaProblem);
+    const model = this.resolveChildModel(req, agent);
+    // Refuse here rather than start a child that cannot run: an explicit
+    // --model that names nothing must never fall back to another model. A
+    // resumed task runs on its session's model (`session-binding.ts`).
+    if (!model.ok && !opts.withoutModel && !resumesOnly(req)) {
+      return usage(`Cannot run '${agent.name}': ${model.error}`);
+    }
+    const sandbox = await sandboxFor({
       request: req.sandbox,
+      // The decided tools say whether there is a bash to sandbox.
+      agent: { ...agent, tools: toolSet.tools },
       config,
       caller: this.opts.sandbox,
       env: env.env,
     });
+    if (!sandbox.ok) return usage(sandbox.message);
+    this.warn(sandbox.warning);
+    // Read once for every task of the call; children only format them.
+    const gathered = await gatherPromptContext({
+      cwd: env.cwd,
+      home: env.home,
+      env: env.env,
+      files: agent.omitContextFiles !== true,
+    });
+    this.opts.onWarnings?.(gathered.warnings);
+    const launch = this.launcherFor(req, asked);
+    if (!launch.ok) return usage(launch.message);
+    const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
+    const memory = this.memoryOf(agent);
+    const mcpServers = this.mcpServersOf(agent, agentTrusted);
+    const timeoutS = req.timeout ?? restricted.timeout ?? config.task.timeout;
+    const parts: EnvelopeParts = {
+      agent,
+      context: req.context,
+      outputSchema,
+      model: model.ok ? model.value : null,
+      cwd: env.cwd,
+      planMode,
+      toolSet,
+      limits: taskLimits({ maxTurns: req.maxTurns ?? agent.maxTurns, timeoutS }),
+      config,
+      promptContext: gathered.context,
+      keys: this.opts.keys ?? providerKeys(config, env.env),
+      agentSet,
+      sandbox: sandbox.setting,
+      mcpServers,
+      skills: skills.refs,
+      memory,
+      preloadedSkills: skills.preloaded,
+    };
+    const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
+    const tasks = req.tasks.map((t): PreparedTask => ({
+      envelope: buildEnvelope(t, parts),
+      childEnv,
+      timeoutMs: timerMs(timeoutS * 1000),
+      requestedModel: requestedModel({
+        request: req.model,
+        envModel: modelVariable(env.env),
+        override: config.task.agentModelOverrides[agent.name],
+        agent,
+      }),
+      ...(model.ok ? {} : { modelError: model.error }),
+      ...(launch.value ? { launch: launch.value } : {}),
+    }));
+    for (const t of tasks) {
+      const tooLarge = envelopeSizeProblem(t.envelope);
+      if (tooLarge) return usage(tooLarge);
+    }
+    return { ok: true, tasks, isolation: asked.isolation };
+  }
+
+  /** Passes a warning, if there is one, to `onWarnings`. */
+  private warn(warning: Diagnostic | undefined): void {
+    if (warning) this.opts.onWarnings?.([warning]);
+  }
+
+  /**
+   * Discovers the agents afresh and picks the one `req` asks for: the
+   * guards, then the check that it is the agent the top-level run started with.
+   */
+  private async chooseAgent(req: TaskRequest): Promise<
+    | {
+      ok: true;
+      asked: AgentDefinition;
+      agents: AgentDefinition[];
+      agentSet: Record<string, string>;
+    }
+    | { ok: false; kind: GuardKind; message: string }
+  > {
+    const { config, caller, env } = this.opts;
     const discovered = await discoverAgents(env);
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
-    const found = { agents: withSessionAgents(this.opts.sessionAgents, discovered.agents) };
-    const maxDepth = config.task.maxRecursionDepth;
-    const guard = checkGuards(req.agent, found.agents, caller, {
-      maxDepth,
+    const agents = withSessionAgents(this.opts.sessionAgents, discovered.agents);
+    const guard = checkGuards(req.agent, agents, caller, {
+      maxDepth: config.task.maxRecursionDepth,
       disabled: config.task.disabledAgents,
       listHint: this.opts.listHint,
     });
     if (!guard.ok) return guard;
-    const agentSet = this.opts.agentSet ?? agentFingerprints(found.agents);
+    const agentSet = this.opts.agentSet ?? agentFingerprints(agents);
     const changed = changedSince(agentSet, guard.agent);
     if (changed) return { ok: false, kind: "changed", message: changed };
+    return { ok: true, asked: guard.agent, agents, agentSet };
+  }
 
-    // `permissionMode: plan` in the agent's file only ever adds plan mode.
-    const planMode = req.planMode === true || this.opts.planMode === true ||
-      guard.agent.planMode === true;
-    const ignored = guard.agent.ignoredFields ?? [];
-    if (ignored.length > 0) {
-      this.opts.onWarnings?.([{
-        level: "warning",
-        file: guard.agent.filePath,
-        field: ignored[0],
-        message: `${ignored.join(", ")} ${
-          ignored.length === 1 ? "is" : "are"
-        } not used by xcsh (xcsh agents check says why)`,
-      }]);
-    }
-    const childDepth = caller.depth + 1;
+  /**
+   * The agent the children run: what an untrusted file may not loosen taken
+   * away, the effective agent and its tool set, the trusted hooks and the
+   * config's before them.
+   */
+  private decideAgent(
+    req: TaskRequest,
+    asked: AgentDefinition,
+    agents: readonly AgentDefinition[],
+    planMode: boolean,
+  ) {
+    const { config, caller, env } = this.opts;
     // A project agent file nobody trusted may only tighten the user's settings.
     // (The file and the store are read only for a file that sets such things.)
-    const agentTrusted = trustNeeds(guard.agent).length > 0 && agentFileTrusted(guard.agent, env);
-    const restricted = restrictAgent(guard.agent, {
+    const agentTrusted = trustNeeds(asked).length > 0 && agentFileTrusted(asked, env);
+    const restricted = restrictAgent(asked, {
       trusted: agentTrusted,
       // With --sandbox the agent's own mode is not used at all.
       sandbox: req.sandbox !== undefined ? "off" : chooseSandbox({
@@ -298,129 +399,53 @@ export class TaskTool {
       timeout: config.task.timeout,
       maxTurns: DEFAULT_LIMITS.maxTurns,
     });
-    if (restricted.warning) this.opts.onWarnings?.([restricted.warning]);
+    this.warn(restricted.warning);
     const { agent: withHooks, toolSet } = effectiveAgent(restricted.agent, {
       planMode,
-      childDepth,
-      maxDepth,
-      agentNames: found.agents.map((a) => a.name),
+      childDepth: caller.depth + 1,
+      maxDepth: config.task.maxRecursionDepth,
+      agentNames: agents.map((a) => a.name),
     });
     const agent = withConfigHooks(this.trustedHooks(withHooks), config.hooks);
-    const outputSchema = resolveOutputSchema(
-      guard.agent.output,
-      req.schema,
-      this.opts.parentSchema,
-    );
-    if (outputSchema !== null) {
-      // A schema no child could use is the caller's mistake: say so before
-      // starting any. The validator is loaded only when there is a schema.
-      const { compileOutputSchema } = await import("../schema/output-schema.ts");
-      const compiled = compileOutputSchema(outputSchema);
-      if (!compiled.ok) {
-        const from = outputSchema === guard.agent.output
-          ? `agent '${guard.agent.name}' output`
-          : outputSchema === req.schema
-          ? "the call's schema"
-          : "the calling session's schema";
-        return {
-          ok: false,
-          kind: "usage",
-          message: `Invalid output schema (${from}): ${compiled.error}`,
-        };
-      }
-    }
+    return { agent, toolSet, restricted: restricted.agent, agentTrusted };
+  }
+
+  /**
+   * Why `schema` is no schema a child could use (the caller's mistake, said
+   * before any child starts). The validator is loaded only for a schema.
+   */
+  private async outputSchemaProblem(
+    schema: unknown,
+    asked: AgentDefinition,
+    req: TaskRequest,
+  ): Promise<string | undefined> {
+    if (schema === null) return undefined;
+    const { compileOutputSchema } = await import("../schema/output-schema.ts");
+    const compiled = compileOutputSchema(schema);
+    if (compiled.ok) return undefined;
+    const from = schemaOrigin(schema, {
+      agentName: asked.name,
+      agentOutput: asked.output,
+      callSchema: req.schema,
+    });
+    return `Invalid output schema (${from}): ${compiled.error}`;
+  }
+
+  /** The model the children run on: the call's, the user's, the agent's, else the inherited one. */
+  private resolveChildModel(req: TaskRequest, agent: AgentDefinition) {
+    const { config, env } = this.opts;
     const inherited = this.opts.parentModel ?? config.models.default;
-    const model = resolveModel({
+    return resolveModel({
       agentName: agent.name,
       agentModels: agent.model,
       config: { ...config, models: { ...config.models, default: inherited ?? undefined } },
       envelopeModel: req.model,
       envelopeLabel: "--model",
-      envModel: env.env.XCSH_MODEL,
+      envModel: modelVariable(env.env),
       // Keys handed down in an envelope count as set (a child's own environment has none).
       env: { ...env.env, ...this.opts.keys },
       modelFlag: this.opts.modelFlag,
     });
-    // Refuse here rather than start a child that cannot run: an explicit
-    // --model that names nothing must never fall back to another model. A
-    // resumed task runs on its session's model (`session-binding.ts`).
-    const resumesOnly = req.model === undefined && req.tasks.every((t) => t.resume !== undefined);
-    if (!model.ok && !opts.withoutModel && !resumesOnly) {
-      return { ok: false, kind: "usage", message: `Cannot run '${agent.name}': ${model.error}` };
-    }
-    const sandbox = await sandboxFor({
-      request: req.sandbox,
-      // The decided tools say whether there is a bash to sandbox.
-      agent: { ...agent, tools: toolSet.tools },
-      config,
-      caller: this.opts.sandbox,
-      env: env.env,
-    });
-    if (!sandbox.ok) return { ok: false, kind: "usage", message: sandbox.message };
-    if (sandbox.warning) this.opts.onWarnings?.([sandbox.warning]);
-    // Read once for every task of the call; children only format them.
-    const gathered = await gatherPromptContext({
-      cwd: env.cwd,
-      home: env.home,
-      env: env.env,
-      files: agent.omitContextFiles !== true,
-    });
-    this.opts.onWarnings?.(gathered.warnings);
-    const launch = this.launcherFor(req, guard.agent);
-    if (!launch.ok) return { ok: false, kind: "usage", message: launch.message };
-    const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
-    const memory = this.memoryOf(agent);
-    const mcp = this.mcpServersOf(agent, agentTrusted);
-    const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
-    const timeoutS = req.timeout ?? restricted.agent.timeout ?? config.task.timeout;
-    const tasks = req.tasks.map((t): PreparedTask => ({
-      envelope: {
-        version: 1,
-        id: t.id,
-        agent,
-        assignment: t.assignment,
-        ...(req.context ? { context: req.context } : {}),
-        outputSchema,
-        model: model.ok ? model.value.id : null,
-        ...(model.ok && model.value.note ? { modelNote: model.value.note } : {}),
-        ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
-        ...sampling(agent),
-        cwd: env.cwd,
-        planMode,
-        toolSet,
-        limits: {
-          maxTurns: req.maxTurns ?? agent.maxTurns ?? DEFAULT_LIMITS.maxTurns,
-          timeoutMs: timerMs(timeoutS * 1000),
-          submitRetries: DEFAULT_LIMITS.submitRetries,
-        },
-        config,
-        promptContext: gathered.context,
-        keys: this.opts.keys ?? providerKeys(config, env.env),
-        agentSet,
-        sandbox: sandbox.setting,
-        ...(mcp ? { mcpServers: mcp } : {}),
-        ...(skills.refs.length > 0 ? { skills: skills.refs } : {}),
-        ...(memory ? { memory } : {}),
-        ...(skills.preloaded.length > 0 ? { preloadedSkills: skills.preloaded } : {}),
-      },
-      childEnv,
-      timeoutMs: timerMs(timeoutS * 1000),
-      requestedModel: req.model ?? env.env.XCSH_MODEL ??
-        config.task.agentModelOverrides[agent.name] ?? agent.model?.join(", ") ?? null,
-      ...(model.ok ? {} : { modelError: model.error }),
-      ...(launch.value ? { launch: launch.value } : {}),
-    }));
-    for (const t of tasks) {
-      const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");
-      if (bytes > MAX_ENVELOPE_BYTES) {
-        return {
-          ok: false,
-          kind: "usage",
-          message: `task "${t.envelope.id}": ${envelopeTooLarge(bytes)}`,
-        };
-      }
-    }
-    return { ok: true, tasks, isolation: guard.agent.isolation };
   }
 
   /**

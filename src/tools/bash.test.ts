@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { BASH_HEAD_BYTES, BASH_TAIL_BYTES, bashTool, capOutput, OutputCollector } from "./bash.ts";
-import { isRunning } from "../runner/process-tree.ts";
+import { isRunning } from "../process/process-tree.ts";
 
 /** Pids whose command line contains `marker` (Linux /proc; empty elsewhere). */
 /**

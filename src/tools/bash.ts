@@ -20,11 +20,12 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import process from "node:process";
-import { killMarked, killTree } from "../runner/process-tree.ts";
+import { killMarked, killTree } from "../process/process-tree.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
+import { COMMAND_MARK } from "../protocol/variables.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -32,7 +33,6 @@ export const BASH_HEAD_BYTES = 8 * 1024;
 export const BASH_TAIL_BYTES = 40 * 1024;
 
 /** The variable that marks every process a command starts. */
-export const COMMAND_MARK = "XCSH_COMMAND_MARK";
 
 /** Commands still running, pid → mark (for the child's signal handler). */
 const liveCommands = new Map<number, string>();

@@ -2,7 +2,7 @@
  * The built-in tool specs by name, and the checked way to call one: arguments
  * are validated against the tool's schema before it runs, so a tool only
  * ever sees well-formed input. Which tools a child gets is decided by
- * `runner/tool-set-rule.ts`.
+ * `protocol/tool-set-rule.ts`.
  *
  * @module
  */

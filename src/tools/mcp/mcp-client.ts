@@ -20,7 +20,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="../../../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
-import { isRunning, killPids, listDescendants } from "../../runner/process-tree.ts";
+import { isRunning, killPids, listDescendants } from "../../process/process-tree.ts";
 import type { McpServerDef } from "../../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";

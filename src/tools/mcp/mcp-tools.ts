@@ -5,7 +5,7 @@
  * its tools, or by its `tools` patterns: `mcp__<server>__<tool>`,
  * `mcp__<server>__*` and `mcp__<server>`, minus `disallowedTools`; in plan
  * mode only tools annotated `readOnlyHint` stay (the grant is decided by
- * `runner/tool-set-rule.ts`). Names are `mcp__<server>__<tool>`, with characters
+ * `protocol/tool-set-rule.ts`). Names are `mcp__<server>__<tool>`, with characters
  * model APIs refuse replaced by `_` and at most 64 characters. The server
  * checks arguments against its own schemas.
  *
@@ -18,7 +18,7 @@
  */
 import { mcpToolName, parseMcpToolName } from "../../discovery/tool-names.ts";
 import type { McpServerDef } from "../../types.ts";
-import { type McpGrant, mcpToolGranted } from "../../runner/tool-set-rule.ts";
+import { type McpGrant, mcpToolGranted } from "../../protocol/tool-set-rule.ts";
 import { connectMcpServer, type ConnectOptions, type McpConnection } from "./mcp-client.ts";
 import type { JsonSchemaObject, ToolSpec } from "../tool-spec.ts";
 

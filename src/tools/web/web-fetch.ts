@@ -28,6 +28,7 @@ import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 import { urlRefusal } from "../permission-check.ts";
+import { webFetchTimeoutMs } from "../../protocol/variables.ts";
 
 export const WEB_FETCH_TIMEOUT_MS = 30_000;
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
@@ -70,8 +71,7 @@ async function readCapped(
 }
 
 function timeoutOf(env: Record<string, string>): number {
-  const n = Number(env.XCSH_WEB_FETCH_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? n : WEB_FETCH_TIMEOUT_MS;
+  return webFetchTimeoutMs(env, WEB_FETCH_TIMEOUT_MS);
 }
 
 function reasonOf(err: unknown): string {

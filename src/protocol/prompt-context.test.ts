@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseEnvelope } from "./envelope.ts";
-import { buildSystemPrompt } from "./prompt.ts";
+import { buildSystemPrompt } from "../child/prompt.ts";
 import { formatEnvironment, formatInstructions, parsePromptContext } from "./prompt-context.ts";
 import type { PromptContext } from "../types.ts";
 

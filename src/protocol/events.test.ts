@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEmitter, redact, redactValue } from "./events.ts";
-import { buildSystemPrompt, reminderMessage } from "./prompt.ts";
+import { createEmitter, parseEventLine, redact, redactValue } from "./events.ts";
+import { buildSystemPrompt, reminderMessage } from "../child/prompt.ts";
 
 describe("events", () => {
   test("one JSON line per event, secrets redacted, one result only", () => {
@@ -90,4 +90,17 @@ describe("secrets split across streamed text", () => {
     emit({ type: "text", id: "t", delta: "x".repeat(40) });
     assert.equal(JSON.parse(lines[0]).delta, "x".repeat(40 - (SECRET.length - 1)));
   });
+});
+
+describe("parseEventLine", () => {
+  test("reads events", () => {
+    assert.deepEqual(parseEventLine('{"type":"text","id":"a","delta":"hi"}'), {
+      type: "text",
+      id: "a",
+      delta: "hi",
+    });
+  });
+  for (const line of ["", "hello", "{not json", "[1,2]", '{"no":"type"}', "42"]) {
+    test(`ignores ${JSON.stringify(line)}`, () => assert.equal(parseEventLine(line), undefined));
+  }
 });

@@ -26,7 +26,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { DEFAULT_LIMITS, timerMs } from "../runner/limits.ts";
+import { DEFAULT_LIMITS, timerMs } from "./limits.ts";
 import {
   type AgentDefinition,
   type EnvelopeToolSet,

@@ -2,7 +2,8 @@
  * How a child reports: one JSON object per line on stdout (the protocol's
  * events), every string scrubbed of secret values first, and exactly one
  * `result` per run (later ones are dropped). Human-readable text never goes
- * here; it goes to stderr.
+ * here; it goes to stderr. The parent reads each line back with
+ * {@link parseEventLine}: a line that is not an event object is skipped.
  *
  * @example
  * ```ts
@@ -66,4 +67,18 @@ export function createEmitter(
       known = [...s];
     },
   });
+}
+
+/** Reads one JSON Lines event; anything else is `undefined`. */
+export function parseEventLine(line: string): ChildEvent | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    const value = JSON.parse(trimmed);
+    return typeof value === "object" && value !== null && typeof value.type === "string"
+      ? value as ChildEvent
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,457 @@
+/**
+ * One child run from envelope text to exit code, as a list of steps:
+ * validate the envelope (`protocol/envelope.ts`), take its config
+ * (`configOf`), the secrets no output may show (`secretValues`), the model
+ * and provider (`chooseModel`), the output schema's validator
+ * (`validatorOf`), the tools (`child/tool-set.ts`, starting the MCP servers,
+ * ended with the run; their results reach the model scrubbed of every
+ * secret), the built model (`readyModel`), the workspace, the `start` event
+ * (`announceStart`), the stop signal (`stopControl`), the model caller
+ * (`child/model-caller.ts`), the tool context and hooks, then the loop, and
+ * exactly one `result` event. Every failure becomes an error result whose
+ * message says what to fix. Stops cleanly on the envelope's timeout or when
+ * `abort` is called (signals): model call and commands are cancelled first.
+ *
+ * @module
+ */
+import { stat } from "node:fs/promises";
+import { loadConfig } from "../config/load.ts";
+import { createLanguageModel } from "../model/create.ts";
+import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
+import { resolveModel } from "../model/resolve.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
+import { isOllama, type ServerFacts } from "../model/capabilities.ts";
+import { ollamaFacts } from "../model/ollama-show.ts";
+import type { OutputValidator } from "../schema/output-schema.ts";
+import { killAllCommandGroups } from "../tools/bash.ts";
+import { unavailableTaskRunner } from "../tools/task.ts";
+import type { TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
+import { hookRunner } from "./hooks.ts";
+import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
+import { parseEnvelope } from "../protocol/envelope.ts";
+import { createEmitter, type Emit, redact } from "../protocol/events.ts";
+import { hideUrlCredentials } from "../text/redact.ts";
+import { commandEnvironment } from "../sandbox/command-env.ts";
+import { type LoopOutcome, runLoop } from "./loop.ts";
+import { buildSystemPrompt } from "./prompt.ts";
+import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
+import { childTools } from "./tool-set.ts";
+import { submitTool } from "./submit-tool.ts";
+import { prepareWorkspace } from "./workspace.ts";
+import { createModelCaller } from "./model-caller.ts";
+import {
+  displayFile,
+  envelopeSampling,
+  redactingTools,
+  secretValues,
+  stopMessage,
+  StopReason,
+  toolContextFor,
+} from "./child-steps.ts";
+import {
+  modelIdleTimeoutMs,
+  modelVariable,
+  parentPipe,
+  reportedDepth,
+  retryBaseMs,
+} from "../protocol/variables.ts";
+
+/** Default wait for the next byte of a model response before retrying. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+export interface ChildDeps {
+  env: Record<string, string | undefined>;
+  home: string;
+  /** Receives each JSON line (stdout). */
+  writeEvent: (line: string) => void;
+  /** Receives human-readable lines (stderr). */
+  log: (line: string) => void;
+  runTask?: TaskRunner;
+  /**
+   * Builds the runner for the `task` tool once the envelope, config and model
+   * are known (the parent-side task runner needs all three). Wins over `runTask`.
+   */
+  taskRunnerFor?: (ctx: TaskRunnerContext) => TaskRunner;
+  /** Aborting it ends the run (signals); the reason becomes the error. */
+  abort?: AbortSignal;
+  /** Builds the model (tests may substitute one). */
+  createModel?: (
+    provider: ResolvedProvider,
+    model: string,
+    options?: { includeUsage?: boolean },
+  ) => LanguageModel | Promise<LanguageModel>;
+}
+
+/** What the `task` tool's runner is built from. */
+export interface TaskRunnerContext {
+  envelope: TaskEnvelope;
+  config: XcshConfig;
+  /** The model this child runs (`provider/model`): what its children inherit. */
+  model: string;
+}
+
+export { StopReason };
+
+/**
+ * Runs one child from its stdin text and returns the exit code (0 only
+ * when the result is ok). Each step below either succeeds or ends the run
+ * with one error result saying what to fix.
+ *
+ * @example
+ * ```ts
+ * import os from "node:os";
+ * import process from "node:process";
+ * import { writeErr, writeOut } from "../text/stdio.ts";
+ * import type { TaskEnvelope } from "../types.ts";
+ *
+ * declare const envelope: TaskEnvelope;
+ * const code = await childMain(JSON.stringify(envelope), {
+ *   env: process.env, home: os.homedir(),
+ *   writeEvent: writeOut, log: (l) => writeErr(l + "\n"),
+ * });
+ * ```
+ */
+export async function childMain(input: string, deps: ChildDeps): Promise<number> {
+  const { env } = deps;
+  let secrets: string[] = [];
+  const emit = createEmitter(deps.writeEvent);
+  const log = (line: string) => deps.log(redact(line, secrets));
+  const parsed = parseEnvelope(input);
+  if (!parsed.ok) {
+    emit({ type: "result", id: parsed.id, status: "error", error: parsed.error });
+    return 1;
+  }
+  const envelope = parsed.value;
+  const id = envelope.id;
+  const fail = (error: string, extra: Partial<ChildEvent> = {}): number => {
+    emit({ type: "result", id, status: "error", error, ...extra } as ChildEvent);
+    return 1;
+  };
+
+  const loaded = await configOf(envelope, deps.home, log);
+  if (!loaded.ok) return fail(loaded.error);
+  const config = loaded.config;
+  const keyVars = keyVariables(config);
+  // Keys come in the envelope; a child started by hand may still have them
+  // in its environment.
+  const keyEnv = { ...env, ...envelope.keys };
+  // What commands get (see src/sandbox/command-env.ts); the values it judges
+  // secret are hidden like keys.
+  const commands = commandEnvironment(env, { remove: keyVars, allow: config.task.allowEnv });
+  secrets = secretValues({ config, keyVars, keyEnv, env, commandSecrets: commands.secrets });
+  emit.setSecrets(secrets);
+
+  const cwdStat = await stat(envelope.cwd).catch(() => undefined);
+  if (!cwdStat?.isDirectory()) return fail(`working directory ${envelope.cwd} does not exist`);
+  const chosen = chooseModel(envelope, config, modelVariable(env), keyEnv);
+  if (!chosen.ok) return fail(chosen.error);
+  const { choice, provider } = chosen;
+  const validator = await validatorOf(envelope);
+  if (!validator.ok) return fail(validator.error);
+
+  // Tools that could not be set up are reported after the `start` event.
+  const unavailable: { tool: string; message: string }[] = [];
+  const toolSet = await childTools(envelope, config, keyEnv, (server, message) => {
+    unavailable.push({ tool: server === "web_search" ? server : `mcp__${server}`, message });
+  });
+  const tools = redactingTools(toolSet.tools, secrets);
+  const submit = submitTool(provider.type, validator.value);
+  const ready = await readyModel(provider, choice, deps);
+  if (!ready.ok) {
+    await toolSet.close();
+    return fail(ready.error);
+  }
+  const workspace = prepareWorkspace({
+    envelope,
+    config,
+    home: deps.home,
+    env,
+    usesBash: tools.has("bash"),
+    // xcsh's own children: the parent probed bubblewrap before starting them.
+    parentChecked: parentPipe(env),
+  });
+  if (!workspace.ok) {
+    await toolSet.close();
+    return fail(workspace.error);
+  }
+  for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
+  announceStart(emit, log, {
+    envelope,
+    model: choice.id,
+    depth: reportedDepth(env),
+    note: envelope.modelNote ?? choice.note,
+    unavailable,
+  });
+
+  const stop = stopControl(envelope.limits.timeoutMs, deps.abort);
+  const policy: RetryPolicy = {
+    ...DEFAULT_RETRY_POLICY,
+    baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
+  };
+  const target = { model: choice.id, baseURL: hideUrlCredentials(provider.baseURL) };
+  const callModel = createModelCaller({
+    id,
+    provider,
+    model: { name: choice.model, id: target.model, baseURL: target.baseURL },
+    level: envelope.thinkingLevel ?? envelope.agent.thinkingLevel,
+    facts: ready.facts,
+    makeModel: ready.makeModel,
+    first: ready.model,
+    system: systemPromptOf(envelope, validator.value, tools.has("skill")),
+    tools: [...[...tools.values()].map(toolDefinition), submit.definition],
+    sampling: envelopeSampling(envelope),
+    policy,
+    idleTimeoutMs: modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS),
+    signal: stop.signal,
+    emit,
+    log,
+  });
+  const ctx = toolContextFor({
+    envelope,
+    config,
+    workspace: workspace.value,
+    hasSkillTool: tools.has("skill"),
+    signal: stop.signal,
+    commandEnv: commands.env,
+    findings: [],
+    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.id }) ??
+      deps.runTask ?? unavailableTaskRunner,
+  });
+  const hooks = hooksOf(envelope, ctx, workspace.value.roots, emit, log);
+  let outcome: LoopOutcome;
+  try {
+    outcome = await runLoop({
+      id,
+      assignment: envelope.assignment,
+      history: envelope.history as Message[] | undefined,
+      recordMessages: envelope.session !== undefined,
+      tools,
+      validator: submit.validator,
+      limits: envelope.limits,
+      ctx,
+      ...(hooks ? { hooks } : {}),
+      emit,
+      callModel,
+    });
+  } catch (err) {
+    const reason = stop.signal.aborted ? stop.signal.reason : err;
+    outcome = { status: "error", error: stopMessage(reason, envelope.limits.timeoutMs, target) };
+  } finally {
+    stop.release();
+    killAllCommandGroups();
+    workspace.value.cleanup();
+    await toolSet.close();
+  }
+  emit({ type: "result", id, ...outcome });
+  return outcome.status === "ok" ? 0 : 1;
+}
+
+/**
+ * The configuration the parent resolved with, from the envelope; the config
+ * files only when it sent none (an envelope written by hand). Warnings go
+ * to the log.
+ */
+async function configOf(
+  envelope: TaskEnvelope,
+  home: string,
+  log: (line: string) => void,
+): Promise<{ ok: true; config: XcshConfig } | { ok: false; error: string }> {
+  const loaded = envelope.config
+    ? { ok: true as const, config: envelope.config, warnings: [] }
+    : await loadConfig(envelope.cwd, home);
+  for (const w of loaded.warnings) {
+    log(`xcsh: warning: ${displayFile(w.file, home)}: ${w.message}`);
+  }
+  if (!loaded.ok) {
+    return { ok: false, error: `${displayFile(loaded.error.file, home)}: ${loaded.error.message}` };
+  }
+  return { ok: true, config: loaded.config };
+}
+
+/** The model the envelope names (or the child resolves) and its provider. */
+function chooseModel(
+  envelope: TaskEnvelope,
+  config: XcshConfig,
+  envModel: string | undefined,
+  keyEnv: Record<string, string | undefined>,
+) {
+  const choice = resolveModel({
+    agentName: envelope.agent.name,
+    agentModels: envelope.agent.model,
+    config,
+    envelopeModel: envelope.model,
+    envModel,
+    env: keyEnv,
+  });
+  if (!choice.ok) return choice;
+  const provider = resolveProvider(choice.value.provider, config, keyEnv);
+  if (!provider.ok) return provider;
+  return { ok: true as const, choice: choice.value, provider: provider.value };
+}
+
+/** The output schema's validator, if the task has a schema (Ajv loads only then). */
+async function validatorOf(
+  envelope: TaskEnvelope,
+): Promise<{ ok: true; value: OutputValidator | undefined } | { ok: false; error: string }> {
+  const source = envelope.outputSchema ?? envelope.agent.output ?? null;
+  if (source === null || source === undefined) return { ok: true, value: undefined };
+  const { compileOutputSchema } = await import("../schema/output-schema.ts");
+  const compiled = compileOutputSchema(source);
+  return compiled.ok ? { ok: true, value: compiled.value } : { ok: false, error: compiled.error };
+}
+
+/**
+ * The model, built: an Ollama server is first asked whether the model can
+ * think and call tools (one that cannot call tools cannot run a task).
+ */
+async function readyModel(
+  provider: ResolvedProvider,
+  choice: { id: string; model: string },
+  deps: ChildDeps,
+): Promise<
+  | {
+    ok: true;
+    model: LanguageModel;
+    facts: ServerFacts | undefined;
+    makeModel: (options?: { includeUsage?: boolean }) => Promise<LanguageModel>;
+  }
+  | { ok: false; error: string }
+> {
+  let facts: ServerFacts | undefined;
+  if (provider.type === "openai-compatible" && isOllama(provider.name, provider.baseURL)) {
+    facts = await ollamaFacts(provider.baseURL, choice.model, { apiKey: provider.apiKey });
+    if (facts?.tools === false) {
+      return {
+        ok: false,
+        error: `${choice.id} cannot call tools (the server's /api/show lists no "tools" ` +
+          "capability); choose a model that can",
+      };
+    }
+  }
+  const makeModel = async (options?: { includeUsage?: boolean }) =>
+    await (deps.createModel ?? createLanguageModel)(provider, choice.model, options);
+  try {
+    return { ok: true, model: await makeModel(), facts, makeModel };
+  } catch (err) {
+    return {
+      ok: false,
+      error: `cannot set up ${choice.id}: ${err instanceof Error ? err.message : err}`,
+    };
+  }
+}
+
+/** The `start` event, then one failed `tool_end` (and a log line) per tool that could not be set up. */
+function announceStart(
+  emit: Emit,
+  log: (line: string) => void,
+  o: {
+    envelope: TaskEnvelope;
+    model: string;
+    depth: number;
+    note: string | undefined;
+    unavailable: readonly { tool: string; message: string }[];
+  },
+): void {
+  const { envelope } = o;
+  const id = envelope.id;
+  emit({
+    type: "start",
+    id,
+    agent: envelope.agent.name,
+    model: o.model,
+    depth: o.depth,
+    ...(o.note ? { note: o.note } : {}),
+    ...(envelope.session ? { session: envelope.session } : {}),
+  });
+  for (const u of o.unavailable) {
+    log(`xcsh: warning: ${u.message}`);
+    emit({
+      type: "tool_end",
+      id,
+      callId: `setup-${u.tool}`,
+      tool: u.tool,
+      ok: false,
+      summary: u.message,
+    });
+  }
+}
+
+/**
+ * The run's stop signal: it fires on the envelope's timeout or when `outer`
+ * aborts (signals), and then ends every command; `release` clears both.
+ */
+function stopControl(
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new StopReason(`timed out after ${timeoutMs / 1000} s`)),
+    timeoutMs,
+  );
+  const onOuterAbort = () => {
+    controller.abort(outer?.reason instanceof Error ? outer.reason : new StopReason("interrupted"));
+  };
+  if (outer?.aborted) onOuterAbort();
+  outer?.addEventListener("abort", onOuterAbort, { once: true });
+  controller.signal.addEventListener("abort", () => killAllCommandGroups(), { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+    },
+  };
+}
+
+/** The system prompt of the run. */
+function systemPromptOf(
+  envelope: TaskEnvelope,
+  validator: OutputValidator | undefined,
+  hasSkillTool: boolean,
+): string {
+  return buildSystemPrompt({
+    agentPrompt: envelope.agent.systemPrompt,
+    context: envelope.context,
+    schema: validator ? { kind: validator.kind, value: validator.schema } : undefined,
+    planMode: envelope.planMode,
+    cwd: envelope.cwd,
+    promptContext: envelope.promptContext,
+    ...(hasSkillTool ? { skills: envelope.skills } : {}),
+    ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
+    ...(envelope.memory ? { memory: envelope.memory } : {}),
+  });
+}
+
+/** What the model is told of a tool. */
+function toolDefinition(t: ToolSpec): ToolDefinition {
+  return { name: t.name, description: t.description, inputSchema: t.inputSchema };
+}
+
+/** The agent's hooks, whose warnings go to stderr and, as a failed `tool_end`, to the parent's progress. */
+function hooksOf(
+  envelope: TaskEnvelope,
+  ctx: ToolContext,
+  roots: readonly string[],
+  emit: Emit,
+  log: (line: string) => void,
+) {
+  let hookWarnings = 0;
+  return hookRunner(envelope.agent.hooks, {
+    ctx,
+    file: envelope.agent.filePath ?? envelope.agent.name,
+    warn: (message) => {
+      log(`xcsh: warning: ${message}`);
+      emit({
+        type: "tool_end",
+        id: envelope.id,
+        callId: `hook-${++hookWarnings}`,
+        tool: "hook",
+        ok: false,
+        summary: message,
+      });
+    },
+    ...(envelope.session ? { sessionId: envelope.session } : {}),
+    projectDir: roots[0] ?? envelope.cwd,
+  });
+}

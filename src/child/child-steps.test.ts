@@ -1,0 +1,116 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  displayFile,
+  envelopeSampling,
+  redactingTools,
+  secretValues,
+  stopMessage,
+  StopReason,
+  toolContextFor,
+} from "./child-steps.ts";
+import { ModelCallError } from "./retries.ts";
+import { defaultConfig } from "../config/validate.ts";
+import type { TaskEnvelope } from "../types.ts";
+import type { ToolSpec } from "../tools/tool-spec.ts";
+
+const envelope = (extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
+  version: 1,
+  id: "0",
+  agent: { name: "a", description: "d", systemPrompt: "", source: "bundled", family: "bundled" },
+  assignment: "",
+  outputSchema: null,
+  model: null,
+  cwd: "/p",
+  planMode: false,
+  limits: { maxTurns: 50, timeoutMs: 1000, submitRetries: 3 },
+  ...extra,
+});
+
+describe("secretValues", () => {
+  test("keys, URL credentials and the command environment's secrets, longest first", () => {
+    const config = defaultConfig();
+    config.providers.local = {
+      type: "openai-compatible",
+      baseURL: "http://user:pa55word-long@127.0.0.1:1/v1",
+    };
+    const out = secretValues({
+      config,
+      keyVars: ["K"],
+      keyEnv: { K: "sk-secret-value-1" },
+      env: {},
+      commandSecrets: ["tok-12345678"],
+    });
+    assert.ok(out.includes("sk-secret-value-1"));
+    assert.ok(out.includes("tok-12345678"));
+    assert.ok(out.some((s) => s.includes("pa55word-long")));
+    assert.deepEqual(out, [...out].sort((a, b) => b.length - a.length));
+  });
+});
+
+describe("redactingTools", () => {
+  test("a tool's output and summary lose the secrets", async () => {
+    const spec = {
+      name: "t",
+      description: "",
+      inputSchema: {},
+      run: () => Promise.resolve({ ok: true, output: "key sk-abcdefgh1", summary: "sk-abcdefgh1" }),
+    } as unknown as ToolSpec;
+    const tools = redactingTools(new Map([["t", spec]]), ["sk-abcdefgh1"]);
+    const out = await tools.get("t")!.run({}, {} as never);
+    assert.doesNotMatch(out.output, /sk-abcdefgh1/);
+    assert.doesNotMatch(out.summary ?? "", /sk-abcdefgh1/);
+  });
+});
+
+describe("envelopeSampling", () => {
+  test("only what the envelope sets", () => {
+    assert.deepEqual(envelopeSampling(envelope()), {});
+    assert.deepEqual(envelopeSampling(envelope({ temperature: 0, topK: 3 })), {
+      temperature: 0,
+      topK: 3,
+    });
+  });
+});
+
+describe("toolContextFor", () => {
+  const base = {
+    config: defaultConfig(),
+    workspace: { roots: ["/p"] },
+    signal: new AbortController().signal,
+    commandEnv: {},
+    findings: [],
+    runTask: () => Promise.resolve([]),
+  };
+  test("the memory folder joins the roots; skills only with the skill tool", () => {
+    const e = envelope({
+      memory: { dir: "/m", head: "" },
+      skills: [{ name: "s", description: "", filePath: "/s/one/SKILL.md" }],
+    });
+    const without = toolContextFor({ ...base, envelope: e, hasSkillTool: false });
+    assert.deepEqual(without.roots, ["/p", "/m"]);
+    assert.equal(without.skills, undefined);
+    const withSkill = toolContextFor({ ...base, envelope: e, hasSkillTool: true });
+    assert.deepEqual(withSkill.readRoots, ["/s/one"]);
+  });
+});
+
+describe("stopMessage", () => {
+  const target = { model: "local/m", baseURL: "http://127.0.0.1:1/v1" };
+  test("a timeout names the limit, the model and its server", () => {
+    assert.equal(
+      stopMessage(new StopReason("timed out after 1 s"), 1000, target),
+      "timed out after 1 s (limits.timeoutMs 1000; model local/m at http://127.0.0.1:1/v1)",
+    );
+  });
+  test("other stops and model errors as they are; anything else is internal", () => {
+    assert.equal(stopMessage(new StopReason("interrupted"), 1, target), "interrupted");
+    assert.equal(stopMessage(new ModelCallError("503"), 1, target), "503");
+    assert.equal(stopMessage(new Error("boom"), 1, target), "internal error: boom");
+    assert.equal(stopMessage("odd", 1, target), "internal error: odd");
+  });
+  test("displayFile: the config when there is no file", () => {
+    assert.equal(displayFile(undefined, "/h"), "config");
+    assert.equal(displayFile("/h/.xcsh/config.yml", "/h"), "~/.xcsh/config.yml");
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The pure steps of a child run that `childMain` takes in order: which
+ * values are secrets (keys, credentials in base URLs, what the command
+ * environment hides), the tools with their results scrubbed of them, the
+ * sampling settings the envelope sends, the tool context the tools run in,
+ * and what a run stopped from outside (timeout, signal) or by an error
+ * reports. Pure.
+ *
+ * @example
+ * ```ts
+ * stopMessage(new StopReason("timed out after 5 s"), 5000, { model: "m", baseURL: "http://h" });
+ * // "timed out after 5 s (limits.timeoutMs 5000; model m at http://h)"
+ * ```
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { BUILTIN_PROVIDERS } from "../model/providers.ts";
+import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
+import type { TaskEnvelope, XcshConfig } from "../types.ts";
+import { redact } from "../protocol/events.ts";
+import { secretForms, urlSecrets } from "../text/redact.ts";
+import { displayPath } from "../fs/home.ts";
+import { ModelCallError } from "./retries.ts";
+
+/** Why a run was stopped from outside the loop. */
+export class StopReason extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StopReason";
+  }
+}
+
+/** A config warning's or error's file as the child's stderr names it. */
+export function displayFile(file: string | undefined, home: string): string {
+  return file ? displayPath(file, home) : "config";
+}
+
+/** Every base URL this config and environment may use (their credentials are secrets). */
+export function baseURLs(config: XcshConfig, env: Record<string, string | undefined>): string[] {
+  return [
+    ...Object.values(config.providers).map((p) => p.baseURL ?? ""),
+    ...Object.values(BUILTIN_PROVIDERS).flatMap((b) => b.baseURLEnv.map((n) => env[n] ?? "")),
+  ].filter(Boolean);
+}
+
+/**
+ * The values no event, log line or tool result may show, longest first:
+ * the keys' values (and their forms), the credentials inside base URLs, and
+ * what the command environment judged secret.
+ */
+export function secretValues(o: {
+  config: XcshConfig;
+  keyVars: readonly string[];
+  keyEnv: Record<string, string | undefined>;
+  env: Record<string, string | undefined>;
+  commandSecrets: readonly string[];
+}): string[] {
+  return [
+    ...secretForms(o.keyVars.map((k) => o.keyEnv[k])),
+    ...baseURLs(o.config, o.env).flatMap(urlSecrets),
+    ...o.commandSecrets,
+  ].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The tools with their results scrubbed of `secrets` before the model sees
+ * them (a command's output, a file, an MCP server's answer alike).
+ */
+export function redactingTools(
+  tools: ReadonlyMap<string, ToolSpec>,
+  secrets: readonly string[],
+): Map<string, ToolSpec> {
+  const out = new Map<string, ToolSpec>();
+  for (const [name, spec] of tools) {
+    out.set(name, {
+      ...spec,
+      run: async (args, ctx) => {
+        const o = await spec.run(args, ctx);
+        return { ...o, output: redact(o.output, secrets), summary: redact(o.summary, secrets) };
+      },
+    });
+  }
+  return out;
+}
+
+/** The sampling settings the envelope sends, as the model call's own. */
+export function envelopeSampling(
+  envelope: TaskEnvelope,
+): { temperature?: number; topP?: number; topK?: number } {
+  return {
+    ...(envelope.temperature !== undefined ? { temperature: envelope.temperature } : {}),
+    ...(envelope.topP !== undefined ? { topP: envelope.topP } : {}),
+    ...(envelope.topK !== undefined ? { topK: envelope.topK } : {}),
+  };
+}
+
+/** The context every tool of the run gets. */
+export function toolContextFor(o: {
+  envelope: TaskEnvelope;
+  config: XcshConfig;
+  workspace: { roots: string[]; sandbox?: ToolContext["sandbox"] };
+  hasSkillTool: boolean;
+  signal: AbortSignal;
+  commandEnv: Record<string, string>;
+  findings: Finding[];
+  runTask: TaskRunner;
+}): ToolContext {
+  const { envelope, workspace } = o;
+  return {
+    cwd: envelope.cwd,
+    // The memory folder is the agent's own to write (`memory:`).
+    roots: envelope.memory ? [...workspace.roots, envelope.memory.dir] : workspace.roots,
+    ...(workspace.sandbox ? { sandbox: workspace.sandbox } : {}),
+    signal: o.signal,
+    fetchAllow: o.config.task.webFetchAllow ?? [],
+    env: o.commandEnv,
+    findings: o.findings,
+    ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
+    ...(o.hasSkillTool && envelope.skills
+      ? {
+        skills: envelope.skills,
+        readRoots: envelope.skills.map((s) => dirname(s.filePath)),
+      }
+      : {}),
+    runTask: o.runTask,
+  };
+}
+
+/**
+ * The error a run reports when its loop threw: the stop's own words (a
+ * timeout also names the limit, the model and where it was served), a model
+ * call's error, or an internal error.
+ */
+export function stopMessage(
+  reason: unknown,
+  timeoutMs: number,
+  target: { model: string; baseURL: string },
+): string {
+  let message: string;
+  if (reason instanceof StopReason || reason instanceof ModelCallError) message = reason.message;
+  else message = `internal error: ${reason instanceof Error ? reason.message : String(reason)}`;
+  if (reason instanceof StopReason && reason.message.startsWith("timed out")) {
+    message += ` (limits.timeoutMs ${timeoutMs}; model ${target.model} at ${target.baseURL})`;
+  }
+  return message;
+}

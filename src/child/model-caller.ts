@@ -1,0 +1,130 @@
+/**
+ * How the child's loop calls the model, one turn at a time: the request for
+ * this provider and model (thinking, cache key, the parameters the server
+ * refused so far), the stream of one turn with its text as `text` events,
+ * the retries of a failed call as `retry` events, a parameter the server
+ * refuses dropped for the rest of the task, and the turn's usage as a
+ * `usage` event.
+ *
+ * @module
+ */
+import type { ResolvedProvider } from "../model/providers.ts";
+import type { RetryPolicy } from "../model/retry.ts";
+import {
+  droppable,
+  modelRequest,
+  type OptionalParameter,
+  type ServerFacts,
+} from "../model/capabilities.ts";
+import type { ThinkingLevel } from "../types.ts";
+import type { Emit } from "../protocol/events.ts";
+import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
+import { callModelWithRetries } from "./retries.ts";
+import { streamTurn, type TurnOutput } from "./turn.ts";
+import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
+import { refusedParameter } from "./refused-parameter.ts";
+
+/** What one task's model calls are made with. */
+export interface ModelCallerOptions {
+  /** The task's id, for its events. */
+  id: string;
+  provider: ResolvedProvider;
+  /** The model's own name at the provider, and `provider/model` for messages. */
+  model: { name: string; id: string; baseURL: string };
+  level: ThinkingLevel | undefined;
+  facts: ServerFacts | undefined;
+  /** Builds the model (again, without usage reports, if the server refuses them). */
+  makeModel: (options?: { includeUsage?: boolean }) => Promise<LanguageModel>;
+  /** The model built for the first call. */
+  first: LanguageModel;
+  system: string;
+  tools: ToolDefinition[];
+  sampling: { temperature?: number; topP?: number; topK?: number };
+  policy: RetryPolicy;
+  idleTimeoutMs: number;
+  signal: AbortSignal;
+  emit: Emit;
+  log: (line: string) => void;
+}
+
+/** The loop's `callModel` for one task. */
+export function createModelCaller(
+  o: ModelCallerOptions,
+): (messages: Message[], forceTool?: string) => Promise<TurnOutput> {
+  const { id, provider, emit, log, policy } = o;
+  let model = o.first;
+  const cacheKey = `xcsh-${crypto.randomUUID()}`;
+  // Optional parameters the server refused: they stay off for the rest of the task.
+  const dropped = new Set<OptionalParameter>();
+  const request = () => {
+    const r = modelRequest({
+      type: provider.type,
+      provider: provider.name,
+      model: o.model.name,
+      level: o.level,
+      facts: o.facts,
+      dropped,
+    }, provider.baseURL);
+    return {
+      ...r,
+      providerOptions: mergeProviderOptions(
+        r.providerOptions,
+        cacheOptions(provider.type, cacheKey),
+      ),
+    };
+  };
+  let call = request();
+  const target = { model: o.model.id, baseURL: o.model.baseURL };
+
+  return async (messages, forceTool) => {
+    const turn = (): Promise<TurnOutput> => {
+      // A server that refused a forced tool gets none; a model that refuses one
+      // (Anthropic while thinking) is offered that tool alone.
+      const force = dropped.has("tool_choice") ? undefined : forceTool;
+      const narrow = !call.forcedToolChoice;
+      return streamTurn({
+        model,
+        system: o.system,
+        messages,
+        tools: o.tools,
+        providerOptions: call.providerOptions,
+        reasoning: call.reasoning,
+        maxOutputTokens: call.maxOutputTokens,
+        signal: o.signal,
+        idleTimeoutMs: o.idleTimeoutMs,
+        onText: (delta) => emit({ type: "text", id, delta }),
+        controls: { forceTool: force, narrow },
+        breakpoints: provider.type === "anthropic",
+        sampling: o.sampling,
+      }).catch(async (err) => {
+        const p = refusedParameter(err);
+        const forced = force !== undefined && !narrow;
+        if (!p || dropped.has(p) || !droppable(provider.type, p, forced)) throw err;
+        dropped.add(p);
+        if (p === "stream_options") model = await o.makeModel({ includeUsage: false });
+        call = request();
+        const reason = p === "tool_choice"
+          ? "the server refuses a forced tool choice; reminding without it"
+          : `the server refuses ${p}; trying again without it for the rest of the task`;
+        log(`xcsh: ${target.model}: ${reason}`);
+        emit({ type: "retry", id, attempt: 0, maxRetries: policy.maxRetries, delayMs: 0, reason });
+        return turn();
+      });
+    };
+    const out = await callModelWithRetries(turn, {
+      policy,
+      signal: o.signal,
+      target,
+      onRetry: (attempt, delayMs, reason) => {
+        emit({ type: "retry", id, attempt, maxRetries: policy.maxRetries, delayMs, reason });
+        log(
+          `xcsh: ${target.model}: ${reason}; retry ${attempt}/${policy.maxRetries} in ${
+            (delayMs / 1000).toFixed(1)
+          } s`,
+        );
+      },
+    });
+    emit({ type: "usage", id, ...out.usage });
+    return out;
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * How the parent writes a task envelope: the fields in their protocol order,
+ * optional ones only when they hold something, the agent's sampling settings
+ * as the envelope's own, and the size limit every envelope must stay under
+ * before a child is started for it. Pure.
+ *
+ * @example
+ * ```ts
+ * declare const parts: EnvelopeParts;
+ * const envelope = buildEnvelope({ id: "0", assignment: "Find the CLI" }, parts);
+ * envelopeSizeProblem(envelope); // undefined, or "task "0": the task envelope is 17.0 MiB, …"
+ * ```
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import type {
+  AgentDefinition,
+  EnvelopeToolSet,
+  McpServerDef,
+  PromptContext,
+  SandboxSetting,
+  SkillRef,
+  TaskEnvelope,
+  TaskLimits,
+  XcshConfig,
+} from "../types.ts";
+import { ENVELOPE_VERSION } from "./envelope.ts";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
+
+/** What the parent decided for every task of a call. */
+export interface EnvelopeParts {
+  agent: AgentDefinition;
+  context?: string;
+  outputSchema: unknown;
+  /** The resolved model, or null (the child resolves it, or says why it cannot). */
+  model: { id: string; note?: string } | null;
+  cwd: string;
+  planMode: boolean;
+  toolSet: EnvelopeToolSet;
+  limits: TaskLimits;
+  config: XcshConfig;
+  promptContext: PromptContext;
+  keys: Record<string, string>;
+  agentSet: Record<string, string>;
+  sandbox: SandboxSetting;
+  mcpServers?: Record<string, McpServerDef>;
+  skills: readonly SkillRef[];
+  memory?: { dir: string; head: string };
+  preloadedSkills: readonly { name: string; body: string }[];
+}
+
+/** The sampling settings an agent file asks for, as envelope fields. */
+export function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
+  const out: Partial<TaskEnvelope> = {};
+  if (agent.temperature !== undefined) out.temperature = agent.temperature;
+  if (agent.topP !== undefined) out.topP = agent.topP;
+  if (agent.topK !== undefined) out.topK = agent.topK;
+  return out;
+}
+
+/** The envelope of task `id` with `assignment`, from the call's `parts`. */
+export function buildEnvelope(
+  task: { id: string; assignment: string },
+  p: EnvelopeParts,
+): TaskEnvelope {
+  const { agent, model } = p;
+  return {
+    version: ENVELOPE_VERSION,
+    id: task.id,
+    agent,
+    assignment: task.assignment,
+    ...(p.context ? { context: p.context } : {}),
+    outputSchema: p.outputSchema,
+    model: model ? model.id : null,
+    ...(model && model.note ? { modelNote: model.note } : {}),
+    ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
+    ...sampling(agent),
+    cwd: p.cwd,
+    planMode: p.planMode,
+    toolSet: p.toolSet,
+    limits: p.limits,
+    config: p.config,
+    promptContext: p.promptContext,
+    keys: p.keys,
+    agentSet: p.agentSet,
+    sandbox: p.sandbox,
+    ...(p.mcpServers ? { mcpServers: p.mcpServers } : {}),
+    ...(p.skills.length > 0 ? { skills: [...p.skills] } : {}),
+    ...(p.memory ? { memory: p.memory } : {}),
+    ...(p.preloadedSkills.length > 0 ? { preloadedSkills: [...p.preloadedSkills] } : {}),
+  };
+}
+
+/** Why `envelope` may not be sent (over {@link MAX_ENVELOPE_BYTES}), naming its task. */
+export function envelopeSizeProblem(envelope: TaskEnvelope): string | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(envelope), "utf8");
+  return bytes > MAX_ENVELOPE_BYTES
+    ? `task "${envelope.id}": ${envelopeTooLarge(bytes)}`
+    : undefined;
+}

@@ -1,0 +1,48 @@
+/**
+ * The `task` tool's runner inside a child: the same parent-side runner as
+ * `xcsh run`, with the child as the caller (its depth, spawn rights and
+ * blocked agent come from its own environment) and its model and schema as
+ * the parent's. Guard refusals reach the model as the tool's error.
+ * Concurrent calls share one cap of `task.maxConcurrency` sub-agents. The
+ * child side receives this function from `xcsh __child`'s entry, so `child/`
+ * never imports the parent side.
+ *
+ * @module
+ */
+import process from "node:process";
+import { homeDirectory } from "../fs/home.ts";
+import { runId } from "./artifacts.ts";
+import { createLimiter } from "../process/concurrency.ts";
+import { readCallerState } from "../protocol/variables.ts";
+import type { TaskRunner } from "../tools/tool-spec.ts";
+import type { TaskRunnerContext } from "../child/child-main.ts";
+
+/** The runner the `task` tool of the child described by `ctx` calls. */
+export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
+  // The `task` calls of one turn run side by side: together they start at
+  // most task.maxConcurrency sub-agents at once.
+  const limiter = createLimiter(ctx.config.task.maxConcurrency);
+  return async (req, signal) => {
+    const caller = readCallerState(process.env);
+    if (!caller.ok) throw new Error(caller.message);
+    // The parent-side code loads only in a child that delegates.
+    const { TaskTool } = await import("./task-runner.ts");
+    const tool = new TaskTool({
+      env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: process.env },
+      config: ctx.config,
+      caller: caller.state,
+      runId: runId(),
+      parentSchema: ctx.envelope.outputSchema ?? undefined,
+      parentModel: ctx.model,
+      planMode: ctx.envelope.planMode,
+      limiter,
+      // Without envelope keys (a child started by hand), its own environment's.
+      ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
+      ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
+      ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
+    });
+    const outcome = await tool.execute(req, signal);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return outcome.results;
+  };
+}
