@@ -20,7 +20,7 @@ import { createLanguageModel } from "../model/create.ts";
 import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
-import { isOllama, type ServerFacts } from "../model/capabilities.ts";
+import { isOllama, samplingFor, type ServerFacts } from "../model/capabilities.ts";
 import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/bash.ts";
@@ -189,17 +189,20 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
   };
   const target = { model: choice.id, baseURL: hideUrlCredentials(provider.baseURL) };
+  const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
+  const sampling = samplingFor(provider.type, choice.model, level, envelopeSampling(envelope));
+  if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
   const callModel = createModelCaller({
     id,
     provider,
     model: { name: choice.model, id: target.model, baseURL: target.baseURL },
-    level: envelope.thinkingLevel ?? envelope.agent.thinkingLevel,
+    level,
     facts: ready.facts,
     makeModel: ready.makeModel,
     first: ready.model,
     system: systemPromptOf(envelope, validator.value, tools.has("skill")),
     tools: [...[...tools.values()].map(toolDefinition), submit.definition],
-    sampling: envelopeSampling(envelope),
+    sampling: sampling.sampling,
     policy,
     idleTimeoutMs: modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS),
     signal: stop.signal,

@@ -7,6 +7,7 @@ import {
   modelRequest,
   type ModelRequestInput,
   nearest,
+  samplingFor,
   thinkingParameter,
 } from "./capabilities.ts";
 import type { ThinkingLevel } from "../types.ts";
@@ -226,5 +227,28 @@ describe("droppable", () => {
     assert.equal(droppable("openai-compatible", "stream_options", false), true);
     assert.equal(droppable("openai-compatible", "strict", false), false);
     assert.equal(droppable("openai", "reasoning_effort", false), false);
+  });
+});
+
+describe("samplingFor", () => {
+  const all = { temperature: 0.3, topP: 0.9, topK: 40 };
+  test("Gemini and OpenAI-compatible servers get what was asked", () => {
+    assert.deepEqual(samplingFor("google", "gemini-2.5-pro", "high", all), { sampling: all });
+    assert.deepEqual(samplingFor("openai-compatible", "qwen3", "low", all), { sampling: all });
+  });
+  test("a thinking Claude keeps only a top_p of at least 0.95", () => {
+    const r = samplingFor("anthropic", "claude-sonnet-4-5", "medium", { ...all, topP: 0.97 });
+    assert.deepEqual(r.sampling, { topP: 0.97 });
+    assert.match(r.note!, /^temperature, top_k left out: claude-sonnet-4-5 thinks here/);
+    assert.deepEqual(samplingFor("anthropic", "claude-sonnet-4-5", "off", all).sampling, all);
+    assert.deepEqual(samplingFor("anthropic", "claude-sonnet-4-5", undefined, all).sampling, all);
+  });
+  test("OpenAI: no top_k anywhere; reasoning models take no temperature or top_p", () => {
+    const r = samplingFor("openai", "gpt-5.5", "low", all);
+    assert.deepEqual(r.sampling, {});
+    assert.match(r.note!, /gpt-5\.5 is a reasoning model/);
+    const chat = samplingFor("openai", "gpt-4o", undefined, all);
+    assert.deepEqual(chat.sampling, { temperature: 0.3, topP: 0.9 });
+    assert.equal(chat.note, "top_k left out: OpenAI takes no top_k");
   });
 });

@@ -413,3 +413,65 @@ export function modelRequest(i: ModelRequestInput, baseURL = ""): ModelRequest {
     }
   }
 }
+
+// ---- sampling settings ---------------------------------------------------------
+
+/** An agent's sampling settings (Gemini CLI's `temperature`, `top_p`, `top_k`). */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+}
+
+/**
+ * The sampling settings a call to `model` may carry, and a note naming what
+ * is left out and why. Sources: Anthropic's extended thinking documentation
+ * (while thinking, `temperature` and `top_k` cannot be set and `top_p` only
+ * between 0.95 and 1); OpenAI's reasoning models (gpt-5, the o-series)
+ * refuse `temperature` and `top_p`, and no OpenAI model takes `top_k`;
+ * Gemini takes all three; an OpenAI-compatible server gets what was asked.
+ *
+ * @example
+ * ```ts
+ * samplingFor("openai", "gpt-5.5", "low", { temperature: 0.2 });
+ * // { sampling: {}, note: "temperature left out: gpt-5.5 is a reasoning model, which takes none" }
+ * ```
+ */
+export function samplingFor(
+  type: ProviderType,
+  model: string,
+  level: ThinkingLevel | undefined,
+  asked: Sampling,
+): { sampling: Sampling; note?: string } {
+  const out: Sampling = { ...asked };
+  const left: string[] = [];
+  const drop = (key: keyof Sampling, name: string) => {
+    if (out[key] === undefined) return;
+    delete out[key];
+    left.push(name);
+  };
+  let why = "";
+  const param = thinkingParameter(type, model);
+  if (type === "anthropic") {
+    const thinks = param.kind === "anthropic-effort" && !param.canDisable ||
+      (param.kind !== "none" && level !== undefined && level !== "off");
+    if (thinks) {
+      drop("temperature", "temperature");
+      drop("topK", "top_k");
+      if (out.topP !== undefined && out.topP < 0.95) drop("topP", "top_p");
+      why =
+        `${model} thinks here, and a thinking Claude takes no sampling settings but top_p ≥ 0.95`;
+    }
+  } else if (type === "openai") {
+    drop("topK", "top_k");
+    why = `OpenAI takes no top_k`;
+    if (param.kind === "openai-effort") {
+      drop("temperature", "temperature");
+      drop("topP", "top_p");
+      why = `${model} is a reasoning model, which takes none`;
+    }
+  }
+  return left.length === 0
+    ? { sampling: out }
+    : { sampling: out, note: `${left.join(", ")} left out: ${why}` };
+}
