@@ -5,7 +5,7 @@
  * raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools] [collections] [background] [git] [launcher]
+ *                    [tools] [collections] [background] [git] [launcher] [stream]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -51,6 +51,8 @@
  * - launcher: a fan-out of 8 through `srun` on a one-node Slurm cluster
  *   started for the bench vs the same fan-out local (bench/sections/launcher.ts);
  *   skipped with the reason where the cluster cannot start.
+ * - stream: a 10-turn task with `--output-format stream-json` vs `--json`
+ *   (bench/sections/stream.ts): ≤ 1.05×.
  *
  * @module
  */
@@ -71,6 +73,7 @@ import { benchCollections } from "./sections/collections.ts";
 import { benchBackground } from "./sections/background.ts";
 import { benchGit } from "./sections/git.ts";
 import { benchLauncher } from "./sections/launcher.ts";
+import { benchStream } from "./sections/stream.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -86,6 +89,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   background: benchBackground,
   git: benchGit,
   launcher: benchLauncher,
+  stream: benchStream,
 };
 
 async function main(): Promise<void> {
