@@ -23,7 +23,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ROOT, runXcsh, XCSH } from "../support/cli.ts";
+import { runXcsh, XCSH } from "../support/cli.ts";
+import { outsideFolder as outsideFolderAt } from "../support/outside-folder.ts";
 import { modelHarness } from "../support/harness.ts";
 import { runXcshVia } from "../support/fixtures.ts";
 import type { Turn } from "../support/model-server.ts";
@@ -38,14 +39,9 @@ const harness = modelHarness();
 const { server, scratch } = harness;
 const world = (extra = "") => harness.world({ extraConfig: extra });
 
-/**
- * A folder outside the project that sandboxed commands see (read-only): not
- * below /tmp (private in the sandbox), /var/tmp or /run (hidden there).
- */
+/** A folder outside the project that sandboxed commands see (see outside-folder.ts). */
 function outsideFolder(): string {
-  const base = join(ROOT, "node_modules");
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, ".xcsh-outside-"));
+  const dir = outsideFolderAt();
   scratch(dir);
   return dir;
 }

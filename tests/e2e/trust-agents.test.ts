@@ -10,11 +10,11 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { runXcsh } from "../support/cli.ts";
+import { outsideFolder as outsideFolderAt } from "../support/outside-folder.ts";
 import { modelHarness } from "../support/harness.ts";
 import type { Turn } from "../support/model-server.ts";
 import { agentMd, type World } from "../support/world.ts";
@@ -32,9 +32,9 @@ const needsBwrap = !support
 const harness = modelHarness();
 const { server, scratch, world } = harness;
 
-/** A folder outside the project and outside /tmp (the sandbox's /tmp is private). */
+/** A folder outside the project that sandboxed commands see (see outside-folder.ts). */
 function outsideFolder(): string {
-  const dir = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "xcsh-escape-"));
+  const dir = outsideFolderAt("xcsh-escape-");
   scratch(dir);
   return dir;
 }
