@@ -24,7 +24,9 @@ import {
   mediaType,
   nextRedirect,
 } from "./fetch-rules.ts";
-import { pinnedGet, type PinnedResponse, resolveTarget } from "./pinned-get.ts";
+// pinned-get.ts brings node:http, node:https, DNS and zlib: loaded on the
+// first web_fetch call, not by every child that merely offers the tool.
+import type { PinnedResponse } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 import { urlRefusal } from "../permission-check.ts";
@@ -109,6 +111,7 @@ export const webFetchTool: ToolSpec = {
     const signal = AbortSignal.any([ctx.signal, timeout.signal]);
     const visited: string[] = [];
     let url = first.url;
+    const { pinnedGet, resolveTarget } = await import("./pinned-get.ts");
     try {
       let res: PinnedResponse;
       for (;;) {
