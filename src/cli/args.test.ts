@@ -3,7 +3,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseFlags } from "./args.ts";
+import { parseFlags, showTarget } from "./args.ts";
 import { UsageError } from "./errors.ts";
 
 const SPEC = {
@@ -74,4 +74,21 @@ describe("parseFlags: bad input names the flag", () => {
       });
     });
   }
+});
+
+describe("showTarget", () => {
+  test("nothing lists; show NAME [ARG…] shows; anything else names the command", () => {
+    assert.deepEqual(showTarget("skills", "skill", []), {});
+    assert.deepEqual(showTarget("commands", "command", ["show", "init", "a", "b"]), {
+      show: { name: "init", rest: ["a", "b"] },
+    });
+    assert.throws(
+      () => showTarget("skills", "skill", ["list"]),
+      /^UsageError: skills: unknown subcommand 'list'$|skills: unknown subcommand 'list'/,
+    );
+    assert.throws(
+      () => showTarget("skills", "skill", ["show"]),
+      /skills show: expected a skill NAME/,
+    );
+  });
 });

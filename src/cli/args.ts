@@ -90,3 +90,44 @@ export function parseFlags<T extends FlagSpec>(
   }
   return { values: values as FlagValues<T>, positionals };
 }
+
+/** The flags of a listing command (`commands`, `skills`): what it lists, how, from where. */
+export const LISTING_FLAGS = {
+  all: { type: "boolean" },
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * A listing command's positionals: none (list everything) or `show NAME
+ * [ARG…]`; anything else is a {@link UsageError} naming the command.
+ *
+ * @example
+ * ```ts
+ * showTarget("skills", "skill", ["show", "pdf"]); // { show: { name: "pdf", rest: [] } }
+ * showTarget("skills", "skill", []);              // {}
+ * ```
+ */
+export function showTarget(
+  command: string,
+  noun: string,
+  positionals: readonly string[],
+): { show?: { name: string; rest: string[] } } {
+  const [sub, name, ...rest] = positionals;
+  if (sub === undefined) return {};
+  if (sub !== "show") {
+    throw new UsageError(
+      `${command}: unknown subcommand '${sub}'`,
+      `Run 'xcsh ${command} --help' for usage.`,
+    );
+  }
+  if (name === undefined) {
+    throw new UsageError(
+      `${command} show: expected a ${noun} NAME`,
+      `Run 'xcsh ${command} --help' for usage.`,
+    );
+  }
+  return { show: { name, rest } };
+}

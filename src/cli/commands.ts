@@ -7,9 +7,9 @@
 import process from "node:process";
 import { writeErr, writeOut } from "../text/stdio.ts";
 import { namesTail, shownName } from "../text/nearest-names.ts";
-import { parseFlags } from "./args.ts";
+import { LISTING_FLAGS, parseFlags, showTarget } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
-import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { EXIT_OK, EXIT_USAGE } from "./errors.ts";
 import {
   formatTable,
   isVerbose,
@@ -39,13 +39,7 @@ Workflow commands are Markdown prompt templates in .xcsh/commands,
   --cwd DIR   discover as if run from DIR (default: the current directory)
 `;
 
-const FLAGS = {
-  all: { type: "boolean" },
-  json: { type: "boolean" },
-  cwd: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
-  help: { type: "boolean", short: "h" },
-} as const;
+const FLAGS = LISTING_FLAGS;
 
 function summary(c: WorkflowCommand): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -66,22 +60,11 @@ export async function commandsCommand(args: string[]): Promise<number> {
     writeOut(HELP);
     return EXIT_OK;
   }
-  const [sub, name, ...rest] = positionals;
-  if (sub !== undefined && sub !== "show") {
-    throw new UsageError(
-      `commands: unknown subcommand '${sub}'`,
-      "Run 'xcsh commands --help' for usage.",
-    );
-  }
-  if (sub === "show" && name === undefined) {
-    throw new UsageError(
-      "commands show: expected a command NAME",
-      "Run 'xcsh commands --help' for usage.",
-    );
-  }
+  const { show } = showTarget("commands", "command", positionals);
   const found = await discoverCommands(discoveryEnv(values.cwd));
   reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env), "command");
-  if (sub === "show") {
+  if (show) {
+    const { name, rest } = show;
     const command = getCommand(found.commands, name);
     if (!command) {
       const names = found.commands.map((c) => c.name);

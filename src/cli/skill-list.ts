@@ -7,9 +7,9 @@
 import process from "node:process";
 import { dirname } from "node:path";
 import { writeErr, writeOut } from "../text/stdio.ts";
-import { parseFlags } from "./args.ts";
+import { LISTING_FLAGS, parseFlags, showTarget } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
-import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { EXIT_OK, EXIT_USAGE } from "./errors.ts";
 import {
   formatTable,
   isVerbose,
@@ -19,6 +19,7 @@ import {
   reportDiscoveryWarnings,
 } from "./output.ts";
 import { discoverSkills, readSkillBody } from "../discovery/skills.ts";
+import { namesTail, shownName } from "../text/nearest-names.ts";
 import { listSkillFiles } from "../tools/skill.ts";
 import type { SkillDefinition } from "../types.ts";
 
@@ -38,13 +39,7 @@ tool; an agent's 'skills:' field preloads them.
   --cwd DIR   discover as if run from DIR (default: the current directory)
 `;
 
-const FLAGS = {
-  all: { type: "boolean" },
-  json: { type: "boolean" },
-  cwd: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
-  help: { type: "boolean", short: "h" },
-} as const;
+const FLAGS = LISTING_FLAGS;
 
 function summary(s: SkillDefinition): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -68,29 +63,16 @@ export async function skillsCommand(args: string[]): Promise<number> {
     writeOut(HELP);
     return EXIT_OK;
   }
-  const [sub, name] = positionals;
-  if (sub !== undefined && sub !== "show") {
-    throw new UsageError(
-      `skills: unknown subcommand '${sub}'`,
-      "Run 'xcsh skills --help' for usage.",
-    );
-  }
-  if (sub === "show" && name === undefined) {
-    throw new UsageError(
-      "skills show: expected a skill NAME",
-      "Run 'xcsh skills --help' for usage.",
-    );
-  }
+  const { show } = showTarget("skills", "skill", positionals);
   const found = await discoverSkills(discoveryEnv(values.cwd));
   reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env), "skill");
-  if (sub === "show") {
+  if (show) {
+    const { name } = show;
     const skill = found.skills.find((s) => s.name === name);
     if (!skill) {
-      writeErr(
-        `xcsh: unknown skill "${name}". Available: ${
-          found.skills.map((s) => s.name).join(", ") || "none"
-        }\n`,
-      );
+      const names = found.skills.map((s) => s.name);
+      const tail = namesTail(name, names, "skills", "`xcsh skills` lists them all");
+      writeErr(`xcsh: unknown skill "${shownName(name)}". ${tail}\n`);
       return EXIT_USAGE;
     }
     const read = await readSkillBody(skill.filePath);
