@@ -22,13 +22,14 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import process from "node:process";
 import { writeErr, writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
 import { displayPath, printJson } from "./output.ts";
 import { homeDirectory } from "../fs/home.ts";
+import { isInside } from "../fs/path-inside.ts";
 import { findProjectConfig, parseConfigText } from "../config/load.ts";
 import { withParsers } from "../formats/full-parsers.ts";
 import {
@@ -104,8 +105,7 @@ function projectOf(
 
 /** True when `path` lies in `root` (both compared by real path). */
 function inside(path: string, root: string): boolean {
-  const rel = relative(realPathOf(root), realPathOf(path));
-  return rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep);
+  return isInside(realPathOf(path), [realPathOf(root)]);
 }
 
 /** One line for a server definition. */

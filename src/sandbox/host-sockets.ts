@@ -23,6 +23,7 @@
  * @module
  */
 import { realpathSync, statSync } from "node:fs";
+import { isInside } from "../fs/path-inside.ts";
 
 /** The host folders hidden from sandboxed commands, where they exist. */
 export const HIDDEN_FOLDERS = ["/run", "/var/run", "/var/tmp"] as const;
@@ -44,8 +45,9 @@ export interface HostFacts {
   resolvConf?: string;
 }
 
+/** True when `path` lies below `dir` (`fs/path-inside.ts`'s rule, the folder itself excluded). */
 function inside(path: string, dir: string): boolean {
-  return path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+  return path !== dir && isInside(path, [dir]);
 }
 
 /** What to hide and what to bind back, from what exists. Pure. */
