@@ -34,8 +34,9 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { ownershipProblem } from "../fs/file-safety.ts";
+import { isInside } from "../fs/path-inside.ts";
 
 /** What the rule needs to know of the disk. */
 export interface PlaceProbe {
@@ -89,10 +90,9 @@ export function coreWorktree(text: string): string | undefined {
   return found;
 }
 
-/** True when `path` is `folder` or below it (both real, absolute). Pure. */
+/** True when `path` is `folder` or below it (both real, absolute): `isInside`'s rule. Pure. */
 export function within(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(".." + sep));
+  return isInside(path, [folder]);
 }
 
 function checked(probe: PlaceProbe, path: string, what: string, kind: "folder" | "file") {
