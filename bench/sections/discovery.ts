@@ -9,12 +9,8 @@ import { join } from "node:path";
 import { rmSync } from "node:fs";
 import type { Tree } from "../generate.ts";
 import { rawFloor } from "../floor.ts";
-import {
-  agentOrigins,
-  definitionExtensions,
-  discoverAgents,
-  parseAgentFile,
-} from "../../src/discovery/discover.ts";
+import { agentOrigins, discoverAgents } from "../../src/discovery/discover.ts";
+import { definitionExtensions, parseAgentFile } from "../../src/discovery/agent-file.ts";
 import { readDefinitionFolder } from "../../src/discovery/read-files.ts";
 import {
   alternate,

@@ -16,8 +16,8 @@ import { checkAgentNeeds } from "./check-needs.ts";
 import { formatDiagnostic } from "../text/labels.ts";
 import { type FileOutcome, lintAgentFiles } from "../discovery/lint.ts";
 import { readSourceFile } from "../discovery/read-files.ts";
-import { agentOrigins, parseAgentOutcome, readAgentFolder } from "../discovery/discover.ts";
-import { withParsers } from "../formats/full-parsers.ts";
+import { agentOrigins } from "../discovery/discover.ts";
+import { agentOutcome, readAgentFolder } from "../discovery/cached-parse.ts";
 import { discoverSkills } from "../discovery/skills.ts";
 import type { AgentDefinition, AgentFamily, Diagnostic } from "../types.ts";
 import { loadConfig } from "../config/load.ts";
@@ -76,9 +76,7 @@ async function outcomesOfPaths(
       });
     }
     const origin = { family: familyOf(path), source: "project" as const };
-    outcomes.push(
-      await withParsers(() => parseAgentOutcome({ path, text: read.text }, origin)),
-    );
+    outcomes.push(await agentOutcome({ path, text: read.text }, origin));
   }
   return { outcomes, warnings };
 }

@@ -14,7 +14,6 @@ import { displayPath, formatTable, printJson } from "./output.ts";
 import { formatDiagnostic } from "../text/labels.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { loadBundledAgents } from "../discovery/bundled.ts";
-import { withParsers } from "../formats/full-parsers.ts";
 import { loadConfig, userConfigPath } from "../config/load.ts";
 import { modelReport, noUsableModel, providerReport } from "./doctor-models.ts";
 import { buildTarget } from "../runtime.ts";
@@ -90,7 +89,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   }
   out.push(
     `  ${"bundled".padEnd(24)} ${"(built in)".padEnd(50)} ${
-      (await withParsers(loadBundledAgents)).length
+      (await loadBundledAgents()).length
     } agents`,
   );
   out.push("  (project folders: the nearest .xcsh/agents, .claude/agents, .codex/agents and");

@@ -31,7 +31,7 @@ import { displayPath, printJson } from "./output.ts";
 import { homeDirectory } from "../fs/home.ts";
 import { isInside } from "../fs/path-inside.ts";
 import { findProjectConfig, parseConfigText } from "../config/load.ts";
-import { withParsers } from "../formats/full-parsers.ts";
+import { parseOnDemand } from "../formats/full-parsers.ts";
 import {
   contentHash,
   readTrustRecords,
@@ -187,14 +187,14 @@ async function trust(
       return EXIT_FAILURE;
     }
     const text = read.bytes.toString("utf8");
-    const parsed = await withParsers(() => parseConfigText(text, config));
-    if (!parsed.ok) {
-      writeErr(`xcsh: error: ${config}: ${parsed.error.message} (fix it before trusting it)\n`);
+    const checked = await parseOnDemand(() => parseConfigText(text, config));
+    if (!checked.ok) {
+      writeErr(`xcsh: error: ${config}: ${checked.error.message} (fix it before trusting it)\n`);
       return EXIT_FAILURE;
     }
     configRecord = { path: config, content: read.bytes };
     const { dropped } = restrictUntrusted(
-      parsed.value,
+      checked.value,
       new Set(Object.keys(BUILTIN_PROVIDERS)),
       mergeConfigs([]),
     );

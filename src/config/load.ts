@@ -28,7 +28,12 @@ import {
 import { isTrusted, realPathOf, trustStoreFor } from "./trust-store.ts";
 import { restrictUntrusted } from "./untrusted.ts";
 import { findUp, isFileInfo } from "../fs/walk-up.ts";
-import { withParsers, yamlParse } from "../formats/full-parsers.ts";
+import {
+  isNeedsParser,
+  type NeedsParser,
+  parseOnDemand,
+  yamlParser,
+} from "../formats/full-parsers.ts";
 import { normalizeText } from "../formats/frontmatter.ts";
 import { parseSimpleYaml } from "../formats/simple-yaml.ts";
 import { anchorServers } from "../discovery/mcp-definition.ts";
@@ -61,8 +66,9 @@ export function findProjectConfig(
 }
 
 /**
- * Parses and validates one file's text. Pure apart from naming `file`; needs
- * the YAML parser loaded (see `withParsers`).
+ * Parses and validates one file's text. Pure apart from naming `file`; a
+ * {@link NeedsParser} when the text needs the full YAML parser before it is
+ * loaded (`parseOnDemand` loads it).
  */
 export function parseConfigText(
   text: string,
@@ -71,12 +77,13 @@ export function parseConfigText(
   ok: false;
   error: Diagnostic;
   warnings: Diagnostic[];
-} {
+} | NeedsParser {
   // Most config files are simple YAML, read without loading the full parser
   // (the same fast path as agent frontmatter, proven equal to `yaml`).
   const simple = parseSimpleYaml(normalizeText(text));
   if (simple?.ok) return validateConfig(simple.data, file);
-  const parse = yamlParse();
+  const parse = yamlParser();
+  if (isNeedsParser(parse)) return parse;
   let doc: unknown;
   const yamlWarnings: Diagnostic[] = [];
   try {
@@ -193,7 +200,7 @@ export async function loadConfig(
       continue;
     }
     files.push(file);
-    const r = await withParsers(() => parseConfigText(read.text, file));
+    const r = await parseOnDemand(() => parseConfigText(read.text, file));
     warnings.push(...r.warnings);
     if (!r.ok) return { ok: false, error: r.error, files, warnings };
     let part = r.value;

@@ -7,15 +7,19 @@ import {
   type AgentFields,
   type AgentOrigin,
   AgentParsingError,
-  parseAgent,
+  parseAgent as parseAgentOnDemand,
   parseAgentFields,
   parseThinkingLevel,
   splitCsv,
 } from "./agent-fields.ts";
-import { loadParsers } from "../formats/full-parsers.ts";
+import { loadParsers, parsedNow } from "../formats/full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();
+
+/** parseAgent with the parsers loaded above. */
+const parseAgent = (...a: Parameters<typeof parseAgentOnDemand>) =>
+  parsedNow(parseAgentOnDemand(...a));
 
 const FILE = "/home/u/.claude/agents/helper.md";
 const BASE = { name: "helper", description: "Helps." } as const;

@@ -21,6 +21,7 @@ import {
   type FrontmatterStatus,
   parseFrontmatter,
 } from "../formats/frontmatter.ts";
+import { isNeedsParser, type NeedsParser } from "../formats/full-parsers.ts";
 import { fieldNotes } from "./field-catalogue.ts";
 import { parseHooks } from "./hook-config.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
@@ -491,14 +492,15 @@ export interface AgentOrigin {
 
 /**
  * Parses a whole Markdown agent file. At level `fatal` any problem throws an
- * {@link AgentParsingError}; otherwise problems come back as values.
+ * {@link AgentParsingError}; otherwise problems come back as values. A
+ * {@link NeedsParser} when the frontmatter needs the full YAML parser first.
  */
 export function parseAgent(
   text: string,
   origin: AgentOrigin,
   level: ParseLevel,
-): Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus } {
-  let fm: Frontmatter;
+): (Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus }) | NeedsParser {
+  let fm: Frontmatter | NeedsParser;
   try {
     fm = parseFrontmatter(text, { file: origin.file, level });
   } catch (err) {
@@ -506,6 +508,7 @@ export function parseAgent(
     if (err instanceof FrontmatterError) throw new AgentParsingError(err.file, err.reason);
     throw err;
   }
+  if (isNeedsParser(fm)) return fm;
   if (fm.status === "none" || fm.status === "unterminated" || fm.status === "invalid") {
     const reason = fm.status === "none"
       ? "no frontmatter: an agent file must start with a '---' line, then name and description"

@@ -16,6 +16,7 @@ import {
 } from "./bundled.ts";
 import { classifyModelPattern, type ModelPattern } from "../model/patterns.ts";
 import { AgentParsingError } from "./agent-fields.ts";
+import { parsedNow } from "../formats/full-parsers.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const READ_ONLY = ["read", "grep", "find", "ls", "bash"];
@@ -83,8 +84,8 @@ const EXPECTED: Expected[] = [
   },
 ];
 
-function bundled(name: string): AgentDefinition {
-  const agent = loadBundledAgents().find((a) => a.name === name);
+async function bundled(name: string): Promise<AgentDefinition> {
+  const agent = (await loadBundledAgents()).find((a) => a.name === name);
   assert.ok(agent, `bundled agent ${name}`);
   return agent;
 }
@@ -92,16 +93,16 @@ function bundled(name: string): AgentDefinition {
 describe("loadBundledAgents", () => {
   afterEach(() => clearBundledAgentsCache());
 
-  test("returns the six bundled agents in order", () => {
+  test("returns the six bundled agents in order", async () => {
     assert.deepEqual(
-      loadBundledAgents().map((a) => a.name),
+      (await loadBundledAgents()).map((a) => a.name),
       ["explore", "plan", "designer", "reviewer", "task", "quick_task"],
     );
   });
 
   for (const e of EXPECTED) {
-    test(`${e.name}: tools, spawns, model, thinking level, output`, () => {
-      const a = bundled(e.name);
+    test(`${e.name}: tools, spawns, model, thinking level, output`, async () => {
+      const a = await bundled(e.name);
       assert.deepEqual(a.tools, e.tools, "tools");
       assert.deepEqual(a.spawns, e.spawns, "spawns");
       assert.deepEqual((a.model ?? []).map((m) => classifyModelPattern(m)), e.model, "model");
@@ -117,30 +118,30 @@ describe("loadBundledAgents", () => {
     });
   }
 
-  test("task and quick_task share the body of agents/task.md", () => {
-    assert.equal(bundled("task").systemPrompt, bundled("quick_task").systemPrompt);
-    assert.notEqual(bundled("task").description, bundled("quick_task").description);
+  test("task and quick_task share the body of agents/task.md", async () => {
+    assert.equal((await bundled("task")).systemPrompt, (await bundled("quick_task")).systemPrompt);
+    assert.notEqual((await bundled("task")).description, (await bundled("quick_task")).description);
   });
 
-  test("explore and reviewer prompts tell the model to report through submit_result", () => {
+  test("explore and reviewer prompts tell the model to report through submit_result", async () => {
     for (const name of ["explore", "reviewer"]) {
-      assert.match(bundled(name).systemPrompt, /submit_result/, name);
+      assert.match((await bundled(name)).systemPrompt, /submit_result/, name);
     }
-    assert.match(bundled("reviewer").systemPrompt, /report_finding/);
+    assert.match((await bundled("reviewer")).systemPrompt, /report_finding/);
   });
 
-  test("is cached: the same array instance on every call", () => {
-    const first = loadBundledAgents();
-    assert.equal(loadBundledAgents(), first);
+  test("is cached: the same array instance on every call", async () => {
+    const first = await loadBundledAgents();
+    assert.equal(await loadBundledAgents(), first);
   });
 
-  test("clearBundledAgentsCache() makes the next call parse again", () => {
-    const first = loadBundledAgents();
+  test("clearBundledAgentsCache() makes the next call parse again", async () => {
+    const first = await loadBundledAgents();
     clearBundledAgentsCache();
-    const second = loadBundledAgents();
+    const second = await loadBundledAgents();
     assert.notEqual(second, first);
     assert.deepEqual(second, first);
-    assert.equal(loadBundledAgents(), second);
+    assert.equal(await loadBundledAgents(), second);
   });
 
   test("EMBEDDED_AGENT_DEFS lists the same order", () => {
@@ -256,22 +257,22 @@ describe("bundled output schemas compile with Ajv", () => {
     },
   ];
   for (const row of rows) {
-    test(row.name, () => {
+    test(row.name, async () => {
       const ajv = new Ajv({ allErrors: true });
-      const validate = ajv.compile(bundled(row.agent).output as object);
+      const validate = ajv.compile((await bundled(row.agent)).output as object);
       // JSON round trip drops the `undefined` fields used to delete keys above.
       const ok = validate(JSON.parse(JSON.stringify(row.data)));
       assert.equal(ok, row.valid, JSON.stringify(validate.errors));
     });
   }
 
-  test("the schemas require every documented field", () => {
-    const explore = bundled("explore").output as { required: string[] };
+  test("the schemas require every documented field", async () => {
+    const explore = (await bundled("explore")).output as { required: string[] };
     assert.deepEqual(
       [...explore.required].sort(),
       ["architecture", "code", "files", "query", "start_here"],
     );
-    const reviewer = bundled("reviewer").output as { required: string[] };
+    const reviewer = (await bundled("reviewer")).output as { required: string[] };
     assert.deepEqual(
       [...reviewer.required].sort(),
       ["confidence", "explanation", "findings", "overall_correctness"],
@@ -328,7 +329,7 @@ describe("parseBundledAgents (level fatal)", () => {
   for (const row of rows) {
     test(`${row.name}: throws AgentParsingError naming the file`, () => {
       const defs: EmbeddedAgentDef[] = [{ file: "agents/ok.md", markdown: good }, row.def];
-      assert.throws(() => parseBundledAgents(defs), (err: unknown) => {
+      assert.throws(() => parsedNow(parseBundledAgents(defs)), (err: unknown) => {
         assert.ok(err instanceof AgentParsingError, `${err}`);
         assert.match(err.message, /agents\/bad\.md/);
         assert.match(err.message, row.message);
@@ -338,10 +339,10 @@ describe("parseBundledAgents (level fatal)", () => {
   }
 
   test("valid definitions parse to bundled agents without a file path", () => {
-    const agents = parseBundledAgents([
+    const agents = parsedNow(parseBundledAgents([
       { file: "agents/ok.md", markdown: good },
       { file: "agents/ok.md", fields: { name: "ok2", description: "d", spawns: "*" }, body: " B " },
-    ]);
+    ]));
     assert.deepEqual(agents, [
       {
         name: "ok",

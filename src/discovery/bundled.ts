@@ -15,6 +15,7 @@ import designerMd from "../../agents/designer.md" with { type: "text" };
 import reviewerMd from "../../agents/reviewer.md" with { type: "text" };
 import taskBody from "../../agents/task.md" with { type: "text" };
 import { AgentParsingError, parseAgent, parseAgentFields } from "./agent-fields.ts";
+import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import type { AgentDefinition } from "../types.ts";
 
 /** One embedded definition: a whole Markdown file, or injected fields plus a body. */
@@ -54,11 +55,15 @@ export const EMBEDDED_AGENT_DEFS: readonly EmbeddedAgentDef[] = [
 ];
 
 /**
- * Parses embedded definitions at level `fatal`.
+ * Parses embedded definitions at level `fatal`; a {@link NeedsParser} when
+ * one needs the full YAML parser before it is loaded.
  * @throws {AgentParsingError} when one is malformed.
  */
-export function parseBundledAgents(defs: readonly EmbeddedAgentDef[]): AgentDefinition[] {
-  return defs.map((def) => {
+export function parseBundledAgents(
+  defs: readonly EmbeddedAgentDef[],
+): AgentDefinition[] | NeedsParser {
+  const agents: AgentDefinition[] = [];
+  for (const def of defs) {
     const origin = {
       file: `(bundled) ${def.file}`,
       source: "bundled" as const,
@@ -67,6 +72,7 @@ export function parseBundledAgents(defs: readonly EmbeddedAgentDef[]): AgentDefi
     let agent: AgentDefinition;
     if ("markdown" in def) {
       const parsed = parseAgent(def.markdown, origin, "fatal");
+      if (isNeedsParser(parsed)) return parsed;
       if (!parsed.ok) throw new AgentParsingError(origin.file, parsed.error.message);
       agent = parsed.value;
     } else {
@@ -89,15 +95,16 @@ export function parseBundledAgents(defs: readonly EmbeddedAgentDef[]): AgentDefi
       };
     }
     delete agent.filePath;
-    return agent;
-  });
+    agents.push(agent);
+  }
+  return agents;
 }
 
 let bundledAgentsCache: AgentDefinition[] | undefined;
 
 /** The bundled agents, parsed once per process. Callers must not mutate them. */
-export function loadBundledAgents(): readonly AgentDefinition[] {
-  bundledAgentsCache ??= parseBundledAgents(EMBEDDED_AGENT_DEFS);
+export async function loadBundledAgents(): Promise<readonly AgentDefinition[]> {
+  bundledAgentsCache ??= await parseOnDemand(() => parseBundledAgents(EMBEDDED_AGENT_DEFS));
   return bundledAgentsCache;
 }
 

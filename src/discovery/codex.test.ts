@@ -6,12 +6,15 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { codexToFields, READ_ONLY_TOOLS } from "./codex.ts";
+import { codexToFields as codexOnDemand, READ_ONLY_TOOLS } from "./codex.ts";
 import { parseAgentFields } from "./agent-fields.ts";
-import { loadParsers } from "../formats/full-parsers.ts";
+import { loadParsers, parsedNow } from "../formats/full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();
+
+/** codexToFields with the parsers loaded above. */
+const codexToFields = (...a: Parameters<typeof codexOnDemand>) => parsedNow(codexOnDemand(...a));
 
 function fieldsOf(text: string): { fields: Record<string, unknown>; body: string } {
   const r = codexToFields(text);

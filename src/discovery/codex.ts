@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { tomlParse } from "../formats/full-parsers.ts";
+import { isNeedsParser, type NeedsParser, tomlParser } from "../formats/full-parsers.ts";
 import { parseSimpleToml } from "../formats/simple-toml.ts";
 import { READ_ONLY_CORE } from "./tool-catalogue.ts";
 
@@ -78,14 +78,15 @@ function tomlReason(err: unknown): string {
 }
 
 /**
- * Maps TOML text to agent keys plus the prompt body. Never throws, except
- * `ParserNotLoaded` before the TOML parser is loaded (`withParsers` handles
- * that) for a file that is more than simple TOML (`formats/simple-toml.ts`).
+ * Maps TOML text to agent keys plus the prompt body. Never throws. A
+ * {@link NeedsParser} for a file that is more than simple TOML
+ * (`formats/simple-toml.ts`) while the TOML parser is not loaded.
  */
-export function codexToFields(text: string): CodexMapping {
+export function codexToFields(text: string): CodexMapping | NeedsParser {
   // The usual file takes the fast path and never loads smol-toml.
   const simple = parseSimpleToml(text);
-  const parse = simple ? () => simple : tomlParse();
+  const parse = simple ? () => simple : tomlParser();
+  if (isNeedsParser(parse)) return parse;
   let doc: Record<string, unknown>;
   try {
     doc = parse(text);

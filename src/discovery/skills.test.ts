@@ -133,3 +133,32 @@ describe("skill folders found walking up", () => {
     },
   );
 });
+
+describe("discoverSkills and the full YAML parser", () => {
+  test("a SKILL.md that needs it loads it once: no warning or skill is counted twice", async () => {
+    const { forgetParsers, loadParsers } = await import("../formats/full-parsers.ts");
+    const base = mkdtempSync(join(tmpdir(), "xcsh-skills-yaml-"));
+    try {
+      const h = join(base, "home");
+      const dir = join(h, ".claude", "skills");
+      // Read first: a folder without SKILL.md (one warning), then a skill whose
+      // frontmatter only the full parser reads (an anchor and its alias).
+      mkdirSync(join(dir, "a-empty"), { recursive: true });
+      skill(
+        dir,
+        "b-anchored",
+        "---\nname: b-anchored\ndescription: &d Anchored\nalso: *d\n---\nx\n",
+      );
+      skill(dir, "c-plain");
+      mkdirSync(join(base, "cwd"));
+      forgetParsers();
+      const found = await discoverSkills({ cwd: join(base, "cwd"), home: h, env: {} });
+      assert.deepEqual(found.skills.map((s) => s.name), ["b-anchored", "c-plain"]);
+      const mine = found.warnings.filter((w) => w.file?.startsWith(dir));
+      assert.deepEqual(mine.map((w) => w.file), [join(dir, "a-empty")], JSON.stringify(mine));
+    } finally {
+      await loadParsers();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

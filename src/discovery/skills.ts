@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs, isDirectory } from "./config-dirs.ts";
 import { parseFrontmatter } from "../formats/frontmatter.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
-import { withParsers } from "../formats/full-parsers.ts";
+import { parseOnDemand } from "../formats/full-parsers.ts";
 import { listClaudePluginRoots } from "./plugins.ts";
 import { MAX_AGENT_FILE_BYTES } from "./read-files.ts";
 import { parseSkillFields } from "./skill-file.ts";
@@ -89,13 +89,16 @@ export function skillFolders(e: DiscoveryEnv, warnings: Diagnostic[] = []): Skil
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Reads the skills of one folder, in byte order of their folder names. */
-function readSkillFolder(folder: SkillFolder, warnings: Diagnostic[]): SkillDefinition[] {
+/** Reads the skills of one folder, in byte order of their folder names, and their warnings. */
+async function readSkillFolder(
+  folder: SkillFolder,
+): Promise<{ skills: SkillDefinition[]; warnings: Diagnostic[] }> {
+  const warnings: Diagnostic[] = [];
   let entries;
   try {
     entries = readdirSync(folder.path, { withFileTypes: true });
   } catch {
-    return [];
+    return { skills: [], warnings };
   }
   const names = entries.filter((d) => d.isDirectory() || d.isSymbolicLink()).map((d) => d.name)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -131,7 +134,7 @@ function readSkillFolder(folder: SkillFolder, warnings: Diagnostic[]): SkillDefi
       skip("file is not valid UTF-8 text");
       continue;
     }
-    const fm = parseFrontmatter(text, { file, level: "warn" });
+    const fm = await parseOnDemand(() => parseFrontmatter(text, { file, level: "warn" }));
     if (fm.status === "none" || fm.status === "unterminated" || fm.status === "invalid") {
       skip(
         fm.warnings[0]?.message ??
@@ -155,15 +158,16 @@ function readSkillFolder(folder: SkillFolder, warnings: Diagnostic[]): SkillDefi
       ...(folder.plugin ? { plugin: folder.plugin } : {}),
     });
   }
-  return out;
+  return { skills: out, warnings };
 }
 
 /** Discovers the skills of `e`; the first of a name wins. */
 export async function discoverSkills(e: DiscoveryEnv): Promise<SkillDiscovery> {
   const warnings: Diagnostic[] = [];
   const folders = skillFolders(e, warnings);
-  const groups = await withParsers(() => folders.map((f) => readSkillFolder(f, warnings)));
-  const merged = mergeAgents(groups);
+  const reads = await Promise.all(folders.map(readSkillFolder));
+  for (const r of reads) warnings.push(...r.warnings);
+  const merged = mergeAgents(reads.map((r) => r.skills));
   return {
     skills: merged.agents,
     shadowed: merged.shadowed,
@@ -184,6 +188,6 @@ export async function readSkillBody(
   } catch {
     return { error: `${filePath}: file is not valid UTF-8 text` };
   }
-  const fm = await withParsers(() => parseFrontmatter(text, { file: filePath, level: "off" }));
+  const fm = await parseOnDemand(() => parseFrontmatter(text, { file: filePath, level: "off" }));
   return { body: fm.body.trim() };
 }

@@ -5,7 +5,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { withParsers } from "../formats/full-parsers.ts";
+import { parsedNow, parseOnDemand } from "../formats/full-parsers.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,11 +14,14 @@ import {
   expandCommand,
   getCommand,
   loadBundledCommands,
-  parseCommand,
+  parseCommand as commandOnDemand,
   type WorkflowCommand,
 } from "./workflow-commands.ts";
 
 const user = { source: "user", family: "claude" } as const;
+
+/** parseCommand on text the fast path reads (no full parser needed). */
+const parseCommand = (...a: Parameters<typeof commandOnDemand>) => parsedNow(commandOnDemand(...a));
 
 describe("parseCommand", () => {
   test("name from the file name, description and argument-hint from frontmatter", () => {
@@ -63,8 +66,8 @@ describe("parseCommand", () => {
     );
     assert.equal(r.command!.description, "Do this: then that");
     assert.deepEqual(r.warnings, [], "every line reads one way: silent");
-    const doubtful = await withParsers(() =>
-      parseCommand(
+    const doubtful = await parseOnDemand(() =>
+      commandOnDemand(
         { path: "/p/d.md", text: "---\ndescription: Do this: then that\n  more\n---\nBody\n" },
         user,
       )
@@ -75,8 +78,8 @@ describe("parseCommand", () => {
 });
 
 describe("bundled commands and getCommand", () => {
-  test("init is bundled, without a file path", () => {
-    const bundled = loadBundledCommands();
+  test("init is bundled, without a file path", async () => {
+    const bundled = await loadBundledCommands();
     assert.deepEqual(bundled.map((c) => [c.name, c.source, c.family]), [
       ["init", "bundled", "bundled"],
     ]);

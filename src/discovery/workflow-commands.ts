@@ -19,7 +19,7 @@ import { basename, join } from "node:path";
 import initMd from "../../commands/init.md" with { type: "text" };
 import { type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
 import { parseFrontmatter } from "../formats/frontmatter.ts";
-import { withParsers } from "../formats/full-parsers.ts";
+import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
 import { listClaudePluginRoots } from "./plugins.ts";
 import { readDefinitionFolder, type SourceFile } from "./read-files.ts";
@@ -49,13 +49,17 @@ interface CommandOrigin {
   plugin?: string;
 }
 
-/** Parses one command file; its name is the file name without `.md`. */
+/**
+ * Parses one command file; its name is the file name without `.md`. A
+ * {@link NeedsParser} when its frontmatter needs the full YAML parser first.
+ */
 export function parseCommand(
   file: SourceFile,
   origin: CommandOrigin,
   level: ParseLevel = "warn",
-): { command?: WorkflowCommand; warnings: Diagnostic[] } {
+): { command?: WorkflowCommand; warnings: Diagnostic[] } | NeedsParser {
   const fm = parseFrontmatter(file.text, { file: file.path, level });
+  if (isNeedsParser(fm)) return fm;
   if (fm.status === "unterminated" || fm.status === "invalid") {
     return { warnings: fm.warnings.map((w) => ({ ...w, message: `skipped: ${w.message}` })) };
   }
@@ -82,12 +86,14 @@ export function parseCommand(
 let bundledCommandsCache: WorkflowCommand[] | undefined;
 
 /** The commands compiled into the binary. */
-export function loadBundledCommands(): readonly WorkflowCommand[] {
+export async function loadBundledCommands(): Promise<readonly WorkflowCommand[]> {
   if (!bundledCommandsCache) {
-    const { command } = parseCommand(
-      { path: "commands/init.md", text: initMd },
-      { source: "bundled", family: "bundled" },
-      "fatal",
+    const { command } = await parseOnDemand(() =>
+      parseCommand(
+        { path: "commands/init.md", text: initMd },
+        { source: "bundled", family: "bundled" },
+        "fatal",
+      )
     );
     delete command!.filePath;
     bundledCommandsCache = [command!];
@@ -115,20 +121,24 @@ export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscover
     })),
   ];
   const reads = await Promise.all(origins.map((o) => readDefinitionFolder(o.path, [".md"])));
-  const parsed = await withParsers(() =>
-    reads.map((read, i) => read.files.map((file) => parseCommand(file, origins[i].origin)))
+  const files = await Promise.all(
+    reads.map((read, i) =>
+      Promise.all(
+        read.files.map((file) => parseOnDemand(() => parseCommand(file, origins[i].origin))),
+      )
+    ),
   );
   const warnings: Diagnostic[] = [...walked, ...plugins.warnings];
   const groups = reads.map((read, i) => {
     warnings.push(...read.warnings);
     const group: WorkflowCommand[] = [];
-    for (const r of parsed[i]) {
+    for (const r of files[i]) {
       warnings.push(...r.warnings);
       if (r.command) group.push(r.command);
     }
     return group;
   });
-  const merged = mergeAgents([...groups, await withParsers(loadBundledCommands)]);
+  const merged = mergeAgents([...groups, await loadBundledCommands()]);
   return { commands: merged.agents, shadowed: merged.shadowed, warnings };
 }
 

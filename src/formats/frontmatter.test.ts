@@ -9,13 +9,17 @@ import {
   type FrontmatterStatus,
   MAX_FRONTMATTER_BYTES,
   normalizeText,
-  parseFrontmatter,
+  parseFrontmatter as frontmatterOnDemand,
   parseKeyValueLines,
 } from "./frontmatter.ts";
-import { loadParsers } from "./full-parsers.ts";
+import { loadParsers, parsedNow } from "./full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();
+
+/** parseFrontmatter with the parsers loaded above. */
+const parseFrontmatter = (...a: Parameters<typeof frontmatterOnDemand>) =>
+  parsedNow(frontmatterOnDemand(...a));
 
 const FILE = "/agents/sample.md";
 const MiB = 1024 * 1024;

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { yamlParse } from "./full-parsers.ts";
+import { isNeedsParser, type NeedsParser, yamlParser } from "./full-parsers.ts";
 import { parseSimpleYaml } from "./simple-yaml.ts";
 import type { Diagnostic, ParseLevel } from "../types.ts";
 
@@ -202,11 +202,14 @@ function firstLine(message: string): string {
 }
 
 /**
- * Parses the frontmatter of `text`. Never throws except at level `fatal`, and
- * with `ParserNotLoaded` when the block needs the full YAML parser before it
- * is loaded (`withParsers` handles that).
+ * Parses the frontmatter of `text`. Never throws except at level `fatal`.
+ * Gives a {@link NeedsParser} when the block needs the full YAML parser
+ * before it is loaded (`parseOnDemand` in `full-parsers.ts` loads it and asks again).
  */
-export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontmatter {
+export function parseFrontmatter(
+  text: string,
+  opts: FrontmatterOptions,
+): Frontmatter | NeedsParser {
   const src = normalizeText(text);
   const warnings: Diagnostic[] = [];
   const problem = (status: FrontmatterStatus, reason: string, body: string): Frontmatter => {
@@ -278,7 +281,8 @@ export function parseFrontmatter(text: string, opts: FrontmatterOptions): Frontm
         body,
       );
     }
-    const parse = yamlParse();
+    const parse = yamlParser();
+    if (isNeedsParser(parse)) return parse;
     try {
       data = parse(block, {
         maxAliasCount: MAX_YAML_ALIASES,

@@ -1,15 +1,18 @@
 // Unit tests for on-demand parsers: a simple file never loads the full YAML
-// parser, a complex one asks for it, and withParsers loads it and re-runs.
+// parser, a complex one asks for it with a value, and parseOnDemand loads it
+// and parses again.
 
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   forgetParsers,
+  isNeedsParser,
   loadParsers,
-  ParserNotLoaded,
-  tomlParse,
-  withParsers,
-  yamlParse,
+  type NeedsParser,
+  parsedNow,
+  parseOnDemand,
+  tomlParser,
+  yamlParser,
 } from "./full-parsers.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { codexToFields } from "../discovery/codex.ts";
@@ -18,10 +21,21 @@ import { parseConfigText } from "../config/load.ts";
 describe("parsers on demand", () => {
   after(loadParsers);
 
-  test("before loading, asking for a parser throws ParserNotLoaded naming it", () => {
+  /** Whether `v` asks for the parser `which`. */
+  const asksFor = (v: unknown, which: NeedsParser["needsParser"]) =>
+    isNeedsParser(v) && v.needsParser === which;
+
+  test("before loading, asking for a parser gives a NeedsParser naming it", () => {
     forgetParsers();
-    assert.throws(yamlParse, (e: unknown) => e instanceof ParserNotLoaded && e.which === "yaml");
-    assert.throws(tomlParse, (e: unknown) => e instanceof ParserNotLoaded && e.which === "toml");
+    assert.ok(asksFor(yamlParser(), "yaml"));
+    assert.ok(asksFor(tomlParser(), "toml"));
+  });
+
+  test("parsed data with a needsParser key is data, not a request", async () => {
+    await loadParsers();
+    const doc = parsedNow(yamlParser())("needsParser: yaml\n");
+    assert.ok(!isNeedsParser(doc));
+    assert.deepEqual(await parseOnDemand(() => doc), { needsParser: "yaml" });
   });
 
   test("simple frontmatter is read without the YAML parser", () => {
@@ -30,15 +44,15 @@ describe("parsers on demand", () => {
       file: "a.md",
       level: "warn",
     });
-    assert.deepEqual(fm.data, { name: "a", tools: ["read", "grep"] });
-    assert.throws(yamlParse, ParserNotLoaded, "still not loaded");
+    assert.deepEqual(parsedNow(fm).data, { name: "a", tools: ["read", "grep"] });
+    assert.ok(asksFor(yamlParser(), "yaml"), "still not loaded");
   });
 
-  test("frontmatter beyond the fast path asks for it; withParsers loads it and parses again", async () => {
+  test("frontmatter beyond the fast path asks for it; parseOnDemand loads it and parses again", async () => {
     forgetParsers();
     const text = "---\nname: a\nbase: &b [x]\nalso: *b\n---\nBody";
-    assert.throws(() => parseFrontmatter(text, { file: "a.md", level: "warn" }), ParserNotLoaded);
-    const fm = await withParsers(() => parseFrontmatter(text, { file: "a.md", level: "warn" }));
+    assert.ok(asksFor(parseFrontmatter(text, { file: "a.md", level: "warn" }), "yaml"));
+    const fm = await parseOnDemand(() => parseFrontmatter(text, { file: "a.md", level: "warn" }));
     assert.deepEqual(fm.data, { name: "a", base: ["x"], also: ["x"] });
     assert.equal(fm.status, "ok");
   });
@@ -47,8 +61,8 @@ describe("parsers on demand", () => {
     forgetParsers();
     // A table: more than the simple reader of simple-toml.ts takes.
     const text = 'name = "c"\ndescription = "d"\ndeveloper_instructions = "Go."\n[notes]\nx = 1';
-    assert.throws(() => codexToFields(text), ParserNotLoaded);
-    const r = await withParsers(() => codexToFields(text));
+    assert.ok(asksFor(codexToFields(text), "toml"));
+    const r = await parseOnDemand(() => codexToFields(text));
     // Keys the mapping does not read pass through, for the field catalogue to name.
     assert.deepEqual(JSON.parse(JSON.stringify(r)), {
       ok: true,
@@ -69,7 +83,7 @@ describe("parsers on demand", () => {
 
   test("invalid TOML is still a value, once the parser is there", async () => {
     forgetParsers();
-    const r = await withParsers(() => codexToFields('name = "c'));
+    const r = await parseOnDemand(() => codexToFields('name = "c'));
     assert.equal(r.ok, false);
     assert.match((r as { reason: string }).reason, /^invalid TOML at line 1, column \d+: /);
   });
@@ -79,19 +93,19 @@ describe("parsers on demand", () => {
     const text = "\ufeff# mine\r\nproviders:\r\n  local: { type: openai-compatible, " +
       'baseURL: "http://127.0.0.1:8080/v1" }\r\nmodels:\r\n  default: local/m   # fast\r\n' +
       "task:\r\n  maxConcurrency: 2\r\n  disabledAgents: [plan]\r\n";
-    const r = parseConfigText(text, "c.yml");
+    const r = parsedNow(parseConfigText(text, "c.yml"));
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.value, {
       providers: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1" } },
       models: { default: "local/m" },
       task: { maxConcurrency: 2, disabledAgents: ["plan"] },
     });
-    assert.throws(yamlParse, ParserNotLoaded, "yaml was not needed");
+    assert.ok(asksFor(yamlParser(), "yaml"), "yaml was not needed");
   });
 
   test("a config file's YAML error keeps its line and column", async () => {
     forgetParsers();
-    const r = await withParsers(() => parseConfigText("task:\n  maxConcurrency: [1\n", "c.yml"));
+    const r = await parseOnDemand(() => parseConfigText("task:\n  maxConcurrency: [1\n", "c.yml"));
     assert.equal(r.ok, false);
     assert.match(
       (r as { error: { message: string } }).error.message,
@@ -99,12 +113,24 @@ describe("parsers on demand", () => {
     );
   });
 
-  test("other errors pass through withParsers", async () => {
+  test("errors of the parse pass through parseOnDemand", async () => {
     await assert.rejects(
-      withParsers(() => {
+      parseOnDemand(() => {
         throw new RangeError("boom");
       }),
       RangeError,
     );
+  });
+
+  test("a parse that asks again for a parser it was given is a bug, said once", async () => {
+    forgetParsers();
+    let calls = 0;
+    const needsYaml = yamlParser();
+    assert.ok(isNeedsParser(needsYaml));
+    await assert.rejects(
+      parseOnDemand(() => (calls++, needsYaml)),
+      /asked for the yaml parser after it was loaded/,
+    );
+    assert.equal(calls, 2);
   });
 });

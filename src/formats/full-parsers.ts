@@ -2,15 +2,22 @@
  * The full YAML and TOML parsers, loaded the first time a file needs one.
  *
  * Most definition files take the simple-frontmatter fast path and never need
- * `yaml`; only Codex folders need `smol-toml`. Loading either up front costs
- * every command start-up time, so the pure parsing functions stay synchronous
- * and ask with {@link yamlParse} / {@link tomlParse}: while the parser is not
- * in memory these throw {@link ParserNotLoaded}, and {@link withParsers}
- * (where the I/O already is) loads it and runs the parse again.
+ * `yaml`; only some Codex files need `smol-toml`. Loading either up front
+ * costs every command start-up time, so the pure parsing functions stay
+ * synchronous and ask with {@link yamlParser} / {@link tomlParser}. While the
+ * parser is not in memory they get a {@link NeedsParser} value instead, which
+ * they return as their own result; the caller, where the I/O already is,
+ * hands the parse to {@link parseOnDemand}, which loads what was asked for and
+ * parses again. No exception is part of this: a parse that returns a
+ * `NeedsParser` has done nothing a second parse would repeat.
  *
  * @example
  * ```ts
- * const data = await withParsers(() => yamlParse()("a: [1, {b: 2}]"));
+ * const parse = (text: string) => {
+ *   const yaml = yamlParser();
+ *   return isNeedsParser(yaml) ? yaml : yaml(text);
+ * };
+ * const data = await parseOnDemand(() => parse("a: [1, {b: 2}]")); // { a: [1, { b: 2 }] }
  * ```
  *
  * @module
@@ -34,12 +41,24 @@ export type TomlParse = (text: string) => Record<string, unknown>;
 let yaml: YamlParse | undefined;
 let toml: TomlParse | undefined;
 
-/** Thrown by a parse that needs a parser not loaded yet; carries how to load it. */
-export class ParserNotLoaded extends Error {
-  constructor(readonly which: "yaml" | "toml", readonly load: () => Promise<void>) {
-    super(`the ${which} parser is not loaded`);
-    this.name = "ParserNotLoaded";
-  }
+/** The parsers loaded on demand. */
+export type ParserName = "yaml" | "toml";
+
+/** What a parse gives instead of its result while the parser it needs is not loaded. */
+export interface NeedsParser {
+  readonly needsParser: ParserName;
+}
+
+const NEEDS_YAML: NeedsParser = Object.freeze({ needsParser: "yaml" });
+const NEEDS_TOML: NeedsParser = Object.freeze({ needsParser: "toml" });
+
+/**
+ * Whether `v` is a {@link NeedsParser} (a parse to run again once the parser
+ * is there). Only the two values this module hands out are: parsed data that
+ * happens to have a `needsParser` key is data.
+ */
+export function isNeedsParser(v: unknown): v is NeedsParser {
+  return v === NEEDS_YAML || v === NEEDS_TOML;
 }
 
 /** Loads `yaml`. */
@@ -64,28 +83,47 @@ export async function loadToml(): Promise<TomlParse> {
   return toml;
 }
 
-/** The YAML parser; throws {@link ParserNotLoaded} until it is loaded. */
-export function yamlParse(): YamlParse {
-  if (yaml) return yaml;
-  throw new ParserNotLoaded("yaml", async () => void (await loadYaml()));
+/** The YAML parser, or a {@link NeedsParser} until it is loaded. */
+export function yamlParser(): YamlParse | NeedsParser {
+  return yaml ?? NEEDS_YAML;
 }
 
-/** The TOML parser; throws {@link ParserNotLoaded} until it is loaded. */
-export function tomlParse(): TomlParse {
-  if (toml) return toml;
-  throw new ParserNotLoaded("toml", async () => void (await loadToml()));
+/** The TOML parser, or a {@link NeedsParser} until it is loaded. */
+export function tomlParser(): TomlParse | NeedsParser {
+  return toml ?? NEEDS_TOML;
 }
 
-/** Runs `fn`, loading whichever parser it asks for and running it again. */
-export async function withParsers<T>(fn: () => T): Promise<T> {
+/** Loads the parser `which`. */
+export async function loadParser(which: ParserName): Promise<void> {
+  if (which === "yaml") await loadYaml();
+  else await loadToml();
+}
+
+/**
+ * The result of `parse`, loading each parser it asks for and parsing again.
+ * `parse` must be safe to run again after a `NeedsParser` (the pure parsers
+ * are). A parser asked for twice is a bug in the parse, not in its input.
+ */
+export async function parseOnDemand<T>(parse: () => T | NeedsParser): Promise<T> {
+  const loaded = new Set<ParserName>();
   for (;;) {
-    try {
-      return fn();
-    } catch (err) {
-      if (!(err instanceof ParserNotLoaded)) throw err;
-      await err.load();
+    const r = parse();
+    if (!isNeedsParser(r)) return r;
+    if (loaded.has(r.needsParser)) {
+      throw new Error(`a parse asked for the ${r.needsParser} parser after it was loaded`);
     }
+    loaded.add(r.needsParser);
+    await loadParser(r.needsParser);
   }
+}
+
+/**
+ * `r` as a result: for code that loaded the parsers first ({@link loadParsers}),
+ * where a `NeedsParser` cannot happen and is a bug if it does.
+ */
+export function parsedNow<T>(r: T | NeedsParser): T {
+  if (isNeedsParser(r)) throw new Error(`the ${r.needsParser} parser was used before loading`);
+  return r;
 }
 
 /** Loads both parsers, for callers (and tests) that parse synchronously. */

@@ -1,11 +1,15 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_LIMITS, parseEnvelope } from "./envelope.ts";
-import { parseConfigText } from "../config/load.ts";
+import { parseConfigText as configOnDemand } from "../config/load.ts";
 import { mergeConfigs } from "../config/validate.ts";
-import { loadParsers } from "../formats/full-parsers.ts";
+import { loadParsers, parsedNow } from "../formats/full-parsers.ts";
 
 await loadParsers();
+
+/** parseConfigText with the parsers loaded above. */
+const parseConfigText = (...a: Parameters<typeof configOnDemand>) =>
+  parsedNow(configOnDemand(...a));
 
 const good = {
   version: 1,

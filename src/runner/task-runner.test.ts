@@ -37,8 +37,8 @@ describe("validateRequest", () => {
   }
 });
 
-test("the description names every agent with its tools", () => {
-  const d = taskToolDescription(loadBundledAgents());
+test("the description names every agent with its tools", async () => {
+  const d = taskToolDescription(await loadBundledAgents());
   for (const name of ["explore", "plan", "designer", "reviewer", "task", "quick_task"]) {
     assert.match(d, new RegExp(`^- ${name}: `, "m"));
   }

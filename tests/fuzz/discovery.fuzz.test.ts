@@ -28,16 +28,32 @@ import {
   FrontmatterError,
   type FrontmatterStatus,
   normalizeText,
-  parseFrontmatter,
+  parseFrontmatter as frontmatterOnDemand,
 } from "../../src/formats/frontmatter.ts";
-import { AgentParsingError, parseAgent } from "../../src/discovery/agent-fields.ts";
-import { discoverAgents, parseAgentFile } from "../../src/discovery/discover.ts";
+import {
+  AgentParsingError,
+  parseAgent as parseAgentOnDemand,
+} from "../../src/discovery/agent-fields.ts";
+import { discoverAgents } from "../../src/discovery/discover.ts";
+import { parseAgentFile as agentFileOnDemand } from "../../src/discovery/agent-file.ts";
 import { markdownAgent, rng, tomlAgent } from "../../bench/generate.ts";
 import { check, fastPathAgrees, SEED } from "./support.ts";
-import { loadParsers } from "../../src/formats/full-parsers.ts";
+import { loadParsers, parsedNow } from "../../src/formats/full-parsers.ts";
 
 // These tests call the parsers synchronously; discovery loads them on demand.
 await loadParsers();
+
+/** parseFrontmatter with the parsers loaded above. */
+const parseFrontmatter = (...a: Parameters<typeof frontmatterOnDemand>) =>
+  parsedNow(frontmatterOnDemand(...a));
+
+/** parseAgent with the parsers loaded above. */
+const parseAgent = (...a: Parameters<typeof parseAgentOnDemand>) =>
+  parsedNow(parseAgentOnDemand(...a));
+
+/** parseAgentFile with the parsers loaded above. */
+const parseAgentFile = (...a: Parameters<typeof agentFileOnDemand>) =>
+  parsedNow(agentFileOnDemand(...a));
 
 const FILE = "/fuzz/agents/sample.md";
 const STATUSES: FrontmatterStatus[] = ["ok", "fallback", "none", "unterminated", "invalid"];

@@ -10,7 +10,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { loadParsers } from "../../src/formats/full-parsers.ts";
+import { loadParsers, parsedNow } from "../../src/formats/full-parsers.ts";
 import process from "node:process";
 import fc from "fast-check";
 import { parseFrontmatter } from "../../src/formats/frontmatter.ts";
@@ -556,7 +556,7 @@ describe("parseSimpleYaml table", () => {
 describe("parseFrontmatter with the fast path", () => {
   test("the classic unquoted description: read silently, whichever parser refused it", () => {
     const text = "---\nname: helper\ndescription: Use this agent when: the user asks\n---\nBody";
-    const fm = parseFrontmatter(text, { file: "a.md", level: "warn" });
+    const fm = parsedNow(parseFrontmatter(text, { file: "a.md", level: "warn" }));
     assert.equal(fm.status, "fallback");
     assert.deepEqual(fm.data, {
       name: "helper",
@@ -570,7 +570,9 @@ describe("parseFrontmatter with the fast path", () => {
   test("a doubtful lenient reading says what to fix, never the parser's own words", async () => {
     await loadParsers(); // this block needs the full parser
     const block = "name: helper\ndescription: Use this agent when: the user asks\n  more\n";
-    const fm = parseFrontmatter(`---\n${block}---\nBody`, { file: "a.md", level: "warn" });
+    const fm = parsedNow(
+      parseFrontmatter(`---\n${block}---\nBody`, { file: "a.md", level: "warn" }),
+    );
     assert.equal(fm.status, "fallback");
     assert.equal(
       fm.warnings[0]?.message,

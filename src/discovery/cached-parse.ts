@@ -1,0 +1,287 @@
+/**
+ * Definition files parsed once: what a file parses to is kept, and a file
+ * that has not changed since is not parsed again.
+ *
+ * Decides the three places a parse is kept and when each is trusted:
+ * - in memory, by path, origin and text, for every file a process parsed
+ *   (a long-lived process, the MCP server or a child delegating again,
+ *   rediscovers on every call). Each discovery keeps only the entries it
+ *   used, so deleted files do not linger.
+ * - on disk across runs (`definition-cache.ts`, one file per folder chosen
+ *   by `cache-files.ts`), by path, origin and the file's signature
+ *   (`file-signature.ts`), its prompt kept as a reference (`prompt-ref.ts`).
+ * - the bundled agents, once per build.
+ *
+ * How much of a folder is read depends on what is known: the first
+ * discovery of a process that has no cache files just reads and parses
+ * (nothing is known yet, and nothing may be asked again); the first one
+ * with cache files reads every file (the cache keeps no prompts) and does
+ * not parse an unchanged one, its signature coming from the descriptor it
+ * was read from; later discoveries in the same process look at each file
+ * (`stat`) first and do not read one the cache holds complete.
+ *
+ * A parse that needs a full parser not loaded yet loads it and parses that
+ * file again (`formats/full-parsers.ts`); nothing is kept before a parse
+ * has given its result.
+ *
+ * @example
+ * ```ts
+ * import os from "node:os";
+ * import process from "node:process";
+ *
+ * const e = { cwd: process.cwd(), home: os.homedir(), env: process.env };
+ * const round = startRound(e);
+ * const origin = { family: "xcsh", source: "project", path: ".xcsh/agents" } as const;
+ * const { outcomes } = await readCachedFolder(origin, round);
+ * await cachedBundledAgents(round);
+ * finishRound(round);
+ * ```
+ *
+ * @module
+ */
+import { join } from "node:path";
+import process from "node:process";
+import pkg from "../../package.json" with { type: "json" };
+import { buildIdentity, isCompiled } from "../runtime.ts";
+import { cacheDir } from "./cache-dir.ts";
+import { CacheFiles } from "./cache-files.ts";
+import type { DefinitionCache } from "./definition-cache.ts";
+import type { DiscoveryEnv } from "./config-dirs.ts";
+import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
+import {
+  definitionExtensions,
+  type FileOrigin,
+  type FileParse,
+  parseAgentFile,
+} from "./agent-file.ts";
+import type { FileOutcome } from "./lint.ts";
+import {
+  type FolderRead,
+  readDefinitionFolder,
+  readDefinitionFolderChecked,
+  readDefinitionFolderSigned,
+  type SignedFile,
+  type SourceFile,
+} from "./read-files.ts";
+import { fillPrompt, isPromptAt, lacksPrompt, packPrompt, withPromptAt } from "./prompt-ref.ts";
+import { loadBundledAgents } from "./bundled.ts";
+import type { AgentDefinition } from "../types.ts";
+
+/** An agents folder and what its files' agents are labelled with. */
+export interface FolderOrigin extends FileOrigin {
+  path: string;
+}
+
+/** One discovery's use of the caches (see the module comment). */
+export interface DiscoveryRound {
+  readonly caches: CacheFiles<FileParse>;
+  /** Whether files are signed and looked up on disk. */
+  readonly check: boolean;
+  /** Whether an earlier discovery of this process ran: files are looked at before reading. */
+  readonly again: boolean;
+  readonly generation: number;
+}
+
+/** Parses kept in memory, by path and origin (see the module comment). */
+const parseCache = new Map<string, { text: string; result: FileParse; generation: number }>();
+/** Bumped by each discovery; entries a discovery did not touch are dropped after it. */
+let generation = 0;
+
+/** Starts a discovery: which caches it uses and how far it trusts them. */
+export function startRound(e: DiscoveryEnv): DiscoveryRound {
+  const current = ++generation;
+  const caches = cachesFor(e);
+  // Signatures pay off when there are cache files, or a second discovery.
+  return {
+    caches,
+    check: caches.dir !== undefined || current > 1,
+    again: current > 1,
+    generation: current,
+  };
+}
+
+/** Ends a discovery: drops what it did not use from memory and writes the cache files soon. */
+export function finishRound(round: DiscoveryRound): void {
+  for (const [key, entry] of parseCache) {
+    if (entry.generation < round.generation) parseCache.delete(key);
+  }
+  saveSoon(round.caches);
+}
+
+/**
+ * What `file` parses to at `origin`, from memory when the same text was
+ * parsed before. The result is shared between calls: do not mutate it.
+ */
+export function cachedParse(file: SourceFile, origin: FileOrigin): FileParse | NeedsParser {
+  const key = `${file.path}\0${origin.source}\0${origin.family}\0${origin.plugin ?? ""}`;
+  const cached = parseCache.get(key);
+  if (cached && cached.text === file.text) {
+    cached.generation = generation;
+    return cached.result;
+  }
+  const result = parseAgentFile(file, origin);
+  if (!isNeedsParser(result)) parseCache.set(key, { text: file.text, result, generation });
+  return result;
+}
+
+/** One file's parse as the lint rules take it, loading a full parser if it needs one. */
+export async function agentOutcome(file: SourceFile, origin: FileOrigin): Promise<FileOutcome> {
+  const r = await parseOnDemand(() => cachedParse(file, origin));
+  return { path: file.path, agent: r.agent, warnings: r.warnings };
+}
+
+/**
+ * Reads one agents folder and parses each definition file in it: the folder's
+ * own problems, and one outcome per file in byte order of name.
+ */
+export async function readAgentFolder(
+  path: string,
+  origin: FileOrigin,
+): Promise<{ folder: FolderRead; outcomes: FileOutcome[] }> {
+  const folder = await readDefinitionFolder(path, definitionExtensions(origin.family));
+  const outcomes: FileOutcome[] = [];
+  for (const file of folder.files) outcomes.push(await agentOutcome(file, origin));
+  return { folder, outcomes };
+}
+
+/** Whether `a` has the shape of an agent definition (a cache file is outside input). */
+function isAgent(a: unknown): a is AgentDefinition {
+  const r = a as Record<string, unknown> | null;
+  return typeof r === "object" && r !== null && typeof r.name === "string" &&
+    typeof r.description === "string" && typeof r.systemPrompt === "string" &&
+    typeof r.source === "string" && typeof r.family === "string";
+}
+
+/** Whether `v` has the shape of a {@link FileParse}. */
+function isFileParse(v: unknown): v is FileParse {
+  const p = v as { agent?: unknown; warnings?: unknown; promptAt?: unknown } | null;
+  if (typeof p !== "object" || p === null || !Array.isArray(p.warnings)) return false;
+  if (!isPromptAt(p.promptAt)) return false;
+  if (!p.warnings.every((w) => typeof w?.message === "string" && typeof w?.level === "string")) {
+    return false;
+  }
+  return p.agent === undefined || isAgent(p.agent);
+}
+
+function isAgentList(v: unknown): v is AgentDefinition[] {
+  return Array.isArray(v) && v.every(isAgent);
+}
+
+/** The bundled agents, parsed once per build (kept with the definition caches). */
+export async function cachedBundledAgents(
+  round: DiscoveryRound,
+): Promise<readonly AgentDefinition[]> {
+  const cache = round.caches.buildScoped();
+  const kept = cache.constant("bundledAgents", isAgentList);
+  if (kept) return kept;
+  const agents = await loadBundledAgents();
+  cache.setConstant("bundledAgents", agents);
+  return agents;
+}
+
+let definitionCaches: CacheFiles<FileParse> | undefined;
+
+/** The caches for `e` (see `discovery/cache-dir.ts`), one set per location. */
+function cachesFor(e: DiscoveryEnv): CacheFiles<FileParse> {
+  const base = cacheDir({
+    env: e.env,
+    home: e.home,
+    platform: process.platform,
+    compiled: isCompiled(),
+  });
+  // One folder per version, so that two installed versions do not keep
+  // replacing each other's files.
+  const dir = base === undefined ? undefined : join(base, `definitions-${pkg.version}`);
+  if (definitionCaches === undefined || definitionCaches.dir !== dir) {
+    definitionCaches = new CacheFiles(
+      dir,
+      `${pkg.version} ${buildIdentity()}`,
+      isFileParse,
+      packPrompt,
+    );
+  }
+  return definitionCaches;
+}
+
+let saving: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Writes the cache files once the caller is done with this turn of the event
+ * loop: after `agents` has printed its output, while `run` waits for its
+ * child. A process that ends at once still writes them (a pending timer keeps
+ * it alive); several discoveries in a row write once.
+ */
+function saveSoon(caches: CacheFiles<FileParse>): void {
+  if (caches.dir === undefined || saving !== undefined) return;
+  saving = setTimeout(() => {
+    saving = undefined;
+    caches.save();
+  }, 0);
+}
+
+function originKey(o: FileOrigin): string {
+  return `${o.source}\0${o.family}\0${o.plugin ?? ""}`;
+}
+
+/**
+ * What a file read with its signature parses to: from the disk cache when
+ * its signature is the one kept (the prompt filled in from the text just
+ * read), else parsed and kept there.
+ */
+function signedParse(
+  f: SignedFile,
+  origin: FileOrigin,
+  key: string,
+  cache: () => DefinitionCache<FileParse>,
+): FileParse | NeedsParser {
+  if (!f.signature) return cachedParse(f, origin);
+  const hit = cache().get(f.path, key, f.signature);
+  const filled = hit && fillPrompt(hit, f.text);
+  if (filled) {
+    if (filled !== hit) cache().complete(f.path, key, filled);
+    return filled;
+  }
+  const r = cachedParse(f, origin);
+  // Kept as the file will hold it: no copy to make when it is written.
+  if (!isNeedsParser(r)) cache().set(f.path, key, f.signature, packPrompt(withPromptAt(r, f.text)));
+  return r;
+}
+
+/**
+ * Reads one agents folder for a discovery, each file through the caches
+ * (see the module comment for how much is read).
+ */
+export async function readCachedFolder(
+  origin: FolderOrigin,
+  round: DiscoveryRound,
+): Promise<{ folder: Omit<FolderRead, "files">; outcomes: FileOutcome[] }> {
+  if (!round.check) return readAgentFolder(origin.path, origin);
+  const key = originKey(origin);
+  // Loaded only for a folder that has files.
+  let loaded: DefinitionCache<FileParse> | undefined;
+  // Plugin folders share one file; their origins name the plugin.
+  const group = origin.family === "plugin" ? "(plugins)" : undefined;
+  const cache = () => (loaded ??= round.caches.folder(origin.path, key, group));
+  const known = new Map<string, FileParse>();
+  const extensions = definitionExtensions(origin.family);
+  const folder = round.again
+    ? await readDefinitionFolderChecked(origin.path, extensions, (path, sig) => {
+      const hit = cache().get(path, key, sig);
+      if (hit && !lacksPrompt(hit)) known.set(path, hit);
+      return known.has(path);
+    })
+    : await readDefinitionFolderSigned(origin.path, extensions);
+  const outcomes: FileOutcome[] = [];
+  for (const f of folder.files) {
+    const r = "known" in f
+      ? known.get(f.path)!
+      : await parseOnDemand(() => signedParse(f, origin, key, cache));
+    outcomes.push({ path: f.path, agent: r.agent, warnings: r.warnings });
+  }
+  // Entries of files gone from the folder can only come from the file or an
+  // earlier discovery: on a first run, every entry is one just read.
+  if (loaded && (round.again || loaded.loadedEntries > 0)) {
+    loaded.retainPaths(key, new Set(folder.files.map((f) => f.path)));
+  }
+  return { folder, outcomes };
+}
