@@ -140,7 +140,11 @@ export async function readAgentFolder(
 ): Promise<{ folder: FolderRead; outcomes: FileOutcome[] }> {
   const folder = await readDefinitionFolder(path, definitionExtensions(origin.family));
   const outcomes: FileOutcome[] = [];
-  for (const file of folder.files) outcomes.push(await agentOutcome(file, origin));
+  for (const file of folder.files) {
+    let r = cachedParse(file, origin);
+    if (isNeedsParser(r)) r = await parseOnDemand(() => cachedParse(file, origin));
+    outcomes.push({ path: file.path, agent: r.agent, warnings: r.warnings });
+  }
   return { folder, outcomes };
 }
 
@@ -273,9 +277,9 @@ export async function readCachedFolder(
     : await readDefinitionFolderSigned(origin.path, extensions);
   const outcomes: FileOutcome[] = [];
   for (const f of folder.files) {
-    const r = "known" in f
-      ? known.get(f.path)!
-      : await parseOnDemand(() => signedParse(f, origin, key, cache));
+    let r = "known" in f ? known.get(f.path)! : signedParse(f, origin, key, cache);
+    // Waits only for the rare file that needs a full parser loaded.
+    if (isNeedsParser(r)) r = await parseOnDemand(() => signedParse(f, origin, key, cache));
     outcomes.push({ path: f.path, agent: r.agent, warnings: r.warnings });
   }
   // Entries of files gone from the folder can only come from the file or an

@@ -105,14 +105,14 @@ export async function loadParser(which: ParserName): Promise<void> {
  * are). A parser asked for twice is a bug in the parse, not in its input.
  */
 export async function parseOnDemand<T>(parse: () => T | NeedsParser): Promise<T> {
-  const loaded = new Set<ParserName>();
+  const loaded: ParserName[] = [];
   for (;;) {
     const r = parse();
     if (!isNeedsParser(r)) return r;
-    if (loaded.has(r.needsParser)) {
+    if (loaded.includes(r.needsParser)) {
       throw new Error(`a parse asked for the ${r.needsParser} parser after it was loaded`);
     }
-    loaded.add(r.needsParser);
+    loaded.push(r.needsParser);
     await loadParser(r.needsParser);
   }
 }
