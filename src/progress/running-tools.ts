@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { toolLabel } from "./labels.ts";
+import { toolLabel } from "../text/labels.ts";
 import type { ChildEvent } from "../types.ts";
 
 /** The longest line {@link runningLabel} returns. */
