@@ -14,7 +14,8 @@
 import process from "node:process";
 import { isTerminal, writeErrRaw } from "../text/stdio.ts";
 import { cleanText } from "../text/clean-text.ts";
-import type { ChildEvent, TaskResult } from "../types.ts";
+import type { TaskResult } from "../types.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 import { oneLine } from "../text/labels.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";

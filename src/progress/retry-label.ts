@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { ChildEvent } from "../types.ts";
 import { oneLine } from "../text/labels.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 
 /** A retry in progress: `retrying in 0.9 s: ECONNREFUSED … (1/3)`. */
 export function retryLabel(e: Extract<ChildEvent, { type: "retry" }>): string {
