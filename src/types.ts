@@ -1,7 +1,10 @@
 /**
  * The shared vocabulary of xcsh: what an agent definition is, where it came
- * from, and the diagnostics that parsing and discovery produce. Every other
- * module imports its types from here, so the data model is read in one place.
+ * from, the diagnostics that parsing and discovery produce, the config, and
+ * the tasks and results every side of a run shares. The parent–child
+ * protocol's own types live beside their code in `protocol/`: the envelope in
+ * `envelope.ts`, the events in `events.ts`, the limits in `limits.ts` and the
+ * prompt context in `prompt-context.ts`.
  *
  * @module
  */
@@ -225,119 +228,6 @@ export type Parsed<T> =
   | { ok: true; value: T; warnings: Diagnostic[] }
   | { ok: false; error: Diagnostic; warnings: Diagnostic[] };
 
-/** Limits the parent hands a child. */
-export interface TaskLimits {
-  maxTurns: number;
-  timeoutMs: number;
-  /** Invalid `submit_result` calls tolerated before the task fails. */
-  submitRetries: number;
-}
-
-/**
- * What the parent writes to a child's stdin (protocol version 1). The agent is
- * the *effective* agent: plan mode and depth limits are already applied.
- */
-export interface TaskEnvelope {
-  version: 1;
-  id: string;
-  agent: AgentDefinition;
-  assignment: string;
-  context?: string;
-  /** The output schema the result must satisfy, or null. */
-  outputSchema: unknown;
-  /** Resolved `provider/model`, or null to let the child resolve it. */
-  model: string | null;
-  /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
-  modelNote?: string;
-  thinkingLevel?: ThinkingLevel;
-  /** Sampling settings from the agent file, sent as the model call's own settings. */
-  temperature?: number;
-  topP?: number;
-  topK?: number;
-  cwd: string;
-  planMode: boolean;
-  /**
-   * The tools the child offers, as the parent decided them
-   * (`protocol/tool-set-rule.ts`); absent (an envelope written by hand): the
-   * child decides with the same rule.
-   */
-  toolSet?: EnvelopeToolSet;
-  limits: TaskLimits;
-  /**
-   * The parent's merged configuration, so the child uses exactly what the
-   * parent resolved with; absent: the child loads the config files for `cwd`.
-   */
-  config?: XcshConfig;
-  /** Instruction files and environment facts the parent gathered for the prompt. */
-  promptContext?: PromptContext;
-  /**
-   * Provider keys by variable name (`ANTHROPIC_API_KEY`: value). Keys travel
-   * here, never in the child's environment, so no process of xcsh below the
-   * top one holds a key where its tools could read it.
-   */
-  keys?: Record<string, string>;
-  /**
-   * Fingerprints (by agent name) of the agents the top-level run discovered:
-   * a `task` call refuses an agent added or changed since.
-   */
-  agentSet?: Record<string, string>;
-  /** How `bash` commands are sandboxed; absent: the default (see {@link SandboxSetting}). */
-  sandbox?: SandboxSetting;
-  /**
-   * The MCP servers this child starts (resolved and approved by the parent),
-   * by name; the agent's `tools` patterns say which of their tools it gets.
-   */
-  mcpServers?: Record<string, McpServerDef>;
-  /** The agent's memory folder (writable by its file tools) and the head of its `MEMORY.md`. */
-  memory?: { dir: string; head: string };
-  /** The skills the child may load (`skill` tool); their names and descriptions go in the prompt. */
-  skills?: SkillRef[];
-  /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */
-  preloadedSkills?: { name: string; body: string }[];
-  /** The session this task is recorded in: the child then reports each `message`. */
-  session?: string;
-  /** A resumed session's conversation so far (the child's messages, in order). */
-  history?: unknown[];
-}
-
-/** A decided tool set (see `protocol/tool-set-rule.ts`, which owns the rule). */
-export interface EnvelopeToolSet {
-  tools: string[];
-  spawns: "*" | string[];
-  mcp: { patterns: string[] | "all"; declared: string[]; deny: string[]; readOnlyOnly: boolean };
-}
-
-/** One instruction file, as read by the parent. */
-export interface ContextFile {
-  /** Absolute path. */
-  path: string;
-  scope: "user" | "project";
-  text: string;
-}
-
-/** Facts about where the task runs, for the prompt's environment block. */
-export interface EnvironmentFacts {
-  /** Today, ISO (`2026-12-01`), local time. */
-  date: string;
-  os: string;
-  shell: string;
-  cwd: string;
-  /** Absent when `cwd` is not in a git repository (or git is missing). */
-  gitBranch?: string;
-  /** `git status --short`, capped; absent with `gitBranch`. */
-  gitStatus?: string;
-}
-
-/** The envelope's `promptContext` (its own version, 1). */
-export interface PromptContext {
-  version: 1;
-  /** In prompt order: the user's, then the project's from its root down. */
-  files: ContextFile[];
-  /** What the size cap cut, when it cut anything. */
-  note?: string;
-  environment: EnvironmentFacts;
-}
-
 export interface TokenUsage {
   /** Input tokens, the cached ones included. */
   input: number;
@@ -347,53 +237,6 @@ export interface TokenUsage {
   /** Input tokens written to the provider's prompt cache. */
   cacheWrite?: number;
 }
-
-/** One JSON Lines event a child writes to stdout. */
-export type ChildEvent =
-  | {
-    type: "start";
-    id: string;
-    agent: string;
-    model: string;
-    depth: number;
-    /** Set when `model` stands in for the agent's own: what happened, in one line. */
-    note?: string;
-    session?: string;
-    /** Added by the parent when the task runs in a worktree of its own. */
-    worktree?: { path: string; branch: string };
-  }
-  | { type: "message"; id: string; message: unknown }
-  /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
-   * without an optional parameter the server refused (`reason` names it). */
-  | {
-    type: "retry";
-    id: string;
-    attempt: number;
-    maxRetries: number;
-    delayMs: number;
-    reason: string;
-  }
-  | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
-  | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
-  | { type: "text"; id: string; delta: string }
-  | {
-    type: "usage";
-    id: string;
-    input: number;
-    output: number;
-    cacheRead: number;
-    cacheWrite: number;
-  }
-  | {
-    type: "result";
-    id: string;
-    status: "ok" | "error";
-    data?: unknown;
-    text?: string;
-    error?: string;
-    /** Why an error result ended the task, when it is one a caller may act on. */
-    reason?: "max_turns";
-  };
 
 /** One task of a `task` call (CLI `--task`, MCP, or the child's `task` tool). */
 export interface TaskItem {

@@ -27,9 +27,9 @@ import { killAllCommandGroups } from "../tools/bash.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
 import type { TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import { hookRunner } from "./hooks.ts";
-import type { ChildEvent, TaskEnvelope, XcshConfig } from "../types.ts";
-import { parseEnvelope } from "../protocol/envelope.ts";
-import { createEmitter, type Emit, redact } from "../protocol/events.ts";
+import type { XcshConfig } from "../types.ts";
+import { parseEnvelope, type TaskEnvelope } from "../protocol/envelope.ts";
+import { type ChildEvent, createEmitter, type Emit, redact } from "../protocol/events.ts";
 import { hideUrlCredentials } from "../text/redact.ts";
 import { commandEnvironment } from "../sandbox/command-env.ts";
 import { type LoopOutcome, runLoop } from "./loop.ts";
@@ -102,7 +102,7 @@ export { StopReason };
  * import os from "node:os";
  * import process from "node:process";
  * import { writeErr, writeOut } from "../text/stdio.ts";
- * import type { TaskEnvelope } from "../types.ts";
+ * import type { TaskEnvelope } from "../protocol/envelope.ts";
  *
  * declare const envelope: TaskEnvelope;
  * const code = await childMain(JSON.stringify(envelope), {

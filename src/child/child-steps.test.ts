@@ -11,8 +11,8 @@ import {
 } from "./child-steps.ts";
 import { ModelCallError } from "./retries.ts";
 import { defaultConfig } from "../config/validate.ts";
-import type { TaskEnvelope } from "../types.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 
 const envelope = (extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
   version: 1,

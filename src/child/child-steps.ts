@@ -17,7 +17,8 @@
 import { dirname } from "node:path";
 import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
-import type { TaskEnvelope, XcshConfig } from "../types.ts";
+import type { XcshConfig } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { redact } from "../protocol/events.ts";
 import { secretForms, urlSecrets } from "../text/redact.ts";
 import { displayPath } from "../fs/home.ts";

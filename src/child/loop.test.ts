@@ -6,10 +6,10 @@ import { sandbox } from "../../tests/support/tool-context.ts";
 import { compileOutputSchema } from "../schema/output-schema.ts";
 import { TOOLS } from "../tools/registry.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
-import type { ChildEvent } from "../types.ts";
 import { type LoopOptions, MAX_REMINDERS, runLoop } from "./loop.ts";
 import type { ToolCall } from "./conversation.ts";
 import type { TurnOutput } from "./turn.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 
 type Scripted = { text?: string; calls?: [string, unknown][] };
 

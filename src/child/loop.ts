@@ -23,13 +23,13 @@ import type { OutputValidator } from "../schema/output-schema.ts";
 import { callTool } from "../tools/registry.ts";
 import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolContext, ToolSpec } from "../tools/tool-spec.ts";
-import type { TaskLimits } from "../types.ts";
 import type { Emit } from "../protocol/events.ts";
 import { reminderMessage } from "./prompt.ts";
 import { planBatches, runsShared } from "./schedule.ts";
 import type { Message, ToolCall, ToolResultPart } from "./conversation.ts";
 import type { TurnOutput } from "./turn.ts";
 import type { HookRunner } from "./hooks.ts";
+import type { TaskLimits } from "../protocol/limits.ts";
 
 /** Reminders sent to a model that stops without submitting while a schema is set. */
 export const MAX_REMINDERS = 2;

@@ -16,8 +16,12 @@
  * @module
  */
 import { kindName, type SchemaKind } from "../schema/kind.ts";
-import type { PromptContext, SkillRef } from "../types.ts";
-import { formatEnvironment, formatInstructions } from "../protocol/prompt-context.ts";
+import type { SkillRef } from "../types.ts";
+import {
+  formatEnvironment,
+  formatInstructions,
+  type PromptContext,
+} from "../protocol/prompt-context.ts";
 
 export interface PromptInputs {
   agentPrompt: string;

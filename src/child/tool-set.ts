@@ -18,7 +18,8 @@ import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limi
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
 import { webSearchTool } from "../tools/web/web-search.ts";
-import type { TaskEnvelope, XcshConfig } from "../types.ts";
+import type { XcshConfig } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 
 export interface ChildTools {
   tools: Map<string, ToolSpec>;

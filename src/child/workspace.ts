@@ -20,7 +20,8 @@ import { chooseSandbox } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/tool-spec.ts";
-import type { TaskEnvelope, XcshConfig } from "../types.ts";
+import type { XcshConfig } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 
 export interface Workspace {
   /** The project root first, then the additional folders. */

@@ -14,9 +14,11 @@
 import process from "node:process";
 import { isTerminal, writeErrRaw } from "../text/stdio.ts";
 import { cleanText } from "../text/clean-text.ts";
-import type { ChildEvent, TaskResult } from "../types.ts";
-import { oneLine, retryLabel } from "../text/labels.ts";
-import { RunningTools } from "../text/running-tools.ts";
+import type { TaskResult } from "../types.ts";
+import type { ChildEvent } from "../protocol/events.ts";
+import { oneLine } from "../text/labels.ts";
+import { retryLabel } from "../progress/retry-label.ts";
+import { RunningTools } from "../progress/running-tools.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
 export interface ProgressOutput {

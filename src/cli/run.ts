@@ -34,11 +34,11 @@ import type {
   AgentDefinition,
   Isolation,
   SandboxMode,
-  TaskEnvelope,
   TaskItem,
   TaskRequest,
   TaskResult,
 } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { hideUrlCredentials } from "../text/redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";

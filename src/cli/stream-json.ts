@@ -21,7 +21,8 @@
  * @module
  */
 import { writeText } from "../text/stdio.ts";
-import type { ChildEvent, TaskResult } from "../types.ts";
+import type { TaskResult } from "../types.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 
 /** The version of the stream's records; fields are only ever added within a version. */
 export const STREAM_VERSION = 1;

@@ -40,9 +40,11 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
-import type { ChildEvent, Diagnostic, TaskRequest, TaskResult } from "../types.ts";
-import { formatDiagnostic, retryLabel } from "../text/labels.ts";
-import { RunningTools } from "../text/running-tools.ts";
+import type { Diagnostic, TaskRequest, TaskResult } from "../types.ts";
+import type { ChildEvent } from "../protocol/events.ts";
+import { formatDiagnostic } from "../text/labels.ts";
+import { retryLabel } from "../progress/retry-label.ts";
+import { RunningTools } from "../progress/running-tools.ts";
 import { isVerbose, warningSummary } from "../text/warnings.ts";
 import pkg from "../../package.json" with { type: "json" };
 

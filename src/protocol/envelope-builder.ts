@@ -16,17 +16,14 @@
 import { Buffer } from "node:buffer";
 import type {
   AgentDefinition,
-  EnvelopeToolSet,
   McpServerDef,
-  PromptContext,
   SandboxSetting,
   SkillRef,
-  TaskEnvelope,
-  TaskLimits,
   XcshConfig,
 } from "../types.ts";
-import { ENVELOPE_VERSION } from "./envelope.ts";
-import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "./limits.ts";
+import type { PromptContext } from "./prompt-context.ts";
+import { ENVELOPE_VERSION, type EnvelopeToolSet, type TaskEnvelope } from "./envelope.ts";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES, type TaskLimits } from "./limits.ts";
 
 /** What the parent decided for every task of a call. */
 export interface EnvelopeParts {

@@ -1,6 +1,7 @@
 /**
- * Whether the text on a child's stdin is a usable task envelope (protocol
- * version 1), and the envelope with defaults applied.
+ * What a task envelope is ({@link TaskEnvelope}, protocol version 1: its type
+ * lives here), whether the text on a child's stdin is a usable one, and the
+ * envelope with defaults applied.
  *
  * Required: `version` (1), `id`, `agent` (`name`, `description`,
  * `systemPrompt`), `assignment`, `cwd` (absolute). Optional, with defaults:
@@ -26,17 +27,16 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { DEFAULT_LIMITS, timerMs } from "./limits.ts";
+import { DEFAULT_LIMITS, type TaskLimits, timerMs } from "./limits.ts";
 import {
   type AgentDefinition,
-  type EnvelopeToolSet,
+  type McpServerDef,
   type McpServerRef,
   type PermissionRule,
   type PermissionRules,
   SANDBOX_MODES,
   type SandboxSetting,
-  type TaskEnvelope,
-  type TaskLimits,
+  type SkillRef,
   THINKING_LEVELS,
   type ThinkingLevel,
   type XcshConfig,
@@ -44,13 +44,87 @@ import {
 import { isRecord } from "../formats/values.ts";
 import { mergeConfigs, validateConfig } from "../config/validate.ts";
 import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
-import { parsePromptContext, PromptContextError } from "./prompt-context.ts";
+import { parsePromptContext, type PromptContext, PromptContextError } from "./prompt-context.ts";
 import { checkMcpDefinition, checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { parseHooks } from "../discovery/hook-config.ts";
 
 export const ENVELOPE_VERSION = 1;
 
 export { DEFAULT_LIMITS };
+
+/**
+ * What the parent writes to a child's stdin (protocol version 1). The agent is
+ * the *effective* agent: plan mode and depth limits are already applied.
+ */
+export interface TaskEnvelope {
+  version: 1;
+  id: string;
+  agent: AgentDefinition;
+  assignment: string;
+  context?: string;
+  /** The output schema the result must satisfy, or null. */
+  outputSchema: unknown;
+  /** Resolved `provider/model`, or null to let the child resolve it. */
+  model: string | null;
+  /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
+  modelNote?: string;
+  thinkingLevel?: ThinkingLevel;
+  /** Sampling settings from the agent file, sent as the model call's own settings. */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  cwd: string;
+  planMode: boolean;
+  /**
+   * The tools the child offers, as the parent decided them
+   * (`protocol/tool-set-rule.ts`); absent (an envelope written by hand): the
+   * child decides with the same rule.
+   */
+  toolSet?: EnvelopeToolSet;
+  limits: TaskLimits;
+  /**
+   * The parent's merged configuration, so the child uses exactly what the
+   * parent resolved with; absent: the child loads the config files for `cwd`.
+   */
+  config?: XcshConfig;
+  /** Instruction files and environment facts the parent gathered for the prompt. */
+  promptContext?: PromptContext;
+  /**
+   * Provider keys by variable name (`ANTHROPIC_API_KEY`: value). Keys travel
+   * here, never in the child's environment, so no process of xcsh below the
+   * top one holds a key where its tools could read it.
+   */
+  keys?: Record<string, string>;
+  /**
+   * Fingerprints (by agent name) of the agents the top-level run discovered:
+   * a `task` call refuses an agent added or changed since.
+   */
+  agentSet?: Record<string, string>;
+  /** How `bash` commands are sandboxed; absent: the default (see {@link SandboxSetting}). */
+  sandbox?: SandboxSetting;
+  /**
+   * The MCP servers this child starts (resolved and approved by the parent),
+   * by name; the agent's `tools` patterns say which of their tools it gets.
+   */
+  mcpServers?: Record<string, McpServerDef>;
+  /** The agent's memory folder (writable by its file tools) and the head of its `MEMORY.md`. */
+  memory?: { dir: string; head: string };
+  /** The skills the child may load (`skill` tool); their names and descriptions go in the prompt. */
+  skills?: SkillRef[];
+  /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */
+  preloadedSkills?: { name: string; body: string }[];
+  /** The session this task is recorded in: the child then reports each `message`. */
+  session?: string;
+  /** A resumed session's conversation so far (the child's messages, in order). */
+  history?: unknown[];
+}
+
+/** A decided tool set (see `protocol/tool-set-rule.ts`, which owns the rule). */
+export interface EnvelopeToolSet {
+  tools: string[];
+  spawns: "*" | string[];
+  mcp: { patterns: string[] | "all"; declared: string[]; deny: string[]; readOnlyOnly: boolean };
+}
 
 export type EnvelopeResult =
   | { ok: true; value: TaskEnvelope }

@@ -1,9 +1,10 @@
 /**
  * How a child reports: one JSON object per line on stdout (the protocol's
- * events), every string scrubbed of secret values first, and exactly one
- * `result` per run (later ones are dropped). Human-readable text never goes
- * here; it goes to stderr. The parent reads each line back with
- * {@link parseEventLine}: a line that is not an event object is skipped.
+ * events, {@link ChildEvent}, whose type lives here), every string scrubbed
+ * of secret values first, and exactly one `result` per run (later ones are
+ * dropped). Human-readable text never goes here; it goes to stderr. The
+ * parent reads each line back with {@link parseEventLine}: a line that is not
+ * an event object is skipped.
  *
  * @example
  * ```ts
@@ -15,10 +16,56 @@
  *
  * @module
  */
-import type { ChildEvent } from "../types.ts";
 import { redact, redactValue } from "../text/redact.ts";
 
 export { redact, redactValue } from "../text/redact.ts";
+
+/** One JSON Lines event a child writes to stdout. */
+export type ChildEvent =
+  | {
+    type: "start";
+    id: string;
+    agent: string;
+    model: string;
+    depth: number;
+    /** Set when `model` stands in for the agent's own: what happened, in one line. */
+    note?: string;
+    session?: string;
+    /** Added by the parent when the task runs in a worktree of its own. */
+    worktree?: { path: string; branch: string };
+  }
+  | { type: "message"; id: string; message: unknown }
+  /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
+   * without an optional parameter the server refused (`reason` names it). */
+  | {
+    type: "retry";
+    id: string;
+    attempt: number;
+    maxRetries: number;
+    delayMs: number;
+    reason: string;
+  }
+  | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
+  | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
+  | { type: "text"; id: string; delta: string }
+  | {
+    type: "usage";
+    id: string;
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+  }
+  | {
+    type: "result";
+    id: string;
+    status: "ok" | "error";
+    data?: unknown;
+    text?: string;
+    error?: string;
+    /** Why an error result ended the task, when it is one a caller may act on. */
+    reason?: "max_turns";
+  };
 
 export type Emit = (event: ChildEvent) => void;
 

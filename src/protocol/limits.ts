@@ -1,5 +1,6 @@
 /**
- * The default limits of a task, and the largest time limit a timer can hold.
+ * The limits of a task (the envelope's `limits`: its type lives here), their
+ * defaults, and the largest time limit a timer can hold.
  *
  * Decides what a task gets when nothing says otherwise (50 model calls, 600 s,
  * 3 invalid submissions), the most tasks one call may hold, and how a time limit becomes a timer: timers hold at
@@ -13,7 +14,13 @@
  *
  * @module
  */
-import type { TaskLimits } from "../types.ts";
+/** Limits the parent hands a child. */
+export interface TaskLimits {
+  maxTurns: number;
+  timeoutMs: number;
+  /** Invalid `submit_result` calls tolerated before the task fails. */
+  submitRetries: number;
+}
 
 /** Limits used when neither the agent, the call nor the config sets one. */
 export const DEFAULT_LIMITS: Readonly<TaskLimits> = {

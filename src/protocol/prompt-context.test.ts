@@ -3,8 +3,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseEnvelope } from "./envelope.ts";
 import { buildSystemPrompt } from "../child/prompt.ts";
-import { formatEnvironment, formatInstructions, parsePromptContext } from "./prompt-context.ts";
-import type { PromptContext } from "../types.ts";
+import {
+  formatEnvironment,
+  formatInstructions,
+  parsePromptContext,
+  type PromptContext,
+} from "./prompt-context.ts";
 
 const ctx: PromptContext = {
   version: 1,

@@ -1,8 +1,9 @@
 /**
- * The envelope's `promptContext` on the child side: whether it is well formed
- * (its own `version`, 1; every problem names the field) and how it reads in
- * the system prompt. The parent gathered the files; the child only formats
- * them, in the order given. Pure.
+ * The envelope's `promptContext`: its type (the instruction files and
+ * environment facts the parent gathered), whether it is well formed (its own
+ * `version`, 1; every problem names the field) and how it reads in the
+ * child's system prompt. The child only formats the files, in the order
+ * given. Pure.
  *
  * @example
  * ```ts
@@ -12,10 +13,40 @@
  *
  * @module
  */
-import type { ContextFile, EnvironmentFacts, PromptContext } from "../types.ts";
 import { isRecord } from "../formats/values.ts";
 
 export const PROMPT_CONTEXT_VERSION = 1;
+
+/** One instruction file, as read by the parent. */
+export interface ContextFile {
+  /** Absolute path. */
+  path: string;
+  scope: "user" | "project";
+  text: string;
+}
+
+/** Facts about where the task runs, for the prompt's environment block. */
+export interface EnvironmentFacts {
+  /** Today, ISO (`2026-12-01`), local time. */
+  date: string;
+  os: string;
+  shell: string;
+  cwd: string;
+  /** Absent when `cwd` is not in a git repository (or git is missing). */
+  gitBranch?: string;
+  /** `git status --short`, capped; absent with `gitBranch`. */
+  gitStatus?: string;
+}
+
+/** The envelope's `promptContext` (its own version, 1). */
+export interface PromptContext {
+  version: 1;
+  /** In prompt order: the user's, then the project's from its root down. */
+  files: ContextFile[];
+  /** What the size cap cut, when it cut anything. */
+  note?: string;
+  environment: EnvironmentFacts;
+}
 
 /** A field of `promptContext` that is not what it must be. */
 export class PromptContextError extends Error {}

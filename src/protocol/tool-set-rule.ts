@@ -23,7 +23,8 @@
  */
 import { ALL_MCP_TOOLS, mcpToolName, parseMcpToolName } from "../discovery/tool-names.ts";
 import { READ_ONLY_CORE, TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
-import { type AgentDefinition, type EnvelopeToolSet, TOOL_NAMES, type ToolName } from "../types.ts";
+import { type AgentDefinition, TOOL_NAMES, type ToolName } from "../types.ts";
+import type { EnvelopeToolSet } from "./envelope.ts";
 
 /** Which MCP tools a child may offer (their servers are known only once started). */
 export type McpGrant = EnvelopeToolSet["mcp"];

@@ -34,7 +34,7 @@ import { join, resolve } from "node:path";
 import { claudeHome, codexHome } from "../discovery/config-dirs.ts";
 import { chooseProjectRoot } from "../sandbox/project-root.ts";
 import { walkUpDirs } from "../fs/walk-up.ts";
-import type { ContextFile } from "../types.ts";
+import type { ContextFile } from "../protocol/prompt-context.ts";
 
 /** Instruction file names, in the order they are read within one folder. */
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"];

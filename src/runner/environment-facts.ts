@@ -21,8 +21,8 @@
 import { release, type } from "node:os";
 import { basename } from "node:path";
 import { projectRoot } from "../sandbox/project-root.ts";
-import type { EnvironmentFacts } from "../types.ts";
 import { openRepository, runGit } from "./git.ts";
+import type { EnvironmentFacts } from "../protocol/prompt-context.ts";
 
 export const GIT_TIMEOUT_MS = 2000;
 export const GIT_STATUS_MAX_LINES = 20;

@@ -18,9 +18,10 @@ import process from "node:process";
 import { killMarked, killPids, killTree, listDescendants } from "../process/process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult, TokenUsage } from "../types.ts";
+import type { TaskResult, TokenUsage } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
-import { parseEventLine } from "../protocol/events.ts";
+import { type ChildEvent, parseEventLine } from "../protocol/events.ts";
 
 let taskCount = 0;
 

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { TaskEnvelope } from "../types.ts";
 import type { Isolate } from "./run-task.ts";
 import type { ReservedSession } from "./task-session.ts";
 import type { LaunchPlan } from "./launch-command.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
 
 /** A child ready to start. */
 export interface PreparedTask {

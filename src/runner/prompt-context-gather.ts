@@ -17,7 +17,8 @@
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import type { Diagnostic, PromptContext } from "../types.ts";
+import type { Diagnostic } from "../types.ts";
+import type { PromptContext } from "../protocol/prompt-context.ts";
 import { isInside } from "../fs/path-inside.ts";
 import {
   acceptedIn,

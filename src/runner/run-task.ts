@@ -10,7 +10,9 @@ import { spawnChild } from "./executor.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+import type { TaskResult } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 import type { LaunchPlan } from "./launch-command.ts";
 
 /** How a prepared task is isolated. */

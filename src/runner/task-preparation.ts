@@ -14,13 +14,12 @@
  * @module
  */
 import { mergeHooks } from "../discovery/hook-config.ts";
-import { DEFAULT_LIMITS, timerMs } from "../protocol/limits.ts";
+import { DEFAULT_LIMITS, type TaskLimits, timerMs } from "../protocol/limits.ts";
 import type {
   AgentDefinition,
   Diagnostic,
   HookEvent,
   HookGroup,
-  TaskLimits,
   TaskRequest,
   XcshConfig,
 } from "../types.ts";

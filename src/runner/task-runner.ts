@@ -78,7 +78,6 @@ import { programPath } from "./program-path.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
   AgentDefinition,
-  ChildEvent,
   Diagnostic,
   McpServerDef,
   SandboxSetting,
@@ -88,6 +87,7 @@ import type {
   TokenUsage,
   XcshConfig,
 } from "../types.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 
 export { taskToolDescription };
 

@@ -33,7 +33,9 @@ import {
 } from "../sessions/store.ts";
 import { runsDirectory, sessionsDirectory } from "../sessions/paths.ts";
 import { wellFormed } from "../sessions/replay.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+import type { TaskResult } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 
 /** A session reserved for one task (its lock is held). */
 export interface ReservedSession {

@@ -29,7 +29,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { type LinePosition, MAX_RECORD_BYTES, scanLines } from "./reader.ts";
-import type { ChildEvent, TaskEnvelope, TaskResult } from "../types.ts";
+import type { TaskResult } from "../types.ts";
+import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 import { isRecord } from "../formats/values.ts";
 
 export const SESSION_VERSION = 1;

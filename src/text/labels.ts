@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ChildEvent, Diagnostic } from "../types.ts";
+import type { Diagnostic } from "../types.ts";
 import { cleanText } from "./clean-text.ts";
 
 /** Formats one diagnostic as a single line a user can act on. */
@@ -34,13 +34,4 @@ export function toolLabel(tool: string, args: unknown): string {
     typeof a[k] === "string"
   );
   return key ? `${tool} ${oneLine(a[key], 50)}` : tool;
-}
-
-/** A retry in progress: `retrying in 0.9 s: ECONNREFUSED … (1/3)`. */
-export function retryLabel(e: Extract<ChildEvent, { type: "retry" }>): string {
-  // Attempt 0: the call goes again at once without a parameter the server refused.
-  if (e.attempt === 0) return `trying again: ${oneLine(e.reason, 80)}`;
-  return `retrying in ${(e.delayMs / 1000).toFixed(1)} s: ${
-    oneLine(e.reason, 80)
-  } (${e.attempt}/${e.maxRetries})`;
 }

@@ -15,8 +15,8 @@
  *
  * @module
  */
-import { toolLabel } from "./labels.ts";
-import type { ChildEvent } from "../types.ts";
+import { toolLabel } from "../text/labels.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 
 /** The longest line {@link runningLabel} returns. */
 export const RUNNING_LABEL_WIDTH = 80;
