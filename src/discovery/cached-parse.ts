@@ -277,9 +277,13 @@ export async function readCachedFolder(
     : await readDefinitionFolderSigned(origin.path, extensions);
   const outcomes: FileOutcome[] = [];
   for (const f of folder.files) {
-    let r = "known" in f ? known.get(f.path)! : signedParse(f, origin, key, cache);
-    // Waits only for the rare file that needs a full parser loaded.
-    if (isNeedsParser(r)) r = await parseOnDemand(() => signedParse(f, origin, key, cache));
+    let r: FileParse | NeedsParser;
+    if ("known" in f) r = known.get(f.path)!;
+    else {
+      r = signedParse(f, origin, key, cache);
+      // Waits only for the rare file that needs a full parser loaded.
+      if (isNeedsParser(r)) r = await parseOnDemand(() => signedParse(f, origin, key, cache));
+    }
     outcomes.push({ path: f.path, agent: r.agent, warnings: r.warnings });
   }
   // Entries of files gone from the folder can only come from the file or an
