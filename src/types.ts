@@ -19,25 +19,6 @@ export type AgentFamily = "xcsh" | "claude" | "codex" | "gemini" | "plugin" | "b
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
 export type ThinkingLevel = typeof THINKING_LEVELS[number];
 
-/** The tools a child can be given, by their canonical (xcsh) names. */
-export const TOOL_NAMES = [
-  "read",
-  "grep",
-  "find",
-  "ls",
-  "bash",
-  "edit",
-  "write",
-  "submit_result",
-  "task",
-  "report_finding",
-  "web_fetch",
-  "web_search",
-  "todo",
-  "skill",
-] as const;
-export type ToolName = typeof TOOL_NAMES[number];
-
 /**
  * A normalised agent definition, whichever file format it came from.
  *

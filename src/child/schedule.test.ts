@@ -1,7 +1,7 @@
 // The scheduling rule: which calls of one turn run side by side.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { TOOLS } from "../tools/registry.ts";
+import { builtinTool, TOOLS } from "../tools/registry.ts";
 import { planBatches, runsShared } from "./schedule.ts";
 
 const SHARED = new Set(["read", "grep", "find", "ls", "task"]);
@@ -62,12 +62,12 @@ describe("planBatches", () => {
 describe("runsShared (declared beside each tool)", () => {
   test("read, grep, find and ls are read-only; task runs concurrently", () => {
     for (const name of ["read", "grep", "find", "ls", "task"]) {
-      assert.equal(runsShared(TOOLS[name]), true, name);
+      assert.equal(runsShared(builtinTool(name)!), true, name);
     }
   });
   test("edit, write, bash and report_finding run alone", () => {
     for (const name of ["edit", "write", "bash", "report_finding"]) {
-      assert.equal(runsShared(TOOLS[name]), false, name);
+      assert.equal(runsShared(builtinTool(name)!), false, name);
     }
   });
   test("task is not read-only, only concurrent", () => {

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { TOOLS } from "../tools/registry.ts";
+import { builtinTool } from "../tools/registry.ts";
 import { decideToolSet, type ToolSet } from "../protocol/tool-set-rule.ts";
 import { mcpTimeoutMs, spawnAllowed } from "../protocol/variables.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limits.ts";
@@ -53,7 +53,8 @@ export async function childTools(
   const names = set.tools;
   const tools = new Map<string, ToolSpec>();
   for (const name of names) {
-    if (name !== SUBMIT_RESULT && TOOLS[name]) tools.set(name, TOOLS[name]);
+    const spec = name === SUBMIT_RESULT ? undefined : builtinTool(name);
+    if (spec) tools.set(name, spec);
   }
   // Offered only when there are skills to load.
   if (!envelope.skills || envelope.skills.length === 0) tools.delete("skill");

@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { canonicalToolName, mcpToolName, TOOL_ALIASES } from "./tool-names.ts";
-import { TOOL_NAMES } from "../types.ts";
+import { TOOL_NAMES } from "./tool-catalogue.ts";
 
 describe("canonicalToolName", () => {
   const rows: [input: string, expect: string | undefined][] = [

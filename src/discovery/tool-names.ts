@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { TOOL_NAMES } from "../types.ts";
+import { TOOL_NAMES } from "./tool-catalogue.ts";
 
 const CANONICAL: ReadonlySet<string> = new Set(TOOL_NAMES);
 

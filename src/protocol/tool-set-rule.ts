@@ -22,8 +22,13 @@
  * @module
  */
 import { ALL_MCP_TOOLS, mcpToolName, parseMcpToolName } from "../discovery/tool-names.ts";
-import { READ_ONLY_CORE, TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
-import { type AgentDefinition, TOOL_NAMES, type ToolName } from "../types.ts";
+import {
+  READ_ONLY_CORE,
+  TOOL_NAMES,
+  TOOL_READ_ONLY,
+  type ToolName,
+} from "../discovery/tool-catalogue.ts";
+import type { AgentDefinition } from "../types.ts";
 import type { EnvelopeToolSet } from "./envelope.ts";
 
 /** Which MCP tools a child may offer (their servers are known only once started). */

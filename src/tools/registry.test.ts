@@ -1,8 +1,8 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sandbox } from "../../tests/support/tool-context.ts";
-import { callTool, TOOLS } from "./registry.ts";
-import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
+import { builtinTool, callTool, TOOLS } from "./registry.ts";
+import { TOOL_NAMES, TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 import { reportFindingTool } from "./report-finding.ts";
 import { describeResults, taskTool } from "./task.ts";
 import type { TaskRunner } from "./tool-spec.ts";
@@ -23,6 +23,17 @@ describe("callTool", () => {
   test("every tool declares readOnly as the catalogue says", () => {
     for (const [name, t] of Object.entries(TOOLS)) {
       assert.equal(t.readOnly, TOOL_READ_ONLY[name as keyof typeof TOOL_READ_ONLY], name);
+    }
+  });
+
+  test("builtinTool: each catalogued tool by its own name, nothing else", () => {
+    for (const name of TOOL_NAMES) {
+      const spec = builtinTool(name);
+      if (name === "submit_result" || name === "web_search") assert.equal(spec, undefined, name);
+      else assert.equal(spec?.name, name);
+    }
+    for (const name of ["constructor", "toString", "__proto__", "Read", ""]) {
+      assert.equal(builtinTool(name), undefined, name);
     }
   });
 

@@ -18,6 +18,7 @@ import { reportFindingTool } from "./report-finding.ts";
 import { skillTool } from "./skill.ts";
 import { taskTool } from "./task.ts";
 import { todoTool } from "./todo.ts";
+import type { ToolName } from "../discovery/tool-catalogue.ts";
 import { type ToolContext, toolError, type ToolOutcome, type ToolSpec } from "./tool-spec.ts";
 import { webFetchTool } from "./web/web-fetch.ts";
 import { writeTool } from "./write.ts";
@@ -27,20 +28,26 @@ import { writeTool } from "./write.ts";
  * `web_search` (built from its configuration, see `web-search.ts`) and MCP
  * servers' tools (see `mcp-tools.ts`).
  */
-export const TOOLS: Readonly<Record<string, ToolSpec>> = {
-  read: readTool,
-  grep: grepTool,
-  find: findTool,
-  ls: lsTool,
-  bash: bashTool,
-  edit: editTool,
-  write: writeTool,
-  task: taskTool,
-  report_finding: reportFindingTool,
-  web_fetch: webFetchTool,
-  todo: todoTool,
-  skill: skillTool,
-};
+export const TOOLS: Readonly<Record<Exclude<ToolName, "submit_result" | "web_search">, ToolSpec>> =
+  {
+    read: readTool,
+    grep: grepTool,
+    find: findTool,
+    ls: lsTool,
+    bash: bashTool,
+    edit: editTool,
+    write: writeTool,
+    task: taskTool,
+    report_finding: reportFindingTool,
+    web_fetch: webFetchTool,
+    todo: todoTool,
+    skill: skillTool,
+  };
+
+/** The built-in spec named `name`, if there is one (never an inherited property). */
+export function builtinTool(name: string): ToolSpec | undefined {
+  return Object.hasOwn(TOOLS, name) ? TOOLS[name as keyof typeof TOOLS] : undefined;
+}
 
 /** At most this many argument problems go back to the model. */
 const MAX_ARGUMENT_ERRORS = 20;
