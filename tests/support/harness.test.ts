@@ -60,6 +60,14 @@ describe("model harness", () => {
     assert.equal(server.requests.length, 4);
   });
 
+  test("the peak of requests in flight is the running server's, reset through it", async () => {
+    respond(() => ({ text: "peak" }));
+    assert.equal(await answer(), "peak");
+    assert.equal(server.peakInFlight(), 1);
+    server.resetPeak();
+    assert.equal(server.peakInFlight(), 0);
+  });
+
   test("a world's config points at the server; agents and full configs are honoured", () => {
     const w = world({ agents: { boss: "---\nname: boss\n---\nLead.\n" }, extraConfig: "x: 1\n" });
     const config = readFileSync(join(w.home, ".xcsh", "agent", "config.yml"), "utf8");

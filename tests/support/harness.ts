@@ -101,6 +101,7 @@ export function modelHarness(options: HarnessOptions = {}): Harness {
     push: (...turns) => live().push(...turns),
     remaining: () => live().remaining(),
     peakInFlight: () => live().peakInFlight(),
+    resetPeak: () => live().resetPeak(),
     close: () => live().close(),
   };
   const keep = <W extends World>(w: W): W => {
