@@ -8,37 +8,17 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
-import { isAfterTool, localConfig, makeWorld, toolResults, type World } from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { isAfterTool, localConfig, toolResults, type World } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(): World {
-  const w = makeWorld(localConfig(server.url));
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness({ respond: () => ({ text: "unexpected" }) });
+const { server, respond } = harness;
+const world = (): World => harness.world();
 
 /** Writes an executable script into the project and returns its path. */
 function script(w: World, name: string, body: string): string {
@@ -66,7 +46,7 @@ const bash = (command: string) => ({ name: "bash", args: { command } });
 function callThenEcho(calls: { name: string; args: unknown }[]): void {
   server.script([]);
   server.requests.length = 0;
-  respond = (req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls };
+  respond((req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls });
 }
 
 describe("PreToolUse and PostToolUse", () => {
@@ -130,7 +110,7 @@ describe("Stop", () => {
     );
     server.script([{ text: "first answer" }, { text: "second answer" }]);
     server.requests.length = 0;
-    respond = () => ({ text: "unexpected" });
+    respond(() => ({ text: "unexpected" }));
     const r = await runXcsh(["run", "finisher", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "second answer\n");

@@ -7,52 +7,30 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import {
   agentMd,
   isAfterTool,
-  localConfig,
-  makeWorld,
   offeredTools,
   systemPrompt,
   toolResults,
   type World,
 } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
-
-function world(agents: Record<string, string>): World {
-  const w = makeWorld(localConfig(server.url), agents);
-  worlds.push(w);
-  return w;
-}
+const harness = modelHarness({ respond: () => ({ text: "unexpected" }) });
+const { server, respond } = harness;
+const world = (agents: Record<string, string>): World => harness.world({ agents });
 
 /** The model calls `calls` in one turn, then answers with the tool results it saw. */
 function callThenEcho(calls: { name: string; args: unknown }[]): void {
   server.script([]);
   server.requests.length = 0;
-  respond = (req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls };
+  respond((req) => isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : { toolCalls: calls });
 }
 
 const bash = (command: string) => ({ name: "bash", args: { command } });
@@ -75,7 +53,7 @@ describe("disallowedTools", () => {
   test("disallowedTools removes from an all-tools agent too", async () => {
     const w = world({ most: agentMd("most", "disallowedTools: [Bash, Edit, Write]\n") });
     callThenEcho([]);
-    respond = () => ({ text: "done" });
+    respond(() => ({ text: "done" }));
     const r = await runXcsh(["run", "most", "look"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     const offered = offeredTools(server.requests[0]);

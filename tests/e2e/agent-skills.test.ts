@@ -5,33 +5,46 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh, runXcshJson } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { runXcsh, runXcshJson } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
 import {
   agentMd,
   isAfterTool,
-  localConfig,
-  makeWorld,
   offeredTools,
   systemPrompt,
   toolResults,
   type World,
 } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
 let w: World;
 let userSkill: string;
 
+const { server, respond, world } = modelHarness({
+  respond: () => ({ text: "unexpected" }),
+  setup: () => {
+    w = world({
+      agents: {
+        helper: agentMd("helper", ""),
+        preloader: agentMd("preloader", "tools: Read\nskills: [pdf-tools, nope]\n"),
+      },
+    });
+    userSkill = skill(
+      join(w.home, ".claude", "skills"),
+      "pdf-tools",
+      "Fill and read PDF forms",
+      "To fill a form, read reference.md first.",
+    );
+    writeFileSync(join(userSkill, "reference.md"), "REFERENCE-TEXT\n");
+    writeFileSync(join(userSkill, "scripts", "fill.py"), "print('x')\n");
+    skill(join(w.cwd, ".agents", "skills"), "release", "Cut a release", "Tag, then push.");
+    skill(join(w.home, ".codex", "skills"), "release", "Another release", "Hidden.");
+    mkdirSync(join(w.cwd, ".agents", "skills", "broken"), { recursive: true });
+  },
+});
 function skill(dir: string, name: string, description: string, body: string): string {
   mkdirSync(join(dir, name, "scripts"), { recursive: true });
   writeFileSync(
@@ -40,30 +53,6 @@ function skill(dir: string, name: string, description: string, body: string): st
   );
   return join(dir, name);
 }
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-  w = makeWorld(localConfig(server.url), {
-    helper: agentMd("helper", ""),
-    preloader: agentMd("preloader", "tools: Read\nskills: [pdf-tools, nope]\n"),
-  });
-  userSkill = skill(
-    join(w.home, ".claude", "skills"),
-    "pdf-tools",
-    "Fill and read PDF forms",
-    "To fill a form, read reference.md first.",
-  );
-  writeFileSync(join(userSkill, "reference.md"), "REFERENCE-TEXT\n");
-  writeFileSync(join(userSkill, "scripts", "fill.py"), "print('x')\n");
-  skill(join(w.cwd, ".agents", "skills"), "release", "Cut a release", "Tag, then push.");
-  skill(join(w.home, ".codex", "skills"), "release", "Another release", "Hidden.");
-  mkdirSync(join(w.cwd, ".agents", "skills", "broken"), { recursive: true });
-});
-after(async () => {
-  await server.close();
-  w.cleanup();
-});
 
 describe("xcsh skills", () => {
   test("lists skills, --all shows the hidden one, --json, show NAME", async () => {
@@ -105,7 +94,7 @@ describe("skills in a task", () => {
     server.script([]);
     server.requests.length = 0;
     const ref = join(userSkill, "reference.md");
-    respond = (req) => {
+    respond((req) => {
       const n = server.requests.indexOf(req);
       if (n === 0) return { toolCalls: [{ name: "skill", args: { name: "pdf-tools" } }] };
       if (n === 1) {
@@ -117,7 +106,7 @@ describe("skills in a task", () => {
         };
       }
       return isAfterTool(req) ? { text: "done" } : { text: "?" };
-    };
+    });
     const r = await runXcsh(["run", "helper", "fill the form"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     const first = server.requests[0];
@@ -137,7 +126,7 @@ describe("skills in a task", () => {
   test("skills: preloads a body into the prompt; an unknown name is one warning", async () => {
     server.script([{ text: "done" }]);
     server.requests.length = 0;
-    respond = () => ({ text: "done" });
+    respond(() => ({ text: "done" }));
     const r = await runXcsh(["run", "preloader", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     assert.match(systemPrompt(server.requests[0]), /## Skill: pdf-tools\n\nTo fill a form/);

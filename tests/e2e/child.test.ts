@@ -7,7 +7,7 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import {
@@ -16,19 +16,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { modelHarness } from "../support/harness.ts";
+import type { ModelServer, RecordedRequest, Turn } from "../support/model-server.ts";
 
 const SECRET = "sk-test-very-secret-key-0123456789";
 
@@ -135,18 +130,24 @@ const EXPLORE_DATA = {
 let scratch = "";
 let explore: Event;
 
-before(async () => {
-  requireBinary();
-  scratch = mkdtempSync(join(tmpdir(), "xcsh-child-"));
-  const r = await runXcsh(["agents", "show", "explore", "--json"], { home: join(scratch, "none") });
-  assert.equal(r.code, 0, r.stderr);
-  explore = JSON.parse(r.stdout).agent;
-  assert.equal(explore.name, "explore");
+const harness = modelHarness({
+  setup: async () => {
+    scratch = harness.scratch(mkdtempSync(join(tmpdir(), "xcsh-child-")));
+    const r = await runXcsh(["agents", "show", "explore", "--json"], {
+      home: join(scratch, "none"),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    explore = JSON.parse(r.stdout).agent;
+    assert.equal(explore.name, "explore");
+  },
 });
+const { server } = harness;
 
-after(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+/** Starts the server afresh for one test: these turns and no requests seen yet. */
+function fresh(turns: Turn[]): void {
+  server.script(turns);
+  server.requests.length = 0;
+}
 
 let counter = 0;
 
@@ -203,26 +204,22 @@ interface ChildRun {
   server: ModelServer;
 }
 
-/** Runs one child against a fresh server scripted with `turns`. */
+/** Runs one child against the server, started afresh with `turns`. */
 async function runChild(
   f: Format,
   turns: Turn[],
   env: (f: Format, url: string, cwd: string) => { envelope: Event; env?: Record<string, string> },
 ): Promise<ChildRun> {
-  const server = await startModelServer({ turns });
-  try {
-    const { home, cwd } = dirs(f.config(server.url));
-    const spec = env(f, server.url, cwd);
-    const r = await runXcsh(["__child"], {
-      cwd,
-      home,
-      env: { XCSH_RETRY_BASE_MS: "5", ...f.env(server.url), ...spec.env },
-      stdin: JSON.stringify(spec.envelope),
-    });
-    return { r, result: resultOf(r), server };
-  } finally {
-    await server.close();
-  }
+  fresh(turns);
+  const { home, cwd } = dirs(f.config(server.url));
+  const spec = env(f, server.url, cwd);
+  const r = await runXcsh(["__child"], {
+    cwd,
+    home,
+    env: { XCSH_RETRY_BASE_MS: "5", ...f.env(server.url), ...spec.env },
+    stdin: JSON.stringify(spec.envelope),
+  });
+  return { r, result: resultOf(r), server };
 }
 
 for (const f of FORMATS) {
@@ -469,26 +466,22 @@ for (const f of FORMATS) {
     });
 
     test("a missing API key is a one-line error naming the variable", async () => {
-      const server = await startModelServer({ turns: [{ text: "unused" }] });
-      try {
-        const { home, cwd } = dirs(f.config(server.url));
-        const env = f.env(server.url);
-        const variable = f.keyVar;
-        delete env[variable];
-        const r = await runXcsh(["__child"], {
-          cwd,
-          home,
-          env,
-          stdin: JSON.stringify(envelope(cwd, { model: f.model })),
-        });
-        const result = resultOf(r);
-        assert.equal(r.code, 1);
-        assert.match(result.error, new RegExp(`^${variable}`));
-        assert.ok(!result.error.includes("\n"));
-        assert.equal(server.requests.length, 0);
-      } finally {
-        await server.close();
-      }
+      fresh([{ text: "unused" }]);
+      const { home, cwd } = dirs(f.config(server.url));
+      const env = f.env(server.url);
+      const variable = f.keyVar;
+      delete env[variable];
+      const r = await runXcsh(["__child"], {
+        cwd,
+        home,
+        env,
+        stdin: JSON.stringify(envelope(cwd, { model: f.model })),
+      });
+      const result = resultOf(r);
+      assert.equal(r.code, 1);
+      assert.match(result.error, new RegExp(`^${variable}`));
+      assert.ok(!result.error.includes("\n"));
+      assert.equal(server.requests.length, 0);
     });
   });
 }
@@ -616,26 +609,22 @@ describe("xcsh __child (Gemini specifics)", () => {
   }
 
   test("GOOGLE_GENERATIVE_AI_BASE_URL (a bare host) and GOOGLE_GENERATIVE_AI_API_KEY work too", async () => {
-    const server = await startModelServer({ turns: [{ text: "alt names" }] });
-    try {
-      const { home, cwd } = dirs("");
-      const r = await runXcsh(["__child"], {
-        cwd,
-        home,
-        env: {
-          GOOGLE_GENERATIVE_AI_BASE_URL: server.url,
-          GOOGLE_GENERATIVE_AI_API_KEY: SECRET,
-        },
-        stdin: JSON.stringify(envelope(cwd, { model: "google/gemini-test" })),
-      });
-      const result = resultOf(r);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(result.text, "alt names");
-      assert.equal(server.requests[0].path, "/v1beta/models/gemini-test:streamGenerateContent");
-      assert.equal(server.requests[0].headers["x-goog-api-key"], SECRET);
-    } finally {
-      await server.close();
-    }
+    fresh([{ text: "alt names" }]);
+    const { home, cwd } = dirs("");
+    const r = await runXcsh(["__child"], {
+      cwd,
+      home,
+      env: {
+        GOOGLE_GENERATIVE_AI_BASE_URL: server.url,
+        GOOGLE_GENERATIVE_AI_API_KEY: SECRET,
+      },
+      stdin: JSON.stringify(envelope(cwd, { model: "google/gemini-test" })),
+    });
+    const result = resultOf(r);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(result.text, "alt names");
+    assert.equal(server.requests[0].path, "/v1beta/models/gemini-test:streamGenerateContent");
+    assert.equal(server.requests[0].headers["x-goog-api-key"], SECRET);
   });
 
   test("a missing key names GEMINI_API_KEY and its alternative", async () => {
@@ -671,26 +660,20 @@ describe("xcsh __child (Gemini specifics)", () => {
 
 describe("xcsh __child (either format)", () => {
   test("OPENAI_BASE_URL points the built-in openai provider elsewhere", async () => {
-    const server = await startModelServer({
-      turns: [{ toolCalls: [{ name: "submit_result", args: { result: { data: { n: 1 } } } }] }],
+    fresh([{ toolCalls: [{ name: "submit_result", args: { result: { data: { n: 1 } } } }] }]);
+    const { home, cwd } = dirs("");
+    const r = await runXcsh(["__child"], {
+      cwd,
+      home,
+      env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: SECRET },
+      stdin: JSON.stringify(envelope(cwd, { model: "openai/gpt-5-mock", thinkingLevel: "high" })),
     });
-    try {
-      const { home, cwd } = dirs("");
-      const r = await runXcsh(["__child"], {
-        cwd,
-        home,
-        env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: SECRET },
-        stdin: JSON.stringify(envelope(cwd, { model: "openai/gpt-5-mock", thinkingLevel: "high" })),
-      });
-      const result = resultOf(r);
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(result.data, { n: 1 });
-      assert.equal(server.requests[0].path, "/v1/responses");
-      assert.equal(server.requests[0].body.reasoning.effort, "high");
-      assert.equal(server.requests[0].headers.authorization, `Bearer ${SECRET}`);
-    } finally {
-      await server.close();
-    }
+    const result = resultOf(r);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(result.data, { n: 1 });
+    assert.equal(server.requests[0].path, "/v1/responses");
+    assert.equal(server.requests[0].body.reasoning.effort, "high");
+    assert.equal(server.requests[0].headers.authorization, `Bearer ${SECRET}`);
   });
 
   test("JTD output schemas are validated as JTD", async () => {
@@ -818,55 +801,49 @@ describe("xcsh __child (either format)", () => {
   }
 
   test("SIGTERM cancels the model call and the commands and reports an error", async () => {
-    const server = await startModelServer({
-      turns: [
-        { toolCalls: [{ name: "bash", args: { command: "sleep 31.25 & echo started; wait" } }] },
-        { text: "unused" },
-      ],
+    fresh([
+      { toolCalls: [{ name: "bash", args: { command: "sleep 31.25 & echo started; wait" } }] },
+      { text: "unused" },
+    ]);
+    const { home, cwd } = dirs(FORMATS[1].config(server.url));
+    const child = spawn(requireBinary(), ["__child"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LOCAL_KEY: SECRET },
+      stdio: ["pipe", "pipe", "pipe"],
     });
-    try {
-      const { home, cwd } = dirs(FORMATS[1].config(server.url));
-      const child = spawn(requireBinary(), ["__child"], {
-        cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LOCAL_KEY: SECRET },
-        stdio: ["pipe", "pipe", "pipe"],
+    let stdout = "";
+    let stderr = "";
+    const toolStarted = new Promise<void>((resolve) => {
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+        if (stdout.includes('"tool_start"')) resolve();
       });
-      let stdout = "";
-      let stderr = "";
-      const toolStarted = new Promise<void>((resolve) => {
-        child.stdout.setEncoding("utf8").on("data", (d: string) => {
-          stdout += d;
-          if (stdout.includes('"tool_start"')) resolve();
-        });
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => resolve(code))
+    );
+    child.stdin.end(JSON.stringify(envelope(cwd, { model: FORMATS[1].model })));
+    await toolStarted;
+    // process.kill, not child.kill: Deno's child.kill reports the signal as the
+    // way the child ended even when the child handles it and exits.
+    process.kill(child.pid!, "SIGTERM");
+    const code = await closed;
+    const r: RunResult = { code, signal: null, stdout, stderr };
+    const result = resultOf(r);
+    assert.equal(code, 1);
+    assert.match(result.error, /interrupted by SIGTERM/);
+    assert.equal(server.requests.length, 1);
+    // The command's process group went with it: no `sleep 31.25` is left.
+    if (existsSync("/proc/self/cmdline")) {
+      const left = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("31.25");
+        } catch {
+          return false;
+        }
       });
-      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      const closed = new Promise<number | null>((resolve) =>
-        child.on("close", (code) => resolve(code))
-      );
-      child.stdin.end(JSON.stringify(envelope(cwd, { model: FORMATS[1].model })));
-      await toolStarted;
-      // process.kill, not child.kill: Deno's child.kill reports the signal as the
-      // way the child ended even when the child handles it and exits.
-      process.kill(child.pid!, "SIGTERM");
-      const code = await closed;
-      const r: RunResult = { code, signal: null, stdout, stderr };
-      const result = resultOf(r);
-      assert.equal(code, 1);
-      assert.match(result.error, /interrupted by SIGTERM/);
-      assert.equal(server.requests.length, 1);
-      // The command's process group went with it: no `sleep 31.25` is left.
-      if (existsSync("/proc/self/cmdline")) {
-        const left = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-          try {
-            return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("31.25");
-          } catch {
-            return false;
-          }
-        });
-        assert.deepEqual(left, []);
-      }
-    } finally {
-      await server.close();
+      assert.deepEqual(left, []);
     }
   });
 

@@ -12,16 +12,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { startModelServer } from "../support/model-server.ts";
-import {
-  agentMd,
-  assignmentOf,
-  isAfterTool,
-  localConfig,
-  makeWorld,
-  offeredTools,
-  type World,
-} from "../support/world.ts";
+import { agentMd, assignmentOf, isAfterTool, offeredTools, type World } from "../support/world.ts";
 
 const harness = modelHarness({ respond: () => ({ text: "unexpected request" }) });
 const { server, respond } = harness;
@@ -139,35 +130,34 @@ describe("three task calls in one turn", () => {
   });
 
   test("concurrent task calls share one cap of task.maxConcurrency sub-agents", async () => {
-    // A server of its own: its peak in-flight count covers this test only.
-    const own = await startModelServer({
-      respond: (req) => {
-        if (!offeredTools(req).includes("task")) return { text: "ok", delayMs: 300 };
-        if (isAfterTool(req)) return { text: "all done" };
-        return {
-          toolCalls: ["a", "b", "c"].map((id) => ({
-            name: "task",
-            args: {
-              agent: "helper",
-              tasks: [{ id: `${id}1`, assignment: "x" }, { id: `${id}2`, assignment: "y" }],
-            },
-          })),
-        };
-      },
-    });
-    try {
-      const w = makeWorld(localConfig(own.url, "task: { maxConcurrency: 2 }\n"), {
+    const w = harness.world({
+      agents: {
         boss: agentMd("boss", "tools: task, read\nspawns: helper\nmodel: local/mock-large\n"),
         helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n"),
-      });
-      harness.keep(w);
-      const r = await runXcsh(["run", "boss", "delegate"], { cwd: w.cwd, home: w.home });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, "all done\n");
-      assert.equal(own.requests.length, 1 + 6 + 1, "six sub-agents ran");
-      assert.ok(own.peakInFlight() <= 2, `peak in flight: ${own.peakInFlight()}`);
-    } finally {
-      await own.close();
-    }
+      },
+      extraConfig: "task: { maxConcurrency: 2 }\n",
+    });
+    server.script([]);
+    server.requests.length = 0;
+    // The peak of requests in flight counts from here: it covers this test only.
+    server.resetPeak();
+    respond((req) => {
+      if (!offeredTools(req).includes("task")) return { text: "ok", delayMs: 300 };
+      if (isAfterTool(req)) return { text: "all done" };
+      return {
+        toolCalls: ["a", "b", "c"].map((id) => ({
+          name: "task",
+          args: {
+            agent: "helper",
+            tasks: [{ id: `${id}1`, assignment: "x" }, { id: `${id}2`, assignment: "y" }],
+          },
+        })),
+      };
+    });
+    const r = await runXcsh(["run", "boss", "delegate"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "all done\n");
+    assert.equal(server.requests.length, 1 + 6 + 1, "six sub-agents ran");
+    assert.ok(server.peakInFlight() <= 2, `peak in flight: ${server.peakInFlight()}`);
   });
 });

@@ -5,44 +5,19 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
-import {
-  agentMd,
-  isAfterTool,
-  localConfig,
-  makeWorld,
-  systemPrompt,
-  toolResults,
-  type World,
-} from "../support/world.ts";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, isAfterTool, systemPrompt, toolResults } from "../support/world.ts";
 
-let server: ModelServer;
-let respond: (req: RecordedRequest, index: number) => Turn = () => ({ text: "unexpected" });
-const worlds: World[] = [];
-
-before(async () => {
-  requireBinary();
-  server = await startModelServer({ respond: (req, i) => respond(req, i) });
-});
-after(async () => {
-  await server.close();
-  for (const w of worlds) w.cleanup();
-});
+const { server, respond, world } = modelHarness({ respond: () => ({ text: "unexpected" }) });
 
 describe("memory", () => {
   test("user scope: ~/.claude/agent-memory/<name>, MEMORY.md in the prompt, writable", async () => {
-    const w = makeWorld(localConfig(server.url));
-    worlds.push(w);
+    const w = world();
     mkdirSync(join(w.home, ".claude", "agents"), { recursive: true });
     writeFileSync(
       join(w.home, ".claude", "agents", "rev.md"),
@@ -53,10 +28,11 @@ describe("memory", () => {
     writeFileSync(join(dir, "MEMORY.md"), "- the team prefers tabs\n");
     server.script([]);
     server.requests.length = 0;
-    respond = (req) =>
+    respond((req) =>
       isAfterTool(req)
         ? { text: `saw: ${toolResults(req)}` }
-        : { toolCalls: [{ name: "write", args: { path: join(dir, "notes.md"), content: "new" } }] };
+        : { toolCalls: [{ name: "write", args: { path: join(dir, "notes.md"), content: "new" } }] }
+    );
     const r = await runXcsh(["run", "rev", "review"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     const prompt = systemPrompt(server.requests[0]);
@@ -66,14 +42,12 @@ describe("memory", () => {
   });
 
   test("a project's agent: local scope in the project; user scope refused until trusted", async () => {
-    const w = makeWorld(localConfig(server.url), {
-      near: agentMd("near", "memory: local\n"),
-      far: agentMd("far", "memory: user\n"),
+    const w = world({
+      agents: { near: agentMd("near", "memory: local\n"), far: agentMd("far", "memory: user\n") },
     });
-    worlds.push(w);
     server.script([{ text: "done" }, { text: "done" }]);
     server.requests.length = 0;
-    respond = () => ({ text: "done" });
+    respond(() => ({ text: "done" }));
     const near = await runXcsh(["run", "near", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(near.code, 0, near.stderr);
     assert.ok(existsSync(join(w.cwd, ".claude", "agent-memory-local", "near")));

@@ -8,19 +8,13 @@
 //
 // Needs `npm run build` first (npm test runs it).
 
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
-import {
-  type ModelServer,
-  type ModelServerOptions,
-  type RecordedRequest,
-  startModelServer,
-  type Turn,
-} from "../support/model-server.ts";
+import { type RunResult, runXcsh } from "../support/cli.ts";
+import { modelHarness, type Responder } from "../support/harness.ts";
+import type { ModelServer, Turn } from "../support/model-server.ts";
 import { EXPLORE_SAMPLE } from "../support/world.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -50,67 +44,54 @@ const REVIEW_SAMPLE = {
   findings: [],
 };
 
-let scratch = "";
-let counter = 0;
-
-before(() => {
-  requireBinary();
-  scratch = mkdtempSync(join(tmpdir(), "xcsh-contracts-"));
-});
-after(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+// The strict server of every test; it also serves the Ollama-shaped models.
+const harness = modelHarness({ strict: { ollama: OLLAMA } });
+const { server, respond } = harness;
 
 /** A fresh HOME (no config unless given) and project, with project agents. */
 function world(agents: Record<string, string> = {}, config?: string) {
-  const base = join(scratch, String(++counter));
-  const home = join(base, "home");
-  const cwd = join(base, "project");
-  mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
-  mkdirSync(join(cwd, ".xcsh", "agents"), { recursive: true });
-  if (config) writeFileSync(join(home, ".xcsh", "agent", "config.yml"), config);
-  writeFileSync(join(cwd, "README.md"), "# demo project\n");
-  for (const [name, md] of Object.entries(agents)) {
-    writeFileSync(join(cwd, ".xcsh", "agents", `${name}.md`), md);
-  }
-  return { home, cwd };
+  const w = harness.world({ agents, config: config ?? "" });
+  if (!config) rmSync(join(w.home, ".xcsh", "agent", "config.yml"));
+  return w;
+}
+
+/** Starts the server afresh for one run: these turns (or this responder), no
+ * requests or `/api/show` models seen yet. */
+function fresh(turns: Turn[] | Responder): void {
+  server.script(Array.isArray(turns) ? turns : []);
+  respond(Array.isArray(turns) ? undefined : turns);
+  server.requests.length = 0;
+  server.shown.length = 0;
 }
 
 interface Run {
   r: RunResult;
   doc: Json;
-  server: ModelServer;
+  /** What the server saw during this run. */
+  server: Pick<ModelServer, "requests" | "shown">;
 }
 
-/** `xcsh run ARGS --json` with only `provider` configured, against a strict server. */
+/** `xcsh run ARGS --json` with only `provider` configured, against the strict server. */
 async function run(
   provider: Provider,
   args: string[],
-  turns: Turn[] | ((req: RecordedRequest, i: number) => Turn),
-  opts: { agents?: Record<string, string>; config?: string; server?: ModelServerOptions } = {},
+  turns: Turn[] | Responder,
+  opts: { agents?: Record<string, string>; config?: string } = {},
 ): Promise<Run> {
-  const server = await startModelServer({
-    ...(Array.isArray(turns) ? { turns } : { respond: turns }),
-    strict: { ollama: OLLAMA },
-    ...opts.server,
+  fresh(turns);
+  const { home, cwd } = world(opts.agents, opts.config);
+  const r = await runXcsh(["run", ...args, "--json"], {
+    cwd,
+    home,
+    env: { XCSH_RETRY_BASE_MS: "5", ...PROVIDERS[provider](server.url) },
   });
+  let doc: Json;
   try {
-    const { home, cwd } = world(opts.agents, opts.config);
-    const r = await runXcsh(["run", ...args, "--json"], {
-      cwd,
-      home,
-      env: { XCSH_RETRY_BASE_MS: "5", ...PROVIDERS[provider](server.url) },
-    });
-    let doc: Json;
-    try {
-      doc = JSON.parse(r.stdout);
-    } catch {
-      assert.fail(`not JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-    }
-    return { r, doc, server };
-  } finally {
-    await server.close();
+    doc = JSON.parse(r.stdout);
+  } catch {
+    assert.fail(`not JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   }
+  return { r, doc, server: { requests: [...server.requests], shown: [...server.shown] } };
 }
 
 function ok({ r, doc }: Run): Json {
@@ -220,32 +201,26 @@ describe("provider contracts (strict server)", () => {
   });
 
   test("an OpenAI-compatible server that refuses reasoning_effort: once more without it, said, and kept off", async () => {
-    const server = await startModelServer({
-      turns: [
-        // Servers word it their own way; this one names the parameter.
-        { fault: "400", message: "Unrecognized request argument supplied: reasoning_effort" },
-        { toolCalls: [{ name: "ls", args: { path: "." } }] },
-        { text: "Listed." },
-      ],
+    fresh([
+      // Servers word it their own way; this one names the parameter.
+      { fault: "400", message: "Unrecognized request argument supplied: reasoning_effort" },
+      { toolCalls: [{ name: "ls", args: { path: "." } }] },
+      { text: "Listed." },
+    ]);
+    const { home, cwd } = world(
+      {},
+      `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+    );
+    const r = await runXcsh(["run", "plan", "List.", "--model", "box/some-model", "--json"], {
+      cwd,
+      home,
+      env: { XCSH_RETRY_BASE_MS: "5" },
     });
-    try {
-      const { home, cwd } = world(
-        {},
-        `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
-      );
-      const r = await runXcsh(["run", "plan", "List.", "--model", "box/some-model", "--json"], {
-        cwd,
-        home,
-        env: { XCSH_RETRY_BASE_MS: "5" },
-      });
-      const doc = JSON.parse(r.stdout);
-      assert.equal(doc.results?.[0]?.status, "ok", `${r.stdout}\n${r.stderr}`);
-      const sent = server.requests.map((q) => q.body.reasoning_effort);
-      assert.deepEqual(sent, ["high", undefined, undefined]);
-      assert.match(r.stderr, /refuses reasoning_effort; trying again without it/);
-    } finally {
-      await server.close();
-    }
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.results?.[0]?.status, "ok", `${r.stdout}\n${r.stderr}`);
+    const sent = server.requests.map((q) => q.body.reasoning_effort);
+    assert.deepEqual(sent, ["high", undefined, undefined]);
+    assert.match(r.stderr, /refuses reasoning_effort; trying again without it/);
   });
 });
 
@@ -325,53 +300,41 @@ describe("what will be sent is shown", () => {
 
 describe("OpenAI-compatible servers that refuse an optional parameter", () => {
   test("stream_options: once more without it, then never again in the task", async () => {
-    const server = await startModelServer({
-      turns: [
-        { fault: "400", message: "Unrecognized request argument supplied: stream_options" },
-        { toolCalls: [{ name: "ls", args: { path: "." } }] },
-        { text: "Listed." },
-      ],
+    fresh([
+      { fault: "400", message: "Unrecognized request argument supplied: stream_options" },
+      { toolCalls: [{ name: "ls", args: { path: "." } }] },
+      { text: "Listed." },
+    ]);
+    const { home, cwd } = world(
+      {},
+      `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+    );
+    const r = await runXcsh(["run", "task", "List.", "--model", "box/m", "--json"], {
+      cwd,
+      home,
+      env: { XCSH_RETRY_BASE_MS: "5" },
     });
-    try {
-      const { home, cwd } = world(
-        {},
-        `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
-      );
-      const r = await runXcsh(["run", "task", "List.", "--model", "box/m", "--json"], {
-        cwd,
-        home,
-        env: { XCSH_RETRY_BASE_MS: "5" },
-      });
-      assert.equal(JSON.parse(r.stdout).results?.[0]?.status, "ok", `${r.stdout}\n${r.stderr}`);
-      assert.deepEqual(
-        server.requests.map((q) => q.body.stream_options !== undefined),
-        [true, false, false],
-      );
-      assert.match(r.stderr, /refuses stream_options/);
-    } finally {
-      await server.close();
-    }
+    assert.equal(JSON.parse(r.stdout).results?.[0]?.status, "ok", `${r.stdout}\n${r.stderr}`);
+    assert.deepEqual(
+      server.requests.map((q) => q.body.stream_options !== undefined),
+      [true, false, false],
+    );
+    assert.match(r.stderr, /refuses stream_options/);
   });
 
   test("a 400 naming no optional parameter is not retried", async () => {
-    const server = await startModelServer({
-      turns: [{ fault: "400", message: "model 'm' not found" }, { text: "never" }],
+    fresh([{ fault: "400", message: "model 'm' not found" }, { text: "never" }]);
+    const { home, cwd } = world(
+      {},
+      `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
+    );
+    const r = await runXcsh(["run", "task", "List.", "--model", "box/m", "--json"], {
+      cwd,
+      home,
+      env: { XCSH_RETRY_BASE_MS: "5" },
     });
-    try {
-      const { home, cwd } = world(
-        {},
-        `providers:\n  box: { type: openai-compatible, baseURL: "${server.url}/v1" }\n`,
-      );
-      const r = await runXcsh(["run", "task", "List.", "--model", "box/m", "--json"], {
-        cwd,
-        home,
-        env: { XCSH_RETRY_BASE_MS: "5" },
-      });
-      assert.equal(r.code, 1);
-      assert.equal(server.requests.length, 1);
-    } finally {
-      await server.close();
-    }
+    assert.equal(r.code, 1);
+    assert.equal(server.requests.length, 1);
   });
 });
 

@@ -21,7 +21,6 @@ import { join } from "node:path";
 import process from "node:process";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { startModelServer } from "../support/model-server.ts";
 import { agentMd, localConfig, type World } from "../support/world.ts";
 
 const harness = modelHarness({ respond: () => ({ text: "done" }) });
@@ -89,52 +88,51 @@ describe("trust is pinned to the project it was given for", () => {
 
 describe("a trust store someone else could write", () => {
   const KEY = "sk-ant-user-secret-0123456789";
+  // The server a repository's config points at: a second harness, for this group.
+  const { server: repoServer } = modelHarness({
+    respond: () => ({ text: "from the repository" }),
+  });
   test("another user's 0666 trusted.json in a 0777 folder trusts nothing", {
     skip: isRoot ? false : "needs root: the test gives the store to uid 4242 with chown",
   }, async () => {
-    const repoServer = await startModelServer({ respond: () => ({ text: "from the repository" }) });
-    try {
-      const w = world(
-        `providers:\n  anthropic: { baseURL: "${server.url}/v1" }\n` +
-          `models:\n  default: anthropic/mock-large\n`,
-      );
-      writeFileSync(
-        join(w.cwd, ".xcsh", "config.yml"),
-        `providers:\n  anthropic: { baseURL: "${repoServer.url}/v1" }\n`,
-      );
-      writeFileSync(
-        join(w.cwd, ".xcsh", "agents", "helper.md"),
-        agentMd("helper", "tools: read\n"),
-      );
-      const opts = { cwd: w.cwd, home: w.home, env: { ANTHROPIC_API_KEY: KEY } };
-      assert.equal((await runXcsh(["trust"], opts)).code, 0);
-      const trustedRun = await runXcsh(["run", "helper", "hi"], opts);
-      assert.equal(trustedRun.stdout.trim(), "from the repository", trustedRun.stderr);
+    const w = world(
+      `providers:\n  anthropic: { baseURL: "${server.url}/v1" }\n` +
+        `models:\n  default: anthropic/mock-large\n`,
+    );
+    writeFileSync(
+      join(w.cwd, ".xcsh", "config.yml"),
+      `providers:\n  anthropic: { baseURL: "${repoServer.url}/v1" }\n`,
+    );
+    writeFileSync(
+      join(w.cwd, ".xcsh", "agents", "helper.md"),
+      agentMd("helper", "tools: read\n"),
+    );
+    const opts = { cwd: w.cwd, home: w.home, env: { ANTHROPIC_API_KEY: KEY } };
+    assert.equal((await runXcsh(["trust"], opts)).code, 0);
+    const trustedRun = await runXcsh(["run", "helper", "hi"], opts);
+    assert.equal(trustedRun.stdout.trim(), "from the repository", trustedRun.stderr);
 
-      const store = storeOf(w);
-      chownSync(store, 4242, 4242);
-      chmodSync(store, 0o666);
-      chownSync(join(store, ".."), 4242, 4242);
-      chmodSync(join(store, ".."), 0o777);
-      repoServer.requests.length = 0;
-      const r = await runXcsh(["run", "helper", "hi"], opts);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(repoServer.requests.length, 0, "the planted store was believed");
-      assert.equal(r.stdout.trim(), "done");
-      assert.match(r.stderr, /providers\.anthropic ignored: this project config is not trusted/);
+    const store = storeOf(w);
+    chownSync(store, 4242, 4242);
+    chmodSync(store, 0o666);
+    chownSync(join(store, ".."), 4242, 4242);
+    chmodSync(join(store, ".."), 0o777);
+    repoServer.requests.length = 0;
+    const r = await runXcsh(["run", "helper", "hi"], opts);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(repoServer.requests.length, 0, "the planted store was believed");
+    assert.equal(r.stdout.trim(), "done");
+    assert.match(r.stderr, /providers\.anthropic ignored: this project config is not trusted/);
 
-      const again = await runXcsh(["trust"], opts);
-      assert.equal(again.code, 1);
-      assert.match(
-        again.stderr,
-        /^xcsh: error: the trust store cannot be used: .*xcsh is owned by another user \(uid 4242\)/m,
-      );
-      const list = await runXcsh(["trust", "--list"], opts);
-      assert.match(list.stderr, /the trust store is ignored: .*owned by another user \(uid 4242\)/);
-      assert.match(list.stdout, /^No trusted projects/);
-    } finally {
-      await repoServer.close();
-    }
+    const again = await runXcsh(["trust"], opts);
+    assert.equal(again.code, 1);
+    assert.match(
+      again.stderr,
+      /^xcsh: error: the trust store cannot be used: .*xcsh is owned by another user \(uid 4242\)/m,
+    );
+    const list = await runXcsh(["trust", "--list"], opts);
+    assert.match(list.stderr, /the trust store is ignored: .*owned by another user \(uid 4242\)/);
+    assert.match(list.stdout, /^No trusted projects/);
   });
 });
 

@@ -16,27 +16,22 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import { type ModelServer, startModelServer } from "../support/model-server.ts";
-import { agentMd, localConfig, makeWorld, type World } from "../support/world.ts";
+import { runXcsh, XCSH } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, type World } from "../support/world.ts";
 
-const worlds: World[] = [];
-before(() => requireBinary());
-after(() => {
-  for (const w of worlds) w.cleanup();
-});
+// Every answer waits a moment, so that tasks overlap when they may.
+const harness = modelHarness({ respond: () => ({ text: "ok", delayMs: 300 }) });
+const { server } = harness;
 
-/** A server whose every answer waits a moment, so that tasks overlap when they may. */
-function slowServer(): Promise<ModelServer> {
-  return startModelServer({ respond: () => ({ text: "ok", delayMs: 300 }) });
-}
-
-function world(server: ModelServer, userTask: string): World {
-  const w = makeWorld(localConfig(server.url, `task: { ${userTask} }\n`), {
-    helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n"),
+/** A world whose user config sets `userTask`; the server's requests and peak start afresh. */
+function world(userTask: string): World {
+  server.requests.length = 0;
+  server.resetPeak();
+  return harness.world({
+    agents: { helper: agentMd("helper", "tools: read\nmodel: local/mock-small\n") },
+    extraConfig: `task: { ${userTask} }\n`,
   });
-  worlds.push(w);
-  return w;
 }
 
 function taskFlags(n: number): string[] {
@@ -45,59 +40,42 @@ function taskFlags(n: number): string[] {
 
 describe("an untrusted project config and the user's limits", () => {
   test("task.maxConcurrency above the user's value is ignored, with the warning", async () => {
-    const server = await slowServer();
-    try {
-      const w = world(server, "maxConcurrency: 2");
-      writeFileSync(join(w.cwd, ".xcsh", "config.yml"), "task:\n  maxConcurrency: 10000\n");
-      const r = await runXcsh(["run", "helper", ...taskFlags(6)], { cwd: w.cwd, home: w.home });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(server.requests.length, 6);
-      assert.ok(server.peakInFlight() <= 2, `peak in flight: ${server.peakInFlight()}`);
-      assert.match(
-        r.stderr,
-        /config\.yml: task\.maxConcurrency ignored: this project config is not trusted/,
-      );
-    } finally {
-      await server.close();
-    }
+    const w = world("maxConcurrency: 2");
+    writeFileSync(join(w.cwd, ".xcsh", "config.yml"), "task:\n  maxConcurrency: 10000\n");
+    const r = await runXcsh(["run", "helper", ...taskFlags(6)], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests.length, 6);
+    assert.ok(server.peakInFlight() <= 2, `peak in flight: ${server.peakInFlight()}`);
+    assert.match(
+      r.stderr,
+      /config\.yml: task\.maxConcurrency ignored: this project config is not trusted/,
+    );
   });
 
   test("a lower task.maxConcurrency applies without trust", async () => {
-    const server = await slowServer();
-    try {
-      const w = world(server, "maxConcurrency: 4");
-      writeFileSync(join(w.cwd, ".xcsh", "config.yml"), "task:\n  maxConcurrency: 1\n");
-      const r = await runXcsh(["run", "helper", ...taskFlags(3)], { cwd: w.cwd, home: w.home });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(server.peakInFlight(), 1);
-      assert.doesNotMatch(r.stderr, /not trusted/);
-    } finally {
-      await server.close();
-    }
+    const w = world("maxConcurrency: 4");
+    writeFileSync(join(w.cwd, ".xcsh", "config.yml"), "task:\n  maxConcurrency: 1\n");
+    const r = await runXcsh(["run", "helper", ...taskFlags(3)], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.peakInFlight(), 1);
+    assert.doesNotMatch(r.stderr, /not trusted/);
   });
 });
 
 describe("the length of a task list", () => {
   test("more than 64 --task flags is a usage error before any child starts", async () => {
-    const server = await slowServer();
-    try {
-      const w = world(server, "maxConcurrency: 2");
-      const r = await runXcsh(["run", "helper", ...taskFlags(65)], { cwd: w.cwd, home: w.home });
-      assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /65 tasks in one call: at most 64 are allowed/);
-      assert.equal(server.requests.length, 0);
-    } finally {
-      await server.close();
-    }
+    const w = world("maxConcurrency: 2");
+    const r = await runXcsh(["run", "helper", ...taskFlags(65)], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /65 tasks in one call: at most 64 are allowed/);
+    assert.equal(server.requests.length, 0);
   });
 });
 
 describe("xcsh mcp", () => {
-  let server: ModelServer;
   let client: Client;
   before(async () => {
-    server = await slowServer();
-    const w = world(server, "maxConcurrency: 2");
+    const w = world("maxConcurrency: 2");
     client = new Client({ name: "xcsh-tests", version: "1.0.0" });
     await client.connect(
       new StdioClientTransport({
@@ -111,7 +89,6 @@ describe("xcsh mcp", () => {
   });
   after(async () => {
     await client?.close();
-    await server?.close();
   });
 
   const call = (ids: string[]) =>

@@ -31,13 +31,17 @@ const BLOCK_COMMENT = /^[ \t]*\/\*[^]*?\*\//gm;
 /** A line that is a comment. */
 const LINE_COMMENT = /^[ \t]*\/\/.*$/gm;
 
+/** `source` without its comment lines and the block comments that start a line. */
+export function withoutComments(source: string): string {
+  return source.replace(BLOCK_COMMENT, "").replace(LINE_COMMENT, "");
+}
+
 /**
  * The relative import specifiers of one source text. Imports written in
  * comments (an `@example` block's, say) are not the module's and do not count.
  */
 export function relativeImports(source: string): string[] {
-  const code = source.replace(BLOCK_COMMENT, "").replace(LINE_COMMENT, "");
-  return [...code.matchAll(IMPORT)].map((m) => m[1]);
+  return [...withoutComments(source).matchAll(IMPORT)].map((m) => m[1]);
 }
 
 /** The folder (or top-level file) a path under `src/` belongs to; undefined outside `src/`. */

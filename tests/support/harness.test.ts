@@ -1,6 +1,6 @@
 // Tests for the e2e harness: what its server stands for before and after
-// `before`, the responder it swaps, the worlds it makes and the order of its
-// set-up and tear-down.
+// `before`, the responder it swaps, the worlds it makes, the order of its
+// set-up and tear-down, and a second harness that lives for one group.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -26,16 +26,16 @@ try {
   early = err;
 }
 
-function ask(): Promise<Response> {
-  return fetch(`${server.url}/v1/chat/completions`, {
+function ask(url = server.url): Promise<Response> {
+  return fetch(`${url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer test-key" },
     body: JSON.stringify({ model: "mock-small", messages: [{ role: "user", content: "hi" }] }),
   });
 }
 
-async function answer(): Promise<string> {
-  const r = await ask();
+async function answer(url?: string): Promise<string> {
+  const r = await ask(url);
   assert.equal(r.status, 200);
   return (await r.json()).choices[0].message.content;
 }
@@ -60,6 +60,14 @@ describe("model harness", () => {
     assert.equal(server.requests.length, 4);
   });
 
+  test("the peak of requests in flight is the running server's, reset through it", async () => {
+    respond(() => ({ text: "peak" }));
+    assert.equal(await answer(), "peak");
+    assert.equal(server.peakInFlight(), 1);
+    server.resetPeak();
+    assert.equal(server.peakInFlight(), 0);
+  });
+
   test("a world's config points at the server; agents and full configs are honoured", () => {
     const w = world({ agents: { boss: "---\nname: boss\n---\nLead.\n" }, extraConfig: "x: 1\n" });
     const config = readFileSync(join(w.home, ".xcsh", "agent", "config.yml"), "utf8");
@@ -71,5 +79,28 @@ describe("model harness", () => {
       readFileSync(join(own.home, ".xcsh", "agent", "config.yml"), "utf8"),
       "models: {}\n",
     );
+  });
+});
+
+const second: { url?: string } = {};
+
+describe("a second harness inside a describe", () => {
+  const group = modelHarness({ respond: () => ({ text: "second server" }) });
+
+  test("is a server of its own beside the file's, with its own responder", async () => {
+    second.url = group.server.url;
+    assert.notEqual(group.server.url, server.url);
+    respond(() => ({ text: "file server" }));
+    assert.equal(await answer(group.server.url), "second server");
+    assert.equal(await answer(), "file server");
+    assert.equal(group.server.requests.length, 1);
+  });
+});
+
+describe("after that group", () => {
+  test("its server is closed; the file's still answers", async () => {
+    assert.ok(second.url);
+    await assert.rejects(ask(second.url));
+    assert.equal(await answer(), "file server");
   });
 });

@@ -8,6 +8,10 @@
  * - `modelHarness()` registers the file's `before` (the binary must be
  *   built, then the server starts, then `setup`) and `after` (`teardown`
  *   first, then the server closes, then every world and scratch folder goes).
+ *   Called inside a `describe`, the hooks are that group's: a group that
+ *   needs a second server at the same time (another wire format, other
+ *   options, a server standing for someone else) takes a second harness
+ *   there; each has its own server, responder, worlds and folders.
  * - `server` stands for the file's server from the moment the harness is
  *   made: reading it before `before` has run is an error, after it every
  *   property and method is the running server's.
@@ -101,6 +105,7 @@ export function modelHarness(options: HarnessOptions = {}): Harness {
     push: (...turns) => live().push(...turns),
     remaining: () => live().remaining(),
     peakInFlight: () => live().peakInFlight(),
+    resetPeak: () => live().resetPeak(),
     close: () => live().close(),
   };
   const keep = <W extends World>(w: W): W => {

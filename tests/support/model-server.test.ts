@@ -612,6 +612,33 @@ describe("model server options", () => {
     }
   });
 
+  test("resetPeak counts afresh from the requests being answered now", async () => {
+    const srv = await startModelServer({
+      respond: () => ({ text: "together", holdTogether: 2 }),
+    });
+    try {
+      const url = `${srv.url}/v1/chat/completions`;
+      const ask = () => post(url, openaiBody()).then((r) => r.text());
+      await Promise.all([ask(), ask()]);
+      assert.equal(srv.peakInFlight(), 2);
+      srv.resetPeak();
+      assert.equal(srv.peakInFlight(), 0, "nothing is being answered now");
+      srv.script([{ text: "alone" }]);
+      await ask();
+      assert.equal(srv.peakInFlight(), 1, "the two held together before are forgotten");
+      // A request still being answered counts at once.
+      srv.script([{ fault: "stall" }]);
+      const stalled = post(url, openaiBody()).then(() => "resolved", () => "rejected");
+      while (srv.requests.length < 4) await new Promise((r) => setTimeout(r, 10));
+      srv.resetPeak();
+      assert.equal(srv.peakInFlight(), 1);
+      await srv.close();
+      assert.equal(await stalled, "rejected");
+    } finally {
+      await srv.close();
+    }
+  });
+
   test("close() ends a stalled connection", async () => {
     const srv = await startModelServer({ turns: [{ fault: "stall" }] });
     // Settle into a value right away: Deno reports a rejection that has no handler

@@ -18,6 +18,9 @@
  *   raw and parsed body, format, stream flag) BEFORE it is answered, fault turns
  *   included; the usage it was answered with is added once it is known. `GET /v1/models`
  *   and unknown paths are not recorded and never consume a turn.
+ * - `peakInFlight()` is the most model requests answered at the same time since
+ *   the server started or since the last `resetPeak()`, which starts the count
+ *   again from the requests being answered at that moment.
  * - `stream: true` in the request body selects SSE (for Gemini the
  *   `:streamGenerateContent` method does, and it needs `?alt=sse`). Text, reasoning
  *   and tool-call arguments are each split across two deltas so clients must
@@ -140,8 +143,12 @@ export interface ModelServer {
   push(...turns: Turn[]): void;
   /** Turns still queued. */
   remaining(): number;
-  /** The most model requests that were being answered at the same time. */
+  /** The most model requests that were being answered at the same time (since
+   * the start, or since the last `resetPeak()`). */
   peakInFlight(): number;
+  /** Counts the peak afresh: it becomes the number of requests being answered now.
+   * One server can then serve tests that each read their own peak. */
+  resetPeak(): void;
   /** The model of each `POST /api/show` (Ollama), in arrival order. */
   shown: string[];
   /** Stop listening and end every open connection, stalled ones included. */
@@ -846,6 +853,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     },
     peakInFlight() {
       return peak;
+    },
+    resetPeak() {
+      peak = inFlight;
     },
     shown,
     close() {
