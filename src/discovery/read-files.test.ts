@@ -30,6 +30,7 @@ import {
   readSourceFile,
 } from "./read-files.ts";
 import { type FileSignature, signatureOf } from "./file-signature.ts";
+import { nobodyUnavailable, runAsNobody } from "../../tests/support/as-nobody.ts";
 
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
@@ -250,24 +251,33 @@ describe("readDefinitionFolder", () => {
     ]);
   });
 
-  test("unreadable file and folder: one warning each (needs a non-root user)", async (t) => {
-    if (isRoot) {
-      t.skip("root reads through permission bits; tests/e2e/discovery-bad covers this as nobody");
-      return;
-    }
+  test("unreadable file and folder: one warning each (as nobody when root)", {
+    skip: isRoot ? nobodyUnavailable() ?? false : false,
+  }, async () => {
     const locked = join(root, "locked");
     mkdirSync(locked);
     writeFileSync(join(locked, "secret.md"), "x");
     chmodSync(join(locked, "secret.md"), 0o000);
-    const read = await readDefinitionFolder(locked, [".md"]);
-    assert.deepEqual(read.warnings.map((w) => w.message), ["skipped: permission denied"]);
+    // Root reads through permission bits: then the reads run as nobody.
+    const url = import.meta.resolve("./read-files.ts");
+    const messages = async (): Promise<{ exists: boolean; messages: string[] }> => {
+      if (!isRoot) {
+        const r = await readDefinitionFolder(locked, [".md"]);
+        return { exists: r.exists, messages: r.warnings.map((w) => w.message) };
+      }
+      chmodSync(root, 0o755);
+      return JSON.parse(runAsNobody(
+        `const { readDefinitionFolder } = await import(${JSON.stringify(url)});\n` +
+          `const r = await readDefinitionFolder(${JSON.stringify(locked)}, [".md"]);\n` +
+          `console.log(JSON.stringify({ exists: r.exists, messages: r.warnings.map((w) => w.message) }));`,
+      ));
+    };
+    assert.deepEqual((await messages()).messages, ["skipped: permission denied"]);
     chmodSync(locked, 0o000);
     try {
-      const folder = await readDefinitionFolder(locked, [".md"]);
+      const folder = await messages();
       assert.equal(folder.exists, true);
-      assert.deepEqual(folder.warnings.map((w) => w.message), [
-        "cannot read folder (permission denied)",
-      ]);
+      assert.deepEqual(folder.messages, ["cannot read folder (permission denied)"]);
     } finally {
       chmodSync(locked, 0o755);
     }

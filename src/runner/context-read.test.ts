@@ -7,6 +7,7 @@ import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readContextFile } from "./context-read.ts";
+import { nobodyUnavailable, runAsNobody } from "../../tests/support/as-nobody.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-ctx-read-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,14 +58,23 @@ describe("readContextFile", () => {
     assert.match(r.kind === "skipped" ? r.reason : "", /cannot be read \(ELOOP\)/);
   });
   test("a file without read permission cannot be read, with the reason", {
-    skip: process.getuid?.() === 0 ? "root reads every file: needs a non-root user" : false,
+    skip: process.getuid?.() === 0 ? nobodyUnavailable() ?? false : false,
   }, async () => {
     const file = join(dir, "secret.md");
     writeFileSync(file, "x");
     chmodSync(file, 0o000);
-    assert.deepEqual(await readContextFile(file), {
-      kind: "skipped",
-      reason: "cannot be read (EACCES)",
-    });
+    const expected = { kind: "skipped", reason: "cannot be read (EACCES)" };
+    if (process.getuid?.() !== 0) {
+      assert.deepEqual(await readContextFile(file), expected);
+      return;
+    }
+    // Root reads through permission bits: the same read, as nobody.
+    chmodSync(dir, 0o755);
+    const url = import.meta.resolve("./context-read.ts");
+    const out = runAsNobody(
+      `const { readContextFile } = await import(${JSON.stringify(url)});\n` +
+        `console.log(JSON.stringify(await readContextFile(${JSON.stringify(file)})));`,
+    );
+    assert.deepEqual(JSON.parse(out), expected);
   });
 });
