@@ -7,7 +7,7 @@
  */
 import process from "node:process";
 import { writeErr, writeOut } from "../text/stdio.ts";
-import { parseFlags } from "./args.ts";
+import { LISTING_FLAGS, parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveModel } from "../model/resolve.ts";
@@ -30,13 +30,7 @@ import { unknownAgentMessage } from "../runner/guards.ts";
 import { modelVariable } from "../protocol/variables.ts";
 import type { AgentDefinition } from "../types.ts";
 
-const FLAGS = {
-  all: { type: "boolean" },
-  json: { type: "boolean" },
-  cwd: { type: "string" },
-  verbose: { type: "boolean", short: "v" },
-  help: { type: "boolean", short: "h" },
-} as const;
+const FLAGS = LISTING_FLAGS;
 
 const SUMMARY_ORDER = [
   "name",

@@ -91,7 +91,7 @@ export function parseFlags<T extends FlagSpec>(
   return { values: values as FlagValues<T>, positionals };
 }
 
-/** The flags of a listing command (`commands`, `skills`): what it lists, how, from where. */
+/** The flags of a listing command (`agents`, `commands`, `skills`): what it lists, how, from where. */
 export const LISTING_FLAGS = {
   all: { type: "boolean" },
   json: { type: "boolean" },

@@ -5,18 +5,16 @@
  * @module
  */
 import process from "node:process";
-import { writeErr, writeOut } from "../text/stdio.ts";
-import { namesTail, shownName } from "../text/nearest-names.ts";
+import { writeOut } from "../text/stdio.ts";
 import { LISTING_FLAGS, parseFlags, showTarget } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
-import { EXIT_OK, EXIT_USAGE } from "./errors.ts";
+import { EXIT_OK } from "./errors.ts";
 import {
-  formatTable,
   isVerbose,
-  listingDocument,
-  listingRows,
+  printDescribedListing,
   printJson,
   reportDiscoveryWarnings,
+  unknownNameExit,
 } from "./output.ts";
 import {
   discoverCommands,
@@ -67,10 +65,7 @@ export async function commandsCommand(args: string[]): Promise<number> {
     const { name, rest } = show;
     const command = getCommand(found.commands, name);
     if (!command) {
-      const names = found.commands.map((c) => c.name);
-      const tail = namesTail(name, names, "commands", "`xcsh commands` lists them all");
-      writeErr(`xcsh: unknown command "${shownName(name)}". ${tail}\n`);
-      return EXIT_USAGE;
+      return unknownNameExit("command", "commands", name, found.commands.map((c) => c.name));
     }
     const prompt = expandCommand(command.template, rest);
     if (values.json) {
@@ -82,12 +77,10 @@ export async function commandsCommand(args: string[]): Promise<number> {
     } else writeOut(prompt + "\n");
     return EXIT_OK;
   }
-  const all = values.all === true;
-  if (values.json) {
-    printJson(listingDocument("commands", found.commands, found.shadowed, all, summary, summary));
-    return EXIT_OK;
-  }
-  const rows = listingRows(found.commands, found.shadowed, all, (c) => c.description);
-  writeOut(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
+  printDescribedListing("commands", found.commands, found.shadowed, {
+    all: values.all === true,
+    json: values.json === true,
+    summary,
+  });
   return EXIT_OK;
 }

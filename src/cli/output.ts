@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { writeErr, writeOutRaw } from "../text/stdio.ts";
+import { writeErr, writeOut, writeOutRaw } from "../text/stdio.ts";
+import { namesTail, shownName } from "../text/nearest-names.ts";
+import { EXIT_USAGE } from "./errors.ts";
 import type { Diagnostic } from "../types.ts";
 import { formatDiagnostic } from "../text/labels.ts";
 import { warningSummary } from "../text/warnings.ts";
@@ -140,4 +142,37 @@ export function listingDocument<T>(
     doc.shadowed = shadowed.map((s) => ({ ...summary(s.agent), shadowedBy: ref(s.shadowedBy) }));
   }
   return doc;
+}
+
+/**
+ * Prints a listing whose last column is each definition's description
+ * (`xcsh skills`, `xcsh commands`): its `--json` document, or its table.
+ */
+export function printDescribedListing<T extends Listed & { description: string }>(
+  key: string,
+  winners: readonly T[],
+  shadowed: readonly { agent: T; shadowedBy: T }[],
+  o: { all: boolean; json: boolean; summary: (d: T) => Record<string, unknown> },
+): void {
+  if (o.json) {
+    printJson(listingDocument(key, winners, shadowed, o.all, o.summary, o.summary));
+    return;
+  }
+  const rows = listingRows(winners, shadowed, o.all, (d) => d.description);
+  writeOut(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
+}
+
+/**
+ * Says that no `noun` is named `name`, with the nearest of `names` and how
+ * to list them (`xcsh PLURAL`), and gives the usage exit code.
+ */
+export function unknownNameExit(
+  noun: string,
+  plural: string,
+  name: string,
+  names: readonly string[],
+): number {
+  const tail = namesTail(name, names, plural, `\`xcsh ${plural}\` lists them all`);
+  writeErr(`xcsh: unknown ${noun} "${shownName(name)}". ${tail}\n`);
+  return EXIT_USAGE;
 }

@@ -11,15 +11,13 @@ import { LISTING_FLAGS, parseFlags, showTarget } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
 import { EXIT_OK, EXIT_USAGE } from "./errors.ts";
 import {
-  formatTable,
   isVerbose,
-  listingDocument,
-  listingRows,
+  printDescribedListing,
   printJson,
   reportDiscoveryWarnings,
+  unknownNameExit,
 } from "./output.ts";
 import { discoverSkills, readSkillBody } from "../discovery/skills.ts";
-import { namesTail, shownName } from "../text/nearest-names.ts";
 import { listSkillFiles } from "../tools/skill.ts";
 import type { SkillDefinition } from "../types.ts";
 
@@ -70,10 +68,7 @@ export async function skillsCommand(args: string[]): Promise<number> {
     const { name } = show;
     const skill = found.skills.find((s) => s.name === name);
     if (!skill) {
-      const names = found.skills.map((s) => s.name);
-      const tail = namesTail(name, names, "skills", "`xcsh skills` lists them all");
-      writeErr(`xcsh: unknown skill "${shownName(name)}". ${tail}\n`);
-      return EXIT_USAGE;
+      return unknownNameExit("skill", "skills", name, found.skills.map((s) => s.name));
     }
     const read = await readSkillBody(skill.filePath);
     if ("error" in read) {
@@ -98,12 +93,10 @@ export async function skillsCommand(args: string[]): Promise<number> {
     }
     return EXIT_OK;
   }
-  const all = values.all === true;
-  if (values.json) {
-    printJson(listingDocument("skills", found.skills, found.shadowed, all, summary, summary));
-    return EXIT_OK;
-  }
-  const rows = listingRows(found.skills, found.shadowed, all, (s) => s.description);
-  writeOut(formatTable(["NAME", "SOURCE", "FAMILY", "FILE", "DESCRIPTION"], rows));
+  printDescribedListing("skills", found.skills, found.shadowed, {
+    all: values.all === true,
+    json: values.json === true,
+    summary,
+  });
   return EXIT_OK;
 }
