@@ -124,10 +124,14 @@ export function cachedParse(file: SourceFile, origin: FileOrigin): FileParse | N
   return result;
 }
 
+/** The parse of the file at `path` as the lint rules take it. */
+function outcomeOf(path: string, r: FileParse): FileOutcome {
+  return { path, agent: r.agent, warnings: r.warnings };
+}
+
 /** One file's parse as the lint rules take it, loading a full parser if it needs one. */
 export async function agentOutcome(file: SourceFile, origin: FileOrigin): Promise<FileOutcome> {
-  const r = await parseOnDemand(() => cachedParse(file, origin));
-  return { path: file.path, agent: r.agent, warnings: r.warnings };
+  return outcomeOf(file.path, await parseOnDemand(() => cachedParse(file, origin)));
 }
 
 /**
@@ -143,7 +147,7 @@ export async function readAgentFolder(
   for (const file of folder.files) {
     let r = cachedParse(file, origin);
     if (isNeedsParser(r)) r = await parseOnDemand(() => cachedParse(file, origin));
-    outcomes.push({ path: file.path, agent: r.agent, warnings: r.warnings });
+    outcomes.push(outcomeOf(file.path, r));
   }
   return { folder, outcomes };
 }
@@ -284,7 +288,7 @@ export async function readCachedFolder(
       // Waits only for the rare file that needs a full parser loaded.
       if (isNeedsParser(r)) r = await parseOnDemand(() => signedParse(f, origin, key, cache));
     }
-    outcomes.push({ path: f.path, agent: r.agent, warnings: r.warnings });
+    outcomes.push(outcomeOf(f.path, r));
   }
   // Entries of files gone from the folder can only come from the file or an
   // earlier discovery: on a first run, every entry is one just read.
