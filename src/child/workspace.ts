@@ -1,14 +1,15 @@
 /**
  * Where a child's tools may work: the folders the file tools are confined to
- * and the sandbox its `bash` commands run in.
+ * and the sandbox its commands run in (its `bash` commands and its hooks:
+ * a task that starts either gets one, see `startsCommands`).
  *
  * Decides the roots (the project root of the working directory, then each
  * existing folder of `task.additionalDirectories`, `~/` meaning the home
  * folder; all as real paths), the sandbox setting (the envelope's, else the
  * agent's and the config's by the usual precedence) and what happens when
  * bubblewrap cannot sandbox here: a required mode is an error, the default
- * runs commands unsandboxed with a warning. A sandboxed task gets a private
- * temporary folder (0700), removed by `cleanup`.
+ * runs commands (hooks too) unsandboxed with a warning. A sandboxed task
+ * gets a private temporary folder (0700), removed by `cleanup`.
  *
  * @module
  */
@@ -16,7 +17,7 @@ import process from "node:process";
 import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chooseSandbox } from "../sandbox/mode.ts";
+import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/tool-spec.ts";
@@ -67,8 +68,8 @@ export interface WorkspaceInputs {
   home: string;
   /** The environment (`XCSH_NO_BWRAP`: see `src/sandbox/probe.ts`). */
   env: Readonly<Record<string, string | undefined>>;
-  /** False when the child has no `bash` tool: no sandbox is needed. */
-  usesBash: boolean;
+  /** The names of the child's tools (with the envelope's hooks: whether commands run). */
+  toolNames: readonly string[];
   /** The parent (an xcsh) probed bubblewrap already: only look `bwrap` up. */
   parentChecked: boolean;
 }
@@ -86,7 +87,10 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     config: i.config.task.sandbox,
     network: i.config.task.sandboxNetwork,
   });
-  if (!i.usesBash || setting.mode === "off") return { ok: true, value: none, warnings };
+  const hooks = i.envelope.agent.hooks;
+  if (setting.mode === "off" || !startsCommands({ tools: i.toolNames, hooks })) {
+    return { ok: true, value: none, warnings };
+  }
   const support = sandboxSupport(bwrapLocations(i.env), setting.network, i.parentChecked);
   if (!support.ok) {
     if (setting.required) {
