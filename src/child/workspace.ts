@@ -9,7 +9,9 @@
  * agent's and the config's by the usual precedence) and what happens when
  * bubblewrap cannot sandbox here: a required mode is an error, the default
  * runs commands (hooks too) unsandboxed with a warning. A sandboxed task
- * gets a private temporary folder (0700), removed by `cleanup`.
+ * gets a private temporary folder (0700), removed by `cleanup`, and the
+ * files its hooks and MCP servers run from its folders read-only
+ * (`program-files.ts`).
  *
  * @module
  */
@@ -23,6 +25,7 @@ import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/tool-spec.ts";
 import type { XcshConfig } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import { programFiles } from "./program-files.ts";
 
 export interface Workspace {
   /** The project root first, then the additional folders. */
@@ -115,11 +118,24 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
   // A child that ends early (a signal's grace run out, an exit on a fatal
   // error) still removes its private /tmp; only SIGKILL leaves it behind.
   process.once("exit", remove);
+  const readOnly = programFiles({
+    hooks,
+    servers: i.envelope.mcpServers,
+    cwd: i.envelope.cwd,
+    projectDir: roots[0],
+    roots,
+  });
   return {
     ok: true,
     value: {
       roots,
-      sandbox: { mode: setting.mode, network: setting.network, bwrap: support.bwrap, tmp },
+      sandbox: {
+        mode: setting.mode,
+        network: setting.network,
+        bwrap: support.bwrap,
+        tmp,
+        ...(readOnly.length > 0 ? { readOnly } : {}),
+      },
       cleanup: () => {
         process.off("exit", remove);
         remove();

@@ -63,6 +63,7 @@ function commandLine(script: string, ctx: ToolContext): [string, string[]] {
     network: sb.network,
     roots: ctx.roots ?? [ctx.cwd],
     tmp: sb.tmp,
+    ...(sb.readOnly ? { readOnly: sb.readOnly } : {}),
     cwd: ctx.cwd,
     hide: hostHiding(),
   };
