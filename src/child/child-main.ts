@@ -166,7 +166,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     config,
     home: deps.home,
     env,
-    usesBash: tools.has("bash"),
+    toolNames: [...tools.keys()],
     // xcsh's own children: the parent probed bubblewrap before starting them.
     parentChecked: parentPipe(env),
   });

@@ -6,10 +6,12 @@
  * the model with the result; `additionalContext` is added to it), and
  * `Stop` when the agent would finish (exit 2 or `decision: "block"` makes it
  * go on, with the reason). Each hook gets the event as JSON on stdin, runs
- * like a `bash` command (in the same sandbox, its process tree ended at its
- * timeout, default 60 s), and its output is read in bounded memory. A hook
- * that cannot start, fails otherwise, hangs or is killed is one warning line
- * naming the file and field, and the task goes on.
+ * like a `bash` command (in the sandbox, network and environment `bash`
+ * commands get, whether or not the agent has `bash`; the scripts it names
+ * in the task's folders read-only: see `program-files.ts`; its process tree
+ * ended at its timeout, default 60 s), and its output is read in bounded
+ * memory. A hook that cannot start, fails otherwise, hangs or is killed is
+ * one warning line naming the file and field, and the task goes on.
  *
  * @module
  */

@@ -1,14 +1,17 @@
 /**
  * Where a child's tools may work: the folders the file tools are confined to
- * and the sandbox its `bash` commands run in.
+ * and the sandbox its commands run in (its `bash` commands and its hooks:
+ * a task that starts either gets one, see `startsCommands`).
  *
  * Decides the roots (the project root of the working directory, then each
  * existing folder of `task.additionalDirectories`, `~/` meaning the home
  * folder; all as real paths), the sandbox setting (the envelope's, else the
  * agent's and the config's by the usual precedence) and what happens when
  * bubblewrap cannot sandbox here: a required mode is an error, the default
- * runs commands unsandboxed with a warning. A sandboxed task gets a private
- * temporary folder (0700), removed by `cleanup`.
+ * runs commands (hooks too) unsandboxed with a warning. A sandboxed task
+ * gets a private temporary folder (0700), removed by `cleanup`, and the
+ * files its hooks and MCP servers run from its folders read-only
+ * (`program-files.ts`).
  *
  * @module
  */
@@ -16,12 +19,13 @@ import process from "node:process";
 import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chooseSandbox } from "../sandbox/mode.ts";
+import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/tool-spec.ts";
 import type { XcshConfig } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import { programFiles } from "./program-files.ts";
 
 export interface Workspace {
   /** The project root first, then the additional folders. */
@@ -67,8 +71,8 @@ export interface WorkspaceInputs {
   home: string;
   /** The environment (`XCSH_NO_BWRAP`: see `src/sandbox/probe.ts`). */
   env: Readonly<Record<string, string | undefined>>;
-  /** False when the child has no `bash` tool: no sandbox is needed. */
-  usesBash: boolean;
+  /** The names of the child's tools (with the envelope's hooks: whether commands run). */
+  toolNames: readonly string[];
   /** The parent (an xcsh) probed bubblewrap already: only look `bwrap` up. */
   parentChecked: boolean;
 }
@@ -86,7 +90,10 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     config: i.config.task.sandbox,
     network: i.config.task.sandboxNetwork,
   });
-  if (!i.usesBash || setting.mode === "off") return { ok: true, value: none, warnings };
+  const hooks = i.envelope.agent.hooks;
+  if (setting.mode === "off" || !startsCommands({ tools: i.toolNames, hooks })) {
+    return { ok: true, value: none, warnings };
+  }
   const support = sandboxSupport(bwrapLocations(i.env), setting.network, i.parentChecked);
   if (!support.ok) {
     if (setting.required) {
@@ -111,11 +118,24 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
   // A child that ends early (a signal's grace run out, an exit on a fatal
   // error) still removes its private /tmp; only SIGKILL leaves it behind.
   process.once("exit", remove);
+  const readOnly = programFiles({
+    hooks,
+    servers: i.envelope.mcpServers,
+    cwd: i.envelope.cwd,
+    projectDir: roots[0],
+    roots,
+  });
   return {
     ok: true,
     value: {
       roots,
-      sandbox: { mode: setting.mode, network: setting.network, bwrap: support.bwrap, tmp },
+      sandbox: {
+        mode: setting.mode,
+        network: setting.network,
+        bwrap: support.bwrap,
+        tmp,
+        ...(readOnly.length > 0 ? { readOnly } : {}),
+      },
       cleanup: () => {
         process.off("exit", remove);
         remove();

@@ -4,7 +4,7 @@
  * Decides, from `--sandbox`, the agent, the config and the calling task (see
  * `src/sandbox/mode.ts`), the setting that travels in the envelope, and what
  * happens where bubblewrap cannot sandbox (probed once per process, only for
- * an agent that has `bash`): a mode somebody asked for is a usage error
+ * an agent that starts commands: `bash` or hooks, see `startsCommands`): a mode somebody asked for is a usage error
  * before any child starts; the default becomes `off`, with one warning per
  * process.
  *
@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { chooseSandbox, describeSource } from "../sandbox/mode.ts";
+import { chooseSandbox, describeSource, startsCommands } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupportSoon, startSandboxProbe } from "../sandbox/probe.ts";
 import type {
   AgentDefinition,
@@ -37,7 +37,7 @@ export type SandboxDecision =
 export interface SandboxRequest {
   /** `--sandbox`. */
   request?: SandboxMode;
-  /** The effective agent (plan mode has already removed `bash`). */
+  /** The effective agent (plan mode has already removed `bash`), with its hooks. */
   agent: AgentDefinition;
   config: XcshConfig;
   /** The calling task's sandbox, for delegated tasks. */
@@ -78,8 +78,7 @@ export async function sandboxFor(r: SandboxRequest): Promise<SandboxDecision> {
     network: choice.network,
     required: choice.required,
   };
-  const usesBash = r.agent.tools === undefined || r.agent.tools.includes("bash");
-  if (setting.mode === "off" || !usesBash) return { ok: true, setting };
+  if (setting.mode === "off" || !startsCommands(r.agent)) return { ok: true, setting };
   const support = await sandboxSupportSoon(bwrapLocations(r.env), setting.network);
   if (support.ok) return { ok: true, setting };
   if (setting.required) {

@@ -277,7 +277,7 @@ export class TaskTool {
     }
     const sandbox = await sandboxFor({
       request: req.sandbox,
-      // The decided tools say whether there is a bash to sandbox.
+      // The decided tools and the hooks say whether commands run to sandbox.
       agent: { ...agent, tools: toolSet.tools },
       config,
       caller: this.opts.sandbox,

@@ -12,6 +12,18 @@ const base = {
 };
 
 describe("bwrapArgs", () => {
+  test("read-only files are bound after the writable folders, so they stay read-only", () => {
+    const args = bwrapArgs(
+      { ...base, mode: "workspace-write", readOnly: ["/p/hooks/check.sh"] },
+      ["true"],
+    );
+    const file = args.indexOf("/p/hooks/check.sh");
+    assert.equal(args[file - 1], "--ro-bind");
+    assert.equal(args[file + 1], "/p/hooks/check.sh");
+    assert.ok(file > args.lastIndexOf("/data"), "after every writable folder");
+    assert.ok(file < args.indexOf("--"), "before the command");
+  });
+
   test("workspace-write: read-only root, private /tmp, the project folders writable on top", () => {
     assert.deepEqual(bwrapArgs({ ...base, mode: "workspace-write" }, ["/bin/bash", "-c", "ls"]), [
       "--ro-bind",

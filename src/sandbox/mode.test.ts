@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chooseSandbox, describeSource, parseSandboxMode } from "./mode.ts";
+import { chooseSandbox, describeSource, parseSandboxMode, startsCommands } from "./mode.ts";
 
 describe("parseSandboxMode", () => {
   test("the three modes, and Codex's danger-full-access as off", () => {
@@ -82,5 +82,22 @@ describe("chooseSandbox", () => {
       describeSource(chooseSandbox({ config: "read-only", network: true })),
       "task.sandbox: read-only",
     );
+  });
+});
+
+describe("startsCommands", () => {
+  const hook = { hooks: [{ command: "./check.sh" }] };
+  test("bash, or every tool, starts commands", () => {
+    assert.equal(startsCommands({ tools: ["read", "bash"] }), true);
+    assert.equal(startsCommands({}), true);
+  });
+  test("hooks start commands whether or not the agent has bash", () => {
+    assert.equal(startsCommands({ tools: ["read"], hooks: { Stop: [hook] } }), true);
+    assert.equal(startsCommands({ tools: [], hooks: { PreToolUse: [hook] } }), true);
+  });
+  test("no bash and no hook: nothing to sandbox", () => {
+    assert.equal(startsCommands({ tools: ["read", "grep"] }), false);
+    assert.equal(startsCommands({ tools: ["read"], hooks: {} }), false);
+    assert.equal(startsCommands({ tools: ["read"], hooks: { Stop: [{ hooks: [] }] } }), false);
   });
 });

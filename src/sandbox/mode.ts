@@ -1,7 +1,9 @@
 /**
- * Which sandbox a task's `bash` commands get.
+ * Which sandbox the commands a task starts get: its `bash` commands and its
+ * hooks alike.
  *
- * Decides the spelling of a mode (`read-only`, `workspace-write`, `off`, and
+ * Decides whether a task starts commands at all ({@link startsCommands}: a
+ * `bash` tool or any hook), the spelling of a mode (`read-only`, `workspace-write`, `off`, and
  * Codex's `danger-full-access` for `off`), the precedence (`--sandbox`, then
  * the agent's `sandbox`, then `task.sandbox`, then the default
  * `workspace-write`), that a mode the user asked for (`--sandbox`,
@@ -19,7 +21,7 @@
  *
  * @module
  */
-import { SANDBOX_MODES, type SandboxMode, type SandboxSetting } from "../types.ts";
+import { type AgentHooks, SANDBOX_MODES, type SandboxMode, type SandboxSetting } from "../types.ts";
 
 /** Codex's `sandbox_mode` values that mean an xcsh mode of another name. */
 const ALIASES: Readonly<Record<string, SandboxMode>> = { "danger-full-access": "off" };
@@ -33,6 +35,22 @@ export function parseSandboxMode(value: unknown): SandboxMode | undefined {
   const v = value.trim().toLowerCase();
   if ((SANDBOX_MODES as readonly string[]).includes(v)) return v as SandboxMode;
   return ALIASES[v];
+}
+
+/**
+ * Whether a task starts commands the sandbox must hold: it has the `bash`
+ * tool (`tools` absent means every tool) or any hook. Both sides ask it, the
+ * parent before probing bubblewrap, the child before making the sandbox, so
+ * that hooks get the sandbox `bash` would get whether or not the agent has
+ * `bash`.
+ */
+export function startsCommands(
+  agent: { tools?: readonly string[]; hooks?: AgentHooks },
+): boolean {
+  if (agent.tools === undefined || agent.tools.includes("bash")) return true;
+  return Object.values(agent.hooks ?? {}).some((groups) =>
+    (groups ?? []).some((g) => g.hooks.length > 0)
+  );
 }
 
 /** How much a mode confines: higher is stricter. */

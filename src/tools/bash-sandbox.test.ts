@@ -66,6 +66,23 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
     sandbox: { mode, network, bwrap: support.ok ? support.bwrap : "", tmp },
   });
 
+  test("readOnly files stay read-only in the writable project; a removed one is passed over", async () => {
+    const kept = join(sb.dir, "kept.sh");
+    const gone = join(sb.dir, "gone.sh");
+    writeFileSync(kept, "echo kept\n");
+    const ctx: ToolContext = {
+      ...ctxFor("workspace-write"),
+      sandbox: { ...ctxFor("workspace-write").sandbox!, readOnly: [kept, gone] },
+    };
+    const r = await bashTool.run({
+      command: "echo changed >> kept.sh; echo $?; touch other.txt && echo other-ok",
+    }, ctx);
+    assert.match(r.output, /Read-only file system/);
+    assert.match(r.output, /other-ok/, "the rest of the project is writable");
+    assert.equal(readFileSync(kept, "utf8"), "echo kept\n");
+    assert.equal(existsSync(gone), false);
+  });
+
   test("workspace-write: the project and /tmp are writable, the rest is not", async () => {
     const r = await bashTool.run({
       command: `touch made.txt && echo in-ok; touch ${outside}/x 2>&1; ` +

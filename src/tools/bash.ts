@@ -63,6 +63,9 @@ function commandLine(script: string, ctx: ToolContext): [string, string[]] {
     network: sb.network,
     roots: ctx.roots ?? [ctx.cwd],
     tmp: sb.tmp,
+    // A file removed since the task started has nothing left to protect (and
+    // bwrap refuses to bind a path that does not exist).
+    ...(sb.readOnly ? { readOnly: sb.readOnly.filter((f) => existsSync(f)) } : {}),
     cwd: ctx.cwd,
     hide: hostHiding(),
   };

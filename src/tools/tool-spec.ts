@@ -74,6 +74,8 @@ export interface CommandSandbox {
   bwrap: string;
   /** The task's private temporary folder, `/tmp` inside the sandbox. */
   tmp: string;
+  /** Files bound read-only over the writable folders (the scripts hooks run). */
+  readOnly?: readonly string[];
 }
 
 /** What a tool call produced. */
