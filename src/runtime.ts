@@ -62,9 +62,16 @@ export function selfCommand(): SelfCommand {
   const runtime = runtimeName();
   if (runtime === "bun") {
     if (isCompiled()) return { command: process.execPath, args: [] };
-    return { command: process.execPath, args: [g.Bun.main ?? entryScript()] };
+    // From source, the re-executed Bun reads no .env and no bunfig.toml of
+    // the child's working folder (the repository); the binary is built so.
+    const folderFree = [
+      "--no-env-file",
+      ...(process.platform === "win32" ? [] : ["--config=/dev/null"]),
+    ];
+    return { command: process.execPath, args: [...folderFree, g.Bun.main ?? entryScript()] };
   }
   if (runtime === "deno") {
+    // Deno reads no .env unasked, and its config is named here.
     const entry = entryScript();
     const config = join(dirname(entry), "deno.json");
     return {
