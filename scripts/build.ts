@@ -33,6 +33,13 @@ function build(target: string, outfile: string, cross: boolean): void {
     // model loop, the MCP server) out of every start-up.
     "--format=esm",
     "--splitting",
+    // The binary reads nothing of the folder it starts in: no bunfig.toml
+    // (whose preload would run a repository's code inside xcsh), no .env
+    // (whose variables would steer it), no tsconfig.json or package.json.
+    "--no-compile-autoload-bunfig",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-tsconfig",
+    "--no-compile-autoload-package-json",
     ...(cross ? [`--target=${target}`] : []),
     "--define",
     `XCSH_TARGET=${JSON.stringify(target)}`,

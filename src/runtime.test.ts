@@ -6,8 +6,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
-import { type PipedSpawn, runtimeName, sha256Hex, spawnPiped } from "./runtime.ts";
+import { type PipedSpawn, runtimeName, selfCommand, sha256Hex, spawnPiped } from "./runtime.ts";
 
 interface Seen {
   out: string;
@@ -99,6 +102,15 @@ describe(`spawnPiped (${runtimeName()})`, () => {
     });
   });
 
+  test("the child gets no variable that steers a runtime", async () => {
+    const { done } = run("sh", ["-c", "env"], undefined, {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", BUN_OPTIONS: "--smol", KEPT: "yes" },
+    });
+    const seen = await done;
+    assert.match(seen.out, /^KEPT=yes$/m);
+    assert.doesNotMatch(seen.out, /BUN_OPTIONS/);
+  });
+
   test("detached: the child leads its own process group", async () => {
     const { done, pid } = run("sh", ["-c", "sleep 0.3"]);
     await new Promise((r) => setTimeout(r, 100));
@@ -118,4 +130,30 @@ test(`sha256Hex (${runtimeName()}): the standard vectors, for text as UTF-8 and 
   );
   // Non-ASCII text is hashed as its UTF-8 bytes.
   assert.equal(sha256Hex("é"), sha256Hex(new Uint8Array([0xc3, 0xa9])));
+});
+
+test(`selfCommand (${runtimeName()}): a copy started in a folder reads none of its files`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "xcsh-self-"));
+  try {
+    const marker = join(dir, "MARKER");
+    writeFileSync(
+      join(dir, "x.js"),
+      `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    );
+    writeFileSync(join(dir, "bunfig.toml"), 'preload = ["./x.js"]\n');
+    writeFileSync(join(dir, ".env"), "XCSH_NO_BWRAP=1\n");
+    writeFileSync(join(dir, "deno.json"), "{ not json");
+    // Its last argument names the entry script (under `bun test`, the test file).
+    const self = selfCommand();
+    const main = join(import.meta.dirname ?? ".", "..", "main.ts");
+    const out = execFileSync(self.command, [...self.args.slice(0, -1), main, "--version"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+      encoding: "utf8",
+    });
+    assert.match(out, /^xcsh /);
+    assert.equal(existsSync(marker), false, "the folder's bunfig.toml preload ran");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

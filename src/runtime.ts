@@ -8,6 +8,8 @@
  * a short `xcsh run` about 8 ms; `node:child_process` elsewhere), what to call
  * this build in `--version`, how to tell this build from another, and where
  * a worker's entry module is (inside a compiled binary, the build's own copy).
+ * Every process started here gets its environment without the variables
+ * that steer a runtime (`process/runtime-variables.ts`).
  * Everything else in `src/` is runtime-neutral `node:` code.
  *
  * @module
@@ -16,6 +18,7 @@ import process from "node:process";
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { withoutRuntimeVariables } from "./process/runtime-variables.ts";
 
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
@@ -59,9 +62,16 @@ export function selfCommand(): SelfCommand {
   const runtime = runtimeName();
   if (runtime === "bun") {
     if (isCompiled()) return { command: process.execPath, args: [] };
-    return { command: process.execPath, args: [g.Bun.main ?? entryScript()] };
+    // From source, the re-executed Bun reads no .env and no bunfig.toml of
+    // the child's working folder (the repository); the binary is built so.
+    const folderFree = [
+      "--no-env-file",
+      ...(process.platform === "win32" ? [] : ["--config=/dev/null"]),
+    ];
+    return { command: process.execPath, args: [...folderFree, g.Bun.main ?? entryScript()] };
   }
   if (runtime === "deno") {
+    // Deno reads no .env unasked, and its config is named here.
     const entry = entryScript();
     const config = join(dirname(entry), "deno.json");
     return {
@@ -95,13 +105,6 @@ export function buildIdentity(): string {
 }
 
 /** A started child whose stdin, stdout and stderr are pipes. */
-/** `env` without the variables whose value is `undefined` (`process.env` may hold such). */
-function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
-}
-
 export interface PipedProcess {
   pid: number | undefined;
   /** Writes to the child's stdin; a child that is gone is not an error. */
@@ -114,7 +117,10 @@ export interface PipedSpawn {
   command: string;
   args: string[];
   cwd: string;
-  /** The child's environment; variables set to `undefined` are left out. */
+  /**
+   * The child's environment; variables set to `undefined` are left out, and
+   * so are those that steer a runtime.
+   */
   env: Readonly<Record<string, string | undefined>>;
   /** In its own process group (POSIX), so that its whole tree can be signalled. */
   detached: boolean;
@@ -136,7 +142,7 @@ export async function spawnPiped(o: PipedSpawn): Promise<PipedProcess> {
   const { spawn } = await import("node:child_process");
   const child = spawn(o.command, o.args, {
     cwd: o.cwd,
-    env: definedEnv(o.env),
+    env: withoutRuntimeVariables(o.env),
     stdio: ["pipe", "pipe", "pipe"],
     detached: o.detached,
   });
@@ -178,7 +184,7 @@ function bunSpawnPiped(o: PipedSpawn): PipedProcess {
   try {
     proc = g.Bun.spawn([o.command, ...o.args], {
       cwd: o.cwd,
-      env: definedEnv(o.env),
+      env: withoutRuntimeVariables(o.env),
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
@@ -232,7 +238,10 @@ export interface DetachedSpawn {
   command: string;
   args: string[];
   cwd: string;
-  /** The child's environment; variables set to `undefined` are left out. */
+  /**
+   * The child's environment; variables set to `undefined` are left out, and
+   * so are those that steer a runtime.
+   */
   env: Readonly<Record<string, string | undefined>>;
   /** Files (opened for appending) that receive its stdout and stderr. */
   stdoutFile: string;
@@ -252,7 +261,7 @@ export async function spawnDetached(o: DetachedSpawn): Promise<number> {
     if (g.Bun !== undefined) {
       const proc = g.Bun.spawn([o.command, ...o.args], {
         cwd: o.cwd,
-        env: definedEnv(o.env),
+        env: withoutRuntimeVariables(o.env),
         stdio: ["ignore", out, err],
         detached: true,
       });
@@ -262,7 +271,7 @@ export async function spawnDetached(o: DetachedSpawn): Promise<number> {
     const { spawn } = await import("node:child_process");
     const child = spawn(o.command, o.args, {
       cwd: o.cwd,
-      env: definedEnv(o.env),
+      env: withoutRuntimeVariables(o.env),
       stdio: ["ignore", out, err],
       detached: true,
     });

@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { Buffer } from "node:buffer";
 import process from "node:process";
+import { withoutRuntimeVariables } from "./runtime-variables.ts";
 
 /** Parent pid of `pid` from `/proc/<pid>/stat`, or undefined. */
 function parentOf(pid: number): number | undefined {
@@ -43,7 +44,10 @@ function parentLinks(): [number, number][] {
   } catch {
     // no /proc: ask ps
   }
-  const ps = spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" });
+  const ps = spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], {
+    encoding: "utf8",
+    env: withoutRuntimeVariables(process.env),
+  });
   if (ps.status !== 0 || typeof ps.stdout !== "string") return [];
   return ps.stdout.split("\n").map((l) => l.trim().split(/\s+/).map(Number))
     .filter((p) => p.length === 2 && p.every(Number.isInteger)) as [number, number][];
@@ -83,7 +87,10 @@ export function killTree(pid: number, signal: NodeJS.Signals): number[] {
   if (process.platform === "win32") {
     // No signals or process groups: taskkill ends the tree (forcefully for SIGKILL).
     const force = signal === "SIGKILL" ? ["/F"] : [];
-    spawnSync("taskkill", ["/PID", String(pid), "/T", ...force], { stdio: "ignore" });
+    spawnSync("taskkill", ["/PID", String(pid), "/T", ...force], {
+      stdio: "ignore",
+      env: withoutRuntimeVariables(process.env),
+    });
     return [pid];
   }
   const members = [pid, ...listDescendants(pid)];

@@ -216,7 +216,7 @@ export class TaskTool {
     req: TaskRequest,
     { dryRun = false, withoutModel = false } = {},
   ): Promise<Prepared> {
-    const prepared = await this.prepareChildren(req, { withoutModel });
+    const prepared = await this.prepareChildren(req, { withoutModel, dryRun });
     if (!prepared.ok) return prepared;
     const { tasks } = prepared;
     const fail = (message: string): Prepared => {
@@ -243,7 +243,7 @@ export class TaskTool {
    */
   private async prepareChildren(
     req: TaskRequest,
-    opts: { withoutModel?: boolean },
+    opts: { withoutModel?: boolean; dryRun?: boolean },
   ): Promise<Prepared & { isolation?: TaskRequest["isolation"] }> {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
@@ -293,7 +293,7 @@ export class TaskTool {
       files: agent.omitContextFiles !== true,
     });
     this.opts.onWarnings?.(gathered.warnings);
-    const launch = this.launcherFor(req, asked);
+    const launch = this.launcherFor(req, asked, opts.dryRun === true);
     if (!launch.ok) return usage(launch.message);
     const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
     const memory = this.memoryOf(agent);
@@ -450,11 +450,13 @@ export class TaskTool {
 
   /**
    * The launcher this call's children start through, with the xcsh the far
-   * side runs; its program must exist here before any child starts.
+   * side runs; its program must exist here before any child starts. A dry
+   * run starts none: it shows the command with a warning instead.
    */
   private launcherFor(
     req: TaskRequest,
     agent: AgentDefinition,
+    dryRun: boolean,
   ):
     | { ok: true; value?: { plan: LaunchPlan; binary: string[] } }
     | { ok: false; message: string } {
@@ -468,11 +470,14 @@ export class TaskTool {
     if (!choice.plan) return { ok: true };
     const program = choice.plan.args[0];
     if (programPath(program, env.env.PATH) === undefined) {
-      return {
-        ok: false,
-        message: `launcher '${choice.plan.name}' (${choice.plan.key}): the program '${program}' ` +
-          `was not found${program.includes("/") ? "" : " on PATH"}; no task was started`,
-      };
+      const missing = `launcher '${choice.plan.name}' (${choice.plan.key}): the program ` +
+        `'${program}' was not found${program.includes("/") ? "" : " on PATH"}`;
+      if (!dryRun) return { ok: false, message: `${missing}; no task was started` };
+      this.warn({
+        level: "warning",
+        field: choice.plan.key,
+        message: `${missing}; a real run would start no task`,
+      });
     }
     const self = selfCommand();
     const binary = config.task.launcherBinary !== undefined

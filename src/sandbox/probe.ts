@@ -32,6 +32,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { ownershipProblem } from "../fs/file-safety.ts";
+import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
 import { spawnPiped } from "../runtime.ts";
 import { probeArgs } from "./bwrap-args.ts";
 import { hostHiding } from "./host-sockets.ts";
@@ -221,6 +222,7 @@ function probe(where: readonly string[], network: boolean, checked: boolean): Sa
   const r = spawnSync(bwrap, probeArgs(network, tmpdir(), hostHiding()), {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
+    env: withoutRuntimeVariables(process.env),
     timeout: PROBE_TIMEOUT_MS,
   });
   return verdict(bwrap, {

@@ -21,6 +21,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import process from "node:process";
 import { killMarked, killTree } from "../process/process-tree.ts";
+import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
@@ -167,7 +168,7 @@ export function spawnCommand(
     const [program, argv] = commandLine(script, ctx);
     const child = spawn(program, argv, {
       cwd: ctx.cwd,
-      env: { ...ctx.env, ...opts.env, [COMMAND_MARK]: mark },
+      env: withoutRuntimeVariables({ ...ctx.env, ...opts.env, [COMMAND_MARK]: mark }),
       detached: true,
       stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });

@@ -4,8 +4,9 @@
 // `xcsh --version` and `xcsh agents --json` (empty environment, HOME pointing
 // nowhere) must work and list the six bundled agents.
 //
-// Needs root: the root file system is entered with `unshare --mount --pid
-// --fork` and `chroot`. Mounts live in the private mount namespace and vanish
+// Needs root, and `unshare` and `chroot` on PATH (util-linux, coreutils): the
+// root file system is entered with `unshare --mount --pid --fork` and
+// `chroot`; the test says which is missing when it skips. Mounts live in the private mount namespace and vanish
 // with it. Needs `npm run build` first (npm test runs it).
 
 import { after, before, describe, test } from "node:test";
@@ -18,7 +19,8 @@ import process from "node:process";
 import pkg from "../../package.json" with { type: "json" };
 import { requireBinary } from "../support/cli.ts";
 
-const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+/** This process's PATH: a run that hides `unshare` (as `.ci/run` does) hides it here too. */
+const PATH = process.env.PATH ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const BUNDLED = ["explore", "plan", "designer", "reviewer", "task", "quick_task"];
 const NEEDS_ROOT = "minimal-container test needs root (unshare + chroot)";
 
@@ -41,6 +43,14 @@ const ENTER = [
 function skipReason(): string | undefined {
   if (process.platform !== "linux") return `${NEEDS_ROOT}; this is ${process.platform}`;
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return NEEDS_ROOT;
+  const missing = ["unshare", "chroot"].filter((p) =>
+    spawnSync("sh", ["-c", `command -v ${p}`], { env: { PATH } }).status !== 0
+  );
+  if (missing.length > 0) {
+    return `minimal-container test needs unshare and chroot (util-linux, coreutils); not on PATH: ${
+      missing.join(", ")
+    }`;
+  }
   // Root, but the kernel or a sandbox may still forbid namespaces or mounts.
   const probe = mkdtempSync(join(tmpdir(), "xcsh-ns-probe-"));
   try {
@@ -58,7 +68,6 @@ function skipReason(): string | undefined {
       ],
       { env: { PATH }, encoding: "utf8" },
     );
-    // A missing unshare is a broken test machine, not a reason to skip.
     if (r.error) throw new Error(`cannot run unshare: ${r.error.message}`);
     if (r.status !== 0) {
       return `minimal-container test skipped: the kernel refuses namespaces or mounts here (unshare: ${

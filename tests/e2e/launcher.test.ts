@@ -97,6 +97,29 @@ describe("launcher settings", () => {
     assert.equal(server.requests.length, 0);
   });
 
+  test("a dry run with the launcher's program missing shows its command, with a warning", async () => {
+    const w = world(
+      `  launchers: { cluster: ["no-such-launcher-xyz", "--job-name={job}", "--"] }\n`,
+    );
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "quick_task", "--launcher", "cluster", "--dry-run", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /warning.*launcher 'cluster' \(task\.launchers\.cluster\): the program 'no-such-launcher-xyz' was not found on PATH; a real run would start no task/,
+    );
+    const argv: string[] = JSON.parse(r.stdout).tasks[0].launcher.argv;
+    assert.deepEqual(argv.slice(0, 3), [
+      "no-such-launcher-xyz",
+      "--job-name=xcsh-quick-task-0-quick-task",
+      "--",
+    ]);
+    assert.equal(server.requests.length, 0);
+  });
+
   test("an unknown launcher name is refused naming where it came from", async () => {
     const w = world(`  launchers: { cluster: ["env"] }\n`);
     const r = await runXcsh(["run", "quick_task", "--launcher", "grid", "go"], {

@@ -98,7 +98,9 @@ export function testCacheDirectory(): string {
 
 /**
  * The clean environment of a test run: PATH, HOME when given, this process's
- * cache folder (unless `extra` says otherwise), and `extra`.
+ * cache folder (unless `extra` says otherwise), `XCSH_NO_BWRAP` when this
+ * process has it (a run that hides bubblewrap hides it from the binary too),
+ * and `extra`.
  */
 export function cleanEnv(
   home: string | undefined,
@@ -114,6 +116,7 @@ export function cleanEnv(
     env.XCSH_DATA_DIR = join(testCacheDirectory(), "data");
   }
   if (home !== undefined) env.HOME = home;
+  if (process.env.XCSH_NO_BWRAP) env.XCSH_NO_BWRAP = process.env.XCSH_NO_BWRAP;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

@@ -4,8 +4,9 @@
  * config written into a throwaway folder; `SLURM_CONF` in {@link
  * SlurmCluster.env} points `srun`, `squeue` and `scancel` at it. Needs
  * Linux, root (slurmd runs jobs as their user) and Debian's `slurm-wlm` and
- * `munge`; {@link startSlurm} returns the reason when any is missing or the
- * daemons do not come up, for the test to skip with.
+ * `munge` on PATH (where a run that hides them, as `.ci/run` does, takes
+ * them away); {@link startSlurm} returns the reason when any is missing or
+ * the daemons do not come up, for the test to skip with.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import process from "node:process";
 import { randomBytes } from "node:crypto";
 
@@ -32,7 +33,8 @@ export interface SlurmCluster {
 }
 
 const PROGRAMS = ["munged", "slurmctld", "slurmd", "srun", "squeue", "scancel", "sinfo"];
-const DIRS = ["/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+/** The folders of this process's PATH. */
+const DIRS = (process.env.PATH ?? "").split(delimiter).filter((d) => d.startsWith("/"));
 
 function which(name: string): string | undefined {
   for (const d of DIRS) {
@@ -115,7 +117,7 @@ export async function startSlurm(): Promise<SlurmCluster | string> {
       "",
     ].join("\n"),
   );
-  const env = { SLURM_CONF: conf, PATH: `${process.env.PATH ?? ""}:/usr/sbin:/usr/bin` };
+  const env = { SLURM_CONF: conf, PATH: process.env.PATH ?? "/usr/sbin:/usr/bin" };
   const run = (program: string, args: string[]) => {
     const r = spawnSync(program, args, {
       env: { ...process.env, ...env },

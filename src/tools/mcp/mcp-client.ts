@@ -21,6 +21,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
 import { isRunning, killPids, listDescendants } from "../../process/process-tree.ts";
+import { withoutRuntimeVariables } from "../../process/runtime-variables.ts";
 import type { McpServerDef } from "../../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { mcpResultText } from "./mcp-result.ts";
@@ -97,7 +98,8 @@ export async function connectMcpServer(
     stdio = new StdioClientTransport({
       command: def.command,
       args: def.args,
-      env: { ...env, ...def.env },
+      // Not even a definition's own `env` hands a server a runtime's flags.
+      env: withoutRuntimeVariables({ ...env, ...def.env }),
       cwd: def.cwd ? (isAbsolute(def.cwd) ? def.cwd : resolve(opts.cwd, def.cwd)) : opts.cwd,
       stderr: "pipe",
     });
