@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { generateTree, type Tree, type TreeSpec } from "./generate.ts";
 import { log } from "./report.ts";
 import { SETTLE_MS } from "../src/discovery/file-signature.ts";
+import { COMPILE_FLAGS } from "../scripts/build-flags.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const XCSH = join(ROOT, "dist", "xcsh");
@@ -145,14 +146,12 @@ export async function alternate(
   return out;
 }
 
-/** Compiles `bench/<source>` with dist/xcsh's flags into the scratch folder. */
+/** Compiles `bench/<source>` with dist/xcsh's flags (scripts/build-flags.ts) into the scratch folder. */
 export function buildBenchBinary(source: string, name: string): string {
   const out = join(tmp(name), name);
   const r = spawnSync(BUN, [
     "build",
-    "--compile",
-    "--minify",
-    "--bytecode",
+    ...COMPILE_FLAGS,
     join(ROOT, "bench", source),
     "--outfile",
     out,

@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";
+import { COMPILE_FLAGS } from "./build-flags.ts";
 
 const CROSS_TARGETS = [
   "bun-linux-arm64",
@@ -26,20 +27,11 @@ function hostTarget(): string {
 function build(target: string, outfile: string, cross: boolean): void {
   const args = [
     "build",
-    "--compile",
-    "--minify",
-    "--bytecode",
+    ...COMPILE_FLAGS,
     // ESM with splitting keeps the code only some commands need (the child's
     // model loop, the MCP server) out of every start-up.
     "--format=esm",
     "--splitting",
-    // The binary reads nothing of the folder it starts in: no bunfig.toml
-    // (whose preload would run a repository's code inside xcsh), no .env
-    // (whose variables would steer it), no tsconfig.json or package.json.
-    "--no-compile-autoload-bunfig",
-    "--no-compile-autoload-dotenv",
-    "--no-compile-autoload-tsconfig",
-    "--no-compile-autoload-package-json",
     ...(cross ? [`--target=${target}`] : []),
     "--define",
     `XCSH_TARGET=${JSON.stringify(target)}`,
