@@ -133,8 +133,8 @@ export interface FieldContext {
  * must never run looser than its file says). Warnings (the field is dropped):
  * an unknown thinking level, a non-positive `maxTurns`/`timeout`, a
  * `recursive`, `omitClaudeMd` or `context` that is not a boolean, an entry
- * of `spawns` no agent could be named (that entry). `omitClaudeMd: true` or `context: false` keeps the instruction files out of
- * the agent's prompt.
+ * of `spawns` no agent could be named (that entry). `omitClaudeMd: true` or
+ * `context: false` keeps the instruction files out of the agent's prompt.
  */
 export function parseAgentFields(
   fm: Record<string, unknown>,

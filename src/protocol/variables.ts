@@ -8,9 +8,9 @@
  * `XCSH_PARENT_PIPE=1` (stdin is the parent's pipe: its end means the parent
  * died). The envelope carries the spawn right and the blocked agent too, and
  * its values win (`envelopeVariables`); a launcher's command line carries
- * neither (`travelsOnCommandLine`). `XCSH_TASK_MARK` and `XCSH_COMMAND_MARK` mark the process trees of
- * a task and of a bash command, so that what a double fork left behind can
- * still be found and ended. `XCSH_BACKGROUND_RUN` names the session a
+ * neither (`travelsOnCommandLine`). `XCSH_TASK_MARK` and `XCSH_COMMAND_MARK`
+ * mark the process trees of a task and of a bash command, so that what a
+ * double fork left behind can still be found and ended. `XCSH_BACKGROUND_RUN` names the session a
  * background run records. The user's `XCSH_MODEL` picks the model; the
  * numeric tuning knobs `XCSH_RETRY_BASE_MS`, `XCSH_MODEL_IDLE_TIMEOUT_MS`,
  * `XCSH_MCP_TIMEOUT_MS` and `XCSH_WEB_FETCH_TIMEOUT_MS` change the child's

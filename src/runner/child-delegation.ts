@@ -1,8 +1,8 @@
 /**
  * The `task` tool's runner inside a child: the same parent-side runner as
  * `xcsh run`, with the child as the caller (its depth, spawn rights and
- * blocked agent come from its environment with its envelope's laid over it) and its model and schema as
- * the parent's. Guard refusals reach the model as the tool's error.
+ * blocked agent come from its environment, with its envelope's laid over
+ * it) and its model and schema as the parent's. Guard refusals reach the model as the tool's error.
  * Concurrent calls share one cap of `task.maxConcurrency` sub-agents. The
  * child side receives this function from `xcsh __child`'s entry, so `child/`
  * never imports the parent side.

@@ -21,7 +21,12 @@
  * @example
  * ```ts
  * launchCommand(
- *   { name: "cluster", key: "task.launchers.cluster", args: ["srun", "-J", "{job}", "--"], shell: false },
+ *   {
+ *     name: "cluster",
+ *     key: "task.launchers.cluster",
+ *     args: ["srun", "-J", "{job}", "--"],
+ *     shell: false,
+ *   },
  *   { task: "0-explore", agent: "explore", session: "s1", cwd: "/p" },
  *   { XCSH_TASK_DEPTH: "1" },
  *   ["/opt/xcsh"],
