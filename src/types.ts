@@ -296,6 +296,14 @@ export interface ProviderConfig {
   apiKeyEnv?: string;
 }
 
+/** A launcher (`config/launchers.ts` reads it): its words, and whether its far side is a shell. */
+export interface LauncherEntry {
+  /** The program and its arguments, placeholders unfilled; `[]`: start the child here. */
+  args: string[];
+  /** The far side joins the words into a command for a shell (ssh): every value is quoted. */
+  shell: boolean;
+}
+
 /** The merged configuration (defaults applied). */
 export interface XcshConfig {
   task: {
@@ -325,10 +333,10 @@ export interface XcshConfig {
      * may reach although they are not public. Absent: none.
      */
     webFetchAllow?: string[];
-    /** What goes before every top-level child command: a list, or a name in `launchers`. */
-    launcher?: string[] | string;
-    /** Named launchers (`[]`: start the child locally). */
-    launchers?: Record<string, string[]>;
+    /** What goes before every top-level child command: a launcher, or a name in `launchers`. */
+    launcher?: LauncherEntry | string;
+    /** Named launchers (`args: []`: start the child locally). */
+    launchers?: Record<string, LauncherEntry>;
     /** The xcsh a launcher's far side runs; absent: this executable. */
     launcherBinary?: string;
   };

@@ -49,6 +49,7 @@ import {
   toolContextFor,
 } from "./child-steps.ts";
 import {
+  envelopeVariables,
   modelIdleTimeoutMs,
   modelVariable,
   parentPipe,
@@ -88,6 +89,8 @@ export interface TaskRunnerContext {
   config: XcshConfig;
   /** The model this child runs (`provider/model`): what its children inherit. */
   model: string;
+  /** The child's environment, with the variables its envelope decides laid over it. */
+  env: Record<string, string | undefined>;
 }
 
 export { StopReason };
@@ -112,7 +115,6 @@ export { StopReason };
  * ```
  */
 export async function childMain(input: string, deps: ChildDeps): Promise<number> {
-  const { env } = deps;
   let secrets: string[] = [];
   const emit = createEmitter(deps.writeEvent);
   const log = (line: string) => deps.log(redact(line, secrets));
@@ -122,6 +124,9 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return 1;
   }
   const envelope = parsed.value;
+  // The spawn right and blocked agent the envelope carries win over the
+  // environment's (through a launcher they are on no command line).
+  const env = { ...deps.env, ...envelopeVariables(envelope) };
   const id = envelope.id;
   const fail = (error: string, extra: Partial<ChildEvent> = {}): number => {
     emit({ type: "result", id, status: "error", error, ...extra } as ChildEvent);
@@ -217,7 +222,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     signal: stop.signal,
     commandEnv: commands.env,
     findings: [],
-    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.id }) ??
+    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.id, env }) ??
       deps.runTask ?? unavailableTaskRunner,
   });
   const hooks = hooksOf(envelope, ctx, workspace.value.roots, emit, log);

@@ -68,7 +68,7 @@ function launcherShown(
   launch: NonNullable<PreparedTask["launch"]>,
   envelope: TaskEnvelope,
   childEnv: Record<string, string>,
-): { name: string; argv: string[] } {
+): { name: string; shell: boolean; argv: string[] } {
   const c = launchCommand(
     launch.plan,
     {
@@ -80,7 +80,7 @@ function launcherShown(
     protocolVariables({ ...childEnv, [PARENT_PIPE]: "1" }),
     launch.binary,
   );
-  return { name: launch.plan.name, argv: [c.command, ...c.args] };
+  return { name: launch.plan.name, shell: launch.plan.shell, argv: [c.command, ...c.args] };
 }
 
 /** An envelope as `--dry-run` prints it: key values and URL credentials hidden. */

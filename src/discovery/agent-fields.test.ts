@@ -71,12 +71,42 @@ const fieldRows: FieldRow[] = [
   {
     name: "name with a space",
     fm: { name: "my helper" },
-    error: { field: "name", message: /spaces or commas/ },
+    error: { field: "name", message: /may hold only letters, digits/ },
   },
   {
     name: "name with a comma",
     fm: { name: "a,b" },
-    error: { field: "name", message: /spaces or commas/ },
+    error: { field: "name", message: /may hold only letters, digits/ },
+  },
+  ...[
+    "rev$(touch${IFS}x)",
+    "rev`id`",
+    "rev;id",
+    "rev|id",
+    "rev'x",
+    'rev"x',
+    "-rev",
+    ".rev",
+    "rev/x",
+    "rev\\x",
+    "r&v",
+    "r>v",
+  ]
+    .map((n): FieldRow => ({
+      name: `name ${JSON.stringify(n)}`,
+      fm: { name: n },
+      error: { field: "name", message: /may hold only letters, digits, '\.', '_', ':' and '-'/ },
+    })),
+  {
+    name: "a name over 128 characters",
+    fm: { name: "a".repeat(129) },
+    error: { field: "name", message: /129 characters long, over the limit of 128/ },
+  },
+  {
+    name: "spawns entries no agent could be named are dropped",
+    fm: { spawns: ["explore", "x$(id)", "plugin:rev"] },
+    value: { spawns: ["explore", "plugin:rev"] },
+    warnings: ["spawns"],
   },
   {
     name: "missing description",
@@ -693,6 +723,22 @@ describe("parseAgentFields", () => {
       }
     });
   }
+
+  test("the ecosystems' own names are agent names", () => {
+    for (
+      const name of [
+        "code-reviewer",
+        "toolkit:code-reviewer",
+        "pr_explorer",
+        "v1.2",
+        "a".repeat(128),
+      ]
+    ) {
+      const r = parseAgentFields({ ...BASE, name }, { file: FILE });
+      assert.ok(r.ok, name);
+      assert.equal(r.value.name, name);
+    }
+  });
 
   test("the thinking-level warning names the value and the accepted levels", () => {
     const r = parseAgentFields({ ...BASE, thinkingLevel: "ultra" }, { file: FILE });

@@ -27,6 +27,7 @@ import { parseHooks } from "./hook-config.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
 import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
 import { invisibleIn, showInvisible } from "../text/clean-text.ts";
+import { agentNameProblem, isAgentName } from "./agent-name.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import {
   type AgentDefinition,
@@ -52,9 +53,6 @@ export class AgentParsingError extends Error {
     this.name = "AgentParsingError";
   }
 }
-
-/** Agent names travel in CSV environment variables, so these are refused. */
-const BAD_NAME = /[\s,]/;
 
 /** Splits a comma-separated string into trimmed, non-empty parts. */
 export function splitCsv(value: string): string[] {
@@ -128,14 +126,15 @@ export interface FieldContext {
  * Validates and normalises the frontmatter keys of one agent.
  *
  * Errors (the agent is invalid): missing or non-string `name`/`description`,
- * a name with spaces, commas, control or invisible characters,
+ * a name outside the agent-name rule (`agent-name.ts`: letters, digits,
+ * `.`, `_`, `:`, `-`),
  * `tools`/`spawns`/`model` of the wrong type,
  * an `output` string that is not JSON, an unknown `sandbox` mode (an agent
  * must never run looser than its file says). Warnings (the field is dropped):
  * an unknown thinking level, a non-positive `maxTurns`/`timeout`, a
- * `recursive`, `omitClaudeMd` or `context` that is not a boolean.
- * `omitClaudeMd: true` or `context: false` keeps the instruction files out of
- * the agent's prompt.
+ * `recursive`, `omitClaudeMd` or `context` that is not a boolean, an entry
+ * of `spawns` no agent could be named (that entry). `omitClaudeMd: true` or
+ * `context: false` keeps the instruction files out of the agent's prompt.
  */
 export function parseAgentFields(
   fm: Record<string, unknown>,
@@ -167,9 +166,8 @@ export function parseAgentFields(
       `'name' contains an invisible or control character (${hidden}): "${showInvisible(name)}"`,
     );
   }
-  if (BAD_NAME.test(name)) {
-    return fail("name", `'name' must not contain spaces or commas: "${name}"`);
-  }
+  const badName = agentNameProblem(name);
+  if (badName) return fail("name", badName);
   const description = requiredString("description");
   if (typeof description !== "string") return description;
 
@@ -218,6 +216,16 @@ export function parseAgentFields(
   else if (tools.entries?.spawns && fields.tools?.includes("task")) {
     fields.spawns = tools.entries.spawns;
   } else if (fields.tools?.includes("task")) fields.spawns = "*";
+  if (Array.isArray(fields.spawns)) {
+    // An entry no agent could be named never matches; it is dropped, not carried along.
+    for (const n of fields.spawns.filter((n) => !isAgentName(n))) {
+      warn(
+        "spawns",
+        `'spawns' names "${showInvisible(n)}", which cannot be an agent's name; ignored`,
+      );
+    }
+    fields.spawns = fields.spawns.filter(isAgentName);
+  }
 
   const model = readList(fm.model, "model");
   if (!model.ok) return fail("model", model.reason);

@@ -49,6 +49,17 @@ function parts(extra: Partial<EnvelopeParts> = {}): EnvelopeParts {
 }
 
 describe("buildEnvelope", () => {
+  test("the blocked agent travels in the envelope: the agent itself, none when recursive", () => {
+    const env = buildEnvelope({ id: "0", assignment: "a" }, parts());
+    assert.equal(env.blockedAgent, "explore");
+    const back = parseEnvelope(JSON.stringify(env));
+    assert.equal(back.ok && back.value.blockedAgent, "explore");
+    const loop = buildEnvelope(
+      { id: "0", assignment: "a" },
+      parts({ agent: { ...agent, recursive: true } }),
+    );
+    assert.equal("blockedAgent" in loop, false);
+  });
   test("what the child's parser accepts, with the task's id and assignment", () => {
     const env = buildEnvelope({ id: "0-explore", assignment: "look" }, parts());
     const back = parseEnvelope(JSON.stringify(env));

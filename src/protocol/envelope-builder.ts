@@ -1,6 +1,7 @@
 /**
  * How the parent writes a task envelope: the fields in their protocol order,
- * optional ones only when they hold something, the agent's sampling settings
+ * optional ones only when they hold something (the blocked agent among them:
+ * the rule is `variables.ts`'s), the agent's sampling settings
  * as the envelope's own, and the size limit every envelope must stay under
  * before a child is started for it. Pure.
  *
@@ -24,6 +25,7 @@ import type {
 import type { PromptContext } from "./prompt-context.ts";
 import { ENVELOPE_VERSION, type EnvelopeToolSet, type TaskEnvelope } from "./envelope.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES, type TaskLimits } from "./limits.ts";
+import { blockedAgentOf } from "./variables.ts";
 
 /** What the parent decided for every task of a call. */
 export interface EnvelopeParts {
@@ -56,6 +58,12 @@ export function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
   return out;
 }
 
+/** The agent a child of `agent` may not start, as the envelope's field. */
+function blocked(agent: AgentDefinition): Partial<TaskEnvelope> {
+  const name = blockedAgentOf(agent);
+  return name !== undefined ? { blockedAgent: name } : {};
+}
+
 /** The envelope of task `id` with `assignment`, from the call's `parts`. */
 export function buildEnvelope(
   task: { id: string; assignment: string },
@@ -76,6 +84,7 @@ export function buildEnvelope(
     cwd: p.cwd,
     planMode: p.planMode,
     toolSet: p.toolSet,
+    ...blocked(agent),
     limits: p.limits,
     config: p.config,
     promptContext: p.promptContext,

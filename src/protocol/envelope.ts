@@ -14,7 +14,8 @@
  * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
  * servers the child starts, by name), `toolSet` (the tools the parent decided:
  * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
- * `session` (the session id: the child
+ * `blockedAgent` (the agent the child may not start; absent: the
+ * environment's `PI_BLOCKED_AGENT`), `session` (the session id: the child
  * then reports each message), `history` (a resumed conversation). Every
  * problem names the field. Pure.
  *
@@ -81,6 +82,12 @@ export interface TaskEnvelope {
    * child decides with the same rule.
    */
   toolSet?: EnvelopeToolSet;
+  /**
+   * The agent this child may not start (recursion prevention): the parent's
+   * `PI_BLOCKED_AGENT` for it. Travels here so that no launcher's command
+   * line carries a name; absent: the environment's, if any.
+   */
+  blockedAgent?: string;
   limits: TaskLimits;
   /**
    * The parent's merged configuration, so the child uses exactly what the
@@ -458,6 +465,8 @@ export function parseEnvelope(text: string): EnvelopeResult {
     }
     const toolSet = parseToolSet(doc.toolSet);
     if (toolSet) envelope.toolSet = toolSet;
+    const blockedAgent = optString(doc, "blockedAgent");
+    if (blockedAgent !== undefined) envelope.blockedAgent = blockedAgent;
     const session = optString(doc, "session");
     if (session) envelope.session = session;
     if (doc.history !== undefined && doc.history !== null) {

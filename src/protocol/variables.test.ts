@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   childEnvironment,
+  envelopeVariables,
   isProtocolVariable,
   mcpTimeoutMs,
   numberVariable,
@@ -9,6 +10,7 @@ import {
   readCallerState,
   reportedDepth,
   spawnAllowed,
+  travelsOnCommandLine,
 } from "./variables.ts";
 import type { AgentDefinition } from "../types.ts";
 
@@ -106,6 +108,28 @@ describe("the readers", () => {
   test("mcpTimeoutMs: positive only", () => {
     assert.equal(mcpTimeoutMs({ XCSH_MCP_TIMEOUT_MS: "0" }, 5), 5);
     assert.equal(mcpTimeoutMs({ XCSH_MCP_TIMEOUT_MS: "40" }, 5), 40);
+  });
+  test("travelsOnCommandLine: not what the envelope carries", () => {
+    assert.deepEqual(
+      ["XCSH_TASK_DEPTH", "XCSH_PARENT_PIPE", "XCSH_SPAWNS", "PI_BLOCKED_AGENT", "HOME"].map(
+        travelsOnCommandLine,
+      ),
+      [true, true, false, false, false],
+    );
+  });
+  test("envelopeVariables: the envelope's spawn right and blocked agent win", () => {
+    const toolSet = { spawns: ["a", "b"] };
+    assert.deepEqual(envelopeVariables({ toolSet, blockedAgent: "rev" }), {
+      XCSH_SPAWNS: "a,b",
+      PI_BLOCKED_AGENT: "rev",
+    });
+    assert.deepEqual(envelopeVariables({ toolSet: { spawns: "*" } }), { XCSH_SPAWNS: "*" });
+    assert.deepEqual(envelopeVariables({}), {});
+    const read = readCallerState({
+      XCSH_TASK_DEPTH: "1",
+      ...envelopeVariables({ toolSet: { spawns: [] }, blockedAgent: "rev" }),
+    });
+    assert.deepEqual(read, { ok: true, state: { depth: 1, spawns: [], blocked: "rev" } });
   });
   test("isProtocolVariable: XCSH_* and the blocked agent", () => {
     assert.deepEqual(

@@ -6,9 +6,11 @@
  * `XCSH_SPAWNS` (the agents the child may start: `*`, CSV, or `""` for
  * none), `PI_BLOCKED_AGENT` (the agent the child must not start again) and
  * `XCSH_PARENT_PIPE=1` (stdin is the parent's pipe: its end means the parent
- * died). `XCSH_TASK_MARK` and `XCSH_COMMAND_MARK` mark the process trees of
- * a task and of a bash command, so that what a double fork left behind can
- * still be found and ended. `XCSH_BACKGROUND_RUN` names the session a
+ * died). The envelope carries the spawn right and the blocked agent too, and
+ * its values win (`envelopeVariables`); a launcher's command line carries
+ * neither (`travelsOnCommandLine`). `XCSH_TASK_MARK` and `XCSH_COMMAND_MARK`
+ * mark the process trees of a task and of a bash command, so that what a
+ * double fork left behind can still be found and ended. `XCSH_BACKGROUND_RUN` names the session a
  * background run records. The user's `XCSH_MODEL` picks the model; the
  * numeric tuning knobs `XCSH_RETRY_BASE_MS`, `XCSH_MODEL_IDLE_TIMEOUT_MS`,
  * `XCSH_MCP_TIMEOUT_MS` and `XCSH_WEB_FETCH_TIMEOUT_MS` change the child's
@@ -60,9 +62,56 @@ export const MCP_TIMEOUT_MS = "XCSH_MCP_TIMEOUT_MS";
 /** web_fetch's timeout, in ms. */
 export const WEB_FETCH_TIMEOUT_MS = "XCSH_WEB_FETCH_TIMEOUT_MS";
 
-/** Whether `name` is a variable a launcher must pass on to the child. */
+/** Whether `name` is a variable of the protocol (xcsh's own, and the blocked agent). */
 export function isProtocolVariable(name: string): boolean {
   return name.startsWith("XCSH_") || name === BLOCKED_AGENT;
+}
+
+/**
+ * The variables whose values the envelope carries too ({@link envelopeVariables}):
+ * the spawn right and the blocked agent, both made of names a repository's
+ * agent files chose.
+ */
+const CARRIED_BY_ENVELOPE: readonly string[] = [SPAWNS, BLOCKED_AGENT];
+
+/**
+ * Whether a launcher passes `name` to the far side on its command line:
+ * a protocol variable the envelope does not carry. What the envelope
+ * carries stays off every command line, so no repository text is ever a
+ * word a far side's shell reads.
+ */
+export function travelsOnCommandLine(name: string): boolean {
+  return isProtocolVariable(name) && !CARRIED_BY_ENVELOPE.includes(name);
+}
+
+/** The agent a child of `agent` may not start (itself, unless `recursive`), or none. */
+export function blockedAgentOf(
+  agent: Pick<AgentDefinition, "name" | "recursive">,
+): string | undefined {
+  return agent.recursive ? undefined : agent.name;
+}
+
+/** `XCSH_SPAWNS`'s value for a spawn right. */
+function spawnsValue(spawns: "*" | readonly string[]): string {
+  return spawns === "*" ? "*" : spawns.join(",");
+}
+
+/**
+ * The protocol variables a child's envelope decides, as its environment
+ * holds them: `XCSH_SPAWNS` from the tool set the parent decided,
+ * `PI_BLOCKED_AGENT` from `blockedAgent`. The child lays them over its own
+ * environment, so its `task` tool and the commands it runs (an `xcsh run`
+ * in its bash) honour them however it was started: through a launcher they
+ * are on no command line. An envelope without them (written by hand) leaves
+ * the environment's.
+ */
+export function envelopeVariables(
+  plan: { blockedAgent?: string; toolSet?: { spawns: "*" | readonly string[] } },
+): Record<string, string> {
+  return {
+    ...(plan.toolSet ? { [SPAWNS]: spawnsValue(plan.toolSet.spawns) } : {}),
+    ...(plan.blockedAgent !== undefined ? { [BLOCKED_AGENT]: plan.blockedAgent } : {}),
+  };
 }
 
 /**
@@ -123,8 +172,8 @@ export function childEnvironment(
 ): Record<"XCSH_TASK_DEPTH" | "XCSH_SPAWNS" | "PI_BLOCKED_AGENT", string> {
   return {
     XCSH_TASK_DEPTH: String(parentDepth + 1),
-    XCSH_SPAWNS: spawns === "*" ? "*" : spawns.join(","),
-    PI_BLOCKED_AGENT: agent.recursive ? "" : agent.name,
+    XCSH_SPAWNS: spawnsValue(spawns),
+    PI_BLOCKED_AGENT: blockedAgentOf(agent) ?? "",
   };
 }
 

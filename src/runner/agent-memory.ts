@@ -20,11 +20,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_SETTINGS_FILE_BYTES, readCappedSync } from "../fs/file-safety.ts";
 import type { AgentDefinition } from "../types.ts";
+import { isAgentName } from "../discovery/agent-name.ts";
 
 /** Lines of `MEMORY.md` the prompt holds. */
 export const MEMORY_HEAD_LINES = 200;
-
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** The memory folder of `agent`, or why it has none. Pure. */
 export function memoryDir(
@@ -32,7 +31,8 @@ export function memoryDir(
   at: { projectRoot: string; claudeHome: string },
 ): { dir: string } | { error: string } | undefined {
   if (!agent.memory) return undefined;
-  if (!SAFE_NAME.test(agent.name) || agent.name.includes("..")) {
+  // Discovery lets no other name through; checked again because the folder is made.
+  if (!isAgentName(agent.name) || agent.name.includes("..")) {
     return { error: `the name "${agent.name}" cannot name a memory folder` };
   }
   if (agent.memory === "user") return { dir: join(at.claudeHome, "agent-memory", agent.name) };

@@ -1,15 +1,14 @@
 /**
  * The `task` tool's runner inside a child: the same parent-side runner as
  * `xcsh run`, with the child as the caller (its depth, spawn rights and
- * blocked agent come from its own environment) and its model and schema as
- * the parent's. Guard refusals reach the model as the tool's error.
+ * blocked agent come from its environment, with its envelope's laid over
+ * it) and its model and schema as the parent's. Guard refusals reach the model as the tool's error.
  * Concurrent calls share one cap of `task.maxConcurrency` sub-agents. The
  * child side receives this function from `xcsh __child`'s entry, so `child/`
  * never imports the parent side.
  *
  * @module
  */
-import process from "node:process";
 import { homeDirectory } from "../fs/home.ts";
 import { runId } from "./artifacts.ts";
 import { createLimiter } from "../process/concurrency.ts";
@@ -23,12 +22,13 @@ export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
   // most task.maxConcurrency sub-agents at once.
   const limiter = createLimiter(ctx.config.task.maxConcurrency);
   return async (req, signal) => {
-    const caller = readCallerState(process.env);
+    // The child's environment as its envelope decides it: depth, spawn right, blocked agent.
+    const caller = readCallerState(ctx.env);
     if (!caller.ok) throw new Error(caller.message);
     // The parent-side code loads only in a child that delegates.
     const { TaskTool } = await import("./task-runner.ts");
     const tool = new TaskTool({
-      env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: process.env },
+      env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: ctx.env },
       config: ctx.config,
       caller: caller.state,
       runId: runId(),

@@ -10,15 +10,23 @@
  * The command is the launcher's arguments with their placeholders filled,
  * then `env NAME=VALUE… BINARY __child`: the protocol variables travel on
  * the command line so that launchers that do not forward the environment
- * (ssh, kubectl, podman) work too. Keys never do: they stay in the
- * envelope, on stdin. Through `ssh`, whose far side joins the words into a
- * shell command, every placeholder's value and every word of the xcsh
- * command is shell-quoted.
+ * (ssh, kubectl, podman) work too; those the envelope carries (the spawn
+ * right and the blocked agent, names a repository chose) do not, and keys
+ * never do: they stay in the envelope, on stdin. When the launcher's far
+ * side is a shell (its `shell`, declared or inferred in
+ * `config/launchers.ts`), every placeholder's value and every word of the
+ * xcsh command is shell-quoted, so a value is never more than one word to
+ * it.
  *
  * @example
  * ```ts
  * launchCommand(
- *   { name: "cluster", key: "task.launchers.cluster", args: ["srun", "-J", "{job}", "--"] },
+ *   {
+ *     name: "cluster",
+ *     key: "task.launchers.cluster",
+ *     args: ["srun", "-J", "{job}", "--"],
+ *     shell: false,
+ *   },
  *   { task: "0-explore", agent: "explore", session: "s1", cwd: "/p" },
  *   { XCSH_TASK_DEPTH: "1" },
  *   ["/opt/xcsh"],
@@ -29,10 +37,9 @@
  *
  * @module
  */
-import { basename } from "node:path";
 import { type LauncherPlaceholder, LOCAL_LAUNCHER } from "../config/launchers.ts";
-import type { XcshConfig } from "../types.ts";
-import { isProtocolVariable } from "../protocol/variables.ts";
+import type { LauncherEntry, XcshConfig } from "../types.ts";
+import { travelsOnCommandLine } from "../protocol/variables.ts";
 
 /** A launcher chosen for a call. */
 export interface LaunchPlan {
@@ -42,6 +49,8 @@ export interface LaunchPlan {
   key: string;
   /** The program and its arguments, placeholders unfilled; never empty. */
   args: string[];
+  /** Its far side reads the words as a shell command: every value is quoted. */
+  shell: boolean;
 }
 
 export type LauncherChoice =
@@ -57,8 +66,8 @@ export function chooseLauncher(
   if (depth > 0) return { ok: true };
   const named = (name: string, from: string): LauncherChoice => {
     if (name === LOCAL_LAUNCHER) return { ok: true };
-    const args = task.launchers?.[name];
-    if (args === undefined) {
+    const entry = task.launchers?.[name];
+    if (entry === undefined) {
       const known = [LOCAL_LAUNCHER, ...Object.keys(task.launchers ?? {})].join(", ");
       return {
         ok: false,
@@ -66,9 +75,9 @@ export function chooseLauncher(
           `(known: ${known})`,
       };
     }
-    return args.length === 0
+    return entry.args.length === 0
       ? { ok: true }
-      : { ok: true, plan: { name, key: `task.launchers.${name}`, args } };
+      : { ok: true, plan: { name, key: `task.launchers.${name}`, ...copy(entry) } };
   };
   if (requested.call !== undefined) return named(requested.call, "--launcher");
   if (requested.agent !== undefined) {
@@ -77,7 +86,11 @@ export function chooseLauncher(
   const dflt = task.launcher;
   if (dflt === undefined) return { ok: true };
   if (typeof dflt === "string") return named(dflt, "task.launcher");
-  return { ok: true, plan: { name: "task.launcher", key: "task.launcher", args: dflt } };
+  return { ok: true, plan: { name: "task.launcher", key: "task.launcher", ...copy(dflt) } };
+}
+
+function copy(entry: LauncherEntry): LauncherEntry {
+  return { args: [...entry.args], shell: entry.shell };
 }
 
 /**
@@ -102,7 +115,7 @@ export function launchCommand(
   protocolEnv: Readonly<Record<string, string>>,
   binary: readonly string[],
 ): { command: string; args: string[] } {
-  const viaShell = basename(plan.args[0]) === "ssh";
+  const viaShell = plan.shell;
   const fill: Record<LauncherPlaceholder, string> = {
     ...values,
     job: jobName(values.agent, values.task),
@@ -123,13 +136,16 @@ export function launchCommand(
   };
 }
 
-/** The variables a far child needs, from a local child's environment: xcsh's own. Pure. */
+/**
+ * The variables a far child gets on its command line, from a local child's
+ * environment: xcsh's own, less those the envelope carries. Pure.
+ */
 export function protocolVariables(
   env: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (isProtocolVariable(k)) out[k] = v;
+    if (travelsOnCommandLine(k)) out[k] = v;
   }
   return out;
 }

@@ -3,6 +3,9 @@
 // dry run shows (protocol variables on it, keys never), config errors, an
 // untrusted project's launcher ignored, a missing program refused before any
 // child starts, a far side that is not xcsh or prints something else first;
+// repository text never run by a far shell (hostile agent names refused by
+// discovery, a hostile folder name through ssh-like wrappers, the blocked
+// agent carried by the envelope and still enforced);
 // then a real one-node Slurm cluster: a fan-out of 8 whose bash reports
 // $SLURM_JOB_ID (one job each), a cancelled fan-out leaving squeue empty,
 // and a job the engine cancels. The Slurm tests say why when they cannot run.
@@ -12,13 +15,13 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import type { RecordedRequest, Turn } from "../support/model-server.ts";
-import { isAfterTool, toolResults } from "../support/world.ts";
+import { agentMd, isAfterTool, toolResults, type World } from "../support/world.ts";
 import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
 
 const harness = modelHarness();
@@ -57,9 +60,11 @@ describe("launcher settings", () => {
     ]);
     assert.equal(argv[6], "env");
     assert.ok(argv.includes("XCSH_TASK_DEPTH=1"), argv.join(" "));
-    assert.ok(argv.includes("XCSH_SPAWNS="), argv.join(" "));
-    assert.ok(argv.includes("PI_BLOCKED_AGENT=quick_task"), argv.join(" "));
     assert.ok(argv.includes("XCSH_PARENT_PIPE=1"), argv.join(" "));
+    // Names a repository chose travel in the envelope, on no command line.
+    assert.ok(!argv.some((a) => /XCSH_SPAWNS|PI_BLOCKED_AGENT/.test(a)), argv.join(" "));
+    assert.equal(doc.tasks[0].envelope.blockedAgent, "quick_task");
+    assert.equal(doc.tasks[0].launcher.shell, false, "srun starts its words as they are");
     assert.deepEqual(argv.slice(-2), ["/shared/bin/xcsh", "__child"]);
     assert.ok(!r.stdout.includes(KEY) && !argv.join(" ").includes("sk-ant"), "no key on the line");
   });
@@ -210,6 +215,144 @@ describe("launcher settings", () => {
       res.error,
       /^launcher 'task\.launcher' \(sh\): the far side wrote something other than xcsh's protocol on stdout: "Welcome to the cluster"/,
     );
+  });
+});
+
+/**
+ * Stand-ins for ssh-like launchers in the world's `bin/`: `ssh HOST WORDS…` and
+ * `autossh HOST WORDS…` run WORDS joined by spaces through `sh -c` in a clean
+ * environment, as ssh's far side does; `sshpass -e ssh …` runs the rest.
+ */
+function sshLike(w: World): Record<string, string> {
+  const bin = join(w.root, "bin");
+  mkdirSync(bin, { recursive: true });
+  const far = `#!/bin/sh\nshift\nexec env -i PATH="$PATH" HOME="$HOME" sh -c "$*"\n`;
+  for (
+    const [name, text] of [["ssh", far], ["autossh", far], [
+      "sshpass",
+      `#!/bin/sh\nshift\nexec "$@"\n`,
+    ]]
+  ) {
+    writeFileSync(join(bin, name), text);
+    chmodSync(join(bin, name), 0o755);
+  }
+  return { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+}
+
+/** Every path under `dir` whose name is `name`. */
+function findNamed(dir: string, name: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((p) => p.split("/").pop() === name)
+    .map((p) => join(dir, p));
+}
+
+const WRAPPERS = [
+  ["autossh", "box"],
+  ["env", "ssh", "box"],
+  ["timeout", "60", "ssh", "box"],
+  ["sshpass", "-e", "ssh", "box"],
+];
+
+describe("repository text never reaches a far shell", () => {
+  const hostileNames = [
+    "rev$(touch${IFS}pwned)",
+    "rev`touch${IFS}pwned`",
+    "rev;touch${IFS}pwned",
+    "rev\ntouch pwned",
+  ];
+
+  test("an agent named to run a command is refused by discovery, naming its file; nothing runs", async () => {
+    const w = world(`  launcher: ["autossh", "box", "cd", "{cwd}", "&&"]\n`);
+    const path = sshLike(w);
+    respond(() => ({ text: "done" }));
+    for (const name of hostileNames) {
+      const file = name.replaceAll("\n", "_");
+      w.addAgent(file, `---\nname: ${JSON.stringify(name)}\ndescription: d\n---\nReview.\n`);
+      const r = await runXcsh(["run", "--json", name, "go"], {
+        cwd: w.cwd,
+        home: w.home,
+        env: path,
+      });
+      assert.deepEqual(findNamed(w.root, "pwned"), [], `the far side ran ${JSON.stringify(name)}`);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, /Unknown agent|contains a line break/);
+      const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
+      const at = join(w.cwd, ".xcsh", "agents", `${file}.md`);
+      assert.ok(
+        check.stdout.split("\n").concat(check.stderr.split("\n")).some((l) =>
+          l.includes(at) && /skipped: 'name' (may hold only|contains an invisible)/.test(l)
+        ),
+        `agents check names ${at}: ${check.stdout}${check.stderr}`,
+      );
+      assert.equal(check.code, 1);
+    }
+  });
+
+  for (const declared of [false, true]) {
+    for (const words of WRAPPERS) {
+      const label = `${words.join(" ")}${declared ? " (shell: true)" : " (inferred)"}`;
+      test(`${label}: a folder named to run a command is one word to the far shell`, async () => {
+        const args = JSON.stringify([...words, "cd", "{cwd}", "&&"]);
+        const w = world(`  launcher: ${declared ? `{ args: ${args}, shell: true }` : args}\n`);
+        const path = sshLike(w);
+        const cwd = join(w.cwd, "sub$(touch${IFS}pwned)");
+        mkdirSync(cwd);
+        respond(bashThenDone("pwd"));
+        const r = await runXcsh(["run", "quick_task", "--json", "go"], {
+          cwd,
+          home: w.home,
+          env: path,
+        });
+        assert.deepEqual(findNamed(w.root, "pwned"), [], "the far side ran the folder's name");
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        const res = JSON.parse(r.stdout).results[0];
+        assert.equal(res.status, "ok", JSON.stringify(res));
+        assert.ok(res.text.includes(cwd), `the child ran in ${cwd}: ${res.text}`);
+      });
+    }
+  }
+
+  test("the blocked agent still holds through a launcher: the far child refuses to start itself", async () => {
+    const w = world(`  launcher: ["ssh", "box", "cd", "{cwd}", "&&"]\n`);
+    w.addAgent("solo", agentMd("solo", "tools: task, read\n"));
+    const path = sshLike(w);
+    respond((req) =>
+      isAfterTool(req) ? { text: `refused: ${toolResults(req)}` } : {
+        toolCalls: [{
+          name: "task",
+          args: { agent: "solo", tasks: [{ id: "again", assignment: "x" }] },
+        }],
+      }
+    );
+    const dry = await runXcsh(["run", "solo", "--dry-run", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: path,
+    });
+    const argv: string[] = JSON.parse(dry.stdout).tasks[0].launcher.argv;
+    assert.ok(!argv.some((a) => a.includes("solo")), `no name on the line: ${argv.join(" ")}`);
+    const r = await runXcsh(["run", "solo", "--json", "start"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: path,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const res = JSON.parse(r.stdout).results[0];
+    assert.match(res.text, /Cannot spawn 'solo' from inside 'solo': recursion prevention/);
+  });
+
+  test("a placeholder inside the launcher's own quotes is a config error naming the key", async () => {
+    const w = world(
+      `  launchers: { box: { args: ["ssh", "box", "cd '{cwd}' &&"], shell: true } }\n`,
+    );
+    const r = await runXcsh(["run", "quick_task", "go"], { cwd: w.cwd, home: w.home });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /config\.yml.*'task\.launchers\.box\.args'.*\{cwd\} stands inside quotes/,
+    );
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.ok(!existsSync(join(w.root, "pwned")));
   });
 });
 

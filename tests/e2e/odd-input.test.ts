@@ -64,11 +64,13 @@ test("an unknown YAML tag is one warning line naming the file, no runtime warnin
   assert.doesNotMatch(run.stderr + r.stderr, /YAMLWarning|trace-warnings|\(node:\d+\)/);
 });
 
-test("a 10 000-character name is cut in the tables, not padded into every row", async () => {
-  const long = "n".repeat(10_000);
+test("a long name is cut in the tables, not padded into every row; one over 128 is refused", async () => {
+  // 128 characters: the longest an agent name may be (discovery/agent-name.ts).
+  const long = "n".repeat(128);
   const t = makeWorld("models:\n  default: ollama/qwen3\n");
   try {
     t.addAgent("long", `---\nname: ${long}\ndescription: long one\n---\nHi.\n`);
+    t.addAgent("huge", `---\nname: ${"n".repeat(10_000)}\ndescription: huge one\n---\nHi.\n`);
     t.addAgent("short", "---\nname: short\ndescription: short one\n---\nHi.\n");
     mkdirSync(join(t.cwd, ".xcsh", "commands"), { recursive: true });
     // A command is named by its file, which a file system allows 255 bytes.
@@ -86,7 +88,11 @@ test("a 10 000-character name is cut in the tables, not padded into every row", 
       .split("\n").find((l) => l.startsWith("short "));
     assert.ok(short && short.length < 150, short);
     const json = await runXcsh(["agents", "--json"], { cwd: t.cwd, home: t.home });
-    assert.ok(JSON.parse(json.stdout).agents.some((a: { name: string }) => a.name === long));
+    const names = JSON.parse(json.stdout).agents.map((a: { name: string }) => a.name);
+    assert.ok(names.includes(long));
+    assert.ok(!names.some((n: string) => n.length > 128), "the 10 000-character name is skipped");
+    const check = await runXcsh(["agents", "check"], { cwd: t.cwd, home: t.home });
+    assert.match(check.stdout + check.stderr, /huge\.md: skipped: 'name' is 10000 characters long/);
   } finally {
     t.cleanup();
   }
