@@ -8,7 +8,8 @@
  * private temporary folder as `/tmp` (`TMPDIR=/tmp`), and in
  * `workspace-write` the writable folders (the project and
  * `task.additionalDirectories`) bound read-write on top (in `read-only`,
- * bound again read-only, so that a project below `/tmp` stays visible). The
+ * bound again read-only, so that a project below `/tmp` stays visible); then
+ * the read-only folders inside them (skill folders) bound read-only on top. The
  * host's socket folders (`/run`, `/var/tmp`: see `host-sockets.ts`) are
  * covered by empty private ones, and the command has its own System V IPC
  * namespace (`--unshare-ipc`: no host shared memory, semaphores or message
@@ -45,6 +46,8 @@ export interface BwrapPlan {
    * one that lives below `/tmp` stays visible.
    */
   roots: readonly string[];
+  /** Folders inside `roots` bound read-only on top of them (skill folders). */
+  readOnly?: readonly string[];
   /** The task's private temporary folder, seen as `/tmp` inside. */
   tmp: string;
   /** Where the command starts. */
@@ -63,6 +66,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   args.push("--bind", plan.tmp, "/tmp");
   const bind = plan.mode === "workspace-write" ? "--bind" : "--ro-bind";
   for (const dir of plan.roots) args.push(bind, dir, dir);
+  for (const dir of plan.readOnly ?? []) args.push("--ro-bind", dir, dir);
   args.push("--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL");
   args.push("--die-with-parent", "--new-session");
   if (!plan.network) args.push("--unshare-net");
