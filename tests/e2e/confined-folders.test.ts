@@ -216,3 +216,26 @@ describe("skill folders", () => {
     },
   );
 });
+
+describe("a project's definition files lie in the project", () => {
+  test("an agent or command file linked to a file outside is not read", async () => {
+    const w = world();
+    const elsewhere = join(w.root, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, "notes.md"), agentMd("leak", "", "PRIVATE-PROMPT-99"));
+    symlinkSync(join(elsewhere, "notes.md"), join(w.cwd, ".xcsh", "agents", "leak.md"));
+    mkdirSync(join(w.cwd, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(elsewhere, "credentials"), "aws_secret_access_key = SECRET-CMD-31\n");
+    symlinkSync(join(elsewhere, "credentials"), join(w.cwd, ".claude", "commands", "deploy.md"));
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "leak", "go"], { cwd: w.cwd, home: w.home });
+    assert.notEqual(r.code, 0);
+    for (const req of server.requests) {
+      assert.doesNotMatch(JSON.stringify(req.body), /PRIVATE-PROMPT-99/);
+    }
+    const listed = await runXcsh(["agents", "--verbose"], { cwd: w.cwd, home: w.home });
+    assert.match(listed.stderr, /leak\.md: skipped: leads outside the folder it was found in/);
+    const show = await runXcsh(["commands", "show", "deploy"], { cwd: w.cwd, home: w.home });
+    assert.doesNotMatch(show.stdout + show.stderr, /SECRET-CMD-31/);
+  });
+});
