@@ -52,6 +52,10 @@ describe("confinedFolder", () => {
     });
     const made = value(confinedFolder(join(d, "p"), "a/b", { ...rule, make: true }));
     assert.ok(existsSync(made.path));
+    const first = value(
+      confinedFolder(join(d, "new-home", ".claude"), "m", { ...rule, make: true }),
+    );
+    assert.equal(first.path, join(d, "new-home", ".claude", "m"));
   });
 
   test("a symlink as the last or a middle component is refused, nothing made past it", () => {

@@ -58,7 +58,7 @@ export interface FolderRule {
   kind: string;
   /** Where it belongs, as the message says it: "the project", "~/.claude". */
   where: string;
-  /** Make missing components (mode 0700), each checked as it is made. */
+  /** Make missing components (mode 0700), each checked as it is made; the anchor too. */
   make?: boolean;
 }
 
@@ -82,6 +82,8 @@ export function confinedFolder(anchor: string, rel: string, rule: FolderRule): F
   }
   let here: string;
   try {
+    // The place itself is trusted: made when asked (say, a first `~/.claude`).
+    if (rule.make) mkdirSync(anchor, { recursive: true, mode: 0o700 });
     here = realpathSync(anchor);
   } catch {
     return { ok: false, error: `\`${anchor}\` is missing: ${must}`, missing: true };
