@@ -44,6 +44,8 @@ describe("workspaceFolders", () => {
     assert.ok(w.folders.readOnly.some((f) => f.path === join(home, ".claude", "skills")));
     const alone = workspaceFolders([p], { cwd: p, home, env: {} });
     assert.ok(!alone.folders.readOnly.some((f) => f.path.startsWith(home)));
+    const named = workspaceFolders([p, join(home, ".claude", "skills")], { cwd: p, home, env: {} });
+    assert.ok(!named.folders.readOnly.some((f) => f.path.startsWith(home)), "named: writable");
   });
 
   test("a root that became a symlink is dropped with a warning", () => {

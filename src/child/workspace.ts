@@ -10,7 +10,8 @@
  * identity kept: the outermost writable ones, and the skill folders inside
  * them, which stay read-only (the project's skill folders from the working
  * directory up to the project root, those at the top of each additional
- * folder, and the user's when an additional folder holds them). The
+ * folder, and the user's when an additional folder holds them; not one
+ * the user named as an additional folder, or holding one). The
  * sandbox setting (the envelope's, else the
  * agent's and the config's by the usual precedence) and what happens when
  * bubblewrap cannot sandbox here: a required mode is an error, the default
@@ -102,6 +103,9 @@ export function workspaceFolders(
   const add = (anchor: string, rel: string) => {
     const c = confinedFolder(anchor, rel, { kind: "skill", where: "the project" });
     if (!c.ok || !isInside(c.value.path, paths)) return;
+    // A folder the user made a root of its own (a skills folder as an
+    // additional folder) is theirs to write.
+    if (paths.some((r) => isInside(r, [c.value.path]))) return;
     if (!readOnly.some((f) => f.path === c.value.path)) readOnly.push(c.value);
   };
   if (paths.length > 0) {
