@@ -82,13 +82,20 @@ describe("toolContextFor", () => {
     findings: [],
     runTask: () => Promise.resolve([]),
   };
-  test("the memory folder joins the roots; skills only with the skill tool", () => {
+  test("the workspace's roots and folders; skills only with the skill tool", () => {
     const e = envelope({
       memory: { dir: "/m", head: "" },
       skills: [{ name: "s", description: "", filePath: "/s/one/SKILL.md" }],
     });
-    const without = toolContextFor({ ...base, envelope: e, hasSkillTool: false });
+    const folders = { writable: [{ path: "/p", id: { dev: 1, ino: 2 } }], readOnly: [] };
+    const without = toolContextFor({
+      ...base,
+      workspace: { roots: ["/p", "/m"], folders },
+      envelope: e,
+      hasSkillTool: false,
+    });
     assert.deepEqual(without.roots, ["/p", "/m"]);
+    assert.equal(without.folders, folders);
     assert.equal(without.skills, undefined);
     const withSkill = toolContextFor({ ...base, envelope: e, hasSkillTool: true });
     assert.deepEqual(withSkill.readRoots, ["/s/one"]);

@@ -100,7 +100,11 @@ export function envelopeSampling(
 export function toolContextFor(o: {
   envelope: TaskEnvelope;
   config: XcshConfig;
-  workspace: { roots: string[]; sandbox?: ToolContext["sandbox"] };
+  workspace: {
+    roots: string[];
+    folders?: ToolContext["folders"];
+    sandbox?: ToolContext["sandbox"];
+  };
   hasSkillTool: boolean;
   signal: AbortSignal;
   commandEnv: Record<string, string>;
@@ -110,8 +114,9 @@ export function toolContextFor(o: {
   const { envelope, workspace } = o;
   return {
     cwd: envelope.cwd,
-    // The memory folder is the agent's own to write (`memory:`).
-    roots: envelope.memory ? [...workspace.roots, envelope.memory.dir] : workspace.roots,
+    // The memory folder (`memory:`), the agent's own to write, is among them.
+    roots: workspace.roots,
+    ...(workspace.folders ? { folders: workspace.folders } : {}),
     ...(workspace.sandbox ? { sandbox: workspace.sandbox } : {}),
     signal: o.signal,
     fetchAllow: o.config.task.webFetchAllow ?? [],

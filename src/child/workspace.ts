@@ -5,7 +5,15 @@
  *
  * Decides the roots (the project root of the working directory, then each
  * existing folder of `task.additionalDirectories`, `~/` meaning the home
- * folder; all as real paths), the sandbox setting (the envelope's, else the
+ * folder; all as real paths; then the agent's memory folder, which the
+ * parent resolved where it belongs) and the folders behind them, each
+ * checked through `fs/confined-folder.ts` (no symlink on the way) with its
+ * identity kept: the outermost writable ones, and the skill folders inside
+ * them, which stay read-only (the project's skill folders from the working
+ * directory up to the project root, those at the top of each additional
+ * folder, and the user's when an additional folder holds them; not one
+ * the user named as an additional folder, or holding one). The
+ * sandbox setting (the envelope's, else the
  * agent's and the config's by the usual precedence) and what happens when
  * bubblewrap cannot sandbox here: a required mode is an error, the default
  * runs commands (hooks too) unsandboxed with a warning. A sandboxed task
@@ -18,7 +26,10 @@
 import process from "node:process";
 import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { type ConfinedFolder, confinedFolder } from "../fs/confined-folder.ts";
+import { isInside } from "../fs/path-inside.ts";
+import { PROJECT_SKILL_FOLDERS, userSkillFolders } from "../discovery/skill-places.ts";
 import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
@@ -28,8 +39,10 @@ import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { programFiles } from "./program-files.ts";
 
 export interface Workspace {
-  /** The project root first, then the additional folders. */
+  /** The project root first, then the additional folders, then the memory folder. */
   roots: string[];
+  /** The outermost writable folders and the read-only skill folders inside them. */
+  folders: { writable: ConfinedFolder[]; readOnly: ConfinedFolder[] };
   sandbox?: CommandSandbox;
   /** Removes the private temporary folder. */
   cleanup(): void;
@@ -65,6 +78,55 @@ export function workspaceRoots(
   return { roots, missing, ignored: found.warnings.map((w) => `${w.file}: ${w.message}`) };
 }
 
+/**
+ * The folders behind `roots` (real paths; a memory folder last, if any):
+ * each checked again, the outermost kept as writable, and the skill folders
+ * inside them as read-only. A root that fails the check is dropped, with a
+ * warning naming it.
+ */
+export function workspaceFolders(
+  roots: readonly string[],
+  at: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> },
+): { roots: string[]; folders: Workspace["folders"]; warnings: string[] } {
+  const warnings: string[] = [];
+  const kept: ConfinedFolder[] = [];
+  for (const r of roots) {
+    const c = confinedFolder("/", r.slice(1), {
+      kind: "the tools'",
+      where: "the place they were resolved at the start",
+    });
+    if (c.ok) kept.push(c.value);
+    else warnings.push(`${c.error} (not a folder the tools may use)`);
+  }
+  const paths = kept.map((f) => f.path);
+  const writable = kept.filter((f, i) =>
+    !kept.some((o, j) => j !== i && o.path !== f.path && isInside(f.path, [o.path])) &&
+    paths.indexOf(f.path) === i
+  );
+  const readOnly: ConfinedFolder[] = [];
+  const add = (anchor: string, rel: string) => {
+    const c = confinedFolder(anchor, rel, { kind: "skill", where: "the project" });
+    if (!c.ok || !isInside(c.value.path, paths)) return;
+    // A folder the user made a root of its own (a skills folder as an
+    // additional folder) is theirs to write.
+    if (paths.some((r) => isInside(r, [c.value.path]))) return;
+    if (!readOnly.some((f) => f.path === c.value.path)) readOnly.push(c.value);
+  };
+  if (paths.length > 0) {
+    let dir = real(at.cwd) ?? resolve(at.cwd);
+    for (; isInside(dir, [paths[0]]); dir = dirname(dir)) {
+      for (const rel of PROJECT_SKILL_FOLDERS) add(dir, rel);
+      if (dir === paths[0]) break;
+    }
+  }
+  for (const p of paths.slice(1)) for (const rel of PROJECT_SKILL_FOLDERS) add(p, rel);
+  for (const u of userSkillFolders(at)) {
+    const r = real(dirname(u));
+    if (r && isInside(r, paths)) add(r, "skills");
+  }
+  return { roots: paths, folders: { writable, readOnly }, warnings };
+}
+
 export interface WorkspaceInputs {
   envelope: TaskEnvelope;
   config: XcshConfig;
@@ -79,12 +141,18 @@ export interface WorkspaceInputs {
 
 /** Sets up the roots and, when commands run, the sandbox. */
 export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
-  const { roots, missing, ignored } = workspaceRoots(i.envelope.cwd, i.home, i.config);
+  const found = workspaceRoots(i.envelope.cwd, i.home, i.config);
+  const memory = i.envelope.memory?.dir;
+  const { roots, folders, warnings: dropped } = workspaceFolders(
+    memory ? [...found.roots, memory] : found.roots,
+    { cwd: i.envelope.cwd, home: i.home, env: i.env },
+  );
   const warnings = [
-    ...ignored,
-    ...missing.map((d) => `task.additionalDirectories: ${d} is not a folder (ignored)`),
+    ...found.ignored,
+    ...found.missing.map((d) => `task.additionalDirectories: ${d} is not a folder (ignored)`),
+    ...dropped,
   ];
-  const none: Workspace = { roots, cleanup: () => {} };
+  const none: Workspace = { roots, folders, cleanup: () => {} };
   const setting = i.envelope.sandbox ?? chooseSandbox({
     agent: i.envelope.agent.sandbox,
     config: i.config.task.sandbox,
@@ -129,6 +197,7 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     ok: true,
     value: {
       roots,
+      folders,
       sandbox: {
         mode: setting.mode,
         network: setting.network,

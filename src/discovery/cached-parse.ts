@@ -46,7 +46,7 @@ import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CacheFiles } from "./cache-files.ts";
 import type { DefinitionCache } from "./definition-cache.ts";
-import type { DiscoveryEnv } from "./config-dirs.ts";
+import { type DiscoveryEnv, projectFolderOf } from "./config-dirs.ts";
 import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import {
   definitionExtensions,
@@ -136,13 +136,15 @@ export async function agentOutcome(file: SourceFile, origin: FileOrigin): Promis
 
 /**
  * Reads one agents folder and parses each definition file in it: the folder's
- * own problems, and one outcome per file in byte order of name.
+ * own problems, and one outcome per file in byte order of name. With
+ * `within` (a project's folder), files leading outside it are skipped.
  */
 export async function readAgentFolder(
   path: string,
   origin: FileOrigin,
+  within?: string,
 ): Promise<{ folder: FolderRead; outcomes: FileOutcome[] }> {
-  const folder = await readDefinitionFolder(path, definitionExtensions(origin.family));
+  const folder = await readDefinitionFolder(path, definitionExtensions(origin.family), within);
   const outcomes: FileOutcome[] = [];
   for (const file of folder.files) {
     let r = cachedParse(file, origin);
@@ -263,7 +265,7 @@ export async function readCachedFolder(
   origin: FolderOrigin,
   round: DiscoveryRound,
 ): Promise<{ folder: Omit<FolderRead, "files">; outcomes: FileOutcome[] }> {
-  if (!round.check) return readAgentFolder(origin.path, origin);
+  if (!round.check) return readAgentFolder(origin.path, origin, projectFolderOf(origin));
   const key = originKey(origin);
   // Loaded only for a folder that has files.
   let loaded: DefinitionCache<FileParse> | undefined;
@@ -272,13 +274,20 @@ export async function readCachedFolder(
   const cache = () => (loaded ??= round.caches.folder(origin.path, key, group));
   const known = new Map<string, FileParse>();
   const extensions = definitionExtensions(origin.family);
+  const within = projectFolderOf(origin);
   const folder = round.again
-    ? await readDefinitionFolderChecked(origin.path, extensions, (path, sig) => {
-      const hit = cache().get(path, key, sig);
-      if (hit && !lacksPrompt(hit)) known.set(path, hit);
-      return known.has(path);
-    })
-    : await readDefinitionFolderSigned(origin.path, extensions);
+    ? await readDefinitionFolderChecked(
+      origin.path,
+      extensions,
+      (path, sig) => {
+        const hit = cache().get(path, key, sig);
+        if (hit && !lacksPrompt(hit)) known.set(path, hit);
+        return known.has(path);
+      },
+      Date.now,
+      within,
+    )
+    : await readDefinitionFolderSigned(origin.path, extensions, Date.now, within);
   const outcomes: FileOutcome[] = [];
   for (const f of folder.files) {
     let r: FileParse | NeedsParser;

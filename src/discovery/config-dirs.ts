@@ -18,7 +18,7 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../types.ts";
 import { acceptedIn, isFolderInfo, walkUpDirs } from "../fs/walk-up.ts";
 
@@ -77,6 +77,17 @@ export function projectAncestors(cwd: string, home: string): string[] {
 /** The project-level candidate of `family` in folder `dir`. */
 export function projectDirOf(dir: string, family: ConfigFamily, subpath: string): string {
   return join(dir, `.${family}`, subpath);
+}
+
+/**
+ * The folder a project's definitions folder (`<dir>/.<family>/agents`,
+ * `…/commands`) was found in: `<dir>`, where its files must really lie.
+ * Undefined for the user's folders and plugins' (theirs to link).
+ */
+export function projectFolderOf(
+  d: { path: string; source: string; family: string },
+): string | undefined {
+  return d.source === "project" && d.family !== "plugin" ? dirname(dirname(d.path)) : undefined;
 }
 
 /**

@@ -302,3 +302,43 @@ describe("readSourceFile", () => {
     assert.equal(typeof r, "string");
   });
 });
+
+describe("a project's folder: files must really lie inside it", () => {
+  const root = mkdtempSync(join(tmpdir(), "xcsh-within-"));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  const project = join(root, "p");
+  const dir = join(project, ".claude", "agents");
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(root, "out"));
+  writeFileSync(join(root, "out", "secret.md"), "SECRET\n");
+  writeFileSync(join(project, "shared.md"), "shared\n");
+  writeFileSync(join(dir, "plain.md"), "plain\n");
+  symlinkSync(join(root, "out", "secret.md"), join(dir, "leak.md"));
+  symlinkSync(join(project, "shared.md"), join(dir, "inside.md"));
+  const names = (files: { path: string }[]) => files.map((f) => f.path.split("/").at(-1));
+
+  test("a link out is skipped with a warning; links inside and plain files are read", async () => {
+    for (
+      const read of [
+        await readDefinitionFolder(dir, [".md"], project),
+        await readDefinitionFolderSigned(dir, [".md"], Date.now, project),
+        await readDefinitionFolderChecked(dir, [".md"], () => false, Date.now, project),
+      ]
+    ) {
+      assert.deepEqual(names(read.files), ["inside.md", "plain.md"]);
+      assert.equal(read.warnings.length, 1);
+      assert.match(read.warnings[0].message, /skipped: leads outside the folder it was found in/);
+    }
+    const unchecked = await readDefinitionFolder(dir, [".md"]);
+    assert.deepEqual(names(unchecked.files), ["inside.md", "leak.md", "plain.md"]);
+  });
+
+  test("a folder that is itself a link out gives nothing", async () => {
+    const other = join(root, "q");
+    mkdirSync(join(other, ".claude"), { recursive: true });
+    symlinkSync(join(root, "out"), join(other, ".claude", "agents"));
+    const read = await readDefinitionFolder(join(other, ".claude", "agents"), [".md"], other);
+    assert.deepEqual(read.files, []);
+    assert.match(read.warnings[0].message, /leads outside .*; nothing read from it/);
+  });
+});

@@ -6,14 +6,18 @@
  * folders named like files, dangling symlinks and symlink loops, files over
  * 1 MiB, files that are not UTF-8, and unreadable files. A missing folder is
  * simply empty; an unreadable folder, or a path that is a file, is empty with
- * a warning.
+ * a warning. For a project's folder (`within`: the folder whose `.claude`,
+ * `.xcsh`… it is), a file, or the folder itself, whose real location is
+ * outside `within` is skipped with a warning: a repository's agent or command
+ * file linked to a secret elsewhere never becomes a prompt.
  *
  * @module
  */
-import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../types.ts";
 import { readCappedSync } from "../fs/file-safety.ts";
+import { isInside } from "../fs/path-inside.ts";
 import { type FileSignature, isSettled, signatureOf } from "./file-signature.ts";
 
 /** Files over this size are skipped. */
@@ -146,11 +150,51 @@ function childPrefix(dir: string): string {
   return join(dir, "x").slice(0, -1);
 }
 
+/** The listing of a folder, and the names refused with why; or what reading it gave. */
+type Listing = { chosen: Dirent[]; refused: Map<string, string> };
+
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The entries of `listed` (in `dir`) whose real location is outside
+ * `within`, with the skip reason; the whole folder's problem when it is.
+ */
+function outsideOf(dir: string, chosen: Dirent[], within: string): Listing | FolderRead {
+  const refused = new Map<string, string>();
+  const base = realOf(within);
+  const realDir = realOf(dir);
+  if (base === undefined || realDir === undefined) return { chosen, refused };
+  const why = (to: string) => `leads outside the folder it was found in (to ${to})`;
+  if (!isInside(realDir, [base])) {
+    return {
+      files: [],
+      warnings: [{ level: "warning", file: dir, message: `${why(realDir)}; nothing read from it` }],
+      exists: true,
+      problem: "outside its project",
+    };
+  }
+  for (const e of chosen) {
+    if (!e.isSymbolicLink()) continue;
+    const real = realOf(join(dir, e.name));
+    if (real !== undefined && !isInside(real, [base])) {
+      refused.set(e.name, `${why(real)}; not read`);
+    }
+  }
+  return { chosen, refused };
+}
+
 /** The listing of a folder, or what reading it gave when it cannot be listed. */
 function listDefinitionFolder(
   dir: string,
   extensions: readonly string[],
-): { chosen: Dirent[] } | FolderRead {
+  within?: string,
+): Listing | FolderRead {
   let entries: Dirent[];
   try {
     // Synchronous: a listing takes microseconds, and a process whose files
@@ -175,7 +219,9 @@ function listDefinitionFolder(
   const chosen = entries
     .filter((e) => extensions.some((ext) => e.name.endsWith(ext)))
     .sort((a, b) => compareBytes(a.name, b.name));
-  return { chosen };
+  return within === undefined || chosen.length === 0
+    ? { chosen, refused: new Map() }
+    : outsideOf(dir, chosen, within);
 }
 
 interface ReadResult {
@@ -209,13 +255,16 @@ function assemble<F>(
 export async function readDefinitionFolder(
   dir: string,
   extensions: readonly string[],
+  within?: string,
 ): Promise<FolderRead> {
-  const listed = listDefinitionFolder(dir, extensions);
+  const listed = listDefinitionFolder(dir, extensions, within);
   if (!("chosen" in listed)) return listed;
   const prefix = childPrefix(dir);
   const results = await Promise.all(listed.chosen.map(async (entry): Promise<ReadResult> => {
     const path = prefix + entry.name;
     const regular = entry.isFile();
+    const refused = listed.refused.get(entry.name);
+    if (refused) return { path, regular, outcome: refused };
     if (entry.isDirectory()) return { path, regular, outcome: "is a folder, not a file" };
     return { path, regular, outcome: await readSourceFile(path, regular) };
   }));
@@ -250,8 +299,9 @@ export async function readDefinitionFolderChecked(
   extensions: readonly string[],
   isKnown: (path: string, sig: FileSignature) => boolean,
   now: () => number = Date.now,
+  within?: string,
 ): Promise<CheckedFolderRead> {
-  const listed = listDefinitionFolder(dir, extensions);
+  const listed = listDefinitionFolder(dir, extensions, within);
   if (!("chosen" in listed)) return listed;
   const prefix = childPrefix(dir);
   // The stats are synchronous: a stat takes microseconds, and a promise per
@@ -261,8 +311,9 @@ export async function readDefinitionFolderChecked(
   const reads: Promise<void>[] = [];
   for (const entry of listed.chosen) {
     const path = prefix + entry.name;
-    if (entry.isDirectory()) {
-      results.push({ path, regular: false, outcome: "is a folder, not a file" });
+    const refused = listed.refused.get(entry.name);
+    if (refused || entry.isDirectory()) {
+      results.push({ path, regular: false, outcome: refused ?? "is a folder, not a file" });
       continue;
     }
     let info: Stats | undefined;
@@ -310,16 +361,18 @@ export async function readDefinitionFolderSigned(
   dir: string,
   extensions: readonly string[],
   now: () => number = Date.now,
+  within?: string,
 ): Promise<{ files: SignedFile[]; warnings: Diagnostic[]; exists: boolean; problem?: string }> {
-  const listed = listDefinitionFolder(dir, extensions);
+  const listed = listDefinitionFolder(dir, extensions, within);
   if (!("chosen" in listed)) return listed;
   const prefix = childPrefix(dir);
   const at = now();
   const results: ReadResult[] = [];
   for (const entry of listed.chosen) {
     const path = prefix + entry.name;
-    if (entry.isDirectory()) {
-      results.push({ path, regular: false, outcome: "is a folder, not a file" });
+    const refused = listed.refused.get(entry.name);
+    if (refused || entry.isDirectory()) {
+      results.push({ path, regular: false, outcome: refused ?? "is a folder, not a file" });
       continue;
     }
     const read = readSourceFileStat(path);

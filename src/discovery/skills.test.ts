@@ -3,7 +3,17 @@
 
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -160,5 +170,46 @@ describe("discoverSkills and the full YAML parser", () => {
       await loadParsers();
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("skill folders lie where they were found", () => {
+  const base = mkdtempSync(join(tmpdir(), "xcsh-skills-links-"));
+  after(() => rmSync(base, { recursive: true, force: true }));
+  const h = join(base, "home");
+  const p = join(base, "proj");
+  mkdirSync(join(p, ".git"), { recursive: true });
+  mkdirSync(h, { recursive: true });
+  const out = join(base, "out");
+  skill(out, "leak");
+  writeFileSync(join(out, "secret"), "---\nname: secret\ndescription: d\n---\nSECRET\n");
+  mkdirSync(join(p, ".claude", "skills", "linkedfile"), { recursive: true });
+  symlinkSync(join(out, "secret"), join(p, ".claude", "skills", "linkedfile", "SKILL.md"));
+  symlinkSync(join(out, "leak"), join(p, ".claude", "skills", "leak"));
+  skill(join(p, ".claude", "skills"), "fine");
+  mkdirSync(join(h, ".claude"), { recursive: true });
+  symlinkSync(out, join(h, ".claude", "skills"));
+
+  test("a linked skill folder, a SKILL.md linked out, a linked user folder: skipped", async () => {
+    const found = await discoverSkills({ cwd: p, home: h, env: {} });
+    assert.deepEqual(found.skills.map((s) => s.name), ["fine"]);
+    const text = found.warnings.map((w) => `${w.file}: ${w.message}`).join("\n");
+    assert.match(text, /`\.claude\/skills\/leak` is a symlink: skill folders must be real folders/);
+    assert.match(text, /linkedfile\/SKILL\.md: skipped: .*leads outside its folder/);
+    assert.match(
+      text,
+      /`skills` is a symlink: skill folders must be real folders inside .*\.claude/,
+    );
+    assert.equal(found.skills[0].filePath, join(realpathSync(p), ".claude/skills/fine/SKILL.md"));
+  });
+
+  test("readSkillBody refuses a folder that became a link", async () => {
+    const file = join(p, ".claude", "skills", "fine", "SKILL.md");
+    assert.deepEqual(await readSkillBody(file), { body: "Use fine." });
+    const moved = join(p, ".claude", "skills", "moved");
+    renameSync(join(p, ".claude", "skills", "fine"), moved);
+    symlinkSync(moved, join(p, ".claude", "skills", "fine"));
+    const r = await readSkillBody(file);
+    assert.ok("error" in r && /is a symlink/.test(r.error), JSON.stringify(r));
   });
 });

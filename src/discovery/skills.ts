@@ -11,12 +11,17 @@
  * name wins; the others are kept for `--all`. Bad input never stops
  * discovery: a folder without `SKILL.md`, a file over 1 MiB, one that is not
  * UTF-8, one owned by another user or writable by others, or a file without
- * name or description is skipped with one warning naming it.
+ * name or description is skipped with one warning naming it. Each skill
+ * folder must lie where it belongs (`fs/confined-folder.ts`): a project's
+ * inside the folder the walk found it in, the user's inside the user's config
+ * folder, a plugin's inside the plugin, with no symlink on the way; its
+ * `SKILL.md` must really lie inside it. A skill's path is its real path.
  *
  * @module
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { type ConfinedFolder, confinedFolder, fileInside } from "../fs/confined-folder.ts";
 import { type ConfigDir, type DiscoveryEnv, getConfigDirs, isDirectory } from "./config-dirs.ts";
 import { parseFrontmatter } from "../formats/frontmatter.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
@@ -36,6 +41,8 @@ import type { Diagnostic, SkillDefinition } from "../types.ts";
 /** One folder skills are looked for in. */
 export interface SkillFolder {
   path: string;
+  /** The place it belongs: the folder holding its `.claude` (…), or a plugin's folder. */
+  anchor: string;
   source: "user" | "project";
   family: SkillDefinition["family"];
   plugin?: string;
@@ -57,16 +64,25 @@ export interface SkillDiscovery {
 export function skillFolders(e: DiscoveryEnv, warnings: Diagnostic[] = []): SkillFolder[] {
   const anchors: SkillFolder[] = getConfigDirs("skills", e, { warnings }).map((d: ConfigDir) => ({
     path: d.path,
+    anchor: d.scope === "user" ? dirname(d.path) : dirname(dirname(d.path)),
     source: d.scope,
     family: d.family,
   }));
   // `.agents/skills`: after Claude's folders, before Codex's.
   const nearest = findUp(e.cwd, e.home, join(".agents", "skills"), isFolderInfo, warnings)?.path;
   const shared: SkillFolder[] = [
-    ...(nearest ? [{ path: nearest, source: "project" as const, family: "agents" as const }] : []),
+    ...(nearest
+      ? [{
+        path: nearest,
+        anchor: dirname(dirname(nearest)),
+        source: "project" as const,
+        family: "agents" as const,
+      }]
+      : []),
     ...(e.home
       ? [{
         path: join(e.home, ".agents", "skills"),
+        anchor: join(e.home, ".agents"),
         source: "user" as const,
         family: "agents" as const,
       }]
@@ -80,6 +96,7 @@ export function skillFolders(e: DiscoveryEnv, warnings: Diagnostic[] = []): Skil
   ];
   const plugins = listClaudePluginRoots(e).roots.map((r): SkillFolder => ({
     path: join(r.path, "skills"),
+    anchor: r.path,
     source: r.scope === "project" || r.scope === "local" ? "project" : "user",
     family: "plugin",
     plugin: r.id,
@@ -94,9 +111,21 @@ async function readSkillFolder(
   folder: SkillFolder,
 ): Promise<{ skills: SkillDefinition[]; warnings: Diagnostic[] }> {
   const warnings: Diagnostic[] = [];
+  const rule = {
+    kind: "skill",
+    where: folder.plugin ? "its plugin" : folder.source === "user" ? folder.anchor : "the project",
+  };
+  const rel = relative(folder.anchor, folder.path);
+  const top = confinedFolder(folder.anchor, rel, rule);
+  if (!top.ok) {
+    if (!top.missing) {
+      warnings.push({ level: "warning", file: folder.path, message: `skipped: ${top.error}` });
+    }
+    return { skills: [], warnings };
+  }
   let entries;
   try {
-    entries = readdirSync(folder.path, { withFileTypes: true });
+    entries = readdirSync(top.value.path, { withFileTypes: true });
   } catch {
     return { skills: [], warnings };
   }
@@ -104,12 +133,20 @@ async function readSkillFolder(
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: SkillDefinition[] = [];
   for (const name of names) {
-    const dir = join(folder.path, name);
-    if (!isDirectory(dir)) continue;
+    const checked = confinedFolder(folder.anchor, join(rel, name), rule);
+    if (!checked.ok) {
+      warnings.push({
+        level: "warning",
+        file: join(folder.path, name),
+        message: `skipped: ${checked.error}`,
+      });
+      continue;
+    }
+    const dir = checked.value.path;
     const file = join(dir, "SKILL.md");
     const skip = (message: string) =>
       warnings.push({ level: "warning", file, message: `skipped: ${message}` });
-    const r = readCappedSync(file, MAX_AGENT_FILE_BYTES);
+    const r = readSkillFile(checked.value);
     if (!r.ok) {
       if (r.code === "ENOENT") {
         warnings.push({
@@ -176,11 +213,35 @@ export async function discoverSkills(e: DiscoveryEnv): Promise<SkillDiscovery> {
   };
 }
 
-/** The body of a skill's `SKILL.md` (after its frontmatter), or why it cannot be read. */
+/**
+ * The `SKILL.md` of a checked skill folder, read only when it really lies
+ * inside the folder (a link out of it reads as a failure naming it).
+ */
+function readSkillFile(folder: ConfinedFolder): ReturnType<typeof readCappedSync> {
+  const inside = fileInside(folder, "SKILL.md");
+  if (!inside.ok) {
+    return inside.missing
+      ? { ok: false, code: "ENOENT", reason: inside.error }
+      : { ok: false, code: "ELINK", reason: inside.error };
+  }
+  return readCappedSync(inside.path, MAX_AGENT_FILE_BYTES);
+}
+
+/**
+ * The body of a skill's `SKILL.md` (after its frontmatter), or why it cannot
+ * be read: its folder is checked again (no symlink on the way, from the root
+ * of the file system: the path discovery gave is real), and the file must lie
+ * inside it.
+ */
 export async function readSkillBody(
   filePath: string,
 ): Promise<{ body: string } | { error: string }> {
-  const r = readCappedSync(filePath, MAX_AGENT_FILE_BYTES);
+  const folder = confinedFolder("/", dirname(filePath).slice(1), {
+    kind: "skill",
+    where: "the folder it was found in",
+  });
+  if (!folder.ok) return { error: folder.error };
+  const r = readSkillFile(folder.value);
   if (!r.ok) return { error: `${filePath}: ${r.reason}` };
   let text: string;
   try {

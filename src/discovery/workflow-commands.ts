@@ -17,7 +17,7 @@
  */
 import { basename, join } from "node:path";
 import initMd from "../../commands/init.md" with { type: "text" };
-import { type DiscoveryEnv, getConfigDirs } from "./config-dirs.ts";
+import { type DiscoveryEnv, getConfigDirs, projectFolderOf } from "./config-dirs.ts";
 import { parseFrontmatter } from "../formats/frontmatter.ts";
 import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import { mergeAgents, type Shadowed } from "./merge.ts";
@@ -120,7 +120,11 @@ export async function discoverCommands(e: DiscoveryEnv): Promise<CommandDiscover
       } as CommandOrigin,
     })),
   ];
-  const reads = await Promise.all(origins.map((o) => readDefinitionFolder(o.path, [".md"])));
+  const reads = await Promise.all(
+    origins.map((o) =>
+      readDefinitionFolder(o.path, [".md"], projectFolderOf({ ...o.origin, path: o.path }))
+    ),
+  );
   const files = await Promise.all(
     reads.map((read, i) =>
       Promise.all(

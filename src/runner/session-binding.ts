@@ -12,12 +12,15 @@
  * ran on, whatever config says now, unless the call names one (`--model`:
  * the conversation moves to it without the provider data, with a note);
  * where it last worked (a follow-up may
- * have moved it): its kept worktree when there is one, a fresh one of the
- * same repository when it was removed.
+ * have moved it): its kept worktree when there is one (a real folder in the
+ * worktrees folder, checked by `fs/confined-folder.ts`: a worktree path that
+ * leads elsewhere is refused), a fresh one of the same repository when it
+ * was removed.
  *
  * @module
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { confinedFolder } from "../fs/confined-folder.ts";
 import { basename } from "node:path";
 import type { Isolate } from "./run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
@@ -119,6 +122,14 @@ async function bindResume(
     })`;
   }
   if (wt && existsSync(wt.path)) {
+    const kept = confinedFolder(b.worktreesDir, basename(wt.path), {
+      kind: "worktree",
+      where: b.worktreesDir,
+    });
+    if (!kept.ok) return `cannot resume session ${id}: ${kept.error}`;
+    if (kept.value.path !== realpathSync(wt.path)) {
+      return `cannot resume session ${id}: its worktree ${wt.path} is not in ${b.worktreesDir}`;
+    }
     const sub = cwd.startsWith(wt.path + "/") ? cwd.slice(wt.path.length) : "";
     t.isolate = {
       kind: "existing",

@@ -562,12 +562,12 @@ export class TaskTool {
       );
       return undefined;
     }
-    const opened = openMemory(where.dir);
+    const opened = openMemory(where);
     if ("error" in opened) {
       warn(`${opened.error}; the agent runs without memory`);
       return undefined;
     }
-    return { dir: where.dir, head: opened.head };
+    return opened;
   }
 
   /**

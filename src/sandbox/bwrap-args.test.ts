@@ -67,6 +67,18 @@ describe("bwrapArgs", () => {
     assert.deepEqual(args.slice(at - 1, at + 2), ["--ro-bind", "/p", "/p"]);
   });
 
+  test("read-only folders (skill folders) are bound read-only after the writable ones", () => {
+    const plan = { ...base, mode: "workspace-write" as const, readOnly: ["/p/.claude/skills"] };
+    const args = bwrapArgs(plan, ["true"]);
+    const at = args.indexOf("/p/.claude/skills");
+    assert.deepEqual(args.slice(at - 1, at + 2), [
+      "--ro-bind",
+      "/p/.claude/skills",
+      "/p/.claude/skills",
+    ]);
+    assert.ok(at > args.lastIndexOf("/data"), "on top of the writable binds");
+  });
+
   test("the project is bound after /tmp, so one below /tmp stays visible", () => {
     const args = bwrapArgs({ ...base, roots: ["/tmp/proj"], mode: "workspace-write" }, ["true"]);
     assert.ok(args.indexOf("/tmp/proj") > args.indexOf("/tmp"));

@@ -8,9 +8,9 @@
  * private temporary folder as `/tmp` (`TMPDIR=/tmp`), and in
  * `workspace-write` the writable folders (the project and
  * `task.additionalDirectories`) bound read-write on top (in `read-only`,
- * bound again read-only, so that a project below `/tmp` stays visible), and
- * after them the files that must stay as they are (the scripts the task's
- * hooks run) bound read-only over the writable folders. The
+ * bound again read-only, so that a project below `/tmp` stays visible); then
+ * what must stay as it is bound read-only on top: the skill folders inside
+ * them and the scripts the task's hooks run. The
  * host's socket folders (`/run`, `/var/tmp`: see `host-sockets.ts`) are
  * covered by empty private ones, and the command has its own System V IPC
  * namespace (`--unshare-ipc`: no host shared memory, semaphores or message
@@ -47,10 +47,13 @@ export interface BwrapPlan {
    * one that lives below `/tmp` stays visible.
    */
   roots: readonly string[];
+  /**
+   * Folders and files inside `roots` bound read-only on top of them (skill
+   * folders, the scripts hooks run); each must exist.
+   */
+  readOnly?: readonly string[];
   /** The task's private temporary folder, seen as `/tmp` inside. */
   tmp: string;
-  /** Files inside `roots` bound read-only on top of them. */
-  readOnly?: readonly string[];
   /** Where the command starts. */
   cwd: string;
   /** The host folders covered by empty ones, and the files bound back in them. */
@@ -67,7 +70,7 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   args.push("--bind", plan.tmp, "/tmp");
   const bind = plan.mode === "workspace-write" ? "--bind" : "--ro-bind";
   for (const dir of plan.roots) args.push(bind, dir, dir);
-  for (const file of plan.readOnly ?? []) args.push("--ro-bind", file, file);
+  for (const path of plan.readOnly ?? []) args.push("--ro-bind", path, path);
   args.push("--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL");
   args.push("--die-with-parent", "--new-session");
   if (!plan.network) args.push("--unshare-net");

@@ -23,6 +23,7 @@ import process from "node:process";
 import { killMarked, killTree } from "../process/process-tree.ts";
 import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
 import { bwrapArgs } from "../sandbox/bwrap-args.ts";
+import { stillThere } from "../fs/confined-folder.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
@@ -54,19 +55,36 @@ export function killAllCommandGroups(): void {
   for (const [pid, mark] of liveCommands) endCommand(pid, mark);
 }
 
-/** The program and arguments that run `script`: in the sandbox when there is one. */
-function commandLine(script: string, ctx: ToolContext): [string, string[]] {
+/**
+ * The program and arguments that run `script`: in the sandbox when there is
+ * one, or why it does not run. The sandbox's folders are checked again
+ * first (`ctx.folders`): a folder a command swapped for a symlink, or moved
+ * away, since the task started is never bound.
+ */
+function commandLine(script: string, ctx: ToolContext): [string, string[]] | string {
   const sh = [shell(), "-c", script];
   const sb = ctx.sandbox;
   if (!sb) return [sh[0], sh.slice(1)];
+  const folders = ctx.folders;
+  if (folders) {
+    const rule = { kind: "the sandbox's", where: "the place they were at the start" };
+    for (const f of [...folders.writable, ...folders.readOnly]) {
+      const again = stillThere(f, rule);
+      if (!again.ok) return `the sandbox is not started: ${again.error}`;
+    }
+  }
   const plan = {
     mode: sb.mode,
     network: sb.network,
-    roots: ctx.roots ?? [ctx.cwd],
+    roots: folders ? folders.writable.map((f) => f.path) : ctx.roots ?? [ctx.cwd],
+    // The skill folders, then the files that must stay as they are; a file
+    // removed since the task started has nothing left to protect (and bwrap
+    // refuses to bind a path that does not exist).
+    readOnly: [
+      ...(folders?.readOnly.map((f) => f.path) ?? []),
+      ...(sb.readOnly ?? []).filter((f) => existsSync(f)),
+    ],
     tmp: sb.tmp,
-    // A file removed since the task started has nothing left to protect (and
-    // bwrap refuses to bind a path that does not exist).
-    ...(sb.readOnly ? { readOnly: sb.readOnly.filter((f) => existsSync(f)) } : {}),
     cwd: ctx.cwd,
     hide: hostHiding(),
   };
@@ -165,7 +183,13 @@ export function spawnCommand(
     let timedOut = false;
     let settled = false;
     const mark = `${process.pid}-${++commandCount}-${Math.random().toString(36).slice(2)}`;
-    const [program, argv] = commandLine(script, ctx);
+    const line = commandLine(script, ctx);
+    if (typeof line === "string") {
+      const error = new Error(line);
+      resolvePromise({ code: null, signal: null, stdout: "", stderr: "", timedOut, error });
+      return;
+    }
+    const [program, argv] = line;
     const child = spawn(program, argv, {
       cwd: ctx.cwd,
       env: withoutRuntimeVariables({ ...ctx.env, ...opts.env, [COMMAND_MARK]: mark }),

@@ -4,12 +4,22 @@
 // stay inside included.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { confine, realLocation } from "./confine.ts";
+import { confinedFolder } from "../fs/confined-folder.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./search/find.ts";
 import { grepTool } from "./search/grep.ts";
@@ -96,6 +106,36 @@ describe("file tools confined to the project", { skip: unix }, () => {
     );
     const r = await readTool.run({ path: join(outside, "secret.txt") }, ctx);
     assert.match(r.output, /and task\.additionalDirectories \(/);
+  });
+
+  test("roots are used as resolved at the start: one swapped for a symlink does not move", async () => {
+    const mem = join(realpathSync(sb.dir), "mem");
+    mkdirSync(mem);
+    const ctx = { ...sb.ctx, roots: [realpathSync(sb.dir), mem] };
+    assert.equal((await writeTool.run({ path: join(mem, "n.md"), content: "n" }, ctx)).ok, true);
+    rmSync(mem, { recursive: true });
+    symlinkSync(outside, mem);
+    const r = await writeTool.run({ path: join(mem, "swapped.txt"), content: "x" }, ctx);
+    assert.match(r.output, /is outside the project folder/);
+    assert.equal(existsSync(join(outside, "swapped.txt")), false);
+  });
+
+  test("write and edit refuse a read-only folder (by path, or renamed); read may use it", async () => {
+    mkdirSync(join(sb.dir, ".claude", "skills", "s"), { recursive: true });
+    writeFileSync(join(sb.dir, ".claude", "skills", "s", "SKILL.md"), "body\n");
+    const folder = confinedFolder(sb.dir, ".claude/skills", { kind: "skill", where: "here" });
+    assert.ok(folder.ok);
+    const ctx = { ...sb.ctx, folders: { writable: [], readOnly: [folder.value] } };
+    const file = ".claude/skills/s/SKILL.md";
+    const w = await writeTool.run({ path: file, content: "x" }, ctx);
+    assert.match(w.output, /is in the skill folder .*: skill folders are read-only/);
+    const e = await editTool.run({ path: file, old_string: "body", new_string: "x" }, ctx);
+    assert.match(e.output, /skill folders are read-only/);
+    assert.equal((await readTool.run({ path: file }, ctx)).output, "1\tbody");
+    renameSync(join(sb.dir, ".claude"), join(sb.dir, ".moved"));
+    const moved = await writeTool.run({ path: ".moved/skills/s/new.md", content: "x" }, ctx);
+    assert.match(moved.output, /skill folders are read-only/);
+    assert.equal(existsSync(join(sb.dir, ".moved", "skills", "s", "new.md")), false);
   });
 
   test("realLocation follows a dangling symlink to its target; a loop is an error", async () => {

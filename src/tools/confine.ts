@@ -3,8 +3,13 @@
  * given (relative to the working directory, or absolute), follows every
  * symlink on the way — a dangling one included, since writing through it
  * would create its target — and refuses a path whose real location is
- * outside the project root and `task.additionalDirectories`. The rule itself
- * is `inside.ts`; this module is its edge on the disk.
+ * outside the project root and `task.additionalDirectories`. The roots are
+ * taken as the task resolved them when it started (never resolved again, so
+ * a root swapped for a symlink later does not move them). A tool that writes
+ * (`write`, `edit`) is also refused inside a read-only folder (a skill
+ * folder), found by path or, when a folder above it was renamed since, by
+ * identity. The rule itself is `inside.ts`; this module is its edge on the
+ * disk.
  *
  * @example
  * ```ts
@@ -20,6 +25,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isInside, outsideMessage } from "./inside.ts";
+import { inFolders } from "../fs/confined-folder.ts";
 import { type ToolContext, toolError, type ToolOutcome } from "./tool-spec.ts";
 import { displayPath, resolvePath } from "./search/walk.ts";
 
@@ -49,13 +55,16 @@ export async function realLocation(abs: string, links = 0): Promise<string> {
 }
 
 /**
- * The real paths of the folders `ctx` allows (the working directory when
- * unset); for reading (`read`), also its read-only folders (skills).
+ * The real paths of the folders `ctx` allows; for reading (`read`), also its
+ * read-only folders (skills). `ctx.roots` and `ctx.readRoots` are real paths
+ * already, checked when the task started, and used as they are; without
+ * roots, the working directory, resolved.
  */
 export async function allowedRoots(ctx: ToolContext, read = false): Promise<string[]> {
-  const base = ctx.roots && ctx.roots.length > 0 ? ctx.roots : [ctx.cwd];
-  const roots = read && ctx.readRoots ? [...base, ...ctx.readRoots] : base;
-  return await Promise.all(roots.map((r) => realpath(r).catch(() => resolve(r))));
+  const base = ctx.roots && ctx.roots.length > 0
+    ? ctx.roots
+    : [await realpath(ctx.cwd).catch(() => resolve(ctx.cwd))];
+  return read && ctx.readRoots ? [...base, ...ctx.readRoots] : [...base];
 }
 
 export type Confined =
@@ -82,6 +91,15 @@ export async function confine(
   }
   if (!isInside(real, roots)) {
     return { ok: false, error: toolError(outsideMessage(p ?? ".", real, roots)) };
+  }
+  const fixed = read ? undefined : inFolders(real, ctx.folders?.readOnly ?? []);
+  if (fixed) {
+    return {
+      ok: false,
+      error: toolError(
+        `${shown} is in the skill folder ${fixed.path}: skill folders are read-only`,
+      ),
+    };
   }
   return { ok: true, abs, shown, roots };
 }

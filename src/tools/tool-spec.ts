@@ -7,6 +7,7 @@
  * @module
  */
 import type { PermissionRules, SkillRef, TaskRequest, TaskResult } from "../types.ts";
+import type { ConfinedFolder } from "../fs/confined-folder.ts";
 
 /** A JSON Schema object describing a tool's arguments. */
 export type JsonSchemaObject = Record<string, unknown> & { type: "object" };
@@ -64,6 +65,13 @@ export interface ToolContext {
   skills?: readonly SkillRef[];
   /** Folders the read tools may also look in (the skills' folders): never written. */
   readRoots?: readonly string[];
+  /**
+   * The folders behind `roots` as checked when the task started (the
+   * outermost: a root inside another is not listed again), and the folders
+   * inside them no tool writes (skill folders). Each sandboxed command checks
+   * them again before it starts; `write` and `edit` refuse the read-only ones.
+   */
+  folders?: { writable: readonly ConfinedFolder[]; readOnly: readonly ConfinedFolder[] };
 }
 
 /** A working bubblewrap sandbox for `bash` (see `src/sandbox/`). */
