@@ -320,6 +320,7 @@ export class TaskTool {
       skills: skills.refs,
       memory,
       preloadedSkills: skills.preloaded,
+      commandGitSettings: gathered.gitOverrides,
     };
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const tasks = req.tasks.map((t): PreparedTask => ({

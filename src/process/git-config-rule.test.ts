@@ -7,7 +7,9 @@ import {
   mayNameProgram,
   namesProgram,
   parseConfigList,
+  PROGRAM_SETTINGS,
   repositoryOverrides,
+  withGitSettings,
 } from "./git-config-rule.ts";
 
 /** Keys git's documentation gives a program or a shell command as value. */
@@ -145,5 +147,40 @@ describe("repositoryOverrides", () => {
     const fixed = new Map(FIXED_SETTINGS.map(([k, v]) => [k, v]));
     assert.equal(fixed.get("core.hooksPath"), "/dev/null");
     assert.equal(fixed.get("core.fsmonitor"), "false");
+  });
+});
+
+describe("withGitSettings", () => {
+  const mine: [string, string][] = [["core.hooksPath", "/dev/null"], ["core.fsmonitor", "false"]];
+  test("appends after the user's own entries, which stay", () => {
+    assert.deepEqual(
+      withGitSettings({
+        PATH: "/bin",
+        GIT_CONFIG_COUNT: "1",
+        GIT_CONFIG_KEY_0: "core.hooksPath",
+        GIT_CONFIG_VALUE_0: "./evil",
+      }, mine),
+      {
+        PATH: "/bin",
+        GIT_CONFIG_COUNT: "3",
+        GIT_CONFIG_KEY_0: "core.hooksPath",
+        GIT_CONFIG_VALUE_0: "./evil",
+        GIT_CONFIG_KEY_1: "core.hooksPath",
+        GIT_CONFIG_VALUE_1: "/dev/null",
+        GIT_CONFIG_KEY_2: "core.fsmonitor",
+        GIT_CONFIG_VALUE_2: "false",
+      },
+    );
+  });
+  test("a count git would refuse is replaced with its entries", () => {
+    assert.deepEqual(
+      withGitSettings({ GIT_CONFIG_COUNT: "x", GIT_CONFIG_KEY_0: "a.b", GIT_CONFIG_VALUE_0: "c" }, [
+        ["core.fsmonitor", "false"],
+      ]),
+      { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false" },
+    );
+  });
+  test("xcsh's own git and commands share the program settings", () => {
+    for (const s of PROGRAM_SETTINGS) assert.ok(FIXED_SETTINGS.includes(s));
   });
 });

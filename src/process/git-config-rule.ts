@@ -2,10 +2,15 @@
  * Which git settings xcsh's own `git` calls override, so that no program a
  * repository (or a command that wrote into its `.git`) chose is ever started.
  *
- * Decides three things, all pure:
+ * Decides four things, all pure:
  * - {@link FIXED_SETTINGS}: what every call sets whatever the config says
  *   (no hooks, no `core.fsmonitor`, no submodule recursion, no transport,
- *   no credential helper, no automatic maintenance);
+ *   no credential helper, no automatic maintenance); the first three
+ *   ({@link PROGRAM_SETTINGS}) also reach every git a task's commands run;
+ * - {@link withGitSettings}: an environment that gives every git started in
+ *   it such settings, with command-line precedence
+ *   (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`), after the
+ *   ones the user's environment already holds;
  * - {@link namesProgram}: whether a config key names a program to run. The
  *   rule is by the variable's name: one ending in a word that git uses for a
  *   program (`…command`, `…cmd`, `…program`, `…helper`, `…driver`,
@@ -35,11 +40,21 @@
  * @module
  */
 
-/** Set on every git call xcsh makes, whatever any config file says. */
-export const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
+/**
+ * What keeps git from starting the programs a repository can plant without
+ * any command asking for them (hooks, `core.fsmonitor`, a submodule's
+ * checkout): set on every git xcsh runs and, through the environment
+ * ({@link withGitSettings}), on every git a task's commands run.
+ */
+export const PROGRAM_SETTINGS: readonly (readonly [string, string])[] = [
   ["core.hooksPath", "/dev/null"],
   ["core.fsmonitor", "false"],
   ["submodule.recurse", "false"],
+];
+
+/** Set on every git call xcsh makes, whatever any config file says. */
+export const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
+  ...PROGRAM_SETTINGS,
   ["protocol.allow", "never"],
   ["credential.helper", ""],
   ["gc.auto", "0"],
@@ -152,4 +167,39 @@ export function repositoryOverrides(entries: readonly ConfigEntry[]): [string, s
     }
   }
   return [...out.entries()];
+}
+
+/**
+ * `env` with `settings` appended to the `GIT_CONFIG_COUNT` list git reads
+ * with command-line precedence (a later entry wins, so these win over the
+ * user's own entries of the same key, which stay). A count that is not a
+ * whole number would make every git fail: it and its entries are replaced.
+ * `git -c` on a command line still comes later (the permission rules refuse
+ * it where they apply). Pure.
+ *
+ * @example
+ * ```ts
+ * withGitSettings({ PATH: "/bin" }, [["core.fsmonitor", "false"]]);
+ * // { PATH: "/bin", GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false" }
+ * ```
+ */
+export function withGitSettings(
+  env: Readonly<Record<string, string>>,
+  settings: readonly (readonly [string, string])[],
+): Record<string, string> {
+  const out = { ...env };
+  const given = out.GIT_CONFIG_COUNT;
+  let count = given !== undefined && /^\d{1,4}$/.test(given.trim()) ? Number(given.trim()) : 0;
+  if (given !== undefined && count === 0) {
+    for (const name of Object.keys(out)) {
+      if (/^GIT_CONFIG_(?:KEY|VALUE)_\d+$/.test(name)) delete out[name];
+    }
+  }
+  for (const [key, value] of settings) {
+    out[`GIT_CONFIG_KEY_${count}`] = key;
+    out[`GIT_CONFIG_VALUE_${count}`] = value;
+    count++;
+  }
+  out.GIT_CONFIG_COUNT = String(count);
+  return out;
 }
