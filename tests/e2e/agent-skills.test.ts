@@ -86,7 +86,9 @@ describe("xcsh skills", () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /Skill folders, in precedence order:/);
     assert.match(r.stdout, /claude user +~\/\.claude\/skills +1 skill/);
-    assert.match(r.stdout, /agents project +.*\.agents\/skills +1 skill/);
+    // The user's codex skill shadows the project's release skill of the same name.
+    assert.match(r.stdout, /codex user +~\/\.codex\/skills +1 skill/);
+    assert.match(r.stdout, /agents project +.*\.agents\/skills +0 skills/);
   });
 });
 

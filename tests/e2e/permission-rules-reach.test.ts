@@ -93,8 +93,8 @@ describe("Bash(git status:*) in a repository whose config names programs", () =>
     assert.equal(r.code, 0, r.stderr);
     const seen = toolResults(server.requests.at(-1)!);
     assert.match(seen, /a\.txt/, "git status ran");
-    assert.match(seen, /sets git configuration with -c/);
     assert.deepEqual(ran(marks), []);
+    assert.match(seen, /sets git configuration with -c/);
   });
 });
 
