@@ -3,6 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  commandSettings,
   FIXED_SETTINGS,
   mayNameProgram,
   namesProgram,
@@ -182,5 +183,9 @@ describe("withGitSettings", () => {
   });
   test("xcsh's own git and commands share the program settings", () => {
     for (const s of PROGRAM_SETTINGS) assert.ok(FIXED_SETTINGS.includes(s));
+    assert.deepEqual(commandSettings([["filter.x.clean", ""]]), [
+      ...PROGRAM_SETTINGS,
+      ["filter.x.clean", ""],
+    ]);
   });
 });

@@ -52,6 +52,17 @@ export const PROGRAM_SETTINGS: readonly (readonly [string, string])[] = [
   ["submodule.recurse", "false"],
 ];
 
+/**
+ * The settings every git a task's commands and stdio MCP servers run gets:
+ * {@link PROGRAM_SETTINGS}, then `repository` (the programs the project
+ * repository's own config names, blanked, as the parent found them). Pure.
+ */
+export function commandSettings(
+  repository: readonly (readonly [string, string])[] = [],
+): (readonly [string, string])[] {
+  return [...PROGRAM_SETTINGS, ...repository];
+}
+
 /** Set on every git call xcsh makes, whatever any config file says. */
 export const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
   ...PROGRAM_SETTINGS,

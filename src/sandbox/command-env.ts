@@ -34,7 +34,7 @@
  * @module
  */
 import { hasUrlCredentials, secretForms, urlSecrets } from "../text/redact.ts";
-import { PROGRAM_SETTINGS, withGitSettings } from "../process/git-config-rule.ts";
+import { commandSettings, withGitSettings } from "../process/git-config-rule.ts";
 
 export interface EnvPolicy {
   /** Variables that always go (provider keys): no allow-list brings them back. */
@@ -149,7 +149,7 @@ export function commandEnvironment(
     if (why === undefined || allowed(name)) out.env[name] = value;
     else out.dropped.push(name);
   }
-  out.env = withGitSettings(out.env, [...PROGRAM_SETTINGS, ...(policy.gitSettings ?? [])]);
+  out.env = withGitSettings(out.env, commandSettings(policy.gitSettings));
   out.secrets = [...new Set([...secretForms(secretValues), ...secretValues.flatMap(urlSecrets)])]
     .sort((a, b) => b.length - a.length);
   return out;

@@ -23,6 +23,7 @@ import { isAbsolute, resolve } from "node:path";
 import { isRunning, killPids, listDescendants } from "../../process/process-tree.ts";
 import type { McpServerDef } from "../../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
+import { withGitSettings } from "../../process/git-config-rule.ts";
 import { mcpResultText } from "./mcp-result.ts";
 import { toolError, type ToolOutcome } from "../tool-spec.ts";
 
@@ -55,6 +56,8 @@ export interface McpConnection {
 export interface ConnectOptions {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Git settings a stdio server's environment carries (as commands' do, `command-env.ts`). */
+  gitSettings?: readonly (readonly [string, string])[];
   startTimeoutMs?: number;
   callTimeoutMs?: number;
 }
@@ -97,7 +100,9 @@ export async function connectMcpServer(
     stdio = new StdioClientTransport({
       command: def.command,
       args: def.args,
-      env: { ...env, ...def.env },
+      // A server that runs git (on the project's repository) gets the
+      // settings a command's git gets: no hooks, no repository programs.
+      env: withGitSettings({ ...env, ...def.env }, opts.gitSettings ?? []),
       cwd: def.cwd ? (isAbsolute(def.cwd) ? def.cwd : resolve(opts.cwd, def.cwd)) : opts.cwd,
       stderr: "pipe",
     });
