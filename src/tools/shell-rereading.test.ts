@@ -17,6 +17,14 @@ test("secondReading: shells at any word, reading builtins as the command", () =>
   assert.equal(secondReading(w("grep -r eval .")), undefined);
   assert.equal(secondReading(w("ls .")), undefined);
   assert.equal(secondReading(w("shellcheck x.sh")), undefined);
+  // A program name that comes from input.
+  assert.equal(secondReading(w("xargs -I % % x")), "xargs %");
+  assert.equal(secondReading(w("xargs -0 -I{} {}")), "xargs {}");
+  assert.equal(secondReading(w("xargs -i {} -rf")), "xargs {}");
+  assert.equal(secondReading(w("find . -name r* -exec {} x ;")), "find -exec {}");
+  assert.equal(secondReading(w("xargs -I {} cp {} /tmp")), undefined);
+  assert.equal(secondReading(w("xargs -n 1 echo")), undefined);
+  assert.equal(secondReading(w("find . -exec grep x {} ;")), undefined);
 });
 
 test("embeddedLines: words that are command lines, values of name=value", () => {

@@ -6,10 +6,12 @@
  * Decides three things:
  * - {@link secondReading}: the command hands text to a second shell
  *   reading: a shell program (`sh`, `bash`, `zsh`, … at any word, so
- *   `| sh`, `sudo bash`, `xargs sh -c` and `find -exec sh` count) or a
+ *   `| sh`, `sudo bash`, `xargs sh -c` and `find -exec sh` count), a
  *   builtin that reads text as commands (`eval`, `source`, `.`, `alias`, as
- *   the command, also behind `builtin` or `command`). Under a deny rule such
- *   a command is refused: its text is read again where no rule sees it.
+ *   the command, also behind `builtin` or `command`), or a runner whose
+ *   program name comes from its input (`xargs -I X X`, `find -exec {}`).
+ *   Under a deny rule such a command is refused: its text is read again
+ *   where no rule sees it.
  * - {@link embeddedLines}: the words of a command that are themselves
  *   command lines another program runs (`watch 'a; rm x'`, `su -c '…'`,
  *   `ssh host '…'`, `git -c alias.x='!rm x'`): a word holding a blank or a
@@ -72,12 +74,50 @@ const BUILTIN_RUNNERS = new Set(["builtin", "command"]);
 export function secondReading(words: readonly string[]): string | undefined {
   const shell = words.find((w) => SHELLS.has(basename(w)));
   if (shell !== undefined) return shell;
+  const fromInput = programFromInput(words);
+  if (fromInput !== undefined) return fromInput;
   let k = 0;
   while (k < words.length && BUILTIN_RUNNERS.has(words[k])) {
     k++;
     while (k < words.length && /^-[pvV]+$/.test(words[k])) k++;
   }
   return k < words.length && READING_BUILTINS.has(words[k]) ? words[k] : undefined;
+}
+
+/** `xargs` options that take the next word as their value. */
+const XARGS_VALUE_OPTIONS = new Set(["-I", "-a", "-d", "-E", "-L", "-n", "-P", "-s"]);
+
+/**
+ * The runner whose program name comes from its input rather than its
+ * words: `xargs -I X X …` (the replace string as the program) and
+ * `find … -exec {} …` (a found file run as a program).
+ */
+function programFromInput(words: readonly string[]): string | undefined {
+  for (let k = 0; k < words.length; k++) {
+    const name = basename(words[k]);
+    if (name === "find") {
+      for (let j = k + 1; j + 1 < words.length; j++) {
+        if (/^-(exec|execdir|ok|okdir)$/.test(words[j]) && words[j + 1].includes("{}")) {
+          return `find ${words[j]} {}`;
+        }
+      }
+    }
+    if (name !== "xargs") continue;
+    let replace: string | undefined;
+    let j = k + 1;
+    for (; j < words.length && words[j].startsWith("-"); j++) {
+      const w = words[j];
+      if (w === "-I" && j + 1 < words.length) replace = words[++j];
+      else if (w.startsWith("-I")) replace = w.slice(2);
+      else if (w === "-i" || w === "--replace") replace = "{}";
+      else if (w.startsWith("-i")) replace = w.slice(2);
+      else if (w.startsWith("--replace=")) replace = w.slice("--replace=".length);
+      else if (XARGS_VALUE_OPTIONS.has(w)) j++;
+    }
+    const program = words[j];
+    if (program !== undefined && replace && program.includes(replace)) return `xargs ${program}`;
+  }
+  return undefined;
 }
 
 /**

@@ -55,7 +55,7 @@ describe("a deny rule for a program and a second reading of the words", () => {
       careful: agentMd("careful", "tools: Read, Bash\ndisallowedTools: Bash(rm:*)\n"),
     });
     if (hasGit) execFileSync("git", ["init", "-q", w.cwd]);
-    const kept = ["k1", "k2", "k3", "k4", "k5"];
+    const kept = ["k1", "k2", "k3", "k4", "k5", "k6"];
     for (const k of kept) writeFileSync(join(w.cwd, k), "keep\n");
     callThenEcho([
       bash("bash -c 'true && rm k1'"),
@@ -63,6 +63,7 @@ describe("a deny rule for a program and a second reading of the words", () => {
       bash("eval 'true; rm k3'"),
       bash("git -c alias.tidy='!rm k4' tidy"),
       bash("find . -name k5 -exec sh -c 'true; rm k5' \\;"),
+      bash("echo cm0= | base64 -d | xargs -I % % k6"),
       bash("echo still-fine"),
     ]);
     const r = await runXcsh(["run", "careful", "try"], { cwd: w.cwd, home: w.home });
@@ -74,6 +75,7 @@ describe("a deny rule for a program and a second reading of the words", () => {
     assert.match(seen, /'eval true; rm k3' is refused by Bash\(rm:\*\)/);
     assert.match(seen, /'git -c alias\.tidy=!rm k4 tidy' is refused by Bash\(rm:\*\)/);
     assert.match(seen, /second shell reading \(sh\)/);
+    assert.match(seen, /'xargs -I % % k6' hands text to a second shell reading \(xargs %\)/);
     for (const k of kept) assert.ok(existsSync(join(w.cwd, k)), `${k} was removed`);
   });
 });
