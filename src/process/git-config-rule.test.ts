@@ -173,6 +173,15 @@ describe("withGitSettings", () => {
       },
     );
   });
+  test("a list with a key missing below its count is replaced", () => {
+    assert.deepEqual(
+      withGitSettings({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_VALUE_0: "x" }, [[
+        "core.fsmonitor",
+        "false",
+      ]]),
+      { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false" },
+    );
+  });
   test("a count git would refuse is replaced with its entries", () => {
     assert.deepEqual(
       withGitSettings({ GIT_CONFIG_COUNT: "x", GIT_CONFIG_KEY_0: "a.b", GIT_CONFIG_VALUE_0: "c" }, [

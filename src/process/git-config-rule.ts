@@ -183,8 +183,9 @@ export function repositoryOverrides(entries: readonly ConfigEntry[]): [string, s
 /**
  * `env` with `settings` appended to the `GIT_CONFIG_COUNT` list git reads
  * with command-line precedence (a later entry wins, so these win over the
- * user's own entries of the same key, which stay). A count that is not a
- * whole number would make every git fail: it and its entries are replaced.
+ * user's own entries of the same key, which stay). A list that would make
+ * every git fail (a count that is no whole number, a key or value missing below it)
+ * is replaced with its entries.
  * `git -c` on a command line still comes later (the permission rules refuse
  * it where they apply). Pure.
  *
@@ -201,6 +202,12 @@ export function withGitSettings(
   const out = { ...env };
   const given = out.GIT_CONFIG_COUNT;
   let count = given !== undefined && /^\d{1,4}$/.test(given.trim()) ? Number(given.trim()) : 0;
+  // A list git would refuse (a key missing below the count) is replaced too.
+  for (let i = 0; i < count; i++) {
+    if (out[`GIT_CONFIG_KEY_${i}`] === undefined || out[`GIT_CONFIG_VALUE_${i}`] === undefined) {
+      count = 0;
+    }
+  }
   if (given !== undefined && count === 0) {
     for (const name of Object.keys(out)) {
       if (/^GIT_CONFIG_(?:KEY|VALUE)_\d+$/.test(name)) delete out[name];
