@@ -18,12 +18,17 @@ test("secondReading: shells at any word, reading builtins as the command", () =>
   assert.equal(secondReading(w("ls .")), undefined);
   assert.equal(secondReading(w("shellcheck x.sh")), undefined);
   // A program name that comes from input.
+  assert.equal(secondReading(w("xargs env")), "xargs env");
+  assert.equal(secondReading(w("xargs -0 sudo -u me")), "xargs sudo");
+  assert.equal(secondReading(w("xargs -n 1 /usr/bin/nice")), "xargs /usr/bin/nice");
   assert.equal(secondReading(w("xargs -I % % x")), "xargs %");
   assert.equal(secondReading(w("xargs -0 -I{} {}")), "xargs {}");
   assert.equal(secondReading(w("xargs -i {} -rf")), "xargs {}");
   assert.equal(secondReading(w("find . -name r* -exec {} x ;")), "find -exec {}");
   assert.equal(secondReading(w("xargs -I {} cp {} /tmp")), undefined);
   assert.equal(secondReading(w("xargs -n 1 echo")), undefined);
+  assert.equal(secondReading(w("xargs")), undefined);
+  assert.equal(secondReading(w("xargs -a env grep x")), undefined, "-a takes the next word");
   assert.equal(secondReading(w("find . -exec grep x {} ;")), undefined);
 });
 

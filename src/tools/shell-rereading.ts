@@ -9,7 +9,8 @@
  *   `| sh`, `sudo bash`, `xargs sh -c` and `find -exec sh` count), a
  *   builtin that reads text as commands (`eval`, `source`, `.`, `alias`, as
  *   the command, also behind `builtin` or `command`), or a runner whose
- *   program name comes from its input (`xargs -I X X`, `find -exec {}`).
+ *   program name comes from its input (`xargs env`, `xargs sudo`,
+ *   `find -exec {}`).
  *   Under a deny rule such a command is refused: its text is read again
  *   where no rule sees it.
  * - {@link embeddedLines}: the words of a command that are themselves
@@ -88,8 +89,39 @@ export function secondReading(words: readonly string[]): string | undefined {
 const XARGS_VALUE_OPTIONS = new Set(["-I", "-a", "-d", "-E", "-L", "-n", "-P", "-s"]);
 
 /**
+ * Programs that run the command their arguments name: after `xargs`, the
+ * words its input adds become that command, program name included.
+ */
+const RUNNERS = new Set([
+  "env",
+  "sudo",
+  "doas",
+  "nice",
+  "nohup",
+  "timeout",
+  "time",
+  "stdbuf",
+  "setsid",
+  "ionice",
+  "taskset",
+  "chrt",
+  "chroot",
+  "unshare",
+  "nsenter",
+  "flock",
+  "strace",
+  "ltrace",
+  "unbuffer",
+  "command",
+  "exec",
+  "xargs",
+  "find",
+]);
+
+/**
  * The runner whose program name comes from its input rather than its
- * words: `xargs -I X X …` (the replace string as the program) and
+ * words: `xargs env` (or another runner: the input's first word is the
+ * program), `xargs -I X X …` (the replace string as the program), and
  * `find … -exec {} …` (a found file run as a program).
  */
 function programFromInput(words: readonly string[]): string | undefined {
@@ -115,7 +147,10 @@ function programFromInput(words: readonly string[]): string | undefined {
       else if (XARGS_VALUE_OPTIONS.has(w)) j++;
     }
     const program = words[j];
-    if (program !== undefined && replace && program.includes(replace)) return `xargs ${program}`;
+    if (program === undefined) continue; // `xargs` alone runs echo
+    if (RUNNERS.has(basename(program)) || (replace && program.includes(replace))) {
+      return `xargs ${program}`;
+    }
   }
   return undefined;
 }

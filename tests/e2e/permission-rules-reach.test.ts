@@ -63,20 +63,20 @@ describe("a deny rule for a program and a second reading of the words", () => {
       bash("eval 'true; rm k3'"),
       bash("git -c alias.tidy='!rm k4' tidy"),
       bash("find . -name k5 -exec sh -c 'true; rm k5' \\;"),
-      bash("echo cm0= | base64 -d | xargs -I % % k6"),
+      bash("echo cm0gazY= | base64 -d | xargs env"),
       bash("echo still-fine"),
     ]);
     const r = await runXcsh(["run", "careful", "try"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 0, r.stderr);
     const seen = toolResults(server.requests.at(-1)!);
     assert.ok(seen.includes("still-fine"), seen);
+    assert.deepEqual(kept.filter((k) => !existsSync(join(w.cwd, k))), [], "files removed");
     assert.match(seen, /'bash -c true && rm k1' is refused by Bash\(rm:\*\)/);
     assert.match(seen, /'sh' hands text to a second shell reading \(sh\)/);
     assert.match(seen, /'eval true; rm k3' is refused by Bash\(rm:\*\)/);
     assert.match(seen, /'git -c alias\.tidy=!rm k4 tidy' is refused by Bash\(rm:\*\)/);
     assert.match(seen, /second shell reading \(sh\)/);
-    assert.match(seen, /'xargs -I % % k6' hands text to a second shell reading \(xargs %\)/);
-    for (const k of kept) assert.ok(existsSync(join(w.cwd, k)), `${k} was removed`);
+    assert.match(seen, /'xargs env' hands text to a second shell reading \(xargs env\)/);
   });
 });
 
