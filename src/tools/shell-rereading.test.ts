@@ -30,6 +30,8 @@ test("secondReading: shells at any word, reading builtins as the command", () =>
   assert.equal(secondReading(w("xargs")), undefined);
   assert.equal(secondReading(w("xargs -a env grep x")), undefined, "-a takes the next word");
   assert.equal(secondReading(w("find . -exec grep x {} ;")), undefined);
+  assert.equal(secondReading(w("find . -exec env A=1 {} ;")), "find -exec {}");
+  assert.equal(secondReading(w("find . -execdir sudo -n {} +")), "find -execdir {}");
 });
 
 test("embeddedLines: words that are command lines, values of name=value", () => {

@@ -129,8 +129,12 @@ function programFromInput(words: readonly string[]): string | undefined {
     const name = basename(words[k]);
     if (name === "find") {
       for (let j = k + 1; j + 1 < words.length; j++) {
-        if (/^-(exec|execdir|ok|okdir)$/.test(words[j]) && words[j + 1].includes("{}")) {
-          return `find ${words[j]} {}`;
+        if (!/^-(exec|execdir|ok|okdir)$/.test(words[j])) continue;
+        // The program: the first word past runners, their options and assignments.
+        for (let p = j + 1; p < words.length && words[p] !== ";" && words[p] !== "+"; p++) {
+          const w = words[p];
+          if (w.includes("{}")) return `find ${words[j]} {}`;
+          if (!RUNNERS.has(basename(w)) && !w.startsWith("-") && !/^\w+=/.test(w)) break;
         }
       }
     }
