@@ -103,6 +103,8 @@ describe("mayNameProgram", () => {
     }
     assert.equal(mayNameProgram("[include]\n\tpath = ../x\n"), true);
     assert.equal(mayNameProgram('[includeIf "gitdir:/x/"]\n\tpath = y\n'), true);
+    assert.equal(mayNameProgram("[alias]\n\ttidy = !rm -rf ~\n"), true);
+    assert.equal(mayNameProgram("[alias]\n\tst = status --short\n"), false);
   });
   test("the config git init writes needs no listing", () => {
     const initial = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n" +
@@ -124,12 +126,14 @@ describe("repositoryOverrides", () => {
     "local\0remote.origin.url\nhttps://example.com/x.git",
     "worktree\0diff.word.textconv\nevil",
     "local\0core.bare",
+    "local\0alias.tidy\n!rm -rf ~",
+    "local\0alias.st\nstatus --short",
     "command\0core.editor\nvi",
     "",
   ].join("\0");
   test("parses the null-separated listing, value-less keys included", () => {
     const e = parseConfigList(listing);
-    assert.equal(e.length, 10);
+    assert.equal(e.length, 12);
     assert.deepEqual(e[8], { scope: "local", key: "core.bare", value: null });
     assert.deepEqual(e[4], { scope: "local", key: "core.sshcommand", value: "evil" });
   });
@@ -142,6 +146,7 @@ describe("repositoryOverrides", () => {
       ["filter.Evil.process", ""],
       ["filter.Evil.required", "false"],
       ["diff.word.textconv", ""],
+      ["alias.tidy", ""],
     ]);
   });
   test("every call disables hooks and fsmonitor", () => {

@@ -21,13 +21,15 @@
  *   `mergetool.<x>.path`);
  * - {@link repositoryOverrides}: for each such key set in the repository's
  *   own config (scope `local` or `worktree`, files it includes counted in),
+ *   and for each shell alias there (`alias.<x> = !…`, judged by its value),
  *   the empty value, which git reads as "none"; for a filter driver the
  *   repository defines, also `required = false`. The user's own settings
  *   (global, system) are the user's and stay.
  *
  * {@link mayNameProgram} is the cheap test on a config file's text that
  * tells when the full listing (`git config --list`) is needed at all: a key
- * the rule matches, or an `include`, has its name written in the file.
+ * the rule matches, or an `include`, has its name written in the file, and
+ * a shell alias a `!`.
  *
  * @example
  * ```ts
@@ -130,7 +132,7 @@ const ENDINGS = new RegExp(`(?:${[...PROGRAM_WORDS, "path", "update"].join("|")}
  */
 export function mayNameProgram(text: string): boolean {
   const lower = text.toLowerCase();
-  return lower.includes("include") || ENDINGS.test(lower);
+  return lower.includes("include") || lower.includes("!") || ENDINGS.test(lower);
 }
 
 export interface ConfigEntry {
@@ -174,6 +176,9 @@ export function repositoryOverrides(entries: readonly ConfigEntry[]): [string, s
       for (const v of ["clean", "smudge", "process"]) out.set(`${driver}.${v}`, "");
       out.set(`${driver}.required`, "false");
     } else if (namesProgram(key)) {
+      out.set(key, "");
+    } else if (lower.startsWith("alias.") && (e.value ?? "").trimStart().startsWith("!")) {
+      // A shell alias runs its text: git reads the empty one as an error.
       out.set(key, "");
     }
   }

@@ -2,7 +2,8 @@
 // built binary and the scripted model server, with a model that tries the
 // ways around them: a deny rule for `rm` against a second shell reading of
 // the words (`bash -c`, `| sh`, `eval`, a git alias); `Bash(git status:*)`
-// in a repository whose config and hooks name programs, and `git -c`; a
+// in a repository whose config and hooks name programs (a shell alias
+// among them), and `git -c`; a
 // deny `Read(…)` rule against an agent the task starts; a deny
 // `WebFetch(domain:127.0.0.1)` rule against `localhost` and the
 // IPv4-mapped spelling of the address.
@@ -17,7 +18,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { ran, trappedRepo } from "../support/git-traps.ts";
+import { ran, trap, trappedRepo } from "../support/git-traps.ts";
 import { agentMd, isAfterTool, systemPrompt, toolResults, type World } from "../support/world.ts";
 import { startWebServer, type WebServer } from "../support/web-server.ts";
 
@@ -84,11 +85,16 @@ describe("Bash(git status:*) in a repository whose config names programs", () =>
   test("git status runs none of them, and git -c is refused", {
     skip: hasGit ? false : "needs git",
   }, async () => {
-    const w = world({ gitonly: agentMd("gitonly", "tools: Read, Bash(git status:*)\n") });
+    const w = world({
+      gitonly: agentMd("gitonly", "tools: Read, Bash(git status:*), Bash(git stat:*)\n"),
+    });
     // The marks folder sits in the project, where a sandboxed command may write.
     const { marks } = trappedRepo(w.root, w.cwd, join(w.cwd, "marks"));
+    // A shell alias in the repository's config is a program it names too.
+    execFileSync("git", ["config", "alias.stat", `!${trap(marks, "alias")}`], { cwd: w.cwd });
     callThenEcho([
       bash("git status --short"),
+      bash("git stat"),
       bash("git -c core.fsmonitor=./marks/fsmonitor.sh status"),
     ]);
     const r = await runXcsh(["run", "gitonly", "look"], { cwd: w.cwd, home: w.home });
