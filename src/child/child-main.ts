@@ -142,7 +142,11 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const keyEnv = { ...env, ...envelope.keys };
   // What commands get (see src/sandbox/command-env.ts); the values it judges
   // secret are hidden like keys.
-  const commands = commandEnvironment(env, { remove: keyVars, allow: config.task.allowEnv });
+  const commands = commandEnvironment(env, {
+    remove: keyVars,
+    allow: config.task.allowEnv,
+    gitSettings: envelope.commandGitSettings ?? [],
+  });
   secrets = secretValues({ config, keyVars, keyEnv, env, commandSecrets: commands.secrets });
   emit.setSecrets(secrets);
 

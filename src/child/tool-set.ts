@@ -20,6 +20,7 @@ import type { ToolSpec } from "../tools/tool-spec.ts";
 import { webSearchTool } from "../tools/web/web-search.ts";
 import type { XcshConfig } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import { commandSettings } from "../process/git-config-rule.ts";
 
 export interface ChildTools {
   tools: Map<string, ToolSpec>;
@@ -75,6 +76,7 @@ export async function childTools(
   const mcp = await startMcpTools(servers, set.mcp, envelope.agent.tools, {
     cwd: envelope.cwd,
     env,
+    gitSettings: commandSettings(envelope.commandGitSettings),
     startTimeoutMs: mcpTimeoutMs(env, MCP_START_TIMEOUT_MS),
     callTimeoutMs: mcpTimeoutMs(env, MCP_CALL_TIMEOUT_MS),
   });

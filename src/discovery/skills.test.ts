@@ -53,25 +53,27 @@ describe("discoverSkills", () => {
   writeFileSync(join(claudeUser, "binary", "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0xff]));
   writeFileSync(join(claudeUser, "README.md"), "not a skill\n");
 
-  test("the anchors' folders in precedence order, first name wins", async () => {
+  test("the user's folders, then the project's, in precedence order, first name wins", async () => {
     const found = await discoverSkills(env);
     assert.deepEqual(found.skills.map((s) => `${s.name}:${s.family}:${s.source}`), [
-      "review:claude:project",
       "notes:claude:user",
-      "deploy:agents:project",
+      "deploy:codex:user",
+      "review:claude:project",
     ]);
+    // The user's own deploy skill wins over the repository's of the same name.
     assert.deepEqual(
-      found.shadowed.map((s) => `${s.agent.name}:${s.agent.family}`),
-      ["review:agents", "deploy:codex"],
+      found.shadowed.map((s) => `${s.agent.name}:${s.agent.family}:${s.agent.source}`),
+      ["deploy:agents:project", "review:agents:project"],
     );
     const folders = skillFolders(env).map((f) => `${f.family} ${f.source}`);
-    assert.deepEqual(folders.slice(0, 6), [
+    assert.deepEqual(folders.slice(0, 7), [
       "xcsh user",
-      "claude project",
       "claude user",
-      "agents project",
       "agents user",
       "codex user",
+      "gemini user",
+      "gemini user",
+      "claude project",
     ]);
   });
 

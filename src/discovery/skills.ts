@@ -2,13 +2,15 @@
  * Where Agent Skills are found, and the skills there: each a folder holding
  * a `SKILL.md` (parsed by `skill-file.ts`).
  *
- * Decides the folders and their precedence, as for agents: per anchor its
- * nearest project folder, then its user folder — `.xcsh/skills` and
- * `~/.xcsh/agent/skills`, `.claude/skills` and `~/.claude/skills`,
- * `.agents/skills` and `~/.agents/skills` (the tree Claude Code and Codex
- * share), `.codex/skills` and `~/.codex/skills`, `.gemini/skills` and
- * `~/.gemini/skills` — then Claude plugins' `skills/`. The first skill of a
- * name wins; the others are kept for `--all`. Bad input never stops
+ * Decides the folders and their precedence. Unlike agents, the user's own
+ * folders come first, as in Claude Code (a repository must not replace a
+ * skill the user wrote, whose text the user's agents preload): the user
+ * folders `~/.xcsh/agent/skills`, `~/.claude/skills`, `~/.agents/skills`
+ * (the tree Claude Code and Codex share), `~/.codex/skills`,
+ * `~/.gemini/skills`, then the nearest project folders in the same order
+ * (`.xcsh/skills`, `.claude/skills`, `.agents/skills`, `.codex/skills`,
+ * `.gemini/skills`), then Claude plugins' `skills/` (the user's plugins
+ * first). The first skill of a name wins; the others are kept for `--all`. Bad input never stops
  * discovery: a folder without `SKILL.md`, a file over 1 MiB, one that is not
  * UTF-8, one owned by another user or writable by others, or a file without
  * name or description is skipped with one warning naming it. Each skill
@@ -101,7 +103,15 @@ export function skillFolders(e: DiscoveryEnv, warnings: Diagnostic[] = []): Skil
     family: "plugin",
     plugin: r.id,
   }));
-  return [...ordered, ...plugins];
+  return [...usersFirst(ordered), ...usersFirst(plugins)];
+}
+
+/** `folders` with the user's before the project's, each side in its order. */
+function usersFirst(folders: readonly SkillFolder[]): SkillFolder[] {
+  return [
+    ...folders.filter((f) => f.source === "user"),
+    ...folders.filter((f) => f.source !== "user"),
+  ];
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -76,6 +76,18 @@ describe("readToolEntries: Agent(...) and rules", () => {
     assert.deepEqual(readToolEntries(["Bash(*)"], "tools").bare, ["bash"]);
     assert.equal(readToolEntries(["run_shell_command(git)"], "tools").rules[0].pattern, "git:*");
   });
+  test("WebFetch rules name hosts, international names, addresses and ranges", () => {
+    const entries = [
+      "WebFetch(domain:example.com)",
+      "WebFetch(domain:*.example.com)",
+      "WebFetch(domain:bücher.de)",
+      "WebFetch(domain:127.0.0.1)",
+      "WebFetch(domain:[::ffff:127.0.0.1])",
+      "WebFetch(domain:::1)",
+      "WebFetch(domain:10.0.0.0/8)",
+    ];
+    assert.deepEqual(readToolEntries(entries, "disallowedTools").errors, []);
+  });
   const bad: [string, RegExp][] = [
     ["Bash()", /empty pattern/],
     ["Bash(a(b)", /unbalanced/],
@@ -83,6 +95,8 @@ describe("readToolEntries: Agent(...) and rules", () => {
     ["Frob(x)", /no tool xcsh knows/],
     ["TodoWrite(x)", /takes no rule/],
     ["WebFetch(domain:)", /empty or not a host/],
+    ["WebFetch(domain:http://x/)", /not a host name or address/],
+    ["WebFetch(domain:10.0.0.0/99)", /not a host name or address/],
     ["Bash(a:*b)", /may only end/],
   ];
   for (const [entry, error] of bad) {

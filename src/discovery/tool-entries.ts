@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { parseAllowEntry } from "../net/net-address.ts";
 import { canonicalToolName } from "./tool-names.ts";
 import type { PermissionRule } from "../types.ts";
 
@@ -88,8 +89,11 @@ function specProblem(family: PermissionRule["family"], spec: string): string | u
   }
   if (family === "web_fetch") {
     if (!spec.startsWith("domain:")) return "a WebFetch rule reads 'domain:<host>'";
-    if (!/^(\*\.)?[A-Za-z0-9.-]+$/.test(spec.slice(7).trim())) {
-      return "the domain is empty or not a host name";
+    // A host name (international ones too), `*.domain`, an address or a range.
+    const d = spec.slice(7).trim();
+    const bare = d.replace(/^\[([^\]]*)\]/, "$1");
+    if (typeof parseAllowEntry(bare) === "string" && !/^(\*\.)?[\p{L}\p{N}_.-]+$/u.test(d)) {
+      return "the domain is empty or not a host name or address";
     }
     return undefined;
   }

@@ -80,6 +80,7 @@ describe("buildEnvelope", () => {
         "skills",
         "memory",
         "preloadedSkills",
+        "commandGitSettings",
       ]
     ) {
       assert.equal(k in env, false, k);
@@ -91,8 +92,10 @@ describe("buildEnvelope", () => {
         model: { id: "m", note: "fell back" },
         agent: { ...agent, thinkingLevel: "high", temperature: 0.2 },
         skills: [{ name: "s", description: "d", filePath: "/s/SKILL.md" }],
+        commandGitSettings: [["filter.x.clean", ""]],
       }),
     );
+    assert.deepEqual(full.commandGitSettings, [["filter.x.clean", ""]]);
     assert.equal(full.context, "c");
     assert.equal(full.modelNote, "fell back");
     assert.equal(full.thinkingLevel, "high");

@@ -47,6 +47,8 @@ export interface EnvelopeParts {
   skills: readonly SkillRef[];
   memory?: { dir: string; head: string };
   preloadedSkills: readonly { name: string; body: string }[];
+  /** The repository's programs blanked, for the git commands run (none: absent). */
+  commandGitSettings?: readonly (readonly [string, string])[];
 }
 
 /** The sampling settings an agent file asks for, as envelope fields. */
@@ -95,6 +97,9 @@ export function buildEnvelope(
     ...(p.skills.length > 0 ? { skills: [...p.skills] } : {}),
     ...(p.memory ? { memory: p.memory } : {}),
     ...(p.preloadedSkills.length > 0 ? { preloadedSkills: [...p.preloadedSkills] } : {}),
+    ...(p.commandGitSettings && p.commandGitSettings.length > 0
+      ? { commandGitSettings: p.commandGitSettings.map(([k, v]): [string, string] => [k, v]) }
+      : {}),
   };
 }
 

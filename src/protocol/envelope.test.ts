@@ -67,6 +67,9 @@ describe("parseEnvelope", () => {
     ["sandbox", { mode: "off", network: "no" }, /'sandbox\.network' must be true or false/],
     ["agent.sandbox", "loose", /'agent\.sandbox' must be one of/],
     ["session", 5, /'session' must be a string/],
+    ["commandGitSettings", { a: "b" }, /'commandGitSettings' must be a list of \[key, value\]/],
+    ["commandGitSettings", [["a.b"]], /'commandGitSettings' must be a list of \[key, value\]/],
+    ["commandGitSettings", [["", "x"]], /'commandGitSettings' must be a list of \[key, value\]/],
     ["history", "earlier", /'history' must be a list of messages/],
     ["history", [{ content: "no role" }], /'history' must be a list of messages/],
     ["config", { task: { maxConcurrency: 0 } }, /'config' is invalid: .*maxConcurrency/],
@@ -107,6 +110,16 @@ describe("parseEnvelope", () => {
     assert.ok(r.ok);
     assert.deepEqual(r.value.keys, { OPENAI_API_KEY: " sk-1 " });
     assert.deepEqual(r.value.agentSet, { explore: "ab12" });
+  });
+
+  test("commandGitSettings: carried as given; absent stays absent", () => {
+    const pairs = [["filter.evil.clean", ""], ["filter.evil.required", "false"]];
+    const r = parseEnvelope(withField("commandGitSettings", pairs));
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.commandGitSettings, pairs);
+    const none = parseEnvelope(JSON.stringify(good));
+    assert.ok(none.ok);
+    assert.equal(none.value.commandGitSettings, undefined);
   });
 
   test("the sandbox: absent stays absent; given, its defaults are filled in", () => {

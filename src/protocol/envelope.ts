@@ -110,6 +110,12 @@ export interface TaskEnvelope {
   /** How `bash` commands are sandboxed; absent: the default (see {@link SandboxSetting}). */
   sandbox?: SandboxSetting;
   /**
+   * Git settings (`[key, value]`) every git a command runs gets, after the
+   * fixed ones (`process/git-config-rule.ts`): the programs the repository's
+   * own config names, blanked, as the parent found them; absent: none.
+   */
+  commandGitSettings?: [string, string][];
+  /**
    * The MCP servers this child starts (resolved and approved by the parent),
    * by name; the agent's `tools` patterns say which of their tools it gets.
    */
@@ -417,6 +423,16 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (agentSet) envelope.agentSet = agentSet;
     const sandbox = parseSandbox(doc.sandbox);
     if (sandbox) envelope.sandbox = sandbox;
+    if (doc.commandGitSettings !== undefined && doc.commandGitSettings !== null) {
+      const list = doc.commandGitSettings;
+      const pair = (p: unknown): p is [string, string] =>
+        Array.isArray(p) && p.length === 2 && typeof p[0] === "string" &&
+        typeof p[1] === "string" && p[0] !== "";
+      if (!Array.isArray(list) || !list.every(pair)) {
+        bad("commandGitSettings", "must be a list of [key, value] string pairs");
+      }
+      envelope.commandGitSettings = list.map(([k, v]) => [k, v]);
+    }
     if (doc.mcpServers !== undefined && doc.mcpServers !== null) {
       const servers = checkMcpServerMap(doc.mcpServers, "mcpServers");
       if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));

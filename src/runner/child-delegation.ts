@@ -2,7 +2,9 @@
  * The `task` tool's runner inside a child: the same parent-side runner as
  * `xcsh run`, with the child as the caller (its depth, spawn rights and
  * blocked agent come from its environment, with its envelope's laid over
- * it) and its model and schema as the parent's. Guard refusals reach the model as the tool's error.
+ * it) and its model and schema as the parent's, and its deny rules (its
+ * callers' among them) added to every agent it starts. Guard refusals reach
+ * the model as the tool's error.
  * Concurrent calls share one cap of `task.maxConcurrency` sub-agents. The
  * child side receives this function from `xcsh __child`'s entry, so `child/`
  * never imports the parent side.
@@ -40,6 +42,8 @@ export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
       ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
       ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
+      // What this agent was refused, no agent it starts may do.
+      inheritedDeny: ctx.envelope.agent.permissions?.deny ?? [],
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

@@ -1,7 +1,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { effectiveAgent, PLAN_MODE_PREAMBLE, resolveOutputSchema } from "./effective.ts";
-import type { AgentDefinition } from "../types.ts";
+import {
+  effectiveAgent,
+  PLAN_MODE_PREAMBLE,
+  resolveOutputSchema,
+  withDenyRules,
+} from "./effective.ts";
+import type { AgentDefinition, PermissionRule } from "../types.ts";
 
 const designer: AgentDefinition = {
   name: "designer",
@@ -45,6 +50,32 @@ describe("effectiveAgent", () => {
       effectiveAgent(designer, { planMode: false, childDepth: 1, maxDepth: 2 }).agent,
       designer,
     );
+  });
+});
+
+describe("deny rules travel down", () => {
+  const secret: PermissionRule = {
+    text: "Read(secret.txt)",
+    family: "read",
+    pattern: "secret.txt",
+  };
+  const rm: PermissionRule = { text: "Bash(rm:*)", family: "bash", pattern: "rm:*" };
+  test("a child gets its caller's deny rules added to its own, each once", () => {
+    const own = { allow: [{ ...rm, text: "Bash(ls)", pattern: "ls", tool: "bash" }], deny: [rm] };
+    const { agent } = effectiveAgent({ ...designer, permissions: own }, {
+      planMode: false,
+      childDepth: 1,
+      maxDepth: 3,
+      inheritedDeny: [secret, { ...rm, text: "Bash( rm:* )" }],
+    });
+    assert.deepEqual(agent.permissions, { allow: own.allow, deny: [rm, secret] });
+    assert.deepEqual(own.deny, [rm], "the original is not changed");
+  });
+  test("an agent without rules gets the inherited ones; nothing inherited changes nothing", () => {
+    assert.deepEqual(withDenyRules(undefined, [secret]), { allow: [], deny: [secret] });
+    assert.equal(withDenyRules(undefined, []), undefined);
+    const e = effectiveAgent(designer, { planMode: false, childDepth: 1, maxDepth: 2 });
+    assert.equal(e.agent.permissions, undefined);
   });
 });
 

@@ -76,4 +76,25 @@ describe("environmentFacts", () => {
     assert.equal(f.gitBranch, "feature");
     assert.equal(f.gitStatus, "?? new.txt");
   });
+  test("the programs the repository's config names come back blanked, for commands' git", async () => {
+    const repo = join(dir, "trapped");
+    execFileSync("git", ["init", "-q", "-b", "main", repo]);
+    execFileSync("git", ["-C", repo, "config", "filter.evil.clean", "touch pwned"]);
+    execFileSync("git", ["-C", repo, "config", "core.pager", "touch pwned"]);
+    const overrides: [string, string][] = [];
+    await environmentFacts(repo, { PATH }, new Date(), "", [], overrides);
+    assert.deepEqual(
+      new Map(overrides),
+      new Map([
+        ["filter.evil.clean", ""],
+        ["filter.evil.smudge", ""],
+        ["filter.evil.process", ""],
+        ["filter.evil.required", "false"],
+        ["core.pager", ""],
+      ]),
+    );
+    const clean: [string, string][] = [];
+    await environmentFacts(join(dir, "repo"), { PATH }, new Date(), "", [], clean);
+    assert.deepEqual(clean, []);
+  });
 });

@@ -59,6 +59,8 @@ export interface GitFacts {
   facts?: { branch: string; status: string };
   /** The repository was refused (not absent, not a missing git): why. */
   refused?: string;
+  /** The programs the repository's own config names, blanked (`git-config-rule.ts`). */
+  overrides?: [string, string][];
 }
 
 /**
@@ -85,12 +87,14 @@ export async function gitFacts(
     ],
     { cwd, timeoutMs: GIT_TIMEOUT_MS },
   );
-  return out.ok ? { facts: parseGitStatus(out.stdout) } : {};
+  const overrides = opened.repo.overrides;
+  return out.ok ? { facts: parseGitStatus(out.stdout), overrides } : { overrides };
 }
 
 /**
  * Gathers the facts for `cwd`; why git was refused, when it was, goes to
- * `notes`.
+ * `notes`, and the settings that blank the programs the repository's config
+ * names go to `overrides` (for the git that commands run).
  */
 export async function environmentFacts(
   cwd: string,
@@ -98,6 +102,7 @@ export async function environmentFacts(
   now = new Date(),
   home: string = env.HOME ?? "",
   notes: string[] = [],
+  overrides: [string, string][] = [],
 ): Promise<EnvironmentFacts> {
   const facts: EnvironmentFacts = {
     date: isoDate(now),
@@ -107,6 +112,7 @@ export async function environmentFacts(
   };
   const git = await gitFacts(cwd, env, home);
   if (git.refused) notes.push(git.refused);
+  if (git.overrides) overrides.push(...git.overrides);
   if (git.facts) {
     facts.gitBranch = git.facts.branch;
     facts.gitStatus = git.facts.status;

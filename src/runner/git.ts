@@ -44,7 +44,8 @@ import {
   mayNameProgram,
   parseConfigList,
   repositoryOverrides,
-} from "./git-config-rule.ts";
+  withGitSettings,
+} from "../process/git-config-rule.ts";
 import { gitPlace, type PlaceProbe, within } from "./git-place.ts";
 
 export interface GitOutcome {
@@ -62,6 +63,8 @@ export interface Repository {
   commonDir: string;
   /** `FIXED_SETTINGS` then the repository's blanked programs. */
   settings: (readonly [string, string])[];
+  /** The repository's blanked programs alone (what its own config names, set empty). */
+  overrides: [string, string][];
   /** The environment each call starts from. */
   env: Record<string, string>;
   /** The `git` program. */
@@ -151,12 +154,7 @@ export function gitEnvironment(
 export function settingsEnvironment(
   settings: readonly (readonly [string, string])[],
 ): Record<string, string> {
-  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) };
-  settings.forEach(([k, v], i) => {
-    out[`GIT_CONFIG_KEY_${i}`] = k;
-    out[`GIT_CONFIG_VALUE_${i}`] = v;
-  });
-  return out;
+  return withGitSettings({}, settings);
 }
 
 /** The first executable `git` on `path`, else undefined. */
@@ -204,6 +202,7 @@ export async function openRepository(root: string, o: OpenOptions = {}): Promise
     gitDir,
     commonDir,
     settings: [...FIXED_SETTINGS],
+    overrides: [],
     env,
     program,
   };
@@ -223,7 +222,8 @@ export async function openRepository(root: string, o: OpenOptions = {}): Promise
       reason: `git config cannot be read: ${listed.stderr.trim().split("\n")[0]}`,
     };
   }
-  repo.settings.push(...repositoryOverrides(parseConfigList(listed.stdout)));
+  repo.overrides = repositoryOverrides(parseConfigList(listed.stdout));
+  repo.settings.push(...repo.overrides);
   return { ok: true, repo };
 }
 

@@ -113,6 +113,8 @@ export interface Gathered {
   warnings: Diagnostic[];
   /** Files left out because an earlier one had the same text. */
   duplicates: string[];
+  /** What blanks the programs the repository's config names, for the git commands run. */
+  gitOverrides: [string, string][];
 }
 
 /** Reads the instruction files and the environment facts for one task call. */
@@ -126,6 +128,7 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
     walked.findIndex((x) => x.file === w.file && x.message === w.message) === i
   );
   const gitNotes: string[] = [];
+  const gitOverrides: [string, string][] = [];
   const candidates = all.filter((c) => {
     if (c.scope === "user" || root === undefined) return true;
     const problem = projectFileProblem(root, c.path);
@@ -134,7 +137,7 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   });
   const [reads, environment] = await Promise.all([
     Promise.all(candidates.map((c) => readContextFile(c.path))),
-    environmentFacts(o.cwd, o.env, o.now, o.home, gitNotes),
+    environmentFacts(o.cwd, o.env, o.now, o.home, gitNotes, gitOverrides),
   ]);
   for (const note of gitNotes) {
     warnings.push({ level: "warning", message: `git facts left out of the prompt: ${note}` });
@@ -153,5 +156,5 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   const fitted = fitContext(found);
   const context: PromptContext = { version: 1, files: fitted.files, environment };
   if (fitted.note) context.note = fitted.note;
-  return { context, warnings, duplicates: fitted.duplicates };
+  return { context, warnings, duplicates: fitted.duplicates, gitOverrides };
 }

@@ -80,6 +80,7 @@ import type {
   AgentDefinition,
   Diagnostic,
   McpServerDef,
+  PermissionRule,
   SandboxSetting,
   SkillRef,
   TaskRequest,
@@ -105,6 +106,8 @@ export interface TaskToolOptions {
   planMode?: boolean;
   /** The calling session's sandbox: no child is less confined. */
   sandbox?: SandboxSetting;
+  /** The calling agent's deny rules (its callers' included): every child gets them too. */
+  inheritedDeny?: readonly PermissionRule[];
   onEvent?: (taskId: string, event: ChildEvent) => void;
   /** Called as each task ends (before the others may have). */
   onResult?: (result: TaskResult) => void;
@@ -317,6 +320,7 @@ export class TaskTool {
       skills: skills.refs,
       memory,
       preloadedSkills: skills.preloaded,
+      commandGitSettings: gathered.gitOverrides,
     };
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const tasks = req.tasks.map((t): PreparedTask => ({
@@ -405,6 +409,7 @@ export class TaskTool {
       childDepth: caller.depth + 1,
       maxDepth: config.task.maxRecursionDepth,
       agentNames: agents.map((a) => a.name),
+      inheritedDeny: this.opts.inheritedDeny,
     });
     const agent = withConfigHooks(this.trustedHooks(withHooks), config.hooks);
     return { agent, toolSet, restricted: restricted.agent, agentTrusted };

@@ -36,6 +36,13 @@ describe("the environment of commands", () => {
       GIT_AUTHOR_NAME: "Me",
       PWD: "/home/me/app",
       REPO_URL: "ssh://git@github.com/o/r.git",
+      GIT_CONFIG_COUNT: "3",
+      GIT_CONFIG_KEY_0: "core.hooksPath",
+      GIT_CONFIG_VALUE_0: "/dev/null",
+      GIT_CONFIG_KEY_1: "core.fsmonitor",
+      GIT_CONFIG_VALUE_1: "false",
+      GIT_CONFIG_KEY_2: "submodule.recurse",
+      GIT_CONFIG_VALUE_2: "false",
     });
     assert.deepEqual(r.dropped, [
       "ANTHROPIC_API_KEY",

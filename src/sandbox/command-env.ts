@@ -11,7 +11,10 @@
  *   (`DATABASE_URL=postgres://app:pw@db/app`), a PEM private key;
  * - ways out to the host's sessions and agents: `SSH_AUTH_SOCK`, `DISPLAY`,
  *   `WAYLAND_DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`,
- *   `DOCKER_HOST`, `TMUX`, … and any name ending in `_SOCK` or `_SOCKET`.
+ *   `DOCKER_HOST`, `TMUX`, … and any name ending in `_SOCK` or `_SOCKET`;
+ * plus the git settings that keep a repository's hooks and `core.fsmonitor`
+ * from running (`process/git-config-rule.ts`, `PROGRAM_SETTINGS`) and those
+ * the policy adds (the programs the repository's config names, blanked).
  *
  * The user's allow-list (`task.allowEnv`: names, or a prefix ending in `*`)
  * keeps a variable the default would drop, provider keys excepted; a
@@ -31,12 +34,15 @@
  * @module
  */
 import { hasUrlCredentials, secretForms, urlSecrets } from "../text/redact.ts";
+import { commandSettings, withGitSettings } from "../process/git-config-rule.ts";
 
 export interface EnvPolicy {
   /** Variables that always go (provider keys): no allow-list brings them back. */
   remove: readonly string[];
   /** The allow-list: names, or prefixes ending in `*`, kept though the default drops them. */
   allow: readonly string[];
+  /** Git settings added after the fixed ones (the repository's programs, blanked). */
+  gitSettings?: readonly (readonly [string, string])[];
 }
 
 export interface CommandEnv {
@@ -143,6 +149,7 @@ export function commandEnvironment(
     if (why === undefined || allowed(name)) out.env[name] = value;
     else out.dropped.push(name);
   }
+  out.env = withGitSettings(out.env, commandSettings(policy.gitSettings));
   out.secrets = [...new Set([...secretForms(secretValues), ...secretValues.flatMap(urlSecrets)])]
     .sort((a, b) => b.length - a.length);
   return out;

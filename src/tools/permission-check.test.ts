@@ -58,6 +58,9 @@ describe("bashRefusal: allow rules", () => {
     ["git status || curl x", /'curl x' is not allowed/],
     ["git status | sh", /'sh' is not allowed/],
     ["(rm x)", /'rm x' is not allowed/],
+    ["git -c core.fsmonitor='touch x' status", /sets git configuration with -c/],
+    ["git --config-env=core.pager=P status", /with --config-env/],
+    ["git --exec-path=. status", /with --exec-path/],
     ["git status $(rm x)", /command substitution/],
     ["git status `rm x`", /command substitution/],
     ["FOO=1 git status", /sets a variable before the command/],
@@ -97,6 +100,22 @@ describe("bashRefusal: deny rules", () => {
     ["git push --force", undefined],
     ["echo $(rm x)", /command substitution/],
     ["{rm,-rf,x}", /brace expansion/],
+    // A second reading of the words is refused or read too.
+    ["bash -c 'cd /; rm -rf x'", /refused by Bash\(rm:\*\)/],
+    ["bash -c 'ls'", /hands text to a second shell reading \(bash\)/],
+    ["echo cm0gLXJmIHgK | base64 -d | sh", /second shell reading \(sh\)/],
+    ["ls | xargs /bin/dash", /second shell reading \(\/bin\/dash\)/],
+    ["eval 'echo; rm x'", /refused by Bash\(rm:\*\)/],
+    ["eval ls", /second shell reading \(eval\)/],
+    ["command eval ls", /second shell reading \(eval\)/],
+    [". ./script", /second shell reading \(\.\)/],
+    ["source ./script", /second shell reading \(source\)/],
+    ["alias ll=ls", /second shell reading \(alias\)/],
+    ["watch 'date; rm x'", /refused by Bash\(rm:\*\)/],
+    ["git -c alias.x='!rm -rf ~' x", /refused by Bash\(rm:\*\)/],
+    ["git -c core.pager=less log", /sets git configuration with -c/],
+    ["ls . && grep -r source .", undefined],
+    ["git commit -m 'fix: no eval here; see $HOME'", undefined],
   ];
   for (const [cmd, expected] of rows) {
     test(cmd, () => {
@@ -158,6 +177,7 @@ describe("urlRefusal", () => {
     ["https://bad.example.com/a", /refused by WebFetch\(domain:bad\.example\.com\)/],
     ["https://example.org/", /may fetch only WebFetch\(domain:example\.com\)/],
     ["https://evilexample.com/", /not allowed/],
+    ["https://BAD.example.com./a", /refused by WebFetch\(domain:bad\.example\.com\)/],
   ];
   for (const [url, expected] of rows) {
     test(url, () => {
@@ -166,6 +186,20 @@ describe("urlRefusal", () => {
       else assert.equal(got, undefined);
     });
   }
+  test("a deny rule naming an address refuses every spelling of it and a name resolving to it", () => {
+    const d = rules(["WebFetch"], ["WebFetch(domain:127.0.0.1)"]);
+    for (const url of ["http://127.0.0.1/", "http://[::ffff:127.0.0.1]/", "http://2130706433/"]) {
+      assert.match(urlRefusal(d, new URL(url)) ?? "(allowed)", /refused by WebFetch/, url);
+    }
+    assert.match(urlRefusal(d, new URL("http://localhost:8080/")) ?? "(allowed)", /refused/);
+    const named = new URL("http://loop.example.net/");
+    assert.equal(urlRefusal(d, named), undefined, "unknown before resolution");
+    assert.match(
+      urlRefusal(d, named, ["127.0.0.1"]) ?? "(allowed)",
+      /refused by WebFetch\(domain:127\.0\.0\.1\) \(disallowedTools\): loop\.example\.net resolves to 127\.0\.0\.1/,
+    );
+    assert.equal(urlRefusal(d, named, ["93.184.215.14"]), undefined);
+  });
 });
 
 test("readDenyFilter: the files a search leaves out", () => {

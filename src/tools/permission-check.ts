@@ -15,14 +15,20 @@
  *   follow (`$(…)`, backticks, `$VAR`, redirections to files, …) is refused
  *   when a rule applies, and so is a variable assignment before an allowed
  *   command (`PATH=… git status`). Deny rules also match from any word on
- *   (`sudo rm`, `xargs rm`) and by the command's base name (`/bin/rm`).
+ *   (`sudo rm`, `xargs rm`), by the command's base name (`/bin/rm`) and in
+ *   the words that are command lines themselves (`watch 'a; rm x'`); under
+ *   a deny rule a command that hands text to a second shell reading
+ *   (`bash -c`, `| sh`, `eval`, `source`) is refused, and under any rule a
+ *   `git -c …` (`shell-rereading.ts` says which).
  * - `Read(…)` (read, grep, find, ls; `grep` also leaves out the files a
  *   deny rule covers as it walks) and `Edit(…)` (edit, write): a
  *   gitignore-style pattern: `//abs`, `~/in-home`, `/from-project-root`,
  *   `./from-cwd` or `from-cwd`; a pattern without `/` matches at any depth.
  *   Both the path as given and where its links lead are checked.
  * - `WebFetch(domain:host)`: the URL's host is the host or under it
- *   (`*.host` too); every redirect is checked again.
+ *   (`*.host` too), hosts and addresses compared in one form, and a deny
+ *   rule that names an address also refuses a host resolving to it
+ *   (`web/domain-rule.ts`); every redirect is checked again.
  *
  * @example
  * ```ts
@@ -38,9 +44,11 @@ import { basename, isAbsolute, resolve } from "node:path";
 import { shellCommands } from "../formats/shell-words.ts";
 import type { PermissionRule, PermissionRules } from "../types.ts";
 import { realLocation } from "./confine.ts";
+import { embeddedLines, gitConfigOption, secondReading } from "./shell-rereading.ts";
 import { compileNodes } from "./search/glob-match.ts";
 import { parseGlob } from "./search/glob-syntax.ts";
 import type { ToolContext } from "./tool-spec.ts";
+import { ruleCoversAddress, ruleCoversHost } from "./web/domain-rule.ts";
 
 const squash = (s: string) => s.trim().replace(/\s+/g, " ");
 
@@ -83,7 +91,16 @@ export function commandMatches(
   return cmd === patternText(pattern);
 }
 
-function denyMatches(rule: PermissionRule, words: readonly string[]): boolean {
+function denyMatches(rule: PermissionRule, words: readonly string[], depth = 0): boolean {
+  // Text another program runs as a command line is checked as one too.
+  if (depth < 4) {
+    for (const line of embeddedLines(words)) {
+      const inner = shellCommands(line);
+      if (inner.ok && inner.commands.some((c) => denyMatches(rule, c.words, depth + 1))) {
+        return true;
+      }
+    }
+  }
   for (let k = 0; k < words.length; k++) {
     const rest = words.slice(k);
     if (commandMatches(rule.pattern, rest, true)) return true;
@@ -111,6 +128,21 @@ export function bashRefusal(rules: PermissionRules, command: string): string | u
   for (const c of parsed.commands) {
     const hit = deny.find((r) => denyMatches(r, c.words));
     if (hit) return `'${c.words.join(" ")}' is refused by ${hit.text} (disallowedTools)`;
+  }
+  for (const c of parsed.commands) {
+    const reread = deny.length > 0 ? secondReading(c.words) : undefined;
+    if (reread) {
+      return `'${c.words.join(" ")}' hands text to a second shell reading (${reread}), ` +
+        `which xcsh cannot check against ${
+          list(deny)
+        } (disallowedTools): run the commands directly`;
+    }
+    const option = gitConfigOption(c.words);
+    if (option) {
+      return `'${c.words.join(" ")}' sets git configuration with ${option}, which can name ` +
+        `programs git runs and which ${list([...allow, ...deny])} does not allow: ` +
+        `run git without ${option}`;
+    }
   }
   if (allow.length === 0) return undefined;
   for (const c of parsed.commands) {
@@ -208,15 +240,25 @@ export function ruleAnchors(
   return { cwd: ctx.cwd, projectRoot: ctx.roots?.[0] ?? ctx.cwd, home: ctx.env.HOME || homedir() };
 }
 
-/** Why fetching `url` is refused, or undefined. */
-export function urlRefusal(rules: PermissionRules, url: URL): string | undefined {
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  const covers = (r: PermissionRule) => {
-    const d = r.pattern.slice("domain:".length).trim().toLowerCase().replace(/^\*\./, "");
-    return host === d || host.endsWith("." + d);
-  };
+/**
+ * Why fetching `url` is refused, or undefined. With `addresses` (what the
+ * host resolved to, checked by `web_fetch` on every hop) a deny rule that
+ * names one of them refuses too (`web/domain-rule.ts` compares).
+ */
+export function urlRefusal(
+  rules: PermissionRules,
+  url: URL,
+  addresses: readonly string[] = [],
+): string | undefined {
+  const covers = (r: PermissionRule) => ruleCoversHost(r.pattern, url.hostname);
   const denied = rules.deny.find((r) => r.family === "web_fetch" && covers(r));
   if (denied) return `${url.href} is refused by ${denied.text} (disallowedTools)`;
+  for (const r of rules.deny.filter((r) => r.family === "web_fetch")) {
+    const at = addresses.find((a) => ruleCoversAddress(r.pattern, a));
+    if (at) {
+      return `${url.href} is refused by ${r.text} (disallowedTools): ${url.hostname} resolves to ${at}`;
+    }
+  }
   const allow = rules.allow.filter((r) => r.tool === "web_fetch");
   if (allow.length > 0 && !allow.some(covers)) {
     return `${url.href} is not allowed: this agent may fetch only ${list(allow)}`;

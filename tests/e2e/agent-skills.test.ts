@@ -59,11 +59,12 @@ describe("xcsh skills", () => {
     const list = await runXcsh(["skills"], { cwd: w.cwd, home: w.home });
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^pdf-tools +user +claude .*Fill and read PDF forms$/m);
-    assert.match(list.stdout, /^release +project +agents .*Cut a release$/m);
-    assert.doesNotMatch(list.stdout, /Another release/);
+    // The user's own skill wins over the project's of the same name.
+    assert.match(list.stdout, /^release +user +codex .*Another release$/m);
+    assert.doesNotMatch(list.stdout, /Cut a release/);
     assert.match(list.stderr, /1 skill file has warnings \(xcsh skills --verbose\)/);
     const all = await runXcsh(["skills", "--all"], { cwd: w.cwd, home: w.home });
-    assert.match(all.stdout, /^release +user +codex .*shadowed by/m);
+    assert.match(all.stdout, /^release +project +agents .*shadowed by/m);
     const verbose = await runXcsh(["skills", "--verbose"], { cwd: w.cwd, home: w.home });
     assert.match(verbose.stderr, /broken: skipped: a skill folder needs a SKILL\.md/);
     const { json } = await runXcshJson<{ skills: { name: string; filePath: string }[] }>(
@@ -85,7 +86,9 @@ describe("xcsh skills", () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /Skill folders, in precedence order:/);
     assert.match(r.stdout, /claude user +~\/\.claude\/skills +1 skill/);
-    assert.match(r.stdout, /agents project +.*\.agents\/skills +1 skill/);
+    // The user's codex skill shadows the project's release skill of the same name.
+    assert.match(r.stdout, /codex user +~\/\.codex\/skills +1 skill/);
+    assert.match(r.stdout, /agents project +.*\.agents\/skills +0 skills/);
   });
 });
 
@@ -112,7 +115,7 @@ describe("skills in a task", () => {
     const first = server.requests[0];
     assert.ok(offeredTools(first).includes("skill"));
     assert.match(systemPrompt(first), /- pdf-tools: Fill and read PDF forms/);
-    assert.match(systemPrompt(first), /- release: Cut a release/);
+    assert.match(systemPrompt(first), /- release: Another release/);
     assert.doesNotMatch(systemPrompt(first), /To fill a form/, "bodies load on demand");
     const loaded = toolResults(server.requests[1]);
     assert.match(loaded, /To fill a form, read reference\.md first\./);
@@ -140,5 +143,26 @@ describe("skills in a task", () => {
       /^warning: skills: 'nope' is no skill found here \(preloaded by 1 agent: preloader\)/m,
     );
     assert.doesNotMatch(check.stdout, /'pdf-tools' is no skill/);
+  });
+});
+
+describe("a repository's skill of the user's skill's name", () => {
+  test("the user's own skill wins: the user's agent preloads the user's text", async () => {
+    const own = world({ agents: {} });
+    mkdirSync(join(own.home, ".claude", "agents"), { recursive: true });
+    writeFileSync(
+      join(own.home, ".claude", "agents", "mine.md"),
+      agentMd("mine", "tools: Read\nskills: [house-style]\n"),
+    );
+    skill(join(own.home, ".claude", "skills"), "house-style", "Mine", "USER-OWN-TEXT");
+    skill(join(own.cwd, ".claude", "skills"), "house-style", "Theirs", "REPOSITORY-TEXT");
+    server.script([{ text: "done" }]);
+    server.requests.length = 0;
+    respond(() => ({ text: "done" }));
+    const r = await runXcsh(["run", "mine", "go"], { cwd: own.cwd, home: own.home });
+    assert.equal(r.code, 0, r.stderr);
+    const prompt = systemPrompt(server.requests[0]);
+    assert.match(prompt, /## Skill: house-style\n\nUSER-OWN-TEXT/);
+    assert.doesNotMatch(prompt, /REPOSITORY-TEXT/);
   });
 });

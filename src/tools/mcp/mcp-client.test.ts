@@ -66,6 +66,18 @@ describe("an MCP server over stdio", () => {
     for (const n of ["PATH", "HOME", "LANG", "OWN"]) assert.ok(names.includes(n), names.join(","));
     assert.ok(!names.includes("ANTHROPIC_API_KEY") && !names.includes("GITHUB_TOKEN"));
   });
+  test("a stdio server gets the git settings commands get", async () => {
+    const r = await connectMcpServer("gits", fixture(), {
+      ...opts,
+      gitSettings: [["core.hooksPath", "/dev/null"], ["filter.x.clean", ""]],
+    });
+    assert.ok(r.ok, r.ok ? "" : r.error);
+    open.push(r.conn);
+    const names = (await r.conn.call("env", {}, signal)).output.split(",");
+    for (const n of ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_1"]) {
+      assert.ok(names.includes(n), names.join(","));
+    }
+  });
   test("images are summarised and structured content kept", async () => {
     const c = await connect("pic", fixture());
     const r = await c.call("picture", {}, signal);

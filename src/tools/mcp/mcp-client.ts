@@ -24,6 +24,7 @@ import { isRunning, killPids, listDescendants } from "../../process/process-tree
 import { withoutRuntimeVariables } from "../../process/runtime-variables.ts";
 import type { McpServerDef } from "../../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
+import { withGitSettings } from "../../process/git-config-rule.ts";
 import { mcpResultText } from "./mcp-result.ts";
 import { toolError, type ToolOutcome } from "../tool-spec.ts";
 
@@ -56,6 +57,8 @@ export interface McpConnection {
 export interface ConnectOptions {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Git settings a stdio server's environment carries (as commands' do, `command-env.ts`). */
+  gitSettings?: readonly (readonly [string, string])[];
   startTimeoutMs?: number;
   callTimeoutMs?: number;
 }
@@ -98,8 +101,10 @@ export async function connectMcpServer(
     stdio = new StdioClientTransport({
       command: def.command,
       args: def.args,
-      // Not even a definition's own `env` hands a server a runtime's flags.
-      env: withoutRuntimeVariables({ ...env, ...def.env }),
+      // Not even a definition's own `env` hands a server a runtime's flags; a
+      // server that runs git (on the project's repository) gets the settings
+      // a command's git gets: no hooks, no repository programs.
+      env: withoutRuntimeVariables(withGitSettings({ ...env, ...def.env }, opts.gitSettings ?? [])),
       cwd: def.cwd ? (isAbsolute(def.cwd) ? def.cwd : resolve(opts.cwd, def.cwd)) : opts.cwd,
       stderr: "pipe",
     });

@@ -119,6 +119,12 @@ export const webFetchTool: ToolSpec = {
         try {
           const target = await resolveTarget(url, ctx.fetchAllow ?? [], signal);
           if (!target.ok) return toolError(target.error);
+          // A deny rule naming an address refuses a host that resolves to it.
+          const refused = ctx.permissions &&
+            urlRefusal(ctx.permissions, url, target.addresses.map((a) => a.address));
+          if (refused) {
+            return toolError(visited.length > 1 ? `redirect refused: ${refused}` : refused);
+          }
           res = await pinnedGet(url, target, {
             "user-agent": "xcsh (web_fetch)",
             accept: "text/html,application/xhtml+xml,text/*;q=0.9,*/*;q=0.5",

@@ -3,11 +3,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  commandSettings,
   FIXED_SETTINGS,
   mayNameProgram,
   namesProgram,
   parseConfigList,
+  PROGRAM_SETTINGS,
   repositoryOverrides,
+  withGitSettings,
 } from "./git-config-rule.ts";
 
 /** Keys git's documentation gives a program or a shell command as value. */
@@ -100,6 +103,8 @@ describe("mayNameProgram", () => {
     }
     assert.equal(mayNameProgram("[include]\n\tpath = ../x\n"), true);
     assert.equal(mayNameProgram('[includeIf "gitdir:/x/"]\n\tpath = y\n'), true);
+    assert.equal(mayNameProgram("[alias]\n\ttidy = !rm -rf ~\n"), true);
+    assert.equal(mayNameProgram("[alias]\n\tst = status --short\n"), false);
   });
   test("the config git init writes needs no listing", () => {
     const initial = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n" +
@@ -121,12 +126,14 @@ describe("repositoryOverrides", () => {
     "local\0remote.origin.url\nhttps://example.com/x.git",
     "worktree\0diff.word.textconv\nevil",
     "local\0core.bare",
+    "local\0alias.tidy\n!rm -rf ~",
+    "local\0alias.st\nstatus --short",
     "command\0core.editor\nvi",
     "",
   ].join("\0");
   test("parses the null-separated listing, value-less keys included", () => {
     const e = parseConfigList(listing);
-    assert.equal(e.length, 10);
+    assert.equal(e.length, 12);
     assert.deepEqual(e[8], { scope: "local", key: "core.bare", value: null });
     assert.deepEqual(e[4], { scope: "local", key: "core.sshcommand", value: "evil" });
   });
@@ -139,11 +146,60 @@ describe("repositoryOverrides", () => {
       ["filter.Evil.process", ""],
       ["filter.Evil.required", "false"],
       ["diff.word.textconv", ""],
+      ["alias.tidy", ""],
     ]);
   });
   test("every call disables hooks and fsmonitor", () => {
     const fixed = new Map(FIXED_SETTINGS.map(([k, v]) => [k, v]));
     assert.equal(fixed.get("core.hooksPath"), "/dev/null");
     assert.equal(fixed.get("core.fsmonitor"), "false");
+  });
+});
+
+describe("withGitSettings", () => {
+  const mine: [string, string][] = [["core.hooksPath", "/dev/null"], ["core.fsmonitor", "false"]];
+  test("appends after the user's own entries, which stay", () => {
+    assert.deepEqual(
+      withGitSettings({
+        PATH: "/bin",
+        GIT_CONFIG_COUNT: "1",
+        GIT_CONFIG_KEY_0: "core.hooksPath",
+        GIT_CONFIG_VALUE_0: "./evil",
+      }, mine),
+      {
+        PATH: "/bin",
+        GIT_CONFIG_COUNT: "3",
+        GIT_CONFIG_KEY_0: "core.hooksPath",
+        GIT_CONFIG_VALUE_0: "./evil",
+        GIT_CONFIG_KEY_1: "core.hooksPath",
+        GIT_CONFIG_VALUE_1: "/dev/null",
+        GIT_CONFIG_KEY_2: "core.fsmonitor",
+        GIT_CONFIG_VALUE_2: "false",
+      },
+    );
+  });
+  test("a list with a key missing below its count is replaced", () => {
+    assert.deepEqual(
+      withGitSettings({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_VALUE_0: "x" }, [[
+        "core.fsmonitor",
+        "false",
+      ]]),
+      { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false" },
+    );
+  });
+  test("a count git would refuse is replaced with its entries", () => {
+    assert.deepEqual(
+      withGitSettings({ GIT_CONFIG_COUNT: "x", GIT_CONFIG_KEY_0: "a.b", GIT_CONFIG_VALUE_0: "c" }, [
+        ["core.fsmonitor", "false"],
+      ]),
+      { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false" },
+    );
+  });
+  test("xcsh's own git and commands share the program settings", () => {
+    for (const s of PROGRAM_SETTINGS) assert.ok(FIXED_SETTINGS.includes(s));
+    assert.deepEqual(commandSettings([["filter.x.clean", ""]]), [
+      ...PROGRAM_SETTINGS,
+      ["filter.x.clean", ""],
+    ]);
   });
 });

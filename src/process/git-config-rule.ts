@@ -2,10 +2,15 @@
  * Which git settings xcsh's own `git` calls override, so that no program a
  * repository (or a command that wrote into its `.git`) chose is ever started.
  *
- * Decides three things, all pure:
+ * Decides four things, all pure:
  * - {@link FIXED_SETTINGS}: what every call sets whatever the config says
  *   (no hooks, no `core.fsmonitor`, no submodule recursion, no transport,
- *   no credential helper, no automatic maintenance);
+ *   no credential helper, no automatic maintenance); the first three
+ *   ({@link PROGRAM_SETTINGS}) also reach every git a task's commands run;
+ * - {@link withGitSettings}: an environment that gives every git started in
+ *   it such settings, with command-line precedence
+ *   (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`), after the
+ *   ones the user's environment already holds;
  * - {@link namesProgram}: whether a config key names a program to run. The
  *   rule is by the variable's name: one ending in a word that git uses for a
  *   program (`…command`, `…cmd`, `…program`, `…helper`, `…driver`,
@@ -16,13 +21,15 @@
  *   `mergetool.<x>.path`);
  * - {@link repositoryOverrides}: for each such key set in the repository's
  *   own config (scope `local` or `worktree`, files it includes counted in),
+ *   and for each shell alias there (`alias.<x> = !…`, judged by its value),
  *   the empty value, which git reads as "none"; for a filter driver the
  *   repository defines, also `required = false`. The user's own settings
  *   (global, system) are the user's and stay.
  *
  * {@link mayNameProgram} is the cheap test on a config file's text that
  * tells when the full listing (`git config --list`) is needed at all: a key
- * the rule matches, or an `include`, has its name written in the file.
+ * the rule matches, or an `include`, has its name written in the file, and
+ * a shell alias a `!`.
  *
  * @example
  * ```ts
@@ -35,11 +42,32 @@
  * @module
  */
 
-/** Set on every git call xcsh makes, whatever any config file says. */
-export const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
+/**
+ * What keeps git from starting the programs a repository can plant without
+ * any command asking for them (hooks, `core.fsmonitor`, a submodule's
+ * checkout): set on every git xcsh runs and, through the environment
+ * ({@link withGitSettings}), on every git a task's commands run.
+ */
+export const PROGRAM_SETTINGS: readonly (readonly [string, string])[] = [
   ["core.hooksPath", "/dev/null"],
   ["core.fsmonitor", "false"],
   ["submodule.recurse", "false"],
+];
+
+/**
+ * The settings every git a task's commands and stdio MCP servers run gets:
+ * {@link PROGRAM_SETTINGS}, then `repository` (the programs the project
+ * repository's own config names, blanked, as the parent found them). Pure.
+ */
+export function commandSettings(
+  repository: readonly (readonly [string, string])[] = [],
+): (readonly [string, string])[] {
+  return [...PROGRAM_SETTINGS, ...repository];
+}
+
+/** Set on every git call xcsh makes, whatever any config file says. */
+export const FIXED_SETTINGS: readonly (readonly [string, string])[] = [
+  ...PROGRAM_SETTINGS,
   ["protocol.allow", "never"],
   ["credential.helper", ""],
   ["gc.auto", "0"],
@@ -104,7 +132,7 @@ const ENDINGS = new RegExp(`(?:${[...PROGRAM_WORDS, "path", "update"].join("|")}
  */
 export function mayNameProgram(text: string): boolean {
   const lower = text.toLowerCase();
-  return lower.includes("include") || ENDINGS.test(lower);
+  return lower.includes("include") || lower.includes("!") || ENDINGS.test(lower);
 }
 
 export interface ConfigEntry {
@@ -149,7 +177,52 @@ export function repositoryOverrides(entries: readonly ConfigEntry[]): [string, s
       out.set(`${driver}.required`, "false");
     } else if (namesProgram(key)) {
       out.set(key, "");
+    } else if (lower.startsWith("alias.") && (e.value ?? "").trimStart().startsWith("!")) {
+      // A shell alias runs its text: git reads the empty one as an error.
+      out.set(key, "");
     }
   }
   return [...out.entries()];
+}
+
+/**
+ * `env` with `settings` appended to the `GIT_CONFIG_COUNT` list git reads
+ * with command-line precedence (a later entry wins, so these win over the
+ * user's own entries of the same key, which stay). A list that would make
+ * every git fail (a count that is no whole number, a key or value missing below it)
+ * is replaced with its entries.
+ * `git -c` on a command line still comes later (the permission rules refuse
+ * it where they apply). Pure.
+ *
+ * @example
+ * ```ts
+ * withGitSettings({ PATH: "/bin" }, [["core.fsmonitor", "false"]]);
+ * // { PATH: "/bin", GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false" }
+ * ```
+ */
+export function withGitSettings(
+  env: Readonly<Record<string, string>>,
+  settings: readonly (readonly [string, string])[],
+): Record<string, string> {
+  const out = { ...env };
+  const given = out.GIT_CONFIG_COUNT;
+  let count = given !== undefined && /^\d{1,4}$/.test(given.trim()) ? Number(given.trim()) : 0;
+  // A list git would refuse (a key missing below the count) is replaced too.
+  for (let i = 0; i < count; i++) {
+    if (out[`GIT_CONFIG_KEY_${i}`] === undefined || out[`GIT_CONFIG_VALUE_${i}`] === undefined) {
+      count = 0;
+    }
+  }
+  if (given !== undefined && count === 0) {
+    for (const name of Object.keys(out)) {
+      if (/^GIT_CONFIG_(?:KEY|VALUE)_\d+$/.test(name)) delete out[name];
+    }
+  }
+  for (const [key, value] of settings) {
+    out[`GIT_CONFIG_KEY_${count}`] = key;
+    out[`GIT_CONFIG_VALUE_${count}`] = value;
+    count++;
+  }
+  out.GIT_CONFIG_COUNT = String(count);
+  return out;
 }
