@@ -39,7 +39,7 @@ import type {
   TaskResult,
 } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
-import { hideUrlCredentials } from "../text/redact.ts";
+import { hideUrlCredentials, redactValue } from "../text/redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { printResults } from "./results.ts";
@@ -83,8 +83,11 @@ function launcherShown(
   return { name: launch.plan.name, argv: [c.command, ...c.args] };
 }
 
-/** An envelope as `--dry-run` prints it: key values and URL credentials hidden. */
-function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
+/**
+ * An envelope as `--dry-run` prints it: key values, URL credentials and
+ * whatever else `text/secrets.ts` calls a secret hidden.
+ */
+function shownEnvelope(e: TaskEnvelope, secrets: readonly string[]): TaskEnvelope {
   const keys = Object.fromEntries(Object.keys(e.keys ?? {}).map((k) => [k, "<redacted>"]));
   const config = e.config && {
     ...e.config,
@@ -95,7 +98,7 @@ function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
       ]),
     ),
   };
-  return { ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) };
+  return redactValue({ ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) }, secrets);
 }
 
 /** Reads `--schema`: inline JSON, or `@path` to a JSON file. */
@@ -431,7 +434,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
             launcher: launcherShown(t.launch, t.envelope, t.childEnv),
           }
           : {}),
-        envelope: shownEnvelope(t.envelope),
+        envelope: shownEnvelope(t.envelope, tool.secrets),
       })),
     });
     return EXIT_OK;
