@@ -125,3 +125,30 @@ describe("one secret rule for everything written", () => {
     assert.deepEqual(leaked(hookIn), [], "a value reached a hook's stdin");
   });
 });
+
+describe("a background run", () => {
+  test("its record, output and session hold none of the values", async () => {
+    const w = leakyWorld();
+    server.script([]);
+    respond(() => ({ text: `done with ${SECRETS.MY_API_TOKEN}` }));
+    const started = await runXcsh(
+      ["run", "--background", "quick_task", `use ${SECRETS.DB_CREDENTIAL} to deploy`],
+      { cwd: w.cwd, home: w.home, env: SECRETS },
+    );
+    assert.equal(started.code, 0, started.stderr);
+    const id = started.stdout.trim();
+    const waited = await runXcsh(["wait", id, "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(waited.code, 0, waited.stderr);
+    const data = join(w.home, ".local", "share", "xcsh");
+    const runDir = join(data, "runs", id);
+    for (const name of readdirSync(runDir)) {
+      const text = readFileSync(join(runDir, name), "utf8");
+      assert.deepEqual(leaked(text), [], `a value reached the run's ${name}`);
+    }
+    assert.match(readFileSync(join(runDir, "run.json"), "utf8"), /use \[redacted\] to deploy/);
+    const session = JSON.parse(waited.stdout).results[0].session;
+    const text = readFileSync(join(data, "sessions", `${session}.jsonl`), "utf8");
+    assert.deepEqual(leaked(text), [], "a value reached the session file");
+    assert.deepEqual(leaked(waited.stdout), []);
+  });
+});
