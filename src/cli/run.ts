@@ -40,6 +40,7 @@ import type {
 } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { hideUrlCredentials, redactValue } from "../text/redact.ts";
+import { isSecretVariable } from "../text/secrets.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { printResults } from "./results.ts";
@@ -60,8 +61,6 @@ import { isValidId } from "../sessions/ids.ts";
 
 export { RUN_HELP };
 export { failureLine, resultBody } from "./results.ts";
-
-const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
 
 /** The launcher's command line for a task, as a dry run shows it (the task mark elided). */
 function launcherShown(
@@ -390,7 +389,8 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   }
   if (values["dry-run"]) {
     const self = selfCommand();
-    const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
+    const keys = Object.entries(process.env)
+      .filter(([k, v]) => v !== undefined && isSecretVariable(k, v)).map(([k]) => k).sort();
     // Every task of a call gets the same instruction files.
     const context = prepared.tasks[0]?.envelope.promptContext;
     // What each task's thinking level becomes on its model (capabilities.ts).

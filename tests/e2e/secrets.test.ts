@@ -152,3 +152,19 @@ describe("a background run", () => {
     assert.deepEqual(leaked(waited.stdout), []);
   });
 });
+
+describe("--dry-run", () => {
+  test("names every secret variable the children inherit, and shows none of the values", async () => {
+    const w = leakyWorld();
+    const r = await runXcsh(
+      ["run", "leaky", "--dry-run", `use ${SECRETS.DB_CREDENTIAL} to deploy`],
+      { cwd: w.cwd, home: w.home, env: SECRETS },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    for (const name of ["DB_CREDENTIAL", "MY_API_TOKEN", "SMTP_PASS", "SERVICE_ID"]) {
+      assert.ok(name in doc.inheritedSecrets, `${name} is not named`);
+    }
+    assert.deepEqual(leaked(r.stdout), [], "a value reached the dry run's output");
+  });
+});
