@@ -32,11 +32,11 @@ const VALUES = [...Object.values(SECRETS), AWS];
 const harness = modelHarness({ respond: () => ({ text: "unexpected request" }) });
 const { server, respond } = harness;
 
-function leakyWorld(): World {
+function leakyWorld(extra = ""): World {
   const w = harness.world({
     // The run's own key, under a name no rule calls secret.
     config: `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1", ` +
-      `apiKeyEnv: CORP_LLM }\nmodels:\n  default: local/mock-large\n`,
+      `apiKeyEnv: CORP_LLM }\nmodels:\n  default: local/mock-large\n${extra}`,
   });
   const hooks = join(w.cwd, "hooks");
   mkdirSync(hooks, { recursive: true });
@@ -166,5 +166,38 @@ describe("--dry-run", () => {
       assert.ok(name in doc.inheritedSecrets, `${name} is not named`);
     }
     assert.deepEqual(leaked(r.stdout), [], "a value reached the dry run's output");
+  });
+});
+
+describe("a child behind a launcher that sees another environment", () => {
+  test("the parent still removes what it calls secret", async () => {
+    // The far side lacks the variables, so the child cannot know their values.
+    const unset = ["DB_CREDENTIAL", "MY_API_TOKEN", "SMTP_PASS", "SERVICE_ID"]
+      .flatMap((n) => ["-u", n]);
+    const w = leakyWorld(`task:\n  launcher: ${JSON.stringify(["env", ...unset])}\n`);
+    server.script([]);
+    respond((req) =>
+      isAfterTool(req) ? { text: `done; ${SECRETS.DB_CREDENTIAL} ${SECRETS.SMTP_PASS}` } : {
+        toolCalls: [{
+          name: "bash",
+          args: { command: `echo ${SECRETS.MY_API_TOKEN} ${SECRETS.SERVICE_ID}` },
+        }],
+      }
+    );
+    const r = await runXcsh(["run", "quick_task", "--output-format", "stream-json", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: SECRETS,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /"tool":"bash"/);
+    assert.deepEqual(leaked(r.stdout), [], "a value reached stream-json");
+    const dir = join(w.home, ".local", "share", "xcsh", "sessions");
+    const [file] = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+    assert.deepEqual(
+      leaked(readFileSync(join(dir, file), "utf8")),
+      [],
+      "a value reached the session",
+    );
   });
 });
