@@ -1,7 +1,7 @@
 /**
  * One child run from envelope text to exit code, as a list of steps:
  * validate the envelope (`protocol/envelope.ts`), take its config
- * (`configOf`), the secrets no output may show (`secretValues`), the model
+ * (`configOf`), the secrets no output may show (`runSecrets`), the model
  * and provider (`chooseModel`), the output schema's validator
  * (`validatorOf`), the tools (`child/tool-set.ts`, starting the MCP servers,
  * ended with the run; their results reach the model scrubbed of every
@@ -17,7 +17,12 @@
 import { stat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
-import { keyVariables, type ResolvedProvider, resolveProvider } from "../model/providers.ts";
+import {
+  keyVariables,
+  type ResolvedProvider,
+  resolveProvider,
+  runSecrets,
+} from "../model/providers.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import { isOllama, samplingFor, type ServerFacts } from "../model/capabilities.ts";
@@ -43,7 +48,6 @@ import {
   displayFile,
   envelopeSampling,
   redactingTools,
-  secretValues,
   stopMessage,
   StopReason,
   toolContextFor,
@@ -140,14 +144,14 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   // Keys come in the envelope; a child started by hand may still have them
   // in its environment.
   const keyEnv = { ...env, ...envelope.keys };
-  // What commands get (see src/sandbox/command-env.ts); the values it judges
-  // secret are hidden like keys.
+  // What commands get (see src/sandbox/command-env.ts); every secret value
+  // (text/secrets.ts) is hidden like a key.
   const commands = commandEnvironment(env, {
     remove: keyVars,
     allow: config.task.allowEnv,
     gitSettings: envelope.commandGitSettings ?? [],
   });
-  secrets = secretValues({ config, keyVars, keyEnv, env, commandSecrets: commands.secrets });
+  secrets = runSecrets(config, keyEnv);
   emit.setSecrets(secrets);
 
   const cwdStat = await stat(envelope.cwd).catch(() => undefined);
@@ -229,7 +233,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.id, env }) ??
       deps.runTask ?? unavailableTaskRunner,
   });
-  const hooks = hooksOf(envelope, ctx, workspace.value.roots, emit, log);
+  const hooks = hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
   let outcome: LoopOutcome;
   try {
     outcome = await runLoop({
@@ -445,6 +449,7 @@ function hooksOf(
   envelope: TaskEnvelope,
   ctx: ToolContext,
   roots: readonly string[],
+  secrets: readonly string[],
   emit: Emit,
   log: (line: string) => void,
 ) {
@@ -465,5 +470,6 @@ function hooksOf(
     },
     ...(envelope.session ? { sessionId: envelope.session } : {}),
     projectDir: roots[0] ?? envelope.cwd,
+    secrets,
   });
 }

@@ -4,7 +4,6 @@ import {
   displayFile,
   envelopeSampling,
   redactingTools,
-  secretValues,
   stopMessage,
   StopReason,
   toolContextFor,
@@ -25,27 +24,6 @@ const envelope = (extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
   planMode: false,
   limits: { maxTurns: 50, timeoutMs: 1000, submitRetries: 3 },
   ...extra,
-});
-
-describe("secretValues", () => {
-  test("keys, URL credentials and the command environment's secrets, longest first", () => {
-    const config = defaultConfig();
-    config.providers.local = {
-      type: "openai-compatible",
-      baseURL: "http://user:pa55word-long@127.0.0.1:1/v1",
-    };
-    const out = secretValues({
-      config,
-      keyVars: ["K"],
-      keyEnv: { K: "sk-secret-value-1" },
-      env: {},
-      commandSecrets: ["tok-12345678"],
-    });
-    assert.ok(out.includes("sk-secret-value-1"));
-    assert.ok(out.includes("tok-12345678"));
-    assert.ok(out.some((s) => s.includes("pa55word-long")));
-    assert.deepEqual(out, [...out].sort((a, b) => b.length - a.length));
-  });
 });
 
 describe("redactingTools", () => {

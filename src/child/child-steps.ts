@@ -1,7 +1,6 @@
 /**
- * The pure steps of a child run that `childMain` takes in order: which
- * values are secrets (keys, credentials in base URLs, what the command
- * environment hides), the tools with their results scrubbed of them, the
+ * The pure steps of a child run that `childMain` takes in order: the tools
+ * with their results scrubbed of the run's secret values, the
  * sampling settings the envelope sends, the tool context the tools run in,
  * and what a run stopped from outside (timeout, signal) or by an error
  * reports. Pure.
@@ -15,12 +14,10 @@
  * @module
  */
 import { dirname } from "node:path";
-import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import type { Finding, TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import type { XcshConfig } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
-import { redact } from "../protocol/events.ts";
-import { secretForms, urlSecrets } from "../text/redact.ts";
+import { redactValues } from "../text/redact.ts";
 import { displayPath } from "../fs/home.ts";
 import { ModelCallError } from "./retries.ts";
 
@@ -37,36 +34,11 @@ export function displayFile(file: string | undefined, home: string): string {
   return file ? displayPath(file, home) : "config";
 }
 
-/** Every base URL this config and environment may use (their credentials are secrets). */
-export function baseURLs(config: XcshConfig, env: Record<string, string | undefined>): string[] {
-  return [
-    ...Object.values(config.providers).map((p) => p.baseURL ?? ""),
-    ...Object.values(BUILTIN_PROVIDERS).flatMap((b) => b.baseURLEnv.map((n) => env[n] ?? "")),
-  ].filter(Boolean);
-}
-
-/**
- * The values no event, log line or tool result may show, longest first:
- * the keys' values (and their forms), the credentials inside base URLs, and
- * what the command environment judged secret.
- */
-export function secretValues(o: {
-  config: XcshConfig;
-  keyVars: readonly string[];
-  keyEnv: Record<string, string | undefined>;
-  env: Record<string, string | undefined>;
-  commandSecrets: readonly string[];
-}): string[] {
-  return [
-    ...secretForms(o.keyVars.map((k) => o.keyEnv[k])),
-    ...baseURLs(o.config, o.env).flatMap(urlSecrets),
-    ...o.commandSecrets,
-  ].sort((a, b) => b.length - a.length);
-}
-
 /**
  * The tools with their results scrubbed of `secrets` before the model sees
- * them (a command's output, a file, an MCP server's answer alike).
+ * them (a command's output, a file, an MCP server's answer alike). Only the
+ * values go: key shapes stay for the model (a test fixture holding one stays
+ * editable) and are hidden from everything shown or written.
  */
 export function redactingTools(
   tools: ReadonlyMap<string, ToolSpec>,
@@ -78,7 +50,11 @@ export function redactingTools(
       ...spec,
       run: async (args, ctx) => {
         const o = await spec.run(args, ctx);
-        return { ...o, output: redact(o.output, secrets), summary: redact(o.summary, secrets) };
+        return {
+          ...o,
+          output: redactValues(o.output, secrets),
+          summary: redactValues(o.summary, secrets),
+        };
       },
     });
   }

@@ -5,13 +5,15 @@
  * `PostToolUse` after one (exit 2 or `decision: "block"` sends the reason to
  * the model with the result; `additionalContext` is added to it), and
  * `Stop` when the agent would finish (exit 2 or `decision: "block"` makes it
- * go on, with the reason). Each hook gets the event as JSON on stdin, runs
- * like a `bash` command (in the sandbox, network and environment `bash`
- * commands get, whether or not the agent has `bash`; the scripts it names
- * in the task's folders read-only: see `program-files.ts`; its process tree
- * ended at its timeout, default 60 s), and its output is read in bounded
- * memory. A hook that cannot start, fails otherwise, hangs or is killed is
- * one warning line naming the file and field, and the task goes on.
+ * go on, with the reason). Each hook gets the event as JSON on stdin (every
+ * secret value and key shape hidden, `text/secrets.ts`: a tool's input is
+ * the model's, and may quote one), runs like a `bash` command (in the
+ * sandbox, network and environment `bash` commands get, whether or not the
+ * agent has `bash`; the scripts it names in the task's folders read-only:
+ * see `program-files.ts`; its process tree ended at its timeout, default
+ * 60 s), and its output is read in bounded memory. A hook that cannot
+ * start, fails otherwise, hangs or is killed is one warning line naming the
+ * file and field, and the task goes on.
  *
  * @module
  */
@@ -20,6 +22,7 @@ import { spawnCommand } from "../tools/bash.ts";
 import type { ToolContext, ToolOutcome } from "../tools/tool-spec.ts";
 import type { AgentHooks, HookEvent, HookGroup } from "../types.ts";
 import type { ToolCall } from "./conversation.ts";
+import { redactValue } from "../text/redact.ts";
 
 /** Seconds a hook runs when its entry gives no timeout (Claude Code's default). */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
@@ -109,6 +112,8 @@ export interface HookRunnerOptions {
   warn: (message: string) => void;
   sessionId?: string;
   projectDir: string;
+  /** The run's secret values, hidden from what a hook reads. */
+  secrets: readonly string[];
 }
 
 /** The runner of `hooks`, or undefined when there are none. */
@@ -123,13 +128,13 @@ export function hookRunner(
     payload: Record<string, unknown>,
   ): Promise<{ block?: string; context: string[] }> => {
     const context: string[] = [];
-    const stdin = JSON.stringify({
+    const stdin = JSON.stringify(redactValue({
       session_id: o.sessionId ?? "",
       transcript_path: "",
       cwd: o.ctx.cwd,
       hook_event_name: event === "Stop" ? "SubagentStop" : event,
       ...payload,
-    });
+    }, o.secrets));
     for (const [gi, group] of groups.entries()) {
       for (const [hi, hook] of group.hooks.entries()) {
         const field = `${group.from ? `${group.from}: ` : ""}hooks.${event}[${gi}].hooks[${hi}]`;

@@ -39,7 +39,8 @@ import type {
   TaskResult,
 } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
-import { hideUrlCredentials } from "../text/redact.ts";
+import { hideUrlCredentials, redactValue } from "../text/redact.ts";
+import { isSecretVariable } from "../text/secrets.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { printResults } from "./results.ts";
@@ -61,8 +62,6 @@ import { isValidId } from "../sessions/ids.ts";
 export { RUN_HELP };
 export { failureLine, resultBody } from "./results.ts";
 
-const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
-
 /** The launcher's command line for a task, as a dry run shows it (the task mark elided). */
 function launcherShown(
   launch: NonNullable<PreparedTask["launch"]>,
@@ -83,8 +82,11 @@ function launcherShown(
   return { name: launch.plan.name, shell: launch.plan.shell, argv: [c.command, ...c.args] };
 }
 
-/** An envelope as `--dry-run` prints it: key values and URL credentials hidden. */
-function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
+/**
+ * An envelope as `--dry-run` prints it: key values, URL credentials and
+ * whatever else `text/secrets.ts` calls a secret hidden.
+ */
+function shownEnvelope(e: TaskEnvelope, secrets: readonly string[]): TaskEnvelope {
   const keys = Object.fromEntries(Object.keys(e.keys ?? {}).map((k) => [k, "<redacted>"]));
   const config = e.config && {
     ...e.config,
@@ -95,7 +97,7 @@ function shownEnvelope(e: TaskEnvelope): TaskEnvelope {
       ]),
     ),
   };
-  return { ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) };
+  return redactValue({ ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) }, secrets);
 }
 
 /** Reads `--schema`: inline JSON, or `@path` to a JSON file. */
@@ -387,7 +389,8 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   }
   if (values["dry-run"]) {
     const self = selfCommand();
-    const keys = Object.keys(process.env).filter((k) => SECRET.test(k)).sort();
+    const keys = Object.entries(process.env)
+      .filter(([k, v]) => v !== undefined && isSecretVariable(k, v)).map(([k]) => k).sort();
     // Every task of a call gets the same instruction files.
     const context = prepared.tasks[0]?.envelope.promptContext;
     // What each task's thinking level becomes on its model (capabilities.ts).
@@ -431,7 +434,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
             launcher: launcherShown(t.launch, t.envelope, t.childEnv),
           }
           : {}),
-        envelope: shownEnvelope(t.envelope),
+        envelope: shownEnvelope(t.envelope, tool.secrets),
       })),
     });
     return EXIT_OK;

@@ -1,7 +1,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultConfig } from "../config/validate.ts";
-import { keyVariables, normalizeBaseURL, resolveProvider, splitModelId } from "./providers.ts";
+import {
+  keyVariables,
+  normalizeBaseURL,
+  resolveProvider,
+  runSecrets,
+  splitModelId,
+} from "./providers.ts";
 
 describe("resolveProvider", () => {
   test("built-ins have their endpoints and keys", () => {
@@ -82,5 +88,28 @@ describe("resolveProvider", () => {
     assert.equal(splitModelId("a/"), undefined);
     assert.equal(normalizeBaseURL("https://x/api/", "openai-compatible"), "https://x/api");
     assert.equal(normalizeBaseURL("https://x", "google"), "https://x/v1beta");
+  });
+});
+
+describe("runSecrets", () => {
+  test("the keys by value whatever their names, secret variables, base URL credentials", () => {
+    const config = defaultConfig();
+    config.providers.local = {
+      type: "openai-compatible",
+      baseURL: "http://user:pa55word-long@127.0.0.1:1/v1",
+      apiKeyEnv: "CORP_LLM",
+    };
+    const out = runSecrets(config, {
+      CORP_LLM: " corp-llm-value-1 ",
+      DB_CREDENTIAL: "db-cred-value-1",
+      HOME: "/home/someone",
+    });
+    for (
+      const v of [" corp-llm-value-1 ", "corp-llm-value-1", "db-cred-value-1", "pa55word-long"]
+    ) {
+      assert.ok(out.includes(v), v);
+    }
+    assert.ok(!out.includes("/home/someone"));
+    assert.deepEqual(out, [...out].sort((a, b) => b.length - a.length));
   });
 });

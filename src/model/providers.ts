@@ -4,7 +4,8 @@
  * Decides the built-in providers (`anthropic`, `openai`, `google`, `ollama`),
  * how config `providers.<name>` entries add to or adjust them, which
  * environment variables move a built-in provider's base URL (so a proxy or a
- * local test server can stand in) and which variable holds each key. Pure:
+ * local test server can stand in), which variable holds each key, and the
+ * values a run under a config must hide (`runSecrets`). Pure:
  * the environment is passed in. Errors are one line a user can act on, and
  * never contain a key.
  *
@@ -20,6 +21,7 @@
  * @module
  */
 import type { ProviderConfig, XcshConfig } from "../types.ts";
+import { secretsOf } from "../text/secrets.ts";
 
 export type ProviderType = ProviderConfig["type"];
 
@@ -196,6 +198,24 @@ export function providerKeys(config: XcshConfig, env: Env): Record<string, strin
     if (v !== undefined && v.trim() !== "") out[name] = v;
   }
   return out;
+}
+
+/** Every base URL this config and environment may use (their credentials are secrets). */
+export function baseURLs(config: XcshConfig, env: Env): string[] {
+  return [
+    ...Object.values(config.providers).map((p) => p.baseURL ?? ""),
+    ...Object.values(BUILTIN_PROVIDERS).flatMap((b) => b.baseURLEnv.map((n) => env[n] ?? "")),
+  ].filter(Boolean);
+}
+
+/**
+ * The values a run under this config must hide from everything it shows or
+ * writes, longest first: its keys (by value, whatever their names), every
+ * secret variable of `env` and the credentials inside base URLs, as
+ * `text/secrets.ts` decides. `env` holds the keys the run was handed.
+ */
+export function runSecrets(config: XcshConfig, env: Env): string[] {
+  return secretsOf(env, keyVariables(config), baseURLs(config, env));
 }
 
 /** Every variable that may hold a provider key (or the search key) under this config. */

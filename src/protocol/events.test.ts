@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEmitter, parseEventLine, redact, redactValue } from "./events.ts";
+import { createEmitter, MAX_HELD, parseEventLine, redact, redactValue } from "./events.ts";
 import { buildSystemPrompt, reminderMessage } from "../child/prompt.ts";
 
 describe("events", () => {
@@ -87,8 +87,43 @@ describe("secrets split across streamed text", () => {
   test("text that is not a secret is not held back beyond the longest secret", () => {
     const lines: string[] = [];
     const emit = createEmitter((l) => lines.push(l), [SECRET]);
-    emit({ type: "text", id: "t", delta: "x".repeat(40) });
-    assert.equal(JSON.parse(lines[0]).delta, "x".repeat(40 - (SECRET.length - 1)));
+    const words = "word ".repeat(8);
+    emit({ type: "text", id: "t", delta: words });
+    assert.equal(JSON.parse(lines[0]).delta, words.slice(0, 40 - (SECRET.length - 1)));
+  });
+
+  const shapes: [string, string[], string][] = [
+    ["a key shape split in two", ["token ghp_A1b2C3d4E5A1b2", "C3d4E5A1b2C3d4E5 end"], "C3d4E5"],
+    [
+      "a Bearer credential after its scheme",
+      ["use Bearer ", "abcdefghijklmnop", "qrstu now"],
+      "mnop",
+    ],
+    ["a URL password", ["see https://me:hunt", "er2-pass@host/x ok"], "er2-pass"],
+    [
+      "a private key over several deltas",
+      [
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEow",
+        "IBAAKCAQEA\n",
+        "-----END RSA PRIVATE KEY----- ok",
+      ],
+      "MIIE",
+    ],
+  ];
+  for (const [name, deltas, part] of shapes) {
+    test(name, () => {
+      const events = run(deltas);
+      for (const e of events) assert.ok(!JSON.stringify(e).includes(part), JSON.stringify(e));
+      const streamed = events.filter((e) => e.type === "text").map((e) => e.delta).join("");
+      assert.match(streamed, /\[redacted\]/);
+    });
+  }
+
+  test("a text without spaces is held back no more than MAX_HELD characters", () => {
+    const lines: string[] = [];
+    const emit = createEmitter((l) => lines.push(l), [SECRET]);
+    emit({ type: "text", id: "t", delta: "x".repeat(MAX_HELD + 40) });
+    assert.equal(JSON.parse(lines[0]).delta, "x".repeat(40));
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * How a child reports: one JSON object per line on stdout (the protocol's
  * events, {@link ChildEvent}, whose type lives here), every string scrubbed
- * of secret values first, and exactly one `result` per run (later ones are
+ * of secret values and key shapes first (`text/secrets.ts`), and exactly one `result` per run (later ones are
  * dropped). Human-readable text never goes here; it goes to stderr. The
  * parent reads each line back with {@link parseEventLine}: a line that is not
  * an event object is skipped.
@@ -69,13 +69,36 @@ export type ChildEvent =
 
 export type Emit = (event: ChildEvent) => void;
 
+/** The most streamed text held back while it could still become a secret. */
+export const MAX_HELD = 8192;
+
+/**
+ * Where the end of `text` that could still grow into a key shape starts: its
+ * last word (with a `Bearer` or `Basic` before it), or an unfinished PEM
+ * private key; never more than {@link MAX_HELD} characters from the end.
+ */
+export function unsettledStart(text: string): number {
+  const space = (i: number) => /\s/.test(text[i]);
+  let start = text.length;
+  while (start > 0 && !space(start - 1)) start--;
+  let gap = start;
+  while (gap > 0 && space(gap - 1)) gap--;
+  let word = gap;
+  while (word > 0 && !space(word - 1)) word--;
+  if (gap < start && /^(?:bearer|basic)$/i.test(text.slice(word, gap))) start = word;
+  const pem = text.lastIndexOf("-----BEGIN ");
+  if (pem >= 0 && pem < start && !text.includes("-----END ", pem)) start = pem;
+  return Math.max(start, text.length - MAX_HELD);
+}
+
 /**
  * An emitter writing redacted JSON Lines through `write`.
  *
  * Streamed text is redacted across deltas: a secret split over two deltas
  * would pass a per-delta check, so the end of the text that could still be
- * the start of a secret is held back until the next delta shows what it is,
- * and flushed before any other event.
+ * the start of a secret (a value's length, or the word a key shape could
+ * grow from) is held back until the next delta shows what it is, and flushed
+ * before any other event.
  */
 export function createEmitter(
   write: (line: string) => void,
@@ -94,7 +117,10 @@ export function createEmitter(
     if (event.type === "text") {
       if (held && held.id !== event.id) flush();
       const text = redact((held?.text ?? "") + event.delta, known);
-      const keep = Math.min(text.length, Math.max(0, longest() - 1));
+      const keep = Math.min(
+        text.length,
+        Math.max(0, longest() - 1, text.length - unsettledStart(text)),
+      );
       if (text.length > keep) {
         out({ type: "text", id: event.id, delta: text.slice(0, text.length - keep) });
       }

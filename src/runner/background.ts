@@ -3,7 +3,8 @@
  * returns at once; the run's state lives in `<data>/runs/<id>/`.
  *
  * Files of a run: `run.json` (written at launch, before the process starts:
- * agent, arguments, folder, start time), `process.json` (written by the
+ * agent, arguments with the environment's secrets hidden, folder, start
+ * time), `process.json` (written by the
  * detached process as it starts: its pid and start mark; the launcher does
  * no work after the spawn, so that it returns at once), `stdout`/`stderr`
  * (the detached process's output), `sessions.json` (its agent and the
@@ -26,6 +27,8 @@ import { runsDirectory } from "../sessions/paths.ts";
 import { selfCommand, spawnDetached } from "../runtime.ts";
 import type { TaskResult } from "../types.ts";
 import { BACKGROUND_RUN } from "../protocol/variables.ts";
+import { redactValue } from "../text/redact.ts";
+import { secretsOf } from "../text/secrets.ts";
 
 /** Set in the detached process: the id of the run it is. */
 export const BACKGROUND_ENV = BACKGROUND_RUN;
@@ -95,7 +98,9 @@ export async function launchBackground(o: {
     version: 1,
     id,
     agent: o.agent,
-    args: o.args,
+    // The config is not read yet: the secrets its key names add are hidden
+    // from everything the run itself writes.
+    args: redactValue(o.args, secretsOf(o.env)),
     cwd: o.folder,
     started: new Date().toISOString(),
   };

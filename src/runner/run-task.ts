@@ -2,7 +2,10 @@
  * One prepared task from start to result, with what surrounds the child:
  * its worktree when isolated (created first, finished after: removed when
  * nothing changed, else named in the result) and its session (header,
- * messages, events, result; the lock released at the end).
+ * messages, events, result; the lock released at the end). Every event and
+ * the result are scrubbed of the run's secrets here, once, before anything
+ * records, prints, streams or saves them: the child scrubs its own, but a
+ * child behind a launcher may not know the parent's.
  *
  * @module
  */
@@ -14,6 +17,7 @@ import type { TaskResult } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import type { LaunchPlan } from "./launch-command.ts";
+import { redactValue } from "../text/redact.ts";
 
 /** How a prepared task is isolated. */
 export type Isolate =
@@ -28,6 +32,8 @@ export interface TaskStart {
   session?: ReservedSession;
   isolate?: Isolate;
   keeper: SessionKeeper;
+  /** The values hidden from every event and the result (`TaskTool.secrets`). */
+  secrets: readonly string[];
   /** The folder of worktrees. */
   worktrees: string;
   run?: string;
@@ -71,7 +77,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         ...(t.run ? { run: t.run } : {}),
       })
       : undefined;
-    let result = await spawnChild({
+    let result: TaskResult = await spawnChild({
       envelope,
       env: t.env,
       timeoutMs: t.timeoutMs,
@@ -79,9 +85,12 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
       ...(t.launch ? { launch: t.launch } : {}),
       onEvent: (event) => {
         // The start of a task in a worktree says where it works.
-        const e = event.type === "start" && worktree
-          ? { ...event, worktree: { path: worktree.path, branch: worktree.branch } }
-          : event;
+        const e = redactValue(
+          event.type === "start" && worktree
+            ? { ...event, worktree: { path: worktree.path, branch: worktree.branch } }
+            : event,
+          t.secrets,
+        );
         recorder?.event(e);
         t.onEvent?.(e);
       },
@@ -98,10 +107,11 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
     }
     if (t.session) result = { ...result, session: t.session.id };
     if (t.finalize) result = await t.finalize(result);
+    result = redactValue(result, t.secrets);
     recorder?.result(result);
     return result;
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    return redactValue(fail(err instanceof Error ? err.message : String(err)), t.secrets);
   } finally {
     t.session?.release();
   }

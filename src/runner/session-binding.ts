@@ -101,9 +101,13 @@ async function bindResume(
     (t.envelope.model ? continuation(loaded.messages, null, t.envelope.model) : undefined);
   if (!next) return `cannot resume session ${id}: ${t.modelError ?? "it names no model"}`;
   const { modelNote: _fromConfig, thinkingLevel: _current, ...rest } = t.envelope;
+  // The session holds its MCP servers' secret env and headers hidden; they
+  // come fresh, like keys.
+  const { mcpServers: _hidden, ...storedAgent } = stored.agent;
+  const servers = t.envelope.agent.mcpServers;
   t.envelope = {
     ...rest,
-    agent: stored.agent,
+    agent: { ...storedAgent, ...(servers ? { mcpServers: servers } : {}) },
     model: next.model,
     ...(next.note ? { modelNote: next.note } : {}),
     ...(stored.thinkingLevel ? { thinkingLevel: stored.thinkingLevel } : {}),

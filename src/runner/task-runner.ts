@@ -42,7 +42,6 @@ import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "./request.ts";
 import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
-import { secretValues } from "../sessions/secret-scrub.ts";
 import { checkGuards, type GuardKind } from "./guards.ts";
 import { type CallerState, childEnvironment, modelVariable } from "../protocol/variables.ts";
 import { DEFAULT_LIMITS, timerMs } from "../protocol/limits.ts";
@@ -67,7 +66,7 @@ import { readProjectMcp } from "./project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
-import { keyVariables, providerKeys } from "../model/providers.ts";
+import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
 import { withCost } from "./task-cost.ts";
@@ -158,6 +157,7 @@ function usage(message: string): { ok: false; kind: "usage"; message: string } {
 
 export class TaskTool {
   private keeperValue?: SessionKeeper;
+  private secretsValue?: readonly string[];
   /**
    * Use {@link TaskTool.create} when a description is needed; a tool built
    * directly (as `xcsh run` does) skips the start-up discovery.
@@ -185,13 +185,25 @@ export class TaskTool {
     return taskToolDescription(this.agents);
   }
 
+  /**
+   * The values hidden from everything the tasks report (events, results,
+   * sessions, artifacts), `text/secrets.ts`'s rule over this process's
+   * environment and the keys it hands down: a child through a launcher may
+   * know fewer.
+   */
+  get secrets(): readonly string[] {
+    const { env, config } = this.opts;
+    this.secretsValue ??= runSecrets(config, { ...env.env, ...this.opts.keys });
+    return this.secretsValue;
+  }
+
   /** The sessions of this tool's calls. */
   get keeper(): SessionKeeper {
     const { env, config } = this.opts;
     this.keeperValue ??= new SessionKeeper(
       dataDirectory(env.env, env.home),
       config.task.sessionRetentionDays ?? 30,
-      secretValues(env.env, Object.values(config.providers).map((p) => p.apiKeyEnv ?? "")),
+      this.secrets,
       (line) => writeErr(line + "\n"),
     );
     return this.keeperValue;
@@ -668,6 +680,7 @@ export class TaskTool {
                 return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
               },
               keeper: this.keeper,
+              secrets: this.secrets,
               worktrees: this.worktreesDir,
               run: this.opts.backgroundRun,
               signal,

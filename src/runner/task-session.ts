@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { isValidId, newId } from "../sessions/ids.ts";
 import { acquireLock } from "../sessions/lock.ts";
 import { pruneRuns, pruneSessions } from "../sessions/prune.ts";
-import { scrub } from "../sessions/secret-scrub.ts";
+import { redactValue } from "../text/redact.ts";
 import {
   readSession,
   type SessionHeader,
@@ -169,7 +169,7 @@ export class SessionKeeper {
       if (session.resumed) {
         writer = new SessionWriter(`${this.dir}/${session.id}.jsonl`, onError);
         writer.append(
-          scrub(
+          redactValue(
             {
               type: "resume",
               at: new Date().toISOString(),
@@ -194,7 +194,7 @@ export class SessionKeeper {
           ...(extra.worktree ? { worktree: extra.worktree } : {}),
           ...(extra.run ? { run: extra.run } : {}),
         };
-        writer = SessionWriter.create(this.dir, scrub(header, this.secrets), onError);
+        writer = SessionWriter.create(this.dir, redactValue(header, this.secrets), onError);
       }
     } catch (err) {
       onError(err as Error);
@@ -202,15 +202,13 @@ export class SessionKeeper {
     return {
       event: (e) => {
         if (!writer || e.type === "text") return;
-        // The child redacts its provider keys; the parent knows more secret variables.
-        if (e.type === "message") {
-          writer.append({ type: "message", message: scrub(e.message, this.secrets) });
-        } else writer.append({ type: "event", event: scrub(e, this.secrets) });
+        // Events and the result come scrubbed (run-task.ts); the header is
+        // scrubbed above.
+        if (e.type === "message") writer.append({ type: "message", message: e.message });
+        else writer.append({ type: "event", event: e });
       },
       result: (r) => {
-        writer?.append(
-          scrub({ type: "result", at: new Date().toISOString(), result: r }, this.secrets),
-        );
+        writer?.append({ type: "result", at: new Date().toISOString(), result: r });
         writer?.close();
       },
     };

@@ -4,11 +4,9 @@
  *
  * Decides the default policy: the task's own environment minus
  * - provider keys (always: they travel in the envelope, never to commands);
- * - secrets by name: any name holding `KEY`, `SECRET`, `TOKEN`, `PASSWORD`,
- *   `PASSWD`, `PASSPHRASE` or `CREDENTIAL`, or ending in `_PWD` (any case:
- *   `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `NPM_TOKEN`, `PGPASSWORD`);
- * - secrets by value: a URL with a password or a key-like query parameter
- *   (`DATABASE_URL=postgres://app:pw@db/app`), a PEM private key;
+ * - secrets, by name or by value, as `text/secrets.ts` decides
+ *   (`GITHUB_TOKEN`, `DB_CREDENTIAL`, `DATABASE_URL=postgres://app:pw@db/app`,
+ *   any variable holding a `ghp_…` token or a PEM private key);
  * - ways out to the host's sessions and agents: `SSH_AUTH_SOCK`, `DISPLAY`,
  *   `WAYLAND_DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`,
  *   `DOCKER_HOST`, `TMUX`, … and any name ending in `_SOCK` or `_SOCKET`;
@@ -19,8 +17,8 @@
  * The user's allow-list (`task.allowEnv`: names, or a prefix ending in `*`)
  * keeps a variable the default would drop, provider keys excepted; a
  * project's list can only narrow it ({@link narrowAllowList}). The values of
- * every variable judged secret, dropped or allowed, are returned for
- * redaction wherever they appear. Pure.
+ * every secret variable, dropped or allowed, are hidden wherever they appear
+ * (`secretsOf` in `text/secrets.ts`). Pure.
  *
  * @example
  * ```ts
@@ -28,13 +26,13 @@
  *   { PATH: "/usr/bin", GITHUB_TOKEN: "ghp_0123456789", DISPLAY: ":0" },
  *   { remove: ["ANTHROPIC_API_KEY"], allow: [] },
  * );
- * // { env: { PATH: "/usr/bin" }, dropped: ["GITHUB_TOKEN", "DISPLAY"], secrets: ["ghp_0123456789"] }
+ * // { env: { PATH: "/usr/bin" }, dropped: ["GITHUB_TOKEN", "DISPLAY"] }
  * ```
  *
  * @module
  */
-import { hasUrlCredentials, secretForms, urlSecrets } from "../text/redact.ts";
 import { commandSettings, withGitSettings } from "../process/git-config-rule.ts";
+import { isSecretVariable } from "../text/secrets.ts";
 
 export interface EnvPolicy {
   /** Variables that always go (provider keys): no allow-list brings them back. */
@@ -49,12 +47,7 @@ export interface CommandEnv {
   env: Record<string, string>;
   /** The names left out, in the order met. */
   dropped: string[];
-  /** The strings to redact: the values of the variables judged secret. */
-  secrets: string[];
 }
-
-/** Name parts that mark a secret (any case). */
-const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|_PWD$/i;
 
 /** Variables that lead to the host's sockets, sessions and agents. */
 const SOCKET_NAMES = new Set([
@@ -84,13 +77,9 @@ const SOCKET_NAMES = new Set([
 ]);
 const SOCKET_NAME = /_SOCK$|_SOCKET$/i;
 
-const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
-
 /** Why the default policy drops a variable: its value is a secret, or it leads to a socket. */
 export function defaultDrop(name: string, value: string): "secret" | "socket" | undefined {
-  if (SECRET_NAME.test(name) || hasUrlCredentials(value) || PRIVATE_KEY.test(value)) {
-    return "secret";
-  }
+  if (isSecretVariable(name, value)) return "secret";
   if (SOCKET_NAMES.has(name) || SOCKET_NAME.test(name)) return "socket";
   return undefined;
 }
@@ -130,14 +119,13 @@ export function narrowAllowList(user: readonly string[], project: readonly strin
   return [...out];
 }
 
-/** The environment of a command under `policy`, what was left out, and what to redact. */
+/** The environment of a command under `policy`, and what was left out. */
 export function commandEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   policy: EnvPolicy,
 ): CommandEnv {
   const allowed = (name: string) => policy.allow.some((e) => matches(e, name));
-  const out: CommandEnv = { env: {}, dropped: [], secrets: [] };
-  const secretValues: string[] = [];
+  const out: CommandEnv = { env: {}, dropped: [] };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     if (policy.remove.includes(name)) {
@@ -145,12 +133,9 @@ export function commandEnvironment(
       continue;
     }
     const why = defaultDrop(name, value);
-    if (why === "secret") secretValues.push(value);
     if (why === undefined || allowed(name)) out.env[name] = value;
     else out.dropped.push(name);
   }
   out.env = withGitSettings(out.env, commandSettings(policy.gitSettings));
-  out.secrets = [...new Set([...secretForms(secretValues), ...secretValues.flatMap(urlSecrets)])]
-    .sort((a, b) => b.length - a.length);
   return out;
 }

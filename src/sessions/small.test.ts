@@ -1,4 +1,4 @@
-// Unit tests of the small session modules: ids, the data folder, secrets,
+// Unit tests of the small session modules: ids, the data folder,
 // liveness, the lock file and pruning.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,6 @@ import { join } from "node:path";
 import process from "node:process";
 import { isValidId, newId } from "./ids.ts";
 import { dataDirectory } from "./paths.ts";
-import { scrub, secretValues } from "./secret-scrub.ts";
 import { isProcessAlive, processStartMark } from "./liveness.ts";
 import { acquireLock, lockHolder } from "./lock.ts";
 import { isExpired, pruneSessions } from "./prune.ts";
@@ -35,22 +34,6 @@ describe("dataDirectory", () => {
     assert.equal(dataDirectory({ XDG_DATA_HOME: "relative" }, "/h"), "/h/.local/share/xcsh");
     assert.equal(dataDirectory({}, "/h"), "/h/.local/share/xcsh");
     assert.equal(dataDirectory({}, ""), "");
-  });
-});
-
-describe("secrets", () => {
-  test("values of key-like and named variables (8+ characters), longest first", () => {
-    const env = {
-      OPENAI_API_KEY: "sk-aaaaaaaaaa",
-      CORP: "corp-secret-12",
-      HOME: "/home/someone",
-      GH_TOKEN: "short",
-    };
-    assert.deepEqual(secretValues(env, ["CORP"]), ["corp-secret-12", "sk-aaaaaaaaaa"]);
-    assert.deepEqual(scrub({ a: ["x sk-aaaaaaaaaa y"], n: 1 }, ["sk-aaaaaaaaaa"]), {
-      a: ["x [redacted] y"],
-      n: 1,
-    });
   });
 });
 

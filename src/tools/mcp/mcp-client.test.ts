@@ -58,13 +58,23 @@ describe("an MCP server over stdio", () => {
   test("the server gets the basics and its own env, never the child's secrets", async () => {
     const r = await connectMcpServer("envs", { ...fixture(), env: { OWN: "1" } }, {
       ...opts,
-      env: { ...env, ANTHROPIC_API_KEY: "sk-secret", GITHUB_TOKEN: "ghp", LANG: "C.UTF-8" },
+      env: {
+        ...env,
+        ANTHROPIC_API_KEY: "sk-secret",
+        GITHUB_TOKEN: "ghp",
+        LANG: "C.UTF-8",
+        HTTPS_PROXY: "http://me:proxy-pass@proxy:3128",
+        NO_PROXY: "localhost",
+      },
     });
     assert.ok(r.ok, r.ok ? "" : r.error);
     open.push(r.conn);
     const names = (await r.conn.call("env", {}, signal)).output.split(",");
-    for (const n of ["PATH", "HOME", "LANG", "OWN"]) assert.ok(names.includes(n), names.join(","));
+    for (const n of ["PATH", "HOME", "LANG", "OWN", "NO_PROXY"]) {
+      assert.ok(names.includes(n), names.join(","));
+    }
     assert.ok(!names.includes("ANTHROPIC_API_KEY") && !names.includes("GITHUB_TOKEN"));
+    assert.ok(!names.includes("HTTPS_PROXY"), "a proxy URL with a password is a secret");
   });
   test("a stdio server gets the git settings commands get", async () => {
     const r = await connectMcpServer("gits", fixture(), {

@@ -25,6 +25,7 @@ import { withoutRuntimeVariables } from "../../process/runtime-variables.ts";
 import type { McpServerDef } from "../../types.ts";
 import { expandDefinition } from "./mcp-expand.ts";
 import { withGitSettings } from "../../process/git-config-rule.ts";
+import { isSecretVariable } from "../../text/secrets.ts";
 import { mcpResultText } from "./mcp-result.ts";
 import { toolError, type ToolOutcome } from "../tool-spec.ts";
 
@@ -34,7 +35,8 @@ const STDERR_TAIL = 2000;
 /**
  * What a stdio server inherits from the child's environment (its definition's
  * `env` adds the rest): the basics a program needs, locale, temp folder, XDG
- * folders and proxy settings; never provider keys or other secrets.
+ * folders and proxy settings; never provider keys or other secrets (a proxy
+ * URL with a password is one, `text/secrets.ts`).
  */
 const INHERITED_ENV =
   /^(PATH|HOME|USER|LOGNAME|SHELL|TERM|LANG|LANGUAGE|LC_\w+|TMPDIR|TZ|XDG_\w+|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR))$/;
@@ -92,9 +94,7 @@ export async function connectMcpServer(
   if (def.type === "stdio") {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.env)) {
-      if (
-        v !== undefined && INHERITED_ENV.test(k)
-      ) {
+      if (v !== undefined && INHERITED_ENV.test(k) && !isSecretVariable(k, v)) {
         env[k] = v;
       }
     }
