@@ -48,12 +48,23 @@ function names(from: number, count: number): string[] {
   return out;
 }
 
+/**
+ * The agent name in a file named `stem`: agent names keep to a safe ASCII
+ * set (`discovery/agent-name.ts`), file names need not, so the name spells
+ * the stem's code points; one name per stem.
+ */
+function agentName(stem: string): string {
+  return "n-" + [...stem].map((c) => c.codePointAt(0)!.toString(16)).join("-");
+}
+
 function agentText(name: string, where: string): string {
-  return `---\nname: "${name}"\ndescription: Generated agent ${name} in ${where}\n---\nBody.\n`;
+  return `---\nname: "${
+    agentName(name)
+  }"\ndescription: Generated agent ${name} in ${where}\n---\nBody.\n`;
 }
 
 function tomlText(name: string, where: string): string {
-  return `name = "${name}"\ndescription = "Generated agent ${name} in ${where}"\n` +
+  return `name = "${agentName(name)}"\ndescription = "Generated agent ${name} in ${where}"\n` +
     `developer_instructions = "Body."\n`;
 }
 
@@ -140,7 +151,7 @@ describe("a cwd 30 levels deep with 2 000 agent files", () => {
       for (const { file, name, f } of files) {
         if (seen.has(name)) continue;
         seen.add(name);
-        expected.push(`${name} ${f.source} ${f.family} ${dir}/${file}`);
+        expected.push(`${agentName(name)} ${f.source} ${f.family} ${dir}/${file}`);
       }
     }
     for (const name of BUNDLED) expected.push(`${name} bundled bundled (built in)`);
