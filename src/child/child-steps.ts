@@ -79,6 +79,7 @@ export function toolContextFor(o: {
   workspace: {
     roots: string[];
     folders?: ToolContext["folders"];
+    programs?: readonly string[];
     sandbox?: ToolContext["sandbox"];
   };
   hasSkillTool: boolean;
@@ -93,6 +94,7 @@ export function toolContextFor(o: {
     // The memory folder (`memory:`), the agent's own to write, is among them.
     roots: workspace.roots,
     ...(workspace.folders ? { folders: workspace.folders } : {}),
+    ...(workspace.programs?.length ? { programs: workspace.programs } : {}),
     ...(workspace.sandbox ? { sandbox: workspace.sandbox } : {}),
     signal: o.signal,
     fetchAllow: o.config.task.webFetchAllow ?? [],

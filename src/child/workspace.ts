@@ -43,6 +43,8 @@ export interface Workspace {
   roots: string[];
   /** The outermost writable folders and the read-only skill folders inside them. */
   folders: { writable: ConfinedFolder[]; readOnly: ConfinedFolder[] };
+  /** The files the task's hooks and MCP servers run from its folders: no tool writes them. */
+  programs: string[];
   sandbox?: CommandSandbox;
   /** Removes the private temporary folder. */
   cleanup(): void;
@@ -152,13 +154,20 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     ...found.missing.map((d) => `task.additionalDirectories: ${d} is not a folder (ignored)`),
     ...dropped,
   ];
-  const none: Workspace = { roots, folders, cleanup: () => {} };
+  const hooks = i.envelope.agent.hooks;
+  const programs = programFiles({
+    hooks,
+    servers: i.envelope.mcpServers,
+    cwd: i.envelope.cwd,
+    projectDir: roots[0],
+    roots,
+  });
+  const none: Workspace = { roots, folders, programs, cleanup: () => {} };
   const setting = i.envelope.sandbox ?? chooseSandbox({
     agent: i.envelope.agent.sandbox,
     config: i.config.task.sandbox,
     network: i.config.task.sandboxNetwork,
   });
-  const hooks = i.envelope.agent.hooks;
   if (setting.mode === "off" || !startsCommands({ tools: i.toolNames, hooks })) {
     return { ok: true, value: none, warnings };
   }
@@ -186,24 +195,18 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
   // A child that ends early (a signal's grace run out, an exit on a fatal
   // error) still removes its private /tmp; only SIGKILL leaves it behind.
   process.once("exit", remove);
-  const readOnly = programFiles({
-    hooks,
-    servers: i.envelope.mcpServers,
-    cwd: i.envelope.cwd,
-    projectDir: roots[0],
-    roots,
-  });
   return {
     ok: true,
     value: {
       roots,
       folders,
+      programs,
       sandbox: {
         mode: setting.mode,
         network: setting.network,
         bwrap: support.bwrap,
         tmp,
-        ...(readOnly.length > 0 ? { readOnly } : {}),
+        ...(programs.length > 0 ? { readOnly: programs } : {}),
       },
       cleanup: () => {
         process.off("exit", remove);

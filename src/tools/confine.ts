@@ -101,6 +101,14 @@ export async function confine(
       ),
     };
   }
+  if (!read && ctx.programs?.includes(real)) {
+    return {
+      ok: false,
+      error: toolError(
+        `${shown} is a file this task's hooks or MCP servers run: it is read-only to the task`,
+      ),
+    };
+  }
   return { ok: true, abs, shown, roots };
 }
 

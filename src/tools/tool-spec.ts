@@ -72,6 +72,11 @@ export interface ToolContext {
    * them again before it starts; `write` and `edit` refuse the read-only ones.
    */
   folders?: { writable: readonly ConfinedFolder[]; readOnly: readonly ConfinedFolder[] };
+  /**
+   * The files the task's hooks and MCP servers run (real paths): `write` and
+   * `edit` refuse them, as the sandbox binds them read-only for commands.
+   */
+  programs?: readonly string[];
 }
 
 /** A working bubblewrap sandbox for `bash` (see `src/sandbox/`). */

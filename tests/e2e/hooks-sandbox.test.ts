@@ -28,7 +28,7 @@ import { ROOT, runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { ran, trappedRepo } from "../support/git-traps.ts";
 import { outsideFolder } from "../support/outside-folder.ts";
-import { isAfterTool, type World } from "../support/world.ts";
+import { isAfterTool, toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const linux = process.platform === "linux" ? false : "needs Linux";
@@ -162,6 +162,45 @@ describe("hooks of an agent without bash run in the sandbox", { skip: needsBwrap
     assert.equal(r.code, 0, r.stderr);
     assertContained(t, r.stderr);
     assert.equal(readFileSync(join(t.w.cwd, "mine.txt"), "utf8"), "x\n", "the project is writable");
+  });
+});
+
+describe("the file tools and the scripts hooks run", () => {
+  test("write and edit refuse a hook's script, with or without a sandbox", async () => {
+    const w = harness.world();
+    mkdirSync(join(w.cwd, "hooks"), { recursive: true });
+    const script = join(w.cwd, "hooks", "guard.sh");
+    const text = "#!/bin/sh\ncat > /dev/null\nexit 0\n";
+    writeFileSync(script, text);
+    chmodSync(script, 0o755);
+    userAgent(w, "editor", "tools: Read, Write, Edit\n", hookYaml("PreToolUse", script, "Write"));
+    server.script([]);
+    let seen = "";
+    respond((req) =>
+      isAfterTool(req) ? { text: `saw: ${seen = toolResults(req)}` } : {
+        toolCalls: [
+          { name: "write", args: { path: "hooks/guard.sh", content: "#!/bin/sh\nexit 0\n" } },
+          {
+            name: "edit",
+            args: { path: "hooks/guard.sh", old_string: "exit 0", new_string: "exit 1" },
+          },
+          { name: "write", args: { path: "notes.txt", content: "mine\n" } },
+        ],
+      }
+    );
+    const r = await runXcsh(["run", "editor", "--sandbox", "off", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+    });
+    respond(() => ({ text: "done" }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(readFileSync(script, "utf8"), text, "the hook's script is unchanged");
+    assert.equal(
+      readFileSync(join(w.cwd, "notes.txt"), "utf8"),
+      "mine\n",
+      "other files are written",
+    );
+    assert.equal(seen.match(/hooks or MCP servers run: it is read-only/g)?.length, 2, seen);
   });
 });
 
