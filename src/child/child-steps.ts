@@ -2,6 +2,7 @@
  * The pure steps of a child run that `childMain` takes in order: which
  * values are secrets (keys, credentials in base URLs, what the command
  * environment hides), the tools with their results scrubbed of them, the
+ * tools telling the caller before each call runs, the
  * sampling settings the envelope sends, the tool context the tools run in,
  * and what a run stopped from outside (timeout, signal) or by an error
  * reports. Pure.
@@ -79,6 +80,25 @@ export function redactingTools(
       run: async (args, ctx) => {
         const o = await spec.run(args, ctx);
         return { ...o, output: redact(o.output, secrets), summary: redact(o.summary, secrets) };
+      },
+    });
+  }
+  return out;
+}
+
+/** The tools, each calling `before` first (none: the tools as they are). */
+export function announcingTools(
+  tools: Map<string, ToolSpec>,
+  before: (() => void) | undefined,
+): Map<string, ToolSpec> {
+  if (!before) return tools;
+  const out = new Map<string, ToolSpec>();
+  for (const [name, spec] of tools) {
+    out.set(name, {
+      ...spec,
+      run: (args, ctx) => {
+        before();
+        return spec.run(args, ctx);
       },
     });
   }

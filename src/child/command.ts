@@ -16,7 +16,7 @@ import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../fs/home.ts";
 import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
 import { COMMAND_MARK, parentPipe } from "../protocol/variables.ts";
-import { startOrphanWatch } from "../process/orphan-watch.ts";
+import { orphanWatch } from "../process/orphan-watch.ts";
 import { commandMarkPrefix } from "../tools/bash.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
@@ -54,14 +54,16 @@ export async function childCommand(
   try {
     const watchParent = parentPipe(process.env);
     // The pipe's end is noticed by the main thread; a main thread that is
-    // busy for good (a runaway computation) is ended by the orphan watch,
-    // which also ends every command it started.
-    if (watchParent) {
-      startOrphanWatch({
+    // busy for good (a runaway computation on what the model sent) is ended
+    // by the orphan watch, which also ends every command it started. It
+    // starts with the first tool call: before it, nothing the model sent is
+    // worked on, and a child that only answers does not pay for a thread.
+    const watch = watchParent
+      ? orphanWatch({
         graceMs: SIGNAL_GRACE_MS,
         mark: { name: COMMAND_MARK, prefix: commandMarkPrefix() },
-      });
-    }
+      })
+      : undefined;
     let input = "";
     try {
       if (!isTerminal(0)) {
@@ -82,6 +84,7 @@ export async function childCommand(
       log: (line) => writeErr(line + "\n"),
       ...(taskRunnerFor ? { taskRunnerFor } : {}),
       abort: abort.signal,
+      ...(watch ? { beforeTool: () => void watch.start() } : {}),
     });
     finished = true;
     // Events are written synchronously, so the result is out: end now instead

@@ -5,13 +5,17 @@
  * (./orphan-watch-worker.ts) that looks at the parent pid on its own
  * thread; once the parent is gone and the main thread has not ended within
  * the grace period, it ends every process this one started and then this
- * one, with SIGKILL. Unix only (where there is no parent pid to watch,
- * nothing starts).
+ * one, with SIGKILL. The parent pid is taken when the watch is made, the
+ * worker started only when asked (a thread costs a process's start a few
+ * milliseconds). Unix only (where there is no parent pid to watch, nothing
+ * starts).
  *
  * @example
  * ```ts
  * import { COMMAND_MARK } from "../protocol/variables.ts";
- * startOrphanWatch({ graceMs: 3000, mark: { name: COMMAND_MARK, prefix: `${process.pid}-` } });
+ * const watch = orphanWatch({ graceMs: 3000, mark: { name: COMMAND_MARK, prefix: `${process.pid}-` } });
+ * // … later, before the work that could keep the main thread busy:
+ * watch.start();
  * ```
  *
  * @module
@@ -23,14 +27,30 @@ import type { OrphanWatchOrders } from "./orphan-watch-worker.ts";
 /** How often the parent pid is looked at. */
 export const ORPHAN_WATCH_INTERVAL_MS = 250;
 
+/** A watch taken at a process's start and started when it is needed. */
+export interface OrphanWatch {
+  /**
+   * Starts the watch (once: a later call gives the first answer); false when it cannot
+   * start (Windows, no parent to watch, or no worker), and the process then
+   * relies on its main thread.
+   */
+  start(): boolean;
+}
+
 /**
- * Starts the watch for this process; returns false when it cannot start
- * (Windows, or no worker), and the process then relies on its main thread.
+ * A watch for this process. The parent pid is taken now, so a watch started
+ * later still sees a parent that died in between.
  */
-export function startOrphanWatch(o: Omit<OrphanWatchOrders, "parent" | "intervalMs">): boolean {
-  // The parent now: a watch that starts late still sees that it changed.
+export function orphanWatch(o: Omit<OrphanWatchOrders, "parent" | "intervalMs">): OrphanWatch {
   const parent = process.ppid;
-  if (process.platform === "win32" || !(parent > 1)) return false;
+  let started: boolean | undefined;
+  return {
+    start: () => (started ??= startWorker({ ...o, parent, intervalMs: ORPHAN_WATCH_INTERVAL_MS })),
+  };
+}
+
+function startWorker(orders: OrphanWatchOrders): boolean {
+  if (process.platform === "win32" || !(orders.parent > 1)) return false;
   try {
     const url = workerModule(
       new URL("./orphan-watch-worker.ts", import.meta.url),
@@ -39,7 +59,6 @@ export function startOrphanWatch(o: Omit<OrphanWatchOrders, "parent" | "interval
     const worker = new Worker(url, { type: "module" });
     // A watch that fails is gone; the process goes on without it.
     worker.onerror = (ev: Event) => ev.preventDefault();
-    const orders: OrphanWatchOrders = { ...o, parent, intervalMs: ORPHAN_WATCH_INTERVAL_MS };
     worker.postMessage(orders);
     // The watch never keeps the process alive on its own.
     (worker as { unref?: () => void }).unref?.();
