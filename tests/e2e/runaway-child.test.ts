@@ -88,6 +88,40 @@ describe("Bash(…) rules and unusual whitespace", () => {
       killLeftovers(w);
     }
   });
+  test("under a deny rule such a command is read and runs as the shell reads it", {
+    skip: LINUX,
+  }, async () => {
+    const w = harness.world({
+      agents: { careful: agentMd("careful", "tools: Read, Bash\ndisallowedTools: Bash(rm:*)\n") },
+    });
+    writeFileSync(join(w.cwd, "keep.txt"), "keep\n");
+    server.script([]);
+    server.requests.length = 0;
+    respond((req) =>
+      isAfterTool(req) ? { text: `saw: ${toolResults(req)}` } : {
+        toolCalls: [
+          { name: "bash", args: { command: "echo\u00a0one\r" } },
+          { name: "bash", args: { command: "echo two\u2028; rm keep.txt" } },
+        ],
+      }
+    );
+    try {
+      const r = await runXcsh(["run", "careful", "try"], {
+        cwd: w.cwd,
+        home: w.home,
+        killAfterMs: 60_000,
+      });
+      assert.equal(r.signal, null, "the run ended on its own");
+      assert.equal(r.code, 0, r.stderr);
+      const seen = toolResults(server.requests.at(-1)!);
+      // `echo<NBSP>one<CR>` is one word: a command the shell does not find.
+      assert.match(seen, /not found/);
+      assert.match(seen, /'rm keep.txt' is refused by Bash\(rm:\*\)/);
+      assert.equal(readFileSync(join(w.cwd, "keep.txt"), "utf8"), "keep\n");
+    } finally {
+      killLeftovers(w);
+    }
+  });
 });
 
 /** Clock ticks of CPU `pid` has used (utime + stime), or undefined once it is gone. */
