@@ -36,8 +36,9 @@ function build(target: string, outfile: string, cross: boolean): void {
     "--define",
     `XCSH_TARGET=${JSON.stringify(target)}`,
     "main.ts",
-    // A worker's entry module (started by src/runtime.ts workerModule).
+    // The workers' entry modules (started through src/runtime.ts workerModule).
     "src/tools/search/grep-worker.ts",
+    "src/process/orphan-watch-worker.ts",
     "--outfile",
     outfile,
   ];

@@ -45,6 +45,7 @@ import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
 import {
+  announcingTools,
   displayFile,
   envelopeSampling,
   redactingTools,
@@ -79,6 +80,8 @@ export interface ChildDeps {
   taskRunnerFor?: (ctx: TaskRunnerContext) => TaskRunner;
   /** Aborting it ends the run (signals); the reason becomes the error. */
   abort?: AbortSignal;
+  /** Called before each tool call runs (the orphan watch starts at the first). */
+  beforeTool?: () => void;
   /** Builds the model (tests may substitute one). */
   createModel?: (
     provider: ResolvedProvider,
@@ -167,7 +170,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const toolSet = await childTools(envelope, config, keyEnv, (server, message) => {
     unavailable.push({ tool: server === "web_search" ? server : `mcp__${server}`, message });
   });
-  const tools = redactingTools(toolSet.tools, secrets);
+  const tools = announcingTools(redactingTools(toolSet.tools, secrets), deps.beforeTool);
   const submit = submitTool(provider.type, validator.value);
   const ready = await readyModel(provider, choice, deps);
   if (!ready.ok) {

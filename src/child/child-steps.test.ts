@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  announcingTools,
   displayFile,
   envelopeSampling,
   redactingTools,
@@ -38,6 +39,30 @@ describe("redactingTools", () => {
     const out = await tools.get("t")!.run({}, {} as never);
     assert.doesNotMatch(out.output, /sk-abcdefgh1/);
     assert.doesNotMatch(out.summary ?? "", /sk-abcdefgh1/);
+  });
+});
+
+describe("announcingTools", () => {
+  test("the hook runs before each call, and the call runs", async () => {
+    const seen: string[] = [];
+    const spec = {
+      name: "t",
+      description: "",
+      inputSchema: {},
+      run: () => {
+        seen.push("run");
+        return Promise.resolve({ ok: true, output: "done" });
+      },
+    } as unknown as ToolSpec;
+    const tools = announcingTools(new Map([["t", spec]]), () => seen.push("before"));
+    assert.equal((await tools.get("t")!.run({}, {} as never)).output, "done");
+    await tools.get("t")!.run({}, {} as never);
+    assert.deepEqual(seen, ["before", "run", "before", "run"]);
+  });
+
+  test("without a hook the tools are the same", () => {
+    const tools = new Map<string, ToolSpec>();
+    assert.equal(announcingTools(tools, undefined), tools);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The pure steps of a child run that `childMain` takes in order: the tools
- * with their results scrubbed of the run's secret values, the
+ * with their results scrubbed of the run's secret values, the tools telling
+ * the caller before each call runs, the
  * sampling settings the envelope sends, the tool context the tools run in,
  * and what a run stopped from outside (timeout, signal) or by an error
  * reports. Pure.
@@ -55,6 +56,25 @@ export function redactingTools(
           output: redactValues(o.output, secrets),
           summary: redactValues(o.summary, secrets),
         };
+      },
+    });
+  }
+  return out;
+}
+
+/** The tools, each calling `before` first (none: the tools as they are). */
+export function announcingTools(
+  tools: Map<string, ToolSpec>,
+  before: (() => void) | undefined,
+): Map<string, ToolSpec> {
+  if (!before) return tools;
+  const out = new Map<string, ToolSpec>();
+  for (const [name, spec] of tools) {
+    out.set(name, {
+      ...spec,
+      run: (args, ctx) => {
+        before();
+        return spec.run(args, ctx);
       },
     });
   }

@@ -3,7 +3,10 @@
  * envelope from stdin, writes JSON Lines events to stdout (nothing else goes
  * there), human text to stderr, and exits 0 only when the result is ok.
  * SIGTERM and SIGINT cancel the model call and every command, report an
- * error result and exit. Hidden from `--help`: it is meant for the parent.
+ * error result and exit. Started by a parent xcsh, it ends when the parent
+ * is gone: noticed at the end of the parent's pipe, and by the orphan watch
+ * (`process/orphan-watch.ts`) when the main thread is too busy to notice.
+ * Hidden from `--help`: it is meant for the parent.
  *
  * @module
  */
@@ -12,7 +15,9 @@ import { isTerminal, writeErr, writeOutRaw } from "../text/stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../fs/home.ts";
 import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
-import { parentPipe } from "../protocol/variables.ts";
+import { COMMAND_MARK, parentPipe } from "../protocol/variables.ts";
+import { orphanWatch } from "../process/orphan-watch.ts";
+import { commandMarkPrefix } from "../tools/bash.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
 const SIGNAL_GRACE_MS = 3000;
@@ -48,6 +53,17 @@ export async function childCommand(
   process.on("SIGHUP", onHup);
   try {
     const watchParent = parentPipe(process.env);
+    // The pipe's end is noticed by the main thread; a main thread that is
+    // busy for good (a runaway computation on what the model sent) is ended
+    // by the orphan watch, which also ends every command it started. It
+    // starts with the first tool call: before it, nothing the model sent is
+    // worked on, and a child that only answers does not pay for a thread.
+    const watch = watchParent
+      ? orphanWatch({
+        graceMs: SIGNAL_GRACE_MS,
+        mark: { name: COMMAND_MARK, prefix: commandMarkPrefix() },
+      })
+      : undefined;
     let input = "";
     try {
       if (!isTerminal(0)) {
@@ -68,6 +84,7 @@ export async function childCommand(
       log: (line) => writeErr(line + "\n"),
       ...(taskRunnerFor ? { taskRunnerFor } : {}),
       abort: abort.signal,
+      ...(watch ? { beforeTool: () => void watch.start() } : {}),
     });
     finished = true;
     // Events are written synchronously, so the result is out: end now instead

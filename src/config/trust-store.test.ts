@@ -124,6 +124,19 @@ test("a store someone else could write trusts nothing, and cannot be changed", (
   assert.equal(isProjectTrusted(project, store), true);
 });
 
+test("a lock that is not a file ends in an error, not an endless retry", {
+  timeout: 120_000,
+}, () => {
+  const store = trustStoreFor({ XDG_STATE_HOME: join(dir, "state-lock-folder") }, "")!;
+  const project = join(dir, "lock-folder-proj");
+  mkdirSync(project);
+  trustProject(store, project);
+  // A folder where the lock file goes: it can be neither taken nor read.
+  mkdirSync(`${store.file}.lock`);
+  assert.throws(() => revokeProject(store, project), TrustStoreError);
+  assert.equal(isProjectTrusted(project, store), true, "nothing was written");
+});
+
 test("a lock left by a process that is gone is taken over", () => {
   const store = trustStoreFor({ XDG_STATE_HOME: join(dir, "state-lock") }, "")!;
   const project = join(dir, "lock-proj");

@@ -292,9 +292,12 @@ export function updateTrustRecords(
         text = readFileSync(lock, "utf8");
         age = Date.now() - statSync(lock).mtimeMs;
       } catch {
-        continue; // released meanwhile: try again at once
+        // Released meanwhile, or not a file we can read (a folder, a
+        // dangling link): wait and try again, within the deadline.
       }
-      if (lockIsStale(text, age)) {
+      // Every way round the loop meets the deadline: a lock that cannot be
+      // taken over (it will not move) must not keep us spinning.
+      if (lockIsStale(text, age) && Date.now() <= until) {
         breakStaleLock(lock, text);
         continue;
       }

@@ -50,6 +50,14 @@ describe("shellCommands", () => {
     ["a sequence", "echo {1..3}", /brace expansion/],
     ["quoted braces are text", `echo "{a,b}"`, ["echo {a,b}"]],
     ["find's {} is a word", "find . -exec ls {} ;", ["find . -exec ls {}"]],
+    // As in the shell, only spaces and tabs part words: these once looped forever.
+    ["a carriage return is part of a word", "ls\r", ["ls\r"]],
+    ["a CRLF line ending", "ls -la\r\nrm x", ["ls -la\r", "rm x"]],
+    ["a vertical tab and a form feed", "ls\v-a\f", ["ls\v-a\f"]],
+    ["a Unicode space", "ls\u00a0-la x\u2028y", ["ls\u00a0-la x\u2028y"]],
+    ["a line separator before a separator", "ls\u2028; rm x", ["ls\u2028", "rm x"]],
+    ["a lone Unicode space is a word", "\u3000", ["\u3000"]],
+    ["a carriage return after a duplication", "ls 2>&1\r", /redirection to a file/],
   ];
   for (const [name, line, expected] of rows) {
     test(name, () => {

@@ -13,7 +13,10 @@
  * backticks), process substitution, here-documents, other redirections
  * (they write or read files), brace expansion (`{a,b}`, `{1..3}`), a glob
  * or `~` in a command's name, braces as a command, unbalanced quotes or
- * parentheses. Pure.
+ * parentheses. As in the shell, only spaces and tabs separate words: any
+ * other character (a carriage return, a form feed, a Unicode space) is part
+ * of the word it stands in. Every line gets an answer: each step of the
+ * reading takes at least one character. Pure.
  *
  * @example
  * ```ts
@@ -53,7 +56,7 @@ function tokenize(line: string): Token[] | string {
   const n = line.length;
   while (i < n) {
     const c = line[i];
-    if (c === " " || c === "\t") {
+    if (isBlank(c)) {
       i++;
       continue;
     }
@@ -92,7 +95,7 @@ function tokenize(line: string): Token[] | string {
       i += redirect[0].length;
       if (op === "<<") return "a here-document";
       if (line[i] === "(") return "process substitution";
-      while (line[i] === " " || line[i] === "\t") i++;
+      while (i < n && isBlank(line[i])) i++;
       if (op === ">&" || op === "<&") {
         const fd = /^(\d+|-)/.exec(line.slice(i));
         if (!fd || isWordChar(line[i + fd[0].length] ?? " ")) return "a redirection to a file";
@@ -108,7 +111,10 @@ function tokenize(line: string): Token[] | string {
       }
       return op.startsWith("<") ? "a redirection from a file" : "a redirection to a file";
     }
-    // A word.
+    // A word: every character left is one (see isWordChar), so it takes at
+    // least one; the check after the loop keeps that true if the classes
+    // above ever drift apart.
+    const start = i;
     let text = "";
     let quoted = false;
     /** The word's unquoted characters, for brace expansion. */
@@ -162,6 +168,7 @@ function tokenize(line: string): Token[] | string {
         i++;
       }
     }
+    if (i === start) return `an unexpected character (U+${codePoint(c)})`;
     // `{rm,-rf,x}` expands to `rm -rf x`: the words are not what they read.
     if (/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(bare)) return "brace expansion";
     out.push({ kind: "word", text, quoted });
@@ -169,8 +176,22 @@ function tokenize(line: string): Token[] | string {
   return out;
 }
 
+/**
+ * A blank between words. Like the shell, only space and tab: a carriage
+ * return, form feed, vertical tab or a Unicode space is part of a word
+ * (`ls\r` runs a command named `ls\r`).
+ */
+function isBlank(c: string): boolean {
+  return c === " " || c === "\t";
+}
+
+/** Part of a word: anything but a blank, a newline or one of `;&|()`. */
 function isWordChar(c: string): boolean {
-  return !/[\s;&|()]/.test(c);
+  return !isBlank(c) && !/[\n;&|()]/.test(c);
+}
+
+function codePoint(c: string): string {
+  return (c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
 }
 
 /**

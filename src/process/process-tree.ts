@@ -99,10 +99,11 @@ export function killTree(pid: number, signal: NodeJS.Signals): number[] {
 }
 
 /**
- * Every process (this one excepted) whose environment holds `name=value`,
- * read from `/proc`; none where there is no `/proc`.
+ * Every process (this one excepted) whose environment holds `name=value`
+ * (with `prefix`, a value that starts with `value`), read from `/proc`;
+ * none where there is no `/proc`.
  */
-export function listMarked(name: string, value: string): number[] {
+export function listMarked(name: string, value: string, prefix = false): number[] {
   let names: string[];
   try {
     names = readdirSync("/proc");
@@ -110,8 +111,9 @@ export function listMarked(name: string, value: string): number[] {
     return [];
   }
   // An entry is `NAME=VALUE` ended by a NUL, at the start or after another NUL.
-  const entry = Buffer.from(`${name}=${value}\0`);
-  const inner = Buffer.from(`\0${name}=${value}\0`);
+  const end = prefix ? "" : "\0";
+  const entry = Buffer.from(`${name}=${value}${end}`);
+  const inner = Buffer.from(`\0${name}=${value}${end}`);
   const out: number[] = [];
   for (const n of names) {
     if (!/^\d+$/.test(n) || Number(n) === process.pid) continue;
@@ -128,8 +130,13 @@ export function listMarked(name: string, value: string): number[] {
 }
 
 /** Sends `signal` to every process {@link listMarked} finds, and returns them. */
-export function killMarked(name: string, value: string, signal: NodeJS.Signals): number[] {
-  const pids = listMarked(name, value);
+export function killMarked(
+  name: string,
+  value: string,
+  signal: NodeJS.Signals,
+  prefix = false,
+): number[] {
+  const pids = listMarked(name, value, prefix);
   killPids(pids, signal);
   return pids;
 }

@@ -40,6 +40,14 @@ export const BASH_TAIL_BYTES = 40 * 1024;
 const liveCommands = new Map<number, string>();
 let commandCount = 0;
 
+/**
+ * How every command mark of process `pid` (this one by default) begins: a
+ * process that outlived its command still carries it.
+ */
+export function commandMarkPrefix(pid: number = process.pid): string {
+  return `${pid}-`;
+}
+
 /** Ends a command's tree and every process carrying its mark. */
 function endCommand(pid: number | undefined, mark: string): void {
   if (pid !== undefined) killTree(pid, "SIGKILL");
@@ -182,7 +190,7 @@ export function spawnCommand(
     const err = opts.merge ? out : new OutputCollector();
     let timedOut = false;
     let settled = false;
-    const mark = `${process.pid}-${++commandCount}-${Math.random().toString(36).slice(2)}`;
+    const mark = `${commandMarkPrefix()}${++commandCount}-${Math.random().toString(36).slice(2)}`;
     const line = commandLine(script, ctx);
     if (typeof line === "string") {
       const error = new Error(line);
