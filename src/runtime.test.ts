@@ -132,7 +132,7 @@ test(`sha256Hex (${runtimeName()}): the standard vectors, for text as UTF-8 and 
   assert.equal(sha256Hex("é"), sha256Hex(new Uint8Array([0xc3, 0xa9])));
 });
 
-test(`selfCommand (${runtimeName()}): a copy started in a folder reads none of its files`, async () => {
+test(`selfCommand (${runtimeName()}): a copy started in a folder reads none of its files`, () => {
   const dir = mkdtempSync(join(tmpdir(), "xcsh-self-"));
   try {
     const marker = join(dir, "MARKER");
