@@ -38,7 +38,7 @@ function build(target: string, outfile: string, cross: boolean): void {
     "main.ts",
     // The workers' entry modules (started through src/runtime.ts workerModule).
     "src/tools/search/grep-worker.ts",
-    "src/process/orphan-watch-worker.ts",
+    "src/child/orphan-watch-worker.ts",
     "--outfile",
     outfile,
   ];

@@ -5,7 +5,7 @@
  * SIGTERM and SIGINT cancel the model call and every command, report an
  * error result and exit. Started by a parent xcsh, it ends when the parent
  * is gone: noticed at the end of the parent's pipe, and by the orphan watch
- * (`process/orphan-watch.ts`) when the main thread is too busy to notice.
+ * (`child/orphan-watch.ts`) when the main thread is too busy to notice.
  * Hidden from `--help`: it is meant for the parent.
  *
  * @module
@@ -16,7 +16,7 @@ import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
 import { homeDirectory } from "../fs/home.ts";
 import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
 import { COMMAND_MARK, parentPipe } from "../protocol/variables.ts";
-import { orphanWatch } from "../process/orphan-watch.ts";
+import { orphanWatch } from "./orphan-watch.ts";
 import { commandMarkPrefix } from "../tools/bash.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */

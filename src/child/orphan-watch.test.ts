@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { runtimeName } from "../runtime.ts";
-import { isRunning } from "./process-tree.ts";
+import { isRunning } from "../process/process-tree.ts";
 
 const MARK = "XCSH_TEST_ORPHAN_MARK";
 

@@ -37,7 +37,7 @@ const scope = globalThis as any;
 async function endAll(orders: OrphanWatchOrders): Promise<void> {
   const self = process.pid;
   try {
-    const { killMarked, killPids, listDescendants } = await import("./process-tree.ts");
+    const { killMarked, killPids, listDescendants } = await import("../process/process-tree.ts");
     killPids(listDescendants(self), "SIGKILL");
     if (orders.mark) killMarked(orders.mark.name, orders.mark.prefix, "SIGKILL", true);
     killPids([self], "SIGKILL");

@@ -54,7 +54,7 @@ function startWorker(orders: OrphanWatchOrders): boolean {
   try {
     const url = workerModule(
       new URL("./orphan-watch-worker.ts", import.meta.url),
-      "src/process/orphan-watch-worker.ts",
+      "src/child/orphan-watch-worker.ts",
     );
     const worker = new Worker(url, { type: "module" });
     // A watch that fails is gone; the process goes on without it.
