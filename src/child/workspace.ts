@@ -17,6 +17,7 @@ import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chooseSandbox } from "../sandbox/mode.ts";
+import { sharesHostNetwork } from "../sandbox/net-policy.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/tool-spec.ts";
@@ -87,7 +88,11 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     network: i.config.task.sandboxNetwork,
   });
   if (!i.usesBash || setting.mode === "off") return { ok: true, value: none, warnings };
-  const support = sandboxSupport(bwrapLocations(i.env), setting.network, i.parentChecked);
+  const support = sandboxSupport(
+    bwrapLocations(i.env),
+    sharesHostNetwork(setting),
+    i.parentChecked,
+  );
   if (!support.ok) {
     if (setting.required) {
       return {
@@ -115,7 +120,13 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     ok: true,
     value: {
       roots,
-      sandbox: { mode: setting.mode, network: setting.network, bwrap: support.bwrap, tmp },
+      sandbox: {
+        mode: setting.mode,
+        network: setting.network,
+        ...(setting.reach ? { reach: setting.reach } : {}),
+        bwrap: support.bwrap,
+        tmp,
+      },
       cleanup: () => {
         process.off("exit", remove);
         remove();

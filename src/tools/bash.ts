@@ -21,7 +21,16 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import process from "node:process";
 import { killMarked, killTree } from "../process/process-tree.ts";
-import { bwrapArgs } from "../sandbox/bwrap-args.ts";
+import { dirname } from "node:path";
+import {
+  bwrapArgs,
+  type BwrapPlan,
+  PROXY_DIR_INSIDE,
+  PROXY_SOCKET_NAME,
+} from "../sandbox/bwrap-args.ts";
+import { sharesHostNetwork, usesProxy } from "../sandbox/net-policy.ts";
+import { type NetProxy, taskProxy } from "../sandbox/net-proxy.ts";
+import { selfCommand } from "../runtime.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
@@ -53,20 +62,37 @@ export function killAllCommandGroups(): void {
   for (const [pid, mark] of liveCommands) endCommand(pid, mark);
 }
 
-/** The program and arguments that run `script`: in the sandbox when there is one. */
-function commandLine(script: string, ctx: ToolContext): [string, string[]] {
+/** How a command starts: program, arguments, and the task's network proxy if it uses one. */
+interface CommandLine {
+  program: string;
+  args: string[];
+  proxy?: NetProxy;
+}
+
+/**
+ * The program and arguments that run `script`: in the sandbox when there is
+ * one; with the network through the proxy (started on first need), behind
+ * the bridge (`xcsh __netbridge`, see `src/sandbox/net-bridge.ts`).
+ */
+async function commandLine(script: string, ctx: ToolContext): Promise<CommandLine> {
   const sh = [shell(), "-c", script];
   const sb = ctx.sandbox;
-  if (!sb) return [sh[0], sh.slice(1)];
-  const plan = {
+  if (!sb) return { program: sh[0], args: sh.slice(1) };
+  const plan: BwrapPlan = {
     mode: sb.mode,
-    network: sb.network,
+    network: sharesHostNetwork(sb),
     roots: ctx.roots ?? [ctx.cwd],
     tmp: sb.tmp,
     cwd: ctx.cwd,
     hide: hostHiding(),
   };
-  return [sb.bwrap, bwrapArgs(plan, sh)];
+  if (!usesProxy(sb)) return { program: sb.bwrap, args: bwrapArgs(plan, sh) };
+  const proxy = await taskProxy(sb.tmp, sb.reach ?? {});
+  const self = sb.bridge ?? (({ command, args }) => [command, ...args])(selfCommand());
+  plan.proxy = { dir: dirname(proxy.socket), program: self[0] };
+  const socket = `${PROXY_DIR_INSIDE}/${PROXY_SOCKET_NAME}`;
+  const bridged = [...self, "__netbridge", socket, "--", ...sh];
+  return { program: sb.bwrap, args: bwrapArgs(plan, bridged), proxy };
 }
 
 /**
@@ -141,6 +167,8 @@ export interface CommandOutcome {
   timedOut: boolean;
   /** Set when the command could not be started. */
   error?: Error;
+  /** What the network proxy refused while it ran (one line each). */
+  netRefusals: string[];
 }
 
 /**
@@ -150,18 +178,34 @@ export interface CommandOutcome {
  * it (none: no stdin); `merge` keeps stderr in `stdout`, in arrival order.
  * Output is kept in bounded memory. The `bash` tool and hooks share it.
  */
-export function spawnCommand(
+export async function spawnCommand(
   script: string,
   ctx: ToolContext,
   opts: { timeoutMs: number; stdin?: string; env?: Record<string, string>; merge?: boolean },
 ): Promise<CommandOutcome> {
+  let line: CommandLine;
+  try {
+    line = await commandLine(script, ctx);
+  } catch (err) {
+    const error = new Error(`the sandbox's network proxy cannot start: ${(err as Error).message}`);
+    return {
+      code: null,
+      signal: null,
+      stdout: "",
+      stderr: "",
+      timedOut: false,
+      error,
+      netRefusals: [],
+    };
+  }
+  const { program, args: argv, proxy } = line;
+  proxy?.takeRefusals();
   return new Promise((resolvePromise) => {
     const out = new OutputCollector();
     const err = opts.merge ? out : new OutputCollector();
     let timedOut = false;
     let settled = false;
     const mark = `${process.pid}-${++commandCount}-${Math.random().toString(36).slice(2)}`;
-    const [program, argv] = commandLine(script, ctx);
     const child = spawn(program, argv, {
       cwd: ctx.cwd,
       env: { ...ctx.env, ...opts.env, [COMMAND_MARK]: mark },
@@ -203,6 +247,7 @@ export function spawnCommand(
         stderr: opts.merge ? "" : err.text(),
         timedOut,
         ...(error ? { error } : {}),
+        netRefusals: proxy?.takeRefusals() ?? [],
       });
     };
     child.on("error", (e) => finish(null, null, e));
@@ -258,7 +303,8 @@ export const bashTool: ToolSpec = {
       timeoutMs: timeoutS * 1000,
       merge: true,
     });
-    const text = r.stdout.replace(/\s+$/, "");
+    const text = [r.stdout.replace(/\s+$/, ""), ...r.netRefusals.map((l) => `[${l}]`)]
+      .filter((l) => l !== "").join("\n");
     if (r.error) return toolError(`could not run the command: ${r.error.message}`);
     if (ctx.signal.aborted) return toolError("cancelled");
     if (r.timedOut) {

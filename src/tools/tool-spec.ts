@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PermissionRules, SkillRef, TaskRequest, TaskResult } from "../types.ts";
+import type { NetReach, PermissionRules, SkillRef, TaskRequest, TaskResult } from "../types.ts";
 
 /** A JSON Schema object describing a tool's arguments. */
 export type JsonSchemaObject = Record<string, unknown> & { type: "object" };
@@ -70,10 +70,17 @@ export interface ToolContext {
 export interface CommandSandbox {
   mode: "read-only" | "workspace-write";
   network: boolean;
+  /** With network: what commands reach (absent: any public host, through the proxy). */
+  reach?: NetReach;
   /** The `bwrap` executable. */
   bwrap: string;
   /** The task's private temporary folder, `/tmp` inside the sandbox. */
   tmp: string;
+  /**
+   * The command that starts xcsh again inside the sandbox, for the network
+   * bridge (`xcsh __netbridge`); absent: this program (`selfCommand`).
+   */
+  bridge?: readonly string[];
 }
 
 /** What a tool call produced. */
