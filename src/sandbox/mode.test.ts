@@ -66,6 +66,25 @@ describe("chooseSandbox", () => {
     assert.equal(chooseSandbox({ network: true, caller: noNet }).network, false);
   });
 
+  test("a delegated task's network is no looser than its caller's: lists add up", () => {
+    const caller = {
+      mode: "workspace-write",
+      network: true,
+      reach: { allow: [["a.example"]] },
+      required: false,
+    } as const;
+    const shared = chooseSandbox({ network: { host: true }, caller });
+    assert.deepEqual(shared.reach, { allow: [["a.example"]] });
+    const own = chooseSandbox({ network: { allow: [["b.example"]] }, caller });
+    assert.deepEqual(own.reach, { allow: [["b.example"], ["a.example"]] });
+    const publicOnly = chooseSandbox({
+      network: { allow: [["localhost"]] },
+      caller: { mode: "workspace-write", network: true, required: false },
+    });
+    assert.deepEqual(publicOnly.reach, { allow: [["localhost"]], publicOnly: true });
+    assert.deepEqual(chooseSandbox({ network: { host: true } }).reach, { host: true });
+  });
+
   test("the default stays optional unless the caller required the same mode", () => {
     const explicitOff = { mode: "off", network: true, required: true } as const;
     assert.equal(chooseSandbox({ network: true, caller: explicitOff }).required, false);
