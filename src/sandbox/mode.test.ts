@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chooseSandbox, describeSource, parseSandboxMode } from "./mode.ts";
+import type { SandboxSetting } from "../types.ts";
 
 describe("parseSandboxMode", () => {
   test("the three modes, and Codex's danger-full-access as off", () => {
@@ -67,12 +68,12 @@ describe("chooseSandbox", () => {
   });
 
   test("a delegated task's network is no looser than its caller's: lists add up", () => {
-    const caller = {
+    const caller: SandboxSetting = {
       mode: "workspace-write",
       network: true,
       reach: { allow: [["a.example"]] },
       required: false,
-    } as const;
+    };
     const shared = chooseSandbox({ network: { host: true }, caller });
     assert.deepEqual(shared.reach, { allow: [["a.example"]] });
     const own = chooseSandbox({ network: { allow: [["b.example"]] }, caller });
