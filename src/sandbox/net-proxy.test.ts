@@ -23,9 +23,9 @@ describe("planForward", () => {
     assert.ok(!planForward(parseHead("CONNECT example.org HTTP/1.1")!).ok);
     assert.ok(!planForward(parseHead("CONNECT a:99999 HTTP/1.1")!).ok);
   });
-  test("an absolute http URL goes on in origin form, without proxy or hop headers", () => {
+  test("an absolute http URL goes on in origin form, with its own Host, without proxy or hop headers", () => {
     const head = parseHead(
-      "POST http://example.org:8080/a?b=1 HTTP/1.1\r\nHost: example.org:8080\r\n" +
+      "POST http://example.org:8080/a?b=1 HTTP/1.1\r\nHost: other.example\r\n" +
         "Proxy-Authorization: Basic eA==\r\nProxy-Connection: keep-alive\r\n" +
         "Connection: keep-alive\r\nContent-Length: 2",
     )!;

@@ -8,7 +8,8 @@
  * Decides how one client connection is served: its request head is read
  * (at most {@link MAX_HEAD} bytes); `CONNECT host:port` opens a tunnel, and a
  * plain-HTTP request in absolute form (`GET http://host/path`) is sent on in
- * origin form with `Connection: close` and no `Proxy-*` header. Either way
+ * origin form with the URL's own `Host`, `Connection: close` and no
+ * `Proxy-*` header. Either way
  * the host is resolved here, its addresses are judged by the sandbox's
  * reach (`net-policy.ts`), and the connection goes to an address that
  * passed and to no other (a name that resolves differently a moment later
@@ -19,8 +20,7 @@
  * @module
  */
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
-import net from "node:net";
+import net, { isIP } from "node:net";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { checkDestination, type Destination } from "./net-policy.ts";
@@ -106,8 +106,17 @@ export function planForward(head: RequestHead): Forward {
     return { ok: false, error: `${url.host}: URLs with a user name or password are not proxied` };
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  const kept = head.headers.filter((h) => !HOP_HEADERS.has(h.split(":")[0].trim().toLowerCase()));
-  const lines = [`${head.method} ${url.pathname}${url.search} ${head.version}`, ...kept];
+  // The Host header is the URL's: another name would let a shared front end
+  // (a CDN) route the request to a host that was never checked.
+  const kept = head.headers.filter((h) => {
+    const name = h.split(":")[0].trim().toLowerCase();
+    return !HOP_HEADERS.has(name) && name !== "host";
+  });
+  const lines = [
+    `${head.method} ${url.pathname}${url.search} ${head.version}`,
+    `Host: ${url.host}`,
+    ...kept,
+  ];
   lines.push("Connection: close", "", "");
   return { ok: true, host, port: Number(url.port || 80), tunnel: false, head: lines.join("\r\n") };
 }
@@ -138,6 +147,7 @@ function connectFirst(addresses: readonly string[], port: number): Promise<net.S
       s.once("connect", () => {
         s.setTimeout(0);
         s.removeAllListeners("error");
+        s.on("error", () => s.destroy());
         resolve(s);
       });
       s.once("error", (e) => {
@@ -172,11 +182,11 @@ function serve(client: net.Socket, reach: NetReach, refused: (line: string) => v
   const onData = async (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
     const end = buffered.indexOf("\r\n\r\n");
-    if (end < 0) {
-      if (buffered.length > MAX_HEAD) answer(client, "431 Request Header Fields Too Large", "");
-      return;
-    }
+    if (end < 0 && buffered.length <= MAX_HEAD) return;
     client.off("data", onData);
+    if (end < 0) {
+      return answer(client, "431 Request Header Fields Too Large", "xcsh proxy: head too large");
+    }
     client.pause();
     const head = parseHead(buffered.subarray(0, end).toString("latin1"));
     const rest = buffered.subarray(end + 4);
