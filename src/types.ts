@@ -315,8 +315,12 @@ export interface XcshConfig {
     agentModelOverrides: Record<string, string>;
     /** Absent: the default (`workspace-write` where bubblewrap works). */
     sandbox?: SandboxMode;
-    /** False: sandboxed commands get no network. */
-    sandboxNetwork: boolean;
+    /**
+     * False: sandboxed commands get no network; true: any public host,
+     * through xcsh's proxy; a reach: what it says (see
+     * `src/sandbox/net-policy.ts`).
+     */
+    sandboxNetwork: boolean | NetReach;
     /** Folders the file tools and sandboxed commands may use besides the project. */
     additionalDirectories: string[];
     /** Days a session is kept after its last change. */
@@ -355,6 +359,19 @@ export interface XcshConfig {
   hooks?: AgentHooks;
 }
 
+/**
+ * What sandboxed commands with network reach (`task.sandboxNetwork`; the
+ * rule is `src/sandbox/net-policy.ts`'s).
+ */
+export interface NetReach {
+  /** True: the host's own network namespace, no proxy (`sandboxNetwork: host`). */
+  host?: boolean;
+  /** Allow lists (hosts, `*.domains`, addresses, ranges): every one must open a host. */
+  allow?: string[][];
+  /** True: only public addresses, whatever the lists open. */
+  publicOnly?: boolean;
+}
+
 /** How `bash` commands are confined (on Linux through bubblewrap). */
 export const SANDBOX_MODES = ["read-only", "workspace-write", "off"] as const;
 export type SandboxMode = typeof SANDBOX_MODES[number];
@@ -364,6 +381,8 @@ export interface SandboxSetting {
   mode: SandboxMode;
   /** False: commands get no network (`task.sandboxNetwork: false`). */
   network: boolean;
+  /** With network: what commands reach (absent: any public host, through the proxy). */
+  reach?: NetReach;
   /**
    * True when the user asked for the mode (`--sandbox`, `task.sandbox`): a
    * sandbox that cannot start fails the task. False for the default and an

@@ -31,6 +31,7 @@ import { type ConfinedFolder, confinedFolder } from "../fs/confined-folder.ts";
 import { isInside } from "../fs/path-inside.ts";
 import { PROJECT_SKILL_FOLDERS, userSkillFolders } from "../discovery/skill-places.ts";
 import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";
+import { sharesHostNetwork } from "../sandbox/net-policy.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
 import type { CommandSandbox } from "../tools/tool-spec.ts";
@@ -171,7 +172,11 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
   if (setting.mode === "off" || !startsCommands({ tools: i.toolNames, hooks })) {
     return { ok: true, value: none, warnings };
   }
-  const support = sandboxSupport(bwrapLocations(i.env), setting.network, i.parentChecked);
+  const support = sandboxSupport(
+    bwrapLocations(i.env),
+    sharesHostNetwork(setting),
+    i.parentChecked,
+  );
   if (!support.ok) {
     if (setting.required) {
       return {
@@ -204,6 +209,7 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
       sandbox: {
         mode: setting.mode,
         network: setting.network,
+        ...(setting.reach ? { reach: setting.reach } : {}),
         bwrap: support.bwrap,
         tmp,
         ...(programs.length > 0 ? { readOnly: programs } : {}),

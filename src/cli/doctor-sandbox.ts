@@ -15,12 +15,15 @@ import { chooseSandbox } from "../sandbox/mode.ts";
 import { keyVariables } from "../model/providers.ts";
 import { commandEnvironment } from "../sandbox/command-env.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
+import { describeNetwork, sharesHostNetwork } from "../sandbox/net-policy.ts";
 import type { XcshConfig } from "../types.ts";
 
 export interface SandboxReport {
   mode: string;
   source: string;
   network: boolean;
+  /** What commands reach with the network on (see `sandbox/net-policy.ts`). */
+  reach: string;
   bwrap: { ok: true; path: string } | { ok: false; reason: string };
   /** Files named `bwrap` on `PATH` that are not the one used (bubblewrap never comes from PATH). */
   ignoredOnPath: string[];
@@ -70,7 +73,7 @@ export function sandboxReport(
     config: config.task.sandbox,
     network: config.task.sandboxNetwork,
   });
-  const support = sandboxSupport(bwrapLocations(env), choice.network);
+  const support = sandboxSupport(bwrapLocations(env), sharesHostNetwork(choice));
   const { roots, missing, ignored } = workspaceRoots(cwd, home, config);
   const commands = commandEnvironment(env, {
     remove: keyVariables(config),
@@ -80,6 +83,7 @@ export function sandboxReport(
     mode: choice.mode,
     source: choice.source,
     network: choice.network,
+    reach: describeNetwork(choice.network, choice.reach),
     bwrap: support.ok ? { ok: true, path: support.bwrap } : { ok: false, reason: support.reason },
     ignoredOnPath: bwrapsOnPath(env.PATH, cwd, support.ok ? support.bwrap : undefined),
     roots,
@@ -97,7 +101,7 @@ export function sandboxLines(r: SandboxReport): string[] {
     : "";
   return [
     `  mode         ${r.mode} (${r.source})${effective}`,
-    `  network      ${r.network ? "on" : "off"}`,
+    `  network      ${r.reach}`,
     `  bubblewrap   ${works}`,
     ...r.ignoredOnPath.map((f) => `  ignored      ${f} (bubblewrap is never taken from PATH)`),
     `  project      ${r.roots[0]}`,

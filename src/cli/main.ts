@@ -24,6 +24,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     ]);
     return (args) => childCommand(args, taskRunnerFor);
   },
+  // Hidden: runs a sandboxed command with the network through the proxy.
+  __netbridge: async () => (await import("../sandbox/net-bridge.ts")).netBridgeCommand,
   commands: async () => (await import("./commands.ts")).commandsCommand,
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
   skills: async () => (await import("./skill-list.ts")).skillsCommand,

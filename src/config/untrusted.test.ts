@@ -55,6 +55,7 @@ test("a task key added later is held back until someone lists it as harmless", (
 });
 
 test("the sandbox and the file tools' folders cannot be loosened without trust", () => {
+  const user = mergeConfigs([{ task: { sandboxNetwork: false } }]);
   const r = restrictUntrusted(
     {
       task: {
@@ -65,14 +66,39 @@ test("the sandbox and the file tools' folders cannot be loosened without trust",
       },
     } as never,
     known,
-    defaultConfig(),
+    user,
   );
-  assert.deepEqual(r.kept, { task: { timeout: 30 } });
+  // The network setting applies, narrowed: the user's false stays false.
+  assert.deepEqual(r.kept, { task: { timeout: 30, sandboxNetwork: false } });
   assert.deepEqual(r.dropped, [
     "task.sandbox",
-    "task.sandboxNetwork",
     "task.additionalDirectories",
   ]);
+});
+
+test("task.sandboxNetwork only narrows the user's: never the host's network, never more hosts", () => {
+  const narrow = (user: unknown, project: unknown) =>
+    restrictUntrusted(
+      { task: { sandboxNetwork: project } } as never,
+      known,
+      mergeConfigs([{ task: { sandboxNetwork: user } } as never]),
+    ).kept.task?.sandboxNetwork;
+  // Default (any public host) and a project list: the list, public addresses only.
+  assert.deepEqual(narrow(true, { allow: [["localhost"]] }), {
+    allow: [["localhost"]],
+    publicOnly: true,
+  });
+  // The host's network asked by the project: the user's proxy stays.
+  assert.equal(narrow(true, { host: true }), true);
+  assert.deepEqual(narrow({ allow: [["a.example"]] }, { host: true }), {
+    allow: [["a.example"]],
+  });
+  // Both lists apply.
+  assert.deepEqual(narrow({ allow: [["127.0.0.1"]] }, { allow: [["b.example"]] }), {
+    allow: [["127.0.0.1"], ["b.example"]],
+  });
+  assert.equal(narrow({ host: true }, false), false);
+  assert.equal(narrow(false, { host: true }), false);
 });
 
 test("limits may only be lowered: a larger number than the user's is ignored", () => {

@@ -6,11 +6,14 @@
  *   lower the user's value: a larger number is ignored (`-1`, unlimited
  *   depth, counts as the largest).
  * - `task.disabledAgents` adds to the user's list, never removes from it.
+ * - `task.sandboxNetwork` applies on top of the user's: the result is no
+ *   looser than either (`false` switches the network off, an allow list
+ *   only narrows, see `sandbox/net-policy.ts`).
  * - Model choices (`task.agentModelOverrides`, `models.default`, `roles`,
  *   `aliases`) apply when they name a provider the user defined, because an
  *   untrusted file's own `providers` are dropped.
  *
- * Everything else (`providers`, `mcpServers`, the `task.sandbox*` keys,
+ * Everything else (`providers`, `mcpServers`, `task.sandbox`,
  * `task.additionalDirectories`, and any key added later) waits for `xcsh
  * trust`: the list is of what is allowed, so a new key is held back until
  * someone decides it is harmless.
@@ -32,6 +35,7 @@
  */
 import type { PartialConfig } from "./validate.ts";
 import type { XcshConfig } from "../types.ts";
+import { narrowNetwork, type SandboxNetwork } from "../sandbox/net-policy.ts";
 
 /**
  * `task.*` keys an untrusted file may set, each within its rule below.
@@ -45,6 +49,7 @@ const HARMLESS_TASK_KEYS = new Set([
   "disabledAgents",
   "agentModelOverrides",
   "allowEnv",
+  "sandboxNetwork",
 ]);
 
 /** Limits an untrusted file may only lower; the value that means "no limit". */
@@ -144,6 +149,8 @@ export function restrictUntrusted(
         else if (key === "task" && !tightens(k, v, base.task)) dropped.push(name);
         else if (name === "task.disabledAgents" && Array.isArray(v)) {
           section[k] = [...new Set([...base.task.disabledAgents, ...v])];
+        } else if (name === "task.sandboxNetwork") {
+          section[k] = narrowNetwork(base.task.sandboxNetwork, v as SandboxNetwork);
         } else if (!MODEL_VALUED.has(name)) section[k] = v;
         else {
           const kept = keepModels(name, v, known, dropped);

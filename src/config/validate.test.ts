@@ -74,6 +74,19 @@ describe("validateConfig", () => {
     assert.equal(defaultConfig().task.sandboxNetwork, true);
   });
 
+  test("sandboxNetwork: host, or an allow list of hosts; a bad entry names the key", () => {
+    const host = validateConfig({ task: { sandboxNetwork: "host" } }, FILE);
+    assert.ok(host.ok);
+    assert.deepEqual(host.value.task?.sandboxNetwork, { host: true });
+    const list = validateConfig({ task: { sandboxNetwork: { allow: ["*.github.com"] } } }, FILE);
+    assert.ok(list.ok);
+    assert.deepEqual(list.value.task?.sandboxNetwork, { allow: [["*.github.com"]] });
+    const bad = validateConfig({ task: { sandboxNetwork: { allow: ["a b"] } } }, FILE);
+    assert.ok(!bad.ok);
+    assert.equal(bad.error.field, "task.sandboxNetwork");
+    assert.match(bad.error.message, /"a b": not a host name/);
+  });
+
   test("unknown keys are warnings naming the key", () => {
     const r = validateConfig({ task: { maxConcurency: 3 }, colour: "red" }, FILE);
     assert.ok(r.ok);

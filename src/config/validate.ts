@@ -35,6 +35,7 @@ import { describeKind, describeValue, isRecord } from "../formats/values.ts";
 import { hideUrlCredentials } from "../text/redact.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { ALLOW_ENTRY } from "../sandbox/command-env.ts";
+import { parseSandboxNetwork } from "../sandbox/net-policy.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
 import { parseAllowEntry } from "../net/net-address.ts";
@@ -246,10 +247,9 @@ function checkSandboxKeys(
     out.sandbox = mode;
   }
   if (raw.sandboxNetwork !== undefined) {
-    if (typeof raw.sandboxNetwork !== "boolean") {
-      fail("task.sandboxNetwork", "true or false", raw.sandboxNetwork);
-    }
-    out.sandboxNetwork = raw.sandboxNetwork;
+    const network = parseSandboxNetwork(raw.sandboxNetwork);
+    if (typeof network === "string") fail("task.sandboxNetwork", network, raw.sandboxNetwork);
+    out.sandboxNetwork = network;
   }
   if (raw.additionalDirectories !== undefined) {
     const key = "task.additionalDirectories";

@@ -65,6 +65,7 @@ describe("parseEnvelope", () => {
     ["sandbox", "off", /'sandbox' must be an object/],
     ["sandbox", { mode: "none" }, /'sandbox\.mode' must be one of read-only, workspace-write, off/],
     ["sandbox", { mode: "off", network: "no" }, /'sandbox\.network' must be true or false/],
+    ["sandbox", { mode: "off", reach: { allow: ["a"] } }, /'sandbox\.reach\.allow' must be/],
     ["agent.sandbox", "loose", /'agent\.sandbox' must be one of/],
     ["session", 5, /'session' must be a string/],
     ["commandGitSettings", { a: "b" }, /'commandGitSettings' must be a list of \[key, value\]/],
@@ -129,6 +130,10 @@ describe("parseEnvelope", () => {
     const r = parseEnvelope(withField("sandbox", { mode: "read-only" }));
     assert.ok(r.ok);
     assert.deepEqual(r.value.sandbox, { mode: "read-only", network: true, required: false });
+    const reach = { allow: [["a.example"], ["b.example"]], publicOnly: true };
+    const withReach = parseEnvelope(withField("sandbox", { mode: "read-only", reach }));
+    assert.ok(withReach.ok);
+    assert.deepEqual(withReach.value.sandbox?.reach, reach);
   });
 
   test("MCP servers and an agent's declarations pass through, checked", () => {

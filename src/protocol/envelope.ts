@@ -10,7 +10,7 @@
  * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
  * files), `promptContext` (instruction files and environment facts; absent:
  * none), `keys` (provider keys by variable name), `agentSet` (the agents the
- * top-level run started with), `sandbox` (`mode`, `network` true, `required`
+ * top-level run started with), `sandbox` (`mode`, `network` true, `reach` absent, `required`
  * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
  * servers the child starts, by name), `toolSet` (the tools the parent decided:
  * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
@@ -33,6 +33,7 @@ import {
   type AgentDefinition,
   type McpServerDef,
   type McpServerRef,
+  type NetReach,
   type PermissionRule,
   type PermissionRules,
   SANDBOX_MODES,
@@ -274,10 +275,30 @@ function optBool(o: Record<string, unknown>, key: string, field: string, dflt: b
 function parseSandbox(v: unknown): SandboxSetting | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isRecord(v)) bad("sandbox", "must be an object");
+  const reach = parseReach(v.reach);
   return {
     mode: mode(v.mode, "sandbox.mode"),
     network: optBool(v, "network", "sandbox.network", true),
+    ...(reach ? { reach } : {}),
     required: optBool(v, "required", "sandbox.required", false),
+  };
+}
+
+function parseReach(v: unknown): NetReach | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isRecord(v)) bad("sandbox.reach", "must be an object {host?, allow?, publicOnly?}");
+  const lists = v.allow;
+  if (
+    lists !== undefined &&
+    !(Array.isArray(lists) &&
+      lists.every((l) => Array.isArray(l) && l.every((e) => typeof e === "string")))
+  ) bad("sandbox.reach.allow", "must be a list of lists of hosts");
+  const host = optBool(v, "host", "sandbox.reach.host", false);
+  const pub = optBool(v, "publicOnly", "sandbox.reach.publicOnly", false);
+  return {
+    ...(host ? { host } : {}),
+    ...(lists ? { allow: lists as string[][] } : {}),
+    ...(pub ? { publicOnly: pub } : {}),
   };
 }
 

@@ -21,6 +21,7 @@
  * @module
  */
 import { chooseSandbox, describeSource, startsCommands } from "../sandbox/mode.ts";
+import { sharesHostNetwork } from "../sandbox/net-policy.ts";
 import { bwrapLocations, sandboxSupportSoon, startSandboxProbe } from "../sandbox/probe.ts";
 import type {
   AgentDefinition,
@@ -61,7 +62,9 @@ export function probeSandboxEarly(r: Omit<SandboxRequest, "agent">): void {
     network: r.config.task.sandboxNetwork,
     caller: r.caller,
   });
-  if (choice.mode !== "off") startSandboxProbe(bwrapLocations(r.env), choice.network);
+  if (choice.mode !== "off") {
+    startSandboxProbe(bwrapLocations(r.env), sharesHostNetwork(choice));
+  }
 }
 
 /** The child's sandbox, or why it cannot have the one asked for. */
@@ -76,10 +79,11 @@ export async function sandboxFor(r: SandboxRequest): Promise<SandboxDecision> {
   const setting: SandboxSetting = {
     mode: choice.mode,
     network: choice.network,
+    ...(choice.reach ? { reach: choice.reach } : {}),
     required: choice.required,
   };
   if (setting.mode === "off" || !startsCommands(r.agent)) return { ok: true, setting };
-  const support = await sandboxSupportSoon(bwrapLocations(r.env), setting.network);
+  const support = await sandboxSupportSoon(bwrapLocations(r.env), sharesHostNetwork(setting));
   if (support.ok) return { ok: true, setting };
   if (setting.required) {
     return {

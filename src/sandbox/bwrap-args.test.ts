@@ -94,6 +94,22 @@ describe("bwrapArgs", () => {
     );
   });
 
+  test("with the proxy: the socket folder read-only at /tmp/.xcsh-net; the bridge program when hidden", () => {
+    const proxy = { dir: "/tmp/xcsh-sandbox-1/.xcsh-net", program: "/usr/local/bin/xcsh" };
+    const args = bwrapArgs({ ...base, network: false, mode: "read-only", proxy }, ["x"]);
+    const at = args.indexOf(proxy.dir);
+    assert.deepEqual(args.slice(at - 1, at + 2), ["--ro-bind", proxy.dir, "/tmp/.xcsh-net"]);
+    assert.ok(at > args.lastIndexOf("/data"), "after the project folders");
+    assert.ok(args.includes("--unshare-net"));
+    assert.equal(args.includes(proxy.program), false, "visible already: not bound");
+    const hidden = { ...proxy, program: "/tmp/npx/xcsh" };
+    const withHidden = bwrapArgs({ ...base, network: false, mode: "read-only", proxy: hidden }, [
+      "x",
+    ]);
+    const p = withHidden.indexOf(hidden.program);
+    assert.deepEqual(withHidden.slice(p - 1, p + 2), ["--ro-bind", hidden.program, hidden.program]);
+  });
+
   test("every capability is dropped and System V IPC is private, in every mode", () => {
     for (const mode of ["read-only", "workspace-write"] as const) {
       for (const network of [true, false]) {

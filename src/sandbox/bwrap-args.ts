@@ -19,9 +19,12 @@
  * could remount the read-only file system writable. Every sandbox has its
  * own session (`--new-session`: no typing into the terminal) and dies with
  * its parent (`--die-with-parent`); as its PID namespace ends with it, every
- * process the command started ends too, double forks included. Without
- * network, `--unshare-net` leaves it only an unconfigured loopback (and no
- * abstract socket of the host). Pure.
+ * process the command started ends too, double forks included. Unless it
+ * shares the host's network (`network`, `task.sandboxNetwork: host`),
+ * `--unshare-net` leaves it only its own loopback (and no abstract socket of
+ * the host); with `proxy`, the proxy's socket folder is bound read-only at
+ * `/tmp/.xcsh-net` (and the program that bridges to it, when a covered
+ * folder would hide it), see `net-bridge.ts`. Pure.
  *
  * @example
  * ```ts
@@ -37,9 +40,17 @@
  */
 
 import type { Hiding } from "./host-sockets.ts";
+import { isInside } from "../fs/path-inside.ts";
+
+/** Where the network proxy's socket folder is seen inside the sandbox. */
+export const PROXY_DIR_INSIDE = "/tmp/.xcsh-net";
+
+/** The proxy socket's name in that folder. */
+export const PROXY_SOCKET_NAME = "proxy.sock";
 
 export interface BwrapPlan {
   mode: "read-only" | "workspace-write";
+  /** True: the command shares the host's network namespace. */
   network: boolean;
   /**
    * The project folders (absolute, real paths): writable in
@@ -58,6 +69,11 @@ export interface BwrapPlan {
   cwd: string;
   /** The host folders covered by empty ones, and the files bound back in them. */
   hide: Hiding;
+  /**
+   * The network proxy: its socket folder, and the bridge program (bound back
+   * read-only when it lives in a folder the sandbox covers: `/tmp`, a hidden one).
+   */
+  proxy?: { dir: string; program: string };
 }
 
 /** The arguments after `bwrap` that run `command` (program and its arguments). */
@@ -71,6 +87,11 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   const bind = plan.mode === "workspace-write" ? "--bind" : "--ro-bind";
   for (const dir of plan.roots) args.push(bind, dir, dir);
   for (const path of plan.readOnly ?? []) args.push("--ro-bind", path, path);
+  if (plan.proxy) {
+    args.push("--ro-bind", plan.proxy.dir, PROXY_DIR_INSIDE);
+    const { program } = plan.proxy;
+    if (isInside(program, ["/tmp", ...plan.hide.folders])) args.push("--ro-bind", program, program);
+  }
   args.push("--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL");
   args.push("--die-with-parent", "--new-session");
   if (!plan.network) args.push("--unshare-net");

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chooseSandbox, describeSource, parseSandboxMode, startsCommands } from "./mode.ts";
+import type { SandboxSetting } from "../types.ts";
 
 describe("parseSandboxMode", () => {
   test("the three modes, and Codex's danger-full-access as off", () => {
@@ -64,6 +65,25 @@ describe("chooseSandbox", () => {
     );
     const noNet = { mode: "off", network: false, required: false } as const;
     assert.equal(chooseSandbox({ network: true, caller: noNet }).network, false);
+  });
+
+  test("a delegated task's network is no looser than its caller's: lists add up", () => {
+    const caller: SandboxSetting = {
+      mode: "workspace-write",
+      network: true,
+      reach: { allow: [["a.example"]] },
+      required: false,
+    };
+    const shared = chooseSandbox({ network: { host: true }, caller });
+    assert.deepEqual(shared.reach, { allow: [["a.example"]] });
+    const own = chooseSandbox({ network: { allow: [["b.example"]] }, caller });
+    assert.deepEqual(own.reach, { allow: [["b.example"], ["a.example"]] });
+    const publicOnly = chooseSandbox({
+      network: { allow: [["localhost"]] },
+      caller: { mode: "workspace-write", network: true, required: false },
+    });
+    assert.deepEqual(publicOnly.reach, { allow: [["localhost"]], publicOnly: true });
+    assert.deepEqual(chooseSandbox({ network: { host: true } }).reach, { host: true });
   });
 
   test("the default stays optional unless the caller required the same mode", () => {

@@ -22,6 +22,7 @@
  * @module
  */
 import { type AgentHooks, SANDBOX_MODES, type SandboxMode, type SandboxSetting } from "../types.ts";
+import { narrowNetwork, type SandboxNetwork } from "./net-policy.ts";
 
 /** Codex's `sandbox_mode` values that mean an xcsh mode of another name. */
 const ALIASES: Readonly<Record<string, SandboxMode>> = { "danger-full-access": "off" };
@@ -77,7 +78,7 @@ export interface SandboxInputs {
   agent?: SandboxMode;
   config?: SandboxMode;
   /** `task.sandboxNetwork`. */
-  network: boolean;
+  network: SandboxNetwork;
   /** The calling task's sandbox: a delegated task is never looser. */
   caller?: SandboxSetting;
 }
@@ -92,16 +93,22 @@ export function chooseSandbox(i: SandboxInputs): SandboxChoice {
     ? [i.config, "task.sandbox"]
     : ["workspace-write", "default"];
   const required = source === "--sandbox" || source === "task.sandbox";
-  const own: SandboxChoice = { mode, network: i.network, required, source };
   const c = i.caller;
+  const net = c ? narrowNetwork(i.network, c.network ? c.reach ?? true : false) : i.network;
+  const own: SandboxChoice = { mode, ...networkFields(net), required, source };
   if (!c) return own;
-  const network = own.network && c.network;
   if (STRICTNESS[c.mode] > STRICTNESS[own.mode]) {
-    return { mode: c.mode, network, required: c.required, source: "caller" };
+    return { ...own, mode: c.mode, required: c.required, source: "caller" };
   }
   // The same mode is required when either side asked for it.
   const same = c.mode === own.mode;
-  return { ...own, network, required: own.required || (same && c.required) };
+  return { ...own, required: own.required || (same && c.required) };
+}
+
+/** A setting's `network` and `reach` (none for any public host). */
+function networkFields(n: SandboxNetwork): Pick<SandboxSetting, "network" | "reach"> {
+  if (typeof n === "boolean") return { network: n };
+  return Object.keys(n).length === 0 ? { network: true } : { network: true, reach: n };
 }
 
 /** How the source of a mode reads in a message: `--sandbox read-only`. */

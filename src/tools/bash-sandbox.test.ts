@@ -20,11 +20,12 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ROOT } from "../../tests/support/cli.ts";
+import { ROOT, sourceCommand } from "../../tests/support/cli.ts";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { bashTool } from "./bash.ts";
 import type { CommandSandbox, ToolContext } from "./tool-spec.ts";
+import type { NetReach } from "../types.ts";
 
 const support = sandboxSupport(bwrapLocations(process.env), true);
 const skip = support.ok ? false : `bwrap unavailable: ${support.reason}`;
@@ -55,7 +56,9 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
   const sb = sandbox({ "f.txt": "inside\n" });
   const outside = mkdtempSync(join(tmpdir(), "xcsh-outside-"));
   const tmp = mkdtempSync(join(tmpdir(), "xcsh-private-tmp-"));
+  const extraTmps: string[] = [];
   after(() => {
+    for (const t of extraTmps) rmSync(t, { recursive: true, force: true });
     sb.remove();
     rmSync(outside, { recursive: true, force: true });
     rmSync(tmp, { recursive: true, force: true });
@@ -63,8 +66,21 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
   const ctxFor = (mode: CommandSandbox["mode"], network = true): ToolContext => ({
     ...sb.ctx,
     roots: [sb.dir],
-    sandbox: { mode, network, bwrap: support.ok ? support.bwrap : "", tmp },
+    sandbox: {
+      mode,
+      network,
+      bwrap: support.ok ? support.bwrap : "",
+      tmp,
+      bridge: sourceCommand(),
+    },
   });
+  /** A workspace-write context with network and `reach`, in a task (a private /tmp) of its own. */
+  const withReach = (reach: NetReach): ToolContext => {
+    const own = mkdtempSync(join(tmpdir(), "xcsh-private-tmp-"));
+    extraTmps.push(own);
+    const ctx = ctxFor("workspace-write", true);
+    return { ...ctx, sandbox: { ...ctx.sandbox!, tmp: own, reach } };
+  };
 
   test("readOnly files stay read-only in the writable project; a removed one is passed over", async () => {
     const kept = join(sb.dir, "kept.sh");
@@ -122,16 +138,29 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
     assert.deepEqual(left, []);
   });
 
-  test("network off: a local server cannot be reached; on: it can", async () => {
+  test("network off: a local server cannot be reached; on: only through the proxy, when allowed; host: directly", async () => {
     const server = createServer((s) => s.end("hello\n"));
     await new Promise<void>((res) => server.listen(0, "127.0.0.1", res));
     const port = (server.address() as { port: number }).port;
     try {
-      const command = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED || echo REFUSED`;
-      const on = await bashTool.run({ command }, ctxFor("workspace-write", true));
-      assert.match(on.output, /CONNECTED/);
-      const off = await bashTool.run({ command }, ctxFor("workspace-write", false));
+      const direct = `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo CONNECTED || echo REFUSED`;
+      // CONNECT through the proxy named in $HTTPS_PROXY, with bash alone.
+      const proxied = `p=\${HTTPS_PROXY##*:}; exec 3<>/dev/tcp/127.0.0.1/$p || exit 0; ` +
+        `printf 'CONNECT 127.0.0.1:${port} HTTP/1.1\\r\\n\\r\\n' >&3; cat <&3`;
+      const both = `${direct}; ${proxied}`;
+      const off = await bashTool.run({ command: both }, ctxFor("workspace-write", false));
       assert.match(off.output, /REFUSED/);
+      assert.doesNotMatch(off.output, /hello/);
+      const on = await bashTool.run({ command: both }, ctxFor("workspace-write", true));
+      assert.match(on.output, /REFUSED/, "the sandbox's loopback is its own");
+      assert.match(on.output, /403 Forbidden/, on.output);
+      assert.match(on.output, /\[network: 127\.0\.0\.1:\d+ refused: 127\.0\.0\.1 is a loopback/);
+      assert.doesNotMatch(on.output, /hello/);
+      const allowed = await bashTool.run({ command: both }, withReach({ allow: [["127.0.0.1"]] }));
+      assert.match(allowed.output, /REFUSED/, allowed.output);
+      assert.match(allowed.output, /200 Connection Established\r?\n\r?\nhello/, allowed.output);
+      const host = await bashTool.run({ command: direct }, withReach({ host: true }));
+      assert.match(host.output, /CONNECTED/, host.output);
     } finally {
       server.close();
     }
@@ -194,7 +223,7 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
   });
 
   test(
-    "host socket files under /run, /tmp and /var/tmp do not answer; an abstract one does not without network",
+    "host socket files under /run, /tmp and /var/tmp do not answer; an abstract one does not, unless the host's network is shared",
     {
       skip: python.skip,
     },
@@ -213,7 +242,10 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
 def serve(addr):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind(addr); s.listen(8)
     while True:
-        c, _ = s.accept(); c.sendall(b"hello\\n"); c.close()
+        c, _ = s.accept()
+        try: c.sendall(b"hello\\n")
+        except OSError: pass
+        c.close()
 for a in sys.argv[2:] + ["\\0" + sys.argv[1]]:
     threading.Thread(target=serve, args=(a,), daemon=True).start()
 print("ready", flush=True)
@@ -249,11 +281,18 @@ for a in sys.argv[1:]:
             `${network}: ${r.output}`,
           );
         }
-        const off = await bashTool.run(
+        for (const network of [true, false]) {
+          const r = await bashTool.run(
+            { command: client([`@${name}`]) },
+            ctxFor("workspace-write", network),
+          );
+          assert.match(r.output, /^REFUSED/m, `${network}: ${r.output}`);
+        }
+        const shared = await bashTool.run(
           { command: client([`@${name}`]) },
-          ctxFor("workspace-write", false),
+          withReach({ host: true }),
         );
-        assert.match(off.output, /^REFUSED/m, off.output);
+        assert.match(shared.output, /^ANSWERED/m, `the test can fail: ${shared.output}`);
       } finally {
         listener.stdin.end();
         listener.kill();

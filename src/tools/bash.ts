@@ -22,8 +22,17 @@ import { existsSync } from "node:fs";
 import process from "node:process";
 import { killMarked, killTree } from "../process/process-tree.ts";
 import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
-import { bwrapArgs } from "../sandbox/bwrap-args.ts";
 import { stillThere } from "../fs/confined-folder.ts";
+import { dirname } from "node:path";
+import {
+  bwrapArgs,
+  type BwrapPlan,
+  PROXY_DIR_INSIDE,
+  PROXY_SOCKET_NAME,
+} from "../sandbox/bwrap-args.ts";
+import { sharesHostNetwork, usesProxy } from "../sandbox/net-policy.ts";
+import { type NetProxy, taskProxy } from "../sandbox/net-proxy.ts";
+import { selfCommand } from "../runtime.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
@@ -63,16 +72,25 @@ export function killAllCommandGroups(): void {
   for (const [pid, mark] of liveCommands) endCommand(pid, mark);
 }
 
+/** How a command starts: program, arguments, and the task's network proxy if it uses one. */
+interface CommandLine {
+  program: string;
+  args: string[];
+  proxy?: NetProxy;
+}
+
 /**
  * The program and arguments that run `script`: in the sandbox when there is
- * one, or why it does not run. The sandbox's folders are checked again
- * first (`ctx.folders`): a folder a command swapped for a symlink, or moved
- * away, since the task started is never bound.
+ * one; with the network through the proxy (started on first need), behind
+ * the bridge (`xcsh __netbridge`, see `src/sandbox/net-bridge.ts`); or why
+ * it does not run. The sandbox's folders are checked again first
+ * (`ctx.folders`): a folder a command swapped for a symlink, or moved away,
+ * since the task started is never bound.
  */
-function commandLine(script: string, ctx: ToolContext): [string, string[]] | string {
+async function commandLine(script: string, ctx: ToolContext): Promise<CommandLine | string> {
   const sh = [shell(), "-c", script];
   const sb = ctx.sandbox;
-  if (!sb) return [sh[0], sh.slice(1)];
+  if (!sb) return { program: sh[0], args: sh.slice(1) };
   const folders = ctx.folders;
   if (folders) {
     const rule = { kind: "the sandbox's", where: "the place they were at the start" };
@@ -81,9 +99,9 @@ function commandLine(script: string, ctx: ToolContext): [string, string[]] | str
       if (!again.ok) return `the sandbox is not started: ${again.error}`;
     }
   }
-  const plan = {
+  const plan: BwrapPlan = {
     mode: sb.mode,
-    network: sb.network,
+    network: sharesHostNetwork(sb),
     roots: folders ? folders.writable.map((f) => f.path) : ctx.roots ?? [ctx.cwd],
     // The skill folders, then the files that must stay as they are; a file
     // removed since the task started has nothing left to protect (and bwrap
@@ -96,7 +114,13 @@ function commandLine(script: string, ctx: ToolContext): [string, string[]] | str
     cwd: ctx.cwd,
     hide: hostHiding(),
   };
-  return [sb.bwrap, bwrapArgs(plan, sh)];
+  if (!usesProxy(sb)) return { program: sb.bwrap, args: bwrapArgs(plan, sh) };
+  const proxy = await taskProxy(sb.tmp, sb.reach ?? {});
+  const self = sb.bridge ?? (({ command, args }) => [command, ...args])(selfCommand());
+  plan.proxy = { dir: dirname(proxy.socket), program: self[0] };
+  const socket = `${PROXY_DIR_INSIDE}/${PROXY_SOCKET_NAME}`;
+  const bridged = [...self, "__netbridge", socket, "--", ...sh];
+  return { program: sb.bwrap, args: bwrapArgs(plan, bridged), proxy };
 }
 
 /**
@@ -171,6 +195,8 @@ export interface CommandOutcome {
   timedOut: boolean;
   /** Set when the command could not be started. */
   error?: Error;
+  /** What the network proxy refused while it ran (one line each). */
+  netRefusals: string[];
 }
 
 /**
@@ -180,24 +206,37 @@ export interface CommandOutcome {
  * it (none: no stdin); `merge` keeps stderr in `stdout`, in arrival order.
  * Output is kept in bounded memory. The `bash` tool and hooks share it.
  */
-export function spawnCommand(
+export async function spawnCommand(
   script: string,
   ctx: ToolContext,
   opts: { timeoutMs: number; stdin?: string; env?: Record<string, string>; merge?: boolean },
 ): Promise<CommandOutcome> {
+  let line: CommandLine | string;
+  try {
+    line = await commandLine(script, ctx);
+  } catch (err) {
+    line = `the sandbox's network proxy cannot start: ${(err as Error).message}`;
+  }
+  if (typeof line === "string") {
+    const error = new Error(line);
+    return {
+      code: null,
+      signal: null,
+      stdout: "",
+      stderr: "",
+      timedOut: false,
+      error,
+      netRefusals: [],
+    };
+  }
+  const { program, args: argv, proxy } = line;
+  proxy?.takeRefusals();
   return new Promise((resolvePromise) => {
     const out = new OutputCollector();
     const err = opts.merge ? out : new OutputCollector();
     let timedOut = false;
     let settled = false;
     const mark = `${commandMarkPrefix()}${++commandCount}-${Math.random().toString(36).slice(2)}`;
-    const line = commandLine(script, ctx);
-    if (typeof line === "string") {
-      const error = new Error(line);
-      resolvePromise({ code: null, signal: null, stdout: "", stderr: "", timedOut, error });
-      return;
-    }
-    const [program, argv] = line;
     const child = spawn(program, argv, {
       cwd: ctx.cwd,
       env: withoutRuntimeVariables({ ...ctx.env, ...opts.env, [COMMAND_MARK]: mark }),
@@ -239,6 +278,7 @@ export function spawnCommand(
         stderr: opts.merge ? "" : err.text(),
         timedOut,
         ...(error ? { error } : {}),
+        netRefusals: proxy?.takeRefusals() ?? [],
       });
     };
     child.on("error", (e) => finish(null, null, e));
@@ -294,7 +334,8 @@ export const bashTool: ToolSpec = {
       timeoutMs: timeoutS * 1000,
       merge: true,
     });
-    const text = r.stdout.replace(/\s+$/, "");
+    const text = [r.stdout.replace(/\s+$/, ""), ...r.netRefusals.map((l) => `[${l}]`)]
+      .filter((l) => l !== "").join("\n");
     if (r.error) return toolError(`could not run the command: ${r.error.message}`);
     if (ctx.signal.aborted) return toolError("cancelled");
     if (r.timedOut) {

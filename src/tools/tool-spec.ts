@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { PermissionRules, SkillRef, TaskRequest, TaskResult } from "../types.ts";
+import type { NetReach, PermissionRules, SkillRef, TaskRequest, TaskResult } from "../types.ts";
 import type { ConfinedFolder } from "../fs/confined-folder.ts";
 
 /** A JSON Schema object describing a tool's arguments. */
@@ -83,12 +83,19 @@ export interface ToolContext {
 export interface CommandSandbox {
   mode: "read-only" | "workspace-write";
   network: boolean;
+  /** With network: what commands reach (absent: any public host, through the proxy). */
+  reach?: NetReach;
   /** The `bwrap` executable. */
   bwrap: string;
   /** The task's private temporary folder, `/tmp` inside the sandbox. */
   tmp: string;
   /** Files bound read-only over the writable folders (the scripts hooks run). */
   readOnly?: readonly string[];
+  /**
+   * The command that starts xcsh again inside the sandbox, for the network
+   * bridge (`xcsh __netbridge`); absent: this program (`selfCommand`).
+   */
+  bridge?: readonly string[];
 }
 
 /** What a tool call produced. */

@@ -23,6 +23,17 @@ export const XCSH = join(ROOT, "dist", "xcsh");
 /** The fixture trees. */
 export const FIXTURES = join(ROOT, "fixtures");
 
+/**
+ * The command that runs xcsh from source under the runtime running the tests
+ * (for unit tests that start xcsh again, as the sandbox's network bridge).
+ */
+export function sourceCommand(): string[] {
+  const main = join(ROOT, "main.ts");
+  return "Deno" in globalThis
+    ? [process.execPath, "run", "-A", "--no-check", "--config", join(ROOT, "deno.json"), main]
+    : [process.execPath, main];
+}
+
 export interface RunOptions {
   cwd?: string;
   home?: string;
