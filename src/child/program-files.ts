@@ -27,10 +27,10 @@
  *
  * @module
  */
-import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isInside } from "../fs/path-inside.ts";
 import type { AgentHooks, McpServerDef } from "../types.ts";
+import { realFile } from "../fs/real-entry.ts";
 
 const PROJECT_DIR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g;
 const OPERATORS = new Set([";", "&", "|", "(", ")", "<", ">", "\n"]);
@@ -77,16 +77,6 @@ export function hookCommandWords(command: string, projectDir: string): string[] 
   }
   end();
   return words;
-}
-
-/** The real path of `path` when it is a regular file, else undefined. */
-function realFile(path: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    return statSync(real).isFile() ? real : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

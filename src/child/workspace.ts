@@ -24,11 +24,12 @@
  * @module
  */
 import process from "node:process";
-import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type ConfinedFolder, confinedFolder } from "../fs/confined-folder.ts";
 import { isInside } from "../fs/path-inside.ts";
+import { realDir } from "../fs/real-entry.ts";
 import { PROJECT_SKILL_FOLDERS, userSkillFolders } from "../discovery/skill-places.ts";
 import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";
 import { sharesHostNetwork } from "../sandbox/net-policy.ts";
@@ -55,14 +56,6 @@ export type WorkspaceResult =
   | { ok: true; value: Workspace; warnings: string[] }
   | { ok: false; error: string };
 
-function real(dir: string): string | undefined {
-  try {
-    return statSync(dir).isDirectory() ? realpathSync(dir) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The allowed folders of a task in `cwd`; missing additional folders are reported. */
 export function workspaceRoots(
   cwd: string,
@@ -70,11 +63,11 @@ export function workspaceRoots(
   config: XcshConfig,
 ): { roots: string[]; missing: string[]; ignored: string[] } {
   const found = findProjectRoot(cwd, home);
-  const roots = [real(found.root) ?? resolve(cwd)];
+  const roots = [realDir(found.root) ?? resolve(cwd)];
   const missing: string[] = [];
   for (const d of config.task.additionalDirectories) {
     const abs = d === "~" ? home : d.startsWith("~/") ? join(home, d.slice(2)) : d;
-    const r = real(abs);
+    const r = realDir(abs);
     if (r === undefined) missing.push(d);
     else if (!roots.includes(r)) roots.push(r);
   }
@@ -116,7 +109,7 @@ export function workspaceFolders(
     if (!readOnly.some((f) => f.path === c.value.path)) readOnly.push(c.value);
   };
   if (paths.length > 0) {
-    let dir = real(at.cwd) ?? resolve(at.cwd);
+    let dir = realDir(at.cwd) ?? resolve(at.cwd);
     for (; isInside(dir, [paths[0]]); dir = dirname(dir)) {
       for (const rel of PROJECT_SKILL_FOLDERS) add(dir, rel);
       if (dir === paths[0]) break;
@@ -124,7 +117,7 @@ export function workspaceFolders(
   }
   for (const p of paths.slice(1)) for (const rel of PROJECT_SKILL_FOLDERS) add(p, rel);
   for (const u of userSkillFolders(at)) {
-    const r = real(dirname(u));
+    const r = realDir(dirname(u));
     if (r && isInside(r, paths)) add(r, "skills");
   }
   return { roots: paths, folders: { writable, readOnly }, warnings };

@@ -22,8 +22,8 @@
  *
  * @module
  */
-import { realpathSync, statSync } from "node:fs";
 import { isInside } from "../fs/path-inside.ts";
+import { realDir, realFile } from "../fs/real-entry.ts";
 
 /** The host folders hidden from sandboxed commands, where they exist. */
 export const HIDDEN_FOLDERS = ["/run", "/var/run", "/var/tmp"] as const;
@@ -60,24 +60,6 @@ export function chooseHiding(facts: HostFacts): Hiding {
   const wanted = facts.resolvConf === undefined ? [] : [facts.resolvConf];
   const files = wanted.filter((f) => folders.some((d) => inside(f, d)));
   return { folders, files };
-}
-
-function realDir(path: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    return statSync(real).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function realFile(path: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    return statSync(real).isFile() ? real : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 let cached: Hiding | undefined;
