@@ -134,10 +134,13 @@ export class PrintPresenter implements RunPresenter {
     const r = results[0];
     if (!r) return EXIT_FAILURE;
     this.tally.durationMs = Date.now() - this.started;
-    const shaped = resultRecord(r, this.tally);
+    const why = this.tally.budgetStopped && r.status === "cancelled"
+      ? { error: `stopped: the task cost more than --max-budget-usd ${this.o.budgetUSD}` }
+      : {};
+    const shaped = resultRecord({ ...r, ...why }, this.tally);
     if (this.o.format === "text") {
       if (r.status === "ok") this.write(resultBody(r) + "\n");
-      else writeErr(failureLine(r) + "\n");
+      else writeErr(failureLine({ ...r, ...why }) + "\n");
     } else this.record(shaped);
     return r.status === "ok" ? EXIT_OK : EXIT_FAILURE;
   }

@@ -21,7 +21,7 @@ import { PrintPresenter } from "./print-presenter.ts";
 import { latestSessionIn } from "./latest-session.ts";
 import { readStdinCapped } from "./stdin-assignment.ts";
 import { dataDirectory, sessionsDirectory } from "../sessions/paths.ts";
-import { runWith } from "./run.ts";
+import { readSchemaFlag, runWith } from "./run.ts";
 
 /** `--continue`: the newest session of this folder. */
 function latestSession(cwd: string): string {
@@ -45,6 +45,8 @@ export async function printCommand(args: string[]): Promise<number> {
   const { plan, notes } = readPrintFlags(values, positionals);
   for (const note of notes) writeErr(`xcsh: ${note}\n`);
   const edits = readAgentEdits(plan);
+  // Read here too, so that a bad schema is named as this command's flag.
+  if (plan.schema !== undefined) await readSchemaFlag(plan.schema, "--json-schema");
   const env = discoveryEnv();
   const resume = plan.resume ?? (plan.continueLatest ? latestSession(env.cwd) : undefined);
   const stdin = readStdinCapped();

@@ -102,12 +102,12 @@ function shownEnvelope(e: TaskEnvelope, secrets: readonly string[]): TaskEnvelop
   return redactValue({ ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) }, secrets);
 }
 
-/** Reads `--schema`: inline JSON, or `@path` to a JSON file. */
-export async function readSchemaFlag(value: string): Promise<unknown> {
+/** Reads `--schema` (or `flag`): inline JSON, or `@path` to a JSON file. */
+export async function readSchemaFlag(value: string, flag = "--schema"): Promise<unknown> {
   let text = value;
-  let where = "--schema";
+  let where = flag;
   if (value.startsWith("@")) {
-    where = `--schema ${value}`;
+    where = `${flag} ${value}`;
     try {
       text = await readFile(value.slice(1), "utf8");
     } catch (err) {

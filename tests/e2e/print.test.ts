@@ -295,6 +295,7 @@ describe("xcsh -p", () => {
         /--permission-mode: expected one of default, acceptEdits, plan/,
       ],
       [["--allowedTools", "Bash(git"], /--allowedTools: /],
+      [["--json-schema", "{not json"], /^xcsh: --json-schema: not valid JSON/m],
       [
         ["--outputformat", "json"],
         /unknown flag '--outputformat' \(did you mean '--output-format'\?\)/,
