@@ -9,7 +9,6 @@ import { writeErr, writeOut } from "../text/stdio.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
 import { buildTarget } from "../runtime.ts";
-import { nearestNames } from "../text/nearest-names.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type Command = (args: string[]) => Promise<number>;
@@ -71,6 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!load) {
       const flag = first.startsWith("-");
       const what = flag ? `unknown flag '${first}'` : `unknown command '${first}'`;
+      const { nearestNames } = await import("../text/nearest-names.ts");
       const near = nearestNames(first.split("=")[0], flag ? TOP_FLAGS : Object.keys(COMMANDS))
         .filter((n) => !n.startsWith("_"));
       throw new UsageError(
