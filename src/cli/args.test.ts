@@ -52,6 +52,8 @@ describe("parseFlags: bad input names the flag", () => {
     [["-3"], "cmd: unknown flag '-3'"],
     [["--constructor"], "cmd: unknown flag '--constructor'"],
     [["--__proto__"], "cmd: unknown flag '--__proto__'"],
+    [["--json-schema", "{}"], "cmd: unknown flag '--json-schema' (did you mean '--json'?)"],
+    [["--tsk=a=b"], "cmd: unknown flag '--tsk' (did you mean '--task'?)"],
     [["--json=yes"], "cmd: flag '--json' does not take a value"],
     [["-h=1"], "cmd: flag '-h' does not take a value"],
     [["--cwd"], "cmd: flag '--cwd' is missing its value"],

@@ -16,6 +16,7 @@
  * @module
  */
 import { UsageError } from "./errors.ts";
+import { nearestNames } from "../text/nearest-names.ts";
 
 /** One flag: a boolean switch or a string value, maybe repeated, maybe with `-x`. */
 export interface FlagOption {
@@ -32,6 +33,14 @@ export type FlagValues<T extends FlagSpec> = {
     : T[K]["multiple"] extends true ? string[]
     : string;
 };
+
+/** An unknown flag's message, with the nearest known flag when one is near. */
+function unknownFlag(written: string, options: FlagSpec): string {
+  const near = nearestNames(written.replace(/^-+/, ""), Object.keys(options));
+  return near.length > 0
+    ? `unknown flag '${written}' (did you mean '--${near[0]}'?)`
+    : `unknown flag '${written}'`;
+}
 
 /** Parses `args` strictly; unknown flags and missing values are usage errors. */
 export function parseFlags<T extends FlagSpec>(
@@ -63,7 +72,7 @@ export function parseFlags<T extends FlagSpec>(
     const written = eq >= 0 ? arg.slice(0, eq) : arg;
     const name = written.startsWith("--") ? written.slice(2) : shorts.get(written.slice(1));
     const opt = name !== undefined && Object.hasOwn(options, name) ? options[name] : undefined;
-    if (name === undefined || opt === undefined) fail(`unknown flag '${written}'`);
+    if (name === undefined || opt === undefined) fail(unknownFlag(written, options));
     const key = name as string;
     const spec = opt as FlagOption;
 

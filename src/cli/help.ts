@@ -15,6 +15,7 @@ Usage:
   xcsh run AGENT [ASSIGNMENT...]             run a task (assignment from args or stdin)
   xcsh run --resume SESSION [FOLLOW-UP]      continue a task's conversation
   xcsh run --background AGENT ASSIGNMENT...  start a run detached; prints its id
+  xcsh -p [FLAGS] [PROMPT]                   as 'claude -p': Claude Code's headless flags and output
   xcsh tasks [--json]                        background runs and their status
   xcsh wait ID [--json]                      wait for a background run; print its result
   xcsh cancel ID                             end a background run and its processes

@@ -39,6 +39,18 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   worktrees: async () => (await import("./worktrees.ts")).worktreesCommand,
 };
 
+/** True when `-p` / `--print` is among the flags (before any `--`): Claude Code's headless mode. */
+function wantsPrint(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "-p" || a === "--print") return true;
+  }
+  return false;
+}
+
+/** The flags xcsh takes before a command. */
+const TOP_FLAGS = ["--help", "--version", "--print"];
+
 /** Runs xcsh with `argv` (without the executable) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -55,10 +67,18 @@ export async function main(argv: string[]): Promise<number> {
       writeOut(`xcsh ${pkg.version} (${buildTarget()})\n`);
       return EXIT_OK;
     }
-    const load = COMMANDS[first];
+    const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+    if (!load && wantsPrint(argv)) return await (await import("./print.ts")).printCommand(argv);
     if (!load) {
-      const what = first.startsWith("-") ? `unknown flag '${first}'` : `unknown command '${first}'`;
-      throw new UsageError(what, "Run 'xcsh --help' for the list of commands.");
+      const flag = first.startsWith("-");
+      const what = flag ? `unknown flag '${first}'` : `unknown command '${first}'`;
+      const { nearestNames } = await import("../text/nearest-names.ts");
+      const near = nearestNames(first.split("=")[0], flag ? TOP_FLAGS : Object.keys(COMMANDS))
+        .filter((n) => !n.startsWith("_"));
+      throw new UsageError(
+        near.length > 0 ? `${what} (did you mean '${near[0]}'?)` : what,
+        "Run 'xcsh --help' for the list of commands.",
+      );
     }
     return await (await load())(rest);
   } catch (err) {

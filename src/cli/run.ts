@@ -37,8 +37,10 @@ import type {
   TaskItem,
   TaskRequest,
   TaskResult,
+  XcshConfig,
 } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { ChildEvent } from "../protocol/events.ts";
 import { hideUrlCredentials, redactValue } from "../text/redact.ts";
 import { isSecretVariable } from "../text/secrets.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
@@ -100,12 +102,12 @@ function shownEnvelope(e: TaskEnvelope, secrets: readonly string[]): TaskEnvelop
   return redactValue({ ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) }, secrets);
 }
 
-/** Reads `--schema`: inline JSON, or `@path` to a JSON file. */
-export async function readSchemaFlag(value: string): Promise<unknown> {
+/** Reads `--schema` (or `flag`): inline JSON, or `@path` to a JSON file. */
+export async function readSchemaFlag(value: string, flag = "--schema"): Promise<unknown> {
   let text = value;
-  let where = "--schema";
+  let where = flag;
   if (value.startsWith("@")) {
-    where = `--schema ${value}`;
+    where = `${flag} ${value}`;
     try {
       text = await readFile(value.slice(1), "utf8");
     } catch (err) {
@@ -168,6 +170,36 @@ function parseIsolation(value: string | undefined): Isolation | undefined {
     throw new UsageError(`--isolation: expected worktree or none, got "${value}"`);
   }
   return value;
+}
+
+/**
+ * How another front end prints a run in place of `run`'s own output
+ * (`xcsh -p`, print.ts): told of the prepared tasks, each event and result,
+ * and it decides the exit code.
+ */
+export interface RunPresenter {
+  /** After the tasks are prepared, before they start; `abort` stops them. */
+  begin(info: { config: XcshConfig; tasks: readonly PreparedTask[]; abort: () => void }): void;
+  event(taskId: string, event: ChildEvent): void;
+  result(result: TaskResult): void;
+  /** The call was refused before any task started; the exit code. */
+  refused(message: string, kind: string): number;
+  /** Every task's outcome; the exit code. */
+  end(results: TaskResult[]): number;
+}
+
+/** What another front end changes of a run (`xcsh -p`). */
+export interface RunHooks {
+  presenter: RunPresenter;
+  /** The assignment, already read: stdin is not read again. */
+  prompt: string;
+  /** Changes the asked agent before it runs (tool lists, system prompt). */
+  editAgent?: (agent: AgentDefinition) => AgentDefinition;
+}
+
+/** Runs `run`'s flags with another front end's output (`xcsh -p`). */
+export async function runWith(args: string[], hooks: RunHooks): Promise<number> {
+  return await runTasks(args, undefined, hooks);
 }
 
 /** Where the run's outcome goes besides the terminal (a background run's state). */
@@ -238,7 +270,19 @@ function resumeTarget(
   return { agent: h.agent, taskId: h.envelope.id, cwd };
 }
 
-async function runTasks(args: string[], sink?: RunSink): Promise<number> {
+/** The one task of a run given its assignment: a new one, or the resumed session's. */
+function assignmentTask(
+  assignment: string,
+  agent: string,
+  resume: { taskId: string } | undefined,
+  session: string | undefined,
+): TaskItem {
+  return resume
+    ? { id: resume.taskId, assignment, resume: session }
+    : { id: `0-${agent}`, assignment };
+}
+
+async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promise<number> {
   const { values, positionals } = parseFlags("run", args, FLAGS);
   if (values.help) {
     writeOut(RUN_HELP);
@@ -283,6 +327,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
 
   let tasks: TaskItem[];
   if (taskFlags.length > 0) tasks = taskFlags.map(parseTaskFlag);
+  else if (hooks) tasks = [assignmentTask(hooks.prompt, agent, resume, values.resume)];
   else {
     const stdin = readStdinCapped();
     if (!stdin.ok) throw new UsageError(`run: ${stdin.message}`);
@@ -295,11 +340,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
         "Run 'xcsh run --help' for usage.",
       );
     }
-    tasks = [
-      resume
-        ? { id: resume.taskId, assignment, resume: values.resume }
-        : { id: `0-${agent}`, assignment },
-    ];
+    tasks = [assignmentTask(assignment, agent, resume, values.resume)];
   }
   const request: TaskRequest = {
     agent,
@@ -322,10 +363,11 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     reportDiagnostics(parsed.warnings);
     sessionAgents = parsed.agents;
   }
-  const progress = values["dry-run"] ? undefined : new Progress();
+  const present = hooks?.presenter;
+  const progress = values["dry-run"] || present ? undefined : new Progress();
   const controller = new AbortController();
   // A reader that went away (`| head -1`) ends the run: its children stop.
-  const stream = format.value === "stream-json" && !values["dry-run"]
+  const stream = format.value === "stream-json" && !values["dry-run"] && !present
     ? new StreamJson(() => controller.abort())
     : undefined;
   const tool = new TaskTool({
@@ -336,22 +378,26 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     onEvent: (id, e) => {
       progress?.event(id, e);
       stream?.event(e);
+      present?.event(id, e);
     },
     onResult: (r) => {
       progress?.finish(r);
       stream?.result(r);
+      present?.result(r);
     },
     onWarnings: reportDiagnostics,
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
+    ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.
   const dryRun = values["dry-run"] === true;
   const prepared = await tool.prepare(request, { withoutModel: dryRun, dryRun });
   if (!prepared.ok) {
+    if (present) return present.refused(prepared.message, prepared.kind);
     // Under --json the refusal is a JSON document too, so a script always gets one.
     if (json) printJson({ version: 1, agent, error: prepared.message, kind: prepared.kind });
     stream?.runResult(agent, { error: prepared.message, kind: prepared.kind }, EXIT_USAGE);
@@ -359,7 +405,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     return EXIT_USAGE;
   }
   // `background: true` in the agent's file: the run detaches as --background does.
-  const detach = !dryRun && !sink && !resume && values.json !== true &&
+  const detach = !dryRun && !sink && !hooks && !resume && values.json !== true &&
     prepared.tasks[0]?.envelope.agent.background === true;
   if (detach && (words.length > 0 || taskFlags.length > 0)) {
     tool.abandon(prepared.tasks);
@@ -452,6 +498,11 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
       ...(t.session ? { session: t.session.id } : {}),
     })),
   );
+  present?.begin({
+    config: loaded.config,
+    tasks: prepared.tasks,
+    abort: () => controller.abort(),
+  });
   let results: TaskResult[];
   try {
     results = await tool.start(prepared.tasks, controller.signal);
@@ -460,6 +511,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   }
   progress?.stop();
   sink?.done(agent, results);
+  if (present) return present.end(results);
   const code = printResults(agent, results, format.value);
   stream?.runResult(agent, { results }, code);
   return code;

@@ -136,6 +136,11 @@ export interface TaskToolOptions {
   backgroundRun?: string;
   /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
   sessionAgents?: readonly AgentDefinition[];
+  /**
+   * Changes the asked agent before anything else is decided of it (`xcsh -p`'s
+   * tool lists and system prompt); the untrusted-file rules still apply after.
+   */
+  editAgent?: (agent: AgentDefinition) => AgentDefinition;
 }
 
 export type { PreparedTask };
@@ -386,7 +391,8 @@ export class TaskTool {
     const agentSet = this.opts.agentSet ?? agentFingerprints(agents);
     const changed = changedSince(agentSet, guard.agent);
     if (changed) return { ok: false, kind: "changed", message: changed };
-    return { ok: true, asked: guard.agent, agents, agentSet };
+    const asked = this.opts.editAgent ? this.opts.editAgent(guard.agent) : guard.agent;
+    return { ok: true, asked, agents, agentSet };
   }
 
   /**
