@@ -56,6 +56,8 @@ describe("discoverSkills", () => {
   test("the user's folders, then the project's, in precedence order, first name wins", async () => {
     const found = await discoverSkills(env);
     assert.deepEqual(found.skills.map((s) => `${s.name}:${s.family}:${s.source}`), [
+      // No name: loaded under its folder's name, as Claude Code does.
+      "noname:claude:user",
       "notes:claude:user",
       "deploy:codex:user",
       "review:claude:project",
@@ -84,7 +86,7 @@ describe("discoverSkills", () => {
       assert.ok(said.some((l) => re.test(l)), `${re}\n${said.join("\n")}`);
     has(/empty: skipped: a skill folder needs a SKILL\.md/);
     has(/huge\/SKILL\.md: skipped: file is .* over the 1\.0 MiB limit/);
-    has(/noname\/SKILL\.md: .*skipped: a SKILL\.md needs a 'name'/);
+    has(/noname\/SKILL\.md: no 'name'; loaded under its folder's name "noname"/);
     has(/binary\/SKILL\.md: skipped: file is not valid UTF-8/);
     assert.equal(said.length, 4, said.join("\n"));
   });
