@@ -7,7 +7,8 @@
 // `.system` skills and names plugin skills `plugin:skill`. `skills check`
 // exits 1 on a skill that cannot load and names unknown keys; bad files
 // are one line each and the run goes on. `tools: []` gives a Claude Code
-// agent no tools and an xcsh agent every tool.
+// agent no tools and an xcsh agent every tool; a Codex agent's MCP server
+// registers only its `enabled_tools`, never its `disabled_tools`.
 //
 // Needs `npm run build` first (npm test runs it).
 
@@ -15,7 +16,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runXcsh, runXcshJson } from "../support/cli.ts";
+import { ROOT, runXcsh, runXcshJson } from "../support/cli.ts";
 import { makeHugeFile, makeNonUtf8File } from "../support/fixtures.ts";
 import { modelHarness } from "../support/harness.ts";
 import {
@@ -278,6 +279,31 @@ describe("tools: [] never loosens a Claude Code agent", () => {
     assert.match(
       check.stdout,
       /xcsh-empty\.md.*'tools' is empty, which gives the agent every tool/,
+    );
+  });
+});
+
+describe("Codex's enabled_tools and disabled_tools", () => {
+  test("only the enabled tools are registered, the disabled removed, unknown names warned", async () => {
+    const fixture = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
+    const cw = world({ agents: {} });
+    mkdirSync(join(cw.home, ".codex", "agents"), { recursive: true });
+    writeFileSync(
+      join(cw.home, ".codex", "agents", "fixer.toml"),
+      'name = "fixer"\ndescription = "Uses the fixture"\ndeveloper_instructions = "Go."\n' +
+        `[mcp_servers.fix]\ncommand = "node"\nargs = ["${fixture}"]\n` +
+        'enabled_tools = ["echo", "shout", "nosuch"]\ndisabled_tools = ["shout"]\n',
+    );
+    server.script([]);
+    server.requests.length = 0;
+    respond(() => ({ text: "done" }));
+    const r = await runXcsh(["run", "fixer", "go"], { cwd: cw.cwd, home: cw.home });
+    assert.equal(r.code, 0, r.stderr);
+    const mcp = offeredTools(server.requests[0]).filter((t) => t.startsWith("mcp__"));
+    assert.deepEqual(mcp, ["mcp__fix__echo"]);
+    assert.match(
+      r.stderr,
+      /MCP server 'fix': enabled_tools names 'nosuch', which it does not have/,
     );
   });
 });
