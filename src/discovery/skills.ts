@@ -233,7 +233,8 @@ function subfolders(dir: string): string[] {
  * `confinedFolder` (a symlink on the way is refused, so no loop is followed).
  * One level, except in Codex's roots and `.agents/skills`, which Codex scans
  * recursively (`<category>/<skill>`, its `.system` folder too): there a
- * folder without a `SKILL.md` is looked into, down to {@link MAX_SKILL_DEPTH}.
+ * folder without a `SKILL.md` that holds folders is looked into, down to
+ * {@link MAX_SKILL_DEPTH}.
  */
 function skillDirs(
   folder: SkillFolder,
@@ -265,7 +266,10 @@ function skillDirs(
         continue;
       }
       const hasFile = fileInside(checked.value, "SKILL.md");
-      if (recursive && !hasFile.ok && hasFile.missing) {
+      // A folder holding folders is a category; an empty one is a skill missing its file.
+      if (
+        recursive && !hasFile.ok && hasFile.missing && subfolders(checked.value.path).length > 0
+      ) {
         if (depth < MAX_SKILL_DEPTH) walk(join(sub, name), depth + 1);
         else {
           warnings.push({
