@@ -307,3 +307,27 @@ describe("Codex's enabled_tools and disabled_tools", () => {
     );
   });
 });
+
+describe("a repository's recursive skill root", () => {
+  test("a link out of .agents/skills, or round to its parent, is refused and named", async () => {
+    const rw = world({ agents: { helper: agentMd("helper", "") } });
+    const outside = join(rw.root, "outside");
+    skill(outside, "secret", plain("secret", "OUTSIDE-SECRET"), "OUTSIDE-BODY");
+    const shared = join(rw.cwd, ".agents", "skills");
+    skill(join(shared, "cat"), "inside", plain("inside", "INSIDE-SKILL"));
+    symlinkSync(outside, join(shared, "cat", "evil"));
+    symlinkSync(shared, join(shared, "cat", "loop"));
+    server.script([]);
+    server.requests.length = 0;
+    respond(() => ({ text: "done" }));
+    const r = await runXcsh(["run", "helper", "go", "--verbose"], { cwd: rw.cwd, home: rw.home });
+    assert.equal(r.code, 0, r.stderr);
+    const prompt = systemPrompt(server.requests[0]);
+    assert.match(prompt, /- inside: INSIDE-SKILL/);
+    assert.doesNotMatch(prompt, /OUTSIDE-SECRET|secret:/);
+    const check = await runXcsh(["skills", "check"], { cwd: rw.cwd, home: rw.home });
+    assert.equal(check.code, 1);
+    assert.match(check.stdout, /cat\/evil: skipped: .*symlink/);
+    assert.match(check.stdout, /cat\/loop: skipped: .*symlink/);
+  });
+});
