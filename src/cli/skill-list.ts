@@ -27,10 +27,13 @@ const HELP = `Usage:
   xcsh skills check [PATH...] [--json] [--cwd DIR]
 
 Agent Skills are folders holding a SKILL.md, found in .xcsh/skills,
-.claude/skills, .agents/skills, .codex/skills and .gemini/skills (the nearest
-in the project, then the user's own) and in Claude plugins' skills/. A task's
-model sees each skill's name and description and loads one with its 'skill'
-tool; an agent's 'skills:' field preloads them. 'skills check' reads the
+.claude/skills, .agents/skills, .codex/skills and .gemini/skills (the user's
+own, then the nearest in the project; Codex's and .agents/skills looked into
+recursively) and in Claude plugins' skills/ (named plugin:skill). A task's
+model sees each skill's name and description, within a budget of about 1 %
+of its context window, and loads one with its 'skill' tool;
+disable-model-invocation skills it never sees. An agent's 'skills:' field
+preloads them. 'skills check' reads the
 given skill folders (or every skill found) and exits 1 when one cannot load.
 
   --all       also list skills hidden by a higher-precedence one of the same name
