@@ -33,8 +33,8 @@ recursively) and in Claude plugins' skills/ (named plugin:skill). A task's
 model sees each skill's name and description, within a budget of about 1 %
 of its context window, and loads one with its 'skill' tool;
 disable-model-invocation skills it never sees. An agent's 'skills:' field
-preloads them. 'skills check' reads the
-given skill folders (or every skill found) and exits 1 when one cannot load.
+preloads them. 'skills check' reads the given skill folders (or every skill
+found) and exits 1 when one cannot load.
 
   --all       also list skills hidden by a higher-precedence one of the same name
   --json      machine-readable output
