@@ -1,7 +1,8 @@
 /**
  * The price table as it follows from the installed `@pydantic/genai-prices`:
  * for each provider xcsh prices, each model's id, match rule and prices
- * (only the four text keys). Shared by scripts/price-table.ts, which writes
+ * (only the four text keys) and context window in tokens where the catalogue
+ * knows it. Shared by scripts/price-table.ts, which writes
  * it, and the test that checks the committed table is current.
  *
  * @module
@@ -36,6 +37,7 @@ export function priceTableFromCatalogue(): Json {
     providers[id] = p.models.map((m) => ({
       id: m.id,
       match: m.match,
+      ...(typeof m.context_window === "number" ? { contextWindow: m.context_window } : {}),
       prices: Array.isArray(m.prices)
         ? m.prices.map((c) => ({
           ...(c.constraint ? { constraint: c.constraint } : {}),

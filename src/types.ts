@@ -156,9 +156,14 @@ export interface SkillDefinition {
   plugin?: string;
   license?: string;
   compatibility?: string;
-  metadata?: Record<string, string>;
+  /** `metadata`: a mapping, kept as written (nested values too). */
+  metadata?: Record<string, unknown>;
   /** `allowed-tools`: informative only, a skill grants no tool. */
   allowedTools?: string[];
+  /** `disable-model-invocation: true`: not offered to the model, only preloaded by `skills:`. */
+  disableModelInvocation?: boolean;
+  /** Frontmatter keys outside the specification and Claude Code's (named by `skills check`). */
+  unknownKeys?: string[];
 }
 
 /** A skill as a child receives it. */
@@ -168,10 +173,22 @@ export interface SkillRef {
   filePath: string;
 }
 
+/**
+ * Which of a server's tools are registered (Codex's `enabled_tools` and
+ * `disabled_tools`): only the enabled ones when listed, never the disabled.
+ */
+export interface McpToolFilter {
+  enabledTools?: string[];
+  disabledTools?: string[];
+}
+
 /** How to reach one MCP server: a command speaking stdio, or an HTTP endpoint. */
 export type McpServerDef =
-  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: "http"; url: string; headers: Record<string, string> };
+  & (
+    | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+    | { type: "http"; url: string; headers: Record<string, string> }
+  )
+  & McpToolFilter;
 
 /** A server an agent file declares: by name, or by name with its definition. */
 export interface McpServerRef {

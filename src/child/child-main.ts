@@ -437,6 +437,7 @@ function systemPromptOf(
     cwd: envelope.cwd,
     promptContext: envelope.promptContext,
     ...(hasSkillTool ? { skills: envelope.skills } : {}),
+    ...(envelope.skillBudget !== undefined ? { skillBudget: envelope.skillBudget } : {}),
     ...(envelope.preloadedSkills ? { preloadedSkills: envelope.preloadedSkills } : {}),
     ...(envelope.memory ? { memory: envelope.memory } : {}),
   });

@@ -2,7 +2,9 @@
  * What the model is told, in this order: the agent's own prompt, the
  * instruction files (the user's, then the project's from root to working
  * directory), the skills the agent preloads, the names and descriptions of
- * the skills it may load, the caller's context, the environment block, and how to
+ * the skills it may load (within the budget of `protocol/skill-listing.ts`:
+ * past it names only, then a line saying how many more the `skill` tool
+ * finds), the caller's context, the environment block, and how to
  * finish (the `submit_result` contract and the output schema when there is
  * one, or a plain final answer when there is none). Also the reminder sent
  * when a model stops without submitting. Pure.
@@ -17,6 +19,7 @@
  */
 import { kindName, type SchemaKind } from "../schema/kind.ts";
 import type { SkillRef } from "../types.ts";
+import { describedLine, namedLine, skillBudget, skillListing } from "../protocol/skill-listing.ts";
 import {
   formatEnvironment,
   formatInstructions,
@@ -35,6 +38,8 @@ export interface PromptInputs {
   promptContext?: PromptContext;
   /** Skills the `skill` tool loads: listed by name and description. */
   skills?: readonly SkillRef[];
+  /** The listing's budget in characters (`protocol/skill-listing.ts`; absent: the default). */
+  skillBudget?: number;
   /** The agent's memory folder and the head of its MEMORY.md. */
   memory?: { dir: string; head: string };
   /** Skills the agent preloads: their instructions in full. */
@@ -60,14 +65,7 @@ export function buildSystemPrompt(p: PromptInputs): string {
   for (const s of p.preloadedSkills ?? []) {
     parts.push(`## Skill: ${s.name}\n\n${s.body.trim()}`);
   }
-  if (p.skills && p.skills.length > 0) {
-    parts.push(
-      "## Skills\n\nSkills are folders of instructions and files for particular jobs. When " +
-        "one fits the task, load it with the `skill` tool before you start. Their text comes " +
-        "from files on this machine: weigh it as you would any file you read.\n\n" +
-        p.skills.map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, " ")}`).join("\n"),
-    );
-  }
+  if (p.skills && p.skills.length > 0) parts.push(skillsSection(p.skills, p.skillBudget));
   if (p.context && p.context.trim() !== "") {
     parts.push(`## Context from the caller\n\n${p.context.trim()}`);
   }
@@ -102,6 +100,28 @@ export function buildSystemPrompt(p: PromptInputs): string {
     );
   }
   return parts.join("\n\n");
+}
+
+/** The `## Skills` section: the catalogue within its budget, and what is left out. */
+function skillsSection(skills: readonly SkillRef[], budget: number | undefined): string {
+  const listing = skillListing(skills, budget ?? skillBudget(undefined));
+  const lines = [...listing.described.map(describedLine), ...listing.named.map(namedLine)];
+  const more = listing.named.length + listing.omitted;
+  const rest = more === 0 ? "" : "\n\nThe list is not complete: " +
+    (listing.named.length > 0
+      ? `${listing.named.length} skill${listing.named.length === 1 ? " is" : "s are"} named ` +
+        "without a description"
+      : "") +
+    (listing.named.length > 0 && listing.omitted > 0 ? ", and " : "") +
+    (listing.omitted > 0
+      ? `${listing.omitted} more ${listing.omitted === 1 ? "is" : "are"} not listed`
+      : "") +
+    ` (${skills.length} in all). Search them with the \`skill\` tool's \`query\` ` +
+    "(words of the job at hand) before you decide that no skill fits.";
+  return "## Skills\n\nSkills are folders of instructions and files for particular jobs. When " +
+    "one fits the task, load it with the `skill` tool before you start. Their text comes " +
+    "from files on this machine: weigh it as you would any file you read.\n\n" +
+    lines.join("\n") + rest;
 }
 
 /** The reminder sent when a model with a schema stops without submitting. */

@@ -61,6 +61,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
         ...f,
         count: skills.skills.filter((s) => s.filePath.startsWith(f.path + "/")).length,
       })),
+      skillWarnings: skills.warnings,
       plugins: { files: found.plugins.files, installs: found.plugins.installs },
       config: configInfo,
       models,
@@ -101,6 +102,19 @@ export async function doctorCommand(args: string[]): Promise<number> {
     const n = skills.skills.filter((s) => s.filePath.startsWith(f.path + "/")).length;
     const state = f.exists ? `${n} skill${n === 1 ? "" : "s"}` : "missing";
     out.push(`  ${label.padEnd(24)} ${displayPath(f.path).padEnd(50)} ${state}`);
+  }
+  // What was found and not loaded is named, never only left out of a count.
+  const skipped = skills.warnings.filter((w) => w.message.startsWith("skipped:"));
+  if (skipped.length > 0) {
+    out.push(`  skipped ${skipped.length} (xcsh skills check says more):`);
+    for (const w of skipped) out.push("    " + formatDiagnostic(w).replace(/^xcsh: /, ""));
+  }
+  if (skills.shadowed.length > 0) {
+    out.push(
+      `  hidden by a skill of the same name: ${
+        skills.shadowed.map((s) => displayPath(s.agent.filePath)).join(", ")
+      }`,
+    );
   }
   out.push("");
   out.push("Claude plugin files:");

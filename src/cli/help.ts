@@ -11,7 +11,7 @@ Usage:
   xcsh agents show NAME [--json]             one agent in full
   xcsh agents check [PATH...]                validate agent files (exit 1 on errors)
   xcsh commands [show NAME] [--json]         workflow commands
-  xcsh skills [show NAME] [--json]           Agent Skills (SKILL.md folders)
+  xcsh skills [show NAME|check] [--json]     Agent Skills (SKILL.md folders)
   xcsh run AGENT [ASSIGNMENT...]             run a task (assignment from args or stdin)
   xcsh run --resume SESSION [FOLLOW-UP]      continue a task's conversation
   xcsh run --background AGENT ASSIGNMENT...  start a run detached; prints its id

@@ -24,12 +24,17 @@ import type { SkillDefinition } from "../types.ts";
 const HELP = `Usage:
   xcsh skills [--all] [--json] [--cwd DIR]
   xcsh skills show NAME [--json] [--cwd DIR]
+  xcsh skills check [PATH...] [--json] [--cwd DIR]
 
 Agent Skills are folders holding a SKILL.md, found in .xcsh/skills,
-.claude/skills, .agents/skills, .codex/skills and .gemini/skills (the nearest
-in the project, then the user's own) and in Claude plugins' skills/. A task's
-model sees each skill's name and description and loads one with its 'skill'
-tool; an agent's 'skills:' field preloads them.
+.claude/skills, .agents/skills, .codex/skills and .gemini/skills (the user's
+own, then the nearest in the project; Codex's and .agents/skills looked into
+recursively) and in Claude plugins' skills/ (named plugin:skill). A task's
+model sees each skill's name and description, within a budget of about 1 %
+of its context window, and loads one with its 'skill' tool;
+disable-model-invocation skills it never sees. An agent's 'skills:' field
+preloads them. 'skills check' reads the given skill folders (or every skill
+found) and exits 1 when one cannot load.
 
   --all       also list skills hidden by a higher-precedence one of the same name
   --json      machine-readable output
@@ -52,6 +57,7 @@ function summary(s: SkillDefinition): Record<string, unknown> {
   if (s.compatibility) out.compatibility = s.compatibility;
   if (s.metadata) out.metadata = s.metadata;
   if (s.allowedTools) out.allowedTools = s.allowedTools;
+  if (s.disableModelInvocation) out.disableModelInvocation = true;
   return out;
 }
 
@@ -60,6 +66,10 @@ export async function skillsCommand(args: string[]): Promise<number> {
   if (values.help) {
     writeOut(HELP);
     return EXIT_OK;
+  }
+  if (positionals[0] === "check") {
+    const { skillCheckCommand } = await import("./skill-check.ts");
+    return skillCheckCommand(positionals.slice(1), values.cwd, values.json === true);
   }
   const { show } = showTarget("skills", "skill", positionals);
   const found = await discoverSkills(discoveryEnv(values.cwd));

@@ -1028,3 +1028,30 @@ test("parseAgent copies the origin's plugin id", () => {
   assert.equal(r.value.family, "plugin");
   assert.equal(r.value.filePath, "/plugins/x/agents/p.md");
 });
+
+describe("an empty tools list never loosens a Claude Code file", () => {
+  for (const family of ["claude", "plugin"] as const) {
+    for (const tools of [[], ""]) {
+      test(`${family}: tools: ${JSON.stringify(tools)} gives only submit_result, with a note`, () => {
+        const r = parseAgentFields({ name: "a", description: "d", tools }, {
+          file: "a.md",
+          family,
+        });
+        assert.ok(r.ok);
+        assert.deepEqual(r.value.tools, ["submit_result"]);
+        assert.match(r.warnings[0].message, /in a Claude Code file means no tools/);
+      });
+    }
+  }
+  for (const family of ["xcsh", "codex", "gemini"] as const) {
+    test(`${family}: tools: [] is absent (every tool), with a note`, () => {
+      const r = parseAgentFields({ name: "a", description: "d", tools: [] }, {
+        file: "a.md",
+        family,
+      });
+      assert.ok(r.ok);
+      assert.equal(r.value.tools, undefined);
+      assert.match(r.warnings[0].message, /gives the agent every tool/);
+    });
+  }
+});

@@ -120,6 +120,8 @@ export function parseThinkingLevel(value: unknown): ThinkingLevel | undefined {
 export interface FieldContext {
   /** Named in every diagnostic. */
   file: string;
+  /** The family of the file: an empty `tools` means no tools in Claude Code's (and plugins'). */
+  family?: AgentFamily;
 }
 
 /**
@@ -175,7 +177,16 @@ export function parseAgentFields(
 
   const tools = readToolField(fm, "tools");
   if (!tools.ok) return fail("tools", tools.reason);
-  if (!tools.entries && fm.tools !== undefined && fm.tools !== null) {
+  const emptyTools = !tools.entries && fm.tools !== undefined && fm.tools !== null;
+  if (emptyTools && (ctx.family === "claude" || ctx.family === "plugin")) {
+    // Claude Code reads an empty list as no tools: a restriction never loosens.
+    fields.tools = ["submit_result"];
+    warn(
+      "tools",
+      "'tools' is empty, which in a Claude Code file means no tools: the agent gets only " +
+        "submit_result (leave 'tools' out to give it every tool)",
+    );
+  } else if (emptyTools) {
     warn(
       "tools",
       "'tools' is empty, which gives the agent every tool: list the ones it needs " +
@@ -529,7 +540,7 @@ export function parseAgent(
       frontmatter: fm.status,
     };
   }
-  const fields = parseAgentFields(fm.data, { file: origin.file });
+  const fields = parseAgentFields(fm.data, { file: origin.file, family: origin.family });
   const warnings = [...fm.warnings, ...fields.warnings];
   if (!fields.ok) {
     if (level === "fatal") {

@@ -6,8 +6,10 @@
  * A stdio server has `command` (and optional `args`, `env`, `cwd`); an HTTP
  * server has `url` (and optional `headers`). `type` may be `stdio` or
  * `local` (Copilot's word), `http` or `streamable-http`; without it the keys
- * decide. Other keys are ignored (the formats carry extras such as Copilot's
- * `tools`). Every problem names the field. A relative `command` (one with a
+ * decide. Codex's `enabled_tools` and `disabled_tools` (lists of the
+ * server's tool names; `enabledTools`/`disabledTools` as the envelope
+ * carries them) restrict which of its tools are registered. Other keys are
+ * ignored (the formats carry extras such as Copilot's `tools`). Every problem names the field. A relative `command` (one with a
  * `/`, such as `./tools/mcp.sh`; a bare name is looked up on `PATH`) and a
  * relative `cwd` mean paths from the folder of the file that defines them
  * ({@link anchorDefinition}), never from wherever xcsh happens to run.
@@ -22,7 +24,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
-import type { McpServerDef, McpServerRef } from "../types.ts";
+import type { McpServerDef, McpServerRef, McpToolFilter } from "../types.ts";
 import { describeValue, isRecord } from "../formats/values.ts";
 
 export type McpCheck<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
@@ -79,6 +81,22 @@ function stringList(v: unknown, field: string): string[] {
   });
 }
 
+/** Codex's `enabled_tools`/`disabled_tools` of definition `v`, as the filter fields. */
+function toolFilter(v: Record<string, unknown>, field: string): McpToolFilter {
+  const out: McpToolFilter = {};
+  for (
+    const [key, snake, camel] of [
+      ["enabledTools", "enabled_tools", "enabledTools"],
+      ["disabledTools", "disabled_tools", "disabledTools"],
+    ] as const
+  ) {
+    const raw = v[snake] ?? v[camel];
+    if (raw === undefined || raw === null) continue;
+    out[key] = stringList(raw, `${field}.${v[snake] !== undefined ? snake : camel}`);
+  }
+  return out;
+}
+
 function definition(v: unknown, field: string): McpServerDef {
   if (!isRecord(v)) {
     throw new FieldProblem(
@@ -114,7 +132,7 @@ function definition(v: unknown, field: string): McpServerDef {
       env: stringMap(v.env, `${field}.env`),
     };
     if (v.cwd !== undefined && v.cwd !== null) def.cwd = text(v.cwd, `${field}.cwd`);
-    return def;
+    return { ...def, ...toolFilter(v, field) };
   }
   const url = text(v.url, `${field}.url`);
   // `${VAR}` parts are filled in when the server starts.
@@ -124,7 +142,7 @@ function definition(v: unknown, field: string): McpServerDef {
       `'${field}.url' must be an http(s) URL, got ${describeValue(url)}`,
     );
   }
-  return { type, url, headers: stringMap(v.headers, `${field}.headers`) };
+  return { type, url, headers: stringMap(v.headers, `${field}.headers`), ...toolFilter(v, field) };
 }
 
 function named(name: string, field: string): string {

@@ -6,6 +6,13 @@ import { parseSessionAgents, withSessionAgents } from "./session-agents.ts";
 import type { AgentDefinition } from "../types.ts";
 
 describe("parseSessionAgents", () => {
+  test("tools: [] means no tools, as in Claude Code", () => {
+    const r = parseSessionAgents(
+      JSON.stringify({ bare: { description: "d", prompt: "p", tools: [] } }),
+    );
+    assert.ok(r.ok);
+    assert.deepEqual(r.agents[0].tools, ["submit_result"]);
+  });
   test("Claude Code's shape: name keys, prompt as the system prompt, fields as in a file", () => {
     const r = parseSessionAgents(JSON.stringify({
       reviewer: {

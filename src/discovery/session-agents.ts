@@ -50,7 +50,7 @@ export function parseSessionAgents(text: string): SessionAgents {
       return { ok: false, error: `--agents: '${name}': 'prompt' must be a non-empty string` };
     }
     const file = `${SESSION_AGENTS_ORIGIN} ${name}`;
-    const parsed = parseAgentFields({ ...fm, name }, { file });
+    const parsed = parseAgentFields({ ...fm, name }, { file, family: "claude" });
     if (!parsed.ok) return { ok: false, error: `--agents: '${name}': ${parsed.error.message}` };
     warnings.push(...parsed.warnings);
     agents.push({

@@ -1,12 +1,17 @@
 /**
  * What one `SKILL.md` says, per the Agent Skills specification: `name`
  * (lower-case letters, digits and single hyphens, at most 64 characters,
- * the name of its folder) and `description` (at most 1024 characters) are
- * required; `license`, `compatibility` (at most 500 characters), `metadata`
- * (string to string) and `allowed-tools` (space-separated; informative only:
- * a skill grants no tool) are optional; other keys are kept out. A file
- * without a usable name or description is skipped with one warning; a name
- * that is not its folder's is a warning. Pure.
+ * the name of its folder) and `description` (at most 1024 characters),
+ * `license`, `compatibility` (at most 500 characters), `metadata` (a
+ * mapping, kept as written, nested values too) and `allowed-tools`
+ * (space-separated; informative only: a skill grants no tool). Of Claude
+ * Code's extensions, `disable-model-invocation: true` is honoured (the skill
+ * is neither listed to the model nor loadable by it, only preloaded by an
+ * agent's `skills:`); the others it documents are known and unused; any
+ * other key is named in `unknownKeys` (`xcsh skills check` says so). A
+ * missing or invalid `name` falls back to the folder's name with a warning,
+ * as Claude Code does; a name that is not its folder's is a warning. A file
+ * without a description is skipped with one warning. Pure.
  *
  * @example
  * ```ts
@@ -24,9 +29,33 @@ export interface SkillFields {
   description: string;
   license?: string;
   compatibility?: string;
-  metadata?: Record<string, string>;
+  metadata?: Record<string, unknown>;
   allowedTools?: string[];
+  /** `disable-model-invocation: true`: only an agent's `skills:` loads it. */
+  disableModelInvocation?: boolean;
+  /** Keys outside the specification and Claude Code's documented ones. */
+  unknownKeys?: string[];
 }
+
+/** The keys of the Agent Skills specification. */
+const SPEC_KEYS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+/** The keys Claude Code documents beyond the specification (and the common `version`). */
+const CLAUDE_KEYS = [
+  "version",
+  "when_to_use",
+  "argument-hint",
+  "arguments",
+  "disable-model-invocation",
+  "user-invocable",
+  "model",
+  "effort",
+  "context",
+  "agent",
+  "hooks",
+  "paths",
+  "shell",
+];
+const KNOWN_KEYS: ReadonlySet<string> = new Set([...SPEC_KEYS, ...CLAUDE_KEYS]);
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -43,19 +72,23 @@ export function parseSkillFields(
   });
   const warn = (field: string, message: string) =>
     warnings.push({ level: "warning", file: ctx.file, field, message });
-  const rawName = fm.name;
-  if (typeof rawName !== "string" || rawName.trim() === "") {
-    return fail("name", "skipped: a SKILL.md needs a 'name'");
-  }
-  const name = rawName.trim();
-  if (name.length > 64 || !NAME.test(name)) {
-    return fail(
+  const rawName = typeof fm.name === "string" ? fm.name.trim() : "";
+  let name = rawName;
+  if (rawName === "") {
+    name = ctx.folder;
+    warn("name", `no 'name'; loaded under its folder's name "${ctx.folder}"`);
+  } else if (rawName.length > 64 || !NAME.test(rawName)) {
+    name = ctx.folder;
+    warn(
       "name",
-      `skipped: 'name' must be at most 64 lower-case letters, digits and single hyphens, not "${name}"`,
+      `'name' must be at most 64 lower-case letters, digits and single hyphens, not ` +
+        `"${rawName}"; loaded under its folder's name "${ctx.folder}"`,
     );
+  } else if (rawName !== ctx.folder) {
+    warn("name", `'name' is "${rawName}" but its folder is "${ctx.folder}"; the name is used`);
   }
-  if (name !== ctx.folder) {
-    warn("name", `'name' is "${name}" but its folder is "${ctx.folder}"; the name is used`);
+  if (name === "" || /[\s:/]/.test(name)) {
+    return fail("name", `skipped: "${name}" cannot name a skill (no spaces, ':' or '/')`);
   }
   const d = fm.description;
   if (typeof d !== "string" || d.trim() === "") {
@@ -78,11 +111,16 @@ export function parseSkillFields(
   if (fm.metadata !== undefined && fm.metadata !== null) {
     const m = fm.metadata;
     if (typeof m === "object" && !Array.isArray(m)) {
-      const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(m)) out[k] = String(v);
-      fields.metadata = out;
-    } else warn("metadata", "'metadata' must be a mapping of strings; ignored");
+      fields.metadata = { ...(m as Record<string, unknown>) };
+    } else warn("metadata", "'metadata' must be a mapping; ignored");
   }
+  const off = fm["disable-model-invocation"];
+  if (off === true) fields.disableModelInvocation = true;
+  else if (off !== undefined && off !== null && off !== false) {
+    warn("disable-model-invocation", "'disable-model-invocation' must be true or false; ignored");
+  }
+  const unknown = Object.keys(fm).filter((k) => !KNOWN_KEYS.has(k));
+  if (unknown.length > 0) fields.unknownKeys = unknown;
   const tools = fm["allowed-tools"];
   if (typeof tools === "string" && tools.trim() !== "") {
     fields.allowedTools = tools.trim().split(/\s+/);

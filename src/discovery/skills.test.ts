@@ -56,6 +56,8 @@ describe("discoverSkills", () => {
   test("the user's folders, then the project's, in precedence order, first name wins", async () => {
     const found = await discoverSkills(env);
     assert.deepEqual(found.skills.map((s) => `${s.name}:${s.family}:${s.source}`), [
+      // No name: loaded under its folder's name, as Claude Code does.
+      "noname:claude:user",
       "notes:claude:user",
       "deploy:codex:user",
       "review:claude:project",
@@ -84,7 +86,7 @@ describe("discoverSkills", () => {
       assert.ok(said.some((l) => re.test(l)), `${re}\n${said.join("\n")}`);
     has(/empty: skipped: a skill folder needs a SKILL\.md/);
     has(/huge\/SKILL\.md: skipped: file is .* over the 1\.0 MiB limit/);
-    has(/noname\/SKILL\.md: .*skipped: a SKILL\.md needs a 'name'/);
+    has(/noname\/SKILL\.md: no 'name'; loaded under its folder's name "noname"/);
     has(/binary\/SKILL\.md: skipped: file is not valid UTF-8/);
     assert.equal(said.length, 4, said.join("\n"));
   });
@@ -213,5 +215,52 @@ describe("skill folders lie where they were found", () => {
     symlinkSync(moved, join(p, ".claude", "skills", "fine"));
     const r = await readSkillBody(file);
     assert.ok("error" in r && /is a symlink/.test(r.error), JSON.stringify(r));
+  });
+});
+
+describe("Codex's recursive roots", () => {
+  const r = mkdtempSync(join(tmpdir(), "xcsh-skills-rec-"));
+  after(() => rmSync(r, { recursive: true, force: true }));
+  const h = join(r, "home");
+  const c = join(r, "proj");
+  mkdirSync(c, { recursive: true });
+  const codex = join(h, ".codex", "skills");
+  skill(join(codex, "devops"), "deploy");
+  skill(join(codex, ".system"), "builtin");
+  skill(join(codex, "a", "b", "c"), "deep-ok");
+  skill(join(codex, "a", "b", "c", "d"), "too-deep");
+  const shared = join(c, ".agents", "skills");
+  skill(join(shared, "cat"), "nested");
+  // A repository's folder linked to its own parent: refused, never walked round.
+  symlinkSync(shared, join(shared, "cat", "loop"));
+  mkdirSync(join(shared, "empty"), { recursive: true });
+  // A Claude folder is one level: a category there is a folder without SKILL.md.
+  skill(join(c, ".claude", "skills", "group"), "not-found");
+  const e = { cwd: c, home: h, env: {} };
+
+  test("<category>/<skill> and .system found, within the depth cap; links refused", async () => {
+    const found = await discoverSkills(e);
+    assert.deepEqual(found.skills.map((s) => s.name).sort(), [
+      "builtin",
+      "deep-ok",
+      "deploy",
+      "nested",
+    ]);
+    const said = found.warnings.map((w) => `${w.file}: ${w.message}`);
+    const has = (re: RegExp) =>
+      assert.ok(said.some((l) => re.test(l)), `${re}\n${said.join("\n")}`);
+    has(/a\/b\/c\/d: skipped: deeper than 4 folders/);
+    has(/cat\/loop: skipped: .*symlink/);
+    has(/\.agents\/skills\/empty: skipped: a skill folder needs a SKILL\.md/);
+    has(/\.claude\/skills\/group: skipped: a skill folder needs a SKILL\.md/);
+    assert.equal(said.length, 4, said.join("\n"));
+  });
+
+  test("$CODEX_HOME moves the user's Codex root", async () => {
+    const moved = join(r, "codex-home");
+    skill(join(moved, "skills", "tools"), "moved");
+    const found = await discoverSkills({ ...e, env: { CODEX_HOME: moved } });
+    assert.ok(found.skills.some((s) => s.name === "moved"));
+    assert.ok(!found.skills.some((s) => s.name === "deploy"));
   });
 });

@@ -10,10 +10,16 @@
  * `~/.gemini/skills`, then the nearest project folders in the same order
  * (`.xcsh/skills`, `.claude/skills`, `.agents/skills`, `.codex/skills`,
  * `.gemini/skills`), then Claude plugins' `skills/` (the user's plugins
- * first). The first skill of a name wins; the others are kept for `--all`. Bad input never stops
- * discovery: a folder without `SKILL.md`, a file over 1 MiB, one that is not
- * UTF-8, one owned by another user or writable by others, or a file without
- * name or description is skipped with one warning naming it. Each skill
+ * first). Codex's roots (`~/.codex/skills` or `$CODEX_HOME/skills`, the
+ * project's `.codex/skills`) and `.agents/skills` are scanned recursively,
+ * as Codex does (`<category>/<skill>`, its `.system` folder too), down to
+ * {@link MAX_SKILL_DEPTH} folders; the others one level. A plugin's skills
+ * are named `plugin:skill` (the plugin id's name part), as Claude Code shows
+ * them. The first skill of a name wins; the others are kept for `--all`. Bad
+ * input never stops discovery: a folder without `SKILL.md`, a file over
+ * 1 MiB, one that is not UTF-8, one owned by another user or writable by
+ * others, or a file without a description is skipped with one warning
+ * naming it (a missing or invalid name falls back to the folder's). Each skill
  * folder must lie where it belongs (`fs/confined-folder.ts`): a project's
  * inside the folder the walk found it in, the user's inside the user's config
  * folder, a plugin's inside the plugin, with no symlink on the way; its
@@ -48,6 +54,10 @@ export interface SkillFolder {
   source: "user" | "project";
   family: SkillDefinition["family"];
   plugin?: string;
+  /** Looked into recursively, as Codex does (its roots and `.agents/skills`). */
+  recursive?: boolean;
+  /** Only this sub-folder is read (`skills check PATH` of one skill). */
+  only?: string;
 }
 
 export interface SkillDiscovery {
@@ -96,6 +106,7 @@ export function skillFolders(e: DiscoveryEnv, warnings: Diagnostic[] = []): Skil
     ...shared,
     ...anchors.slice(at),
   ];
+  for (const f of ordered) if (f.family === "codex" || f.family === "agents") f.recursive = true;
   const plugins = listClaudePluginRoots(e).roots.map((r): SkillFolder => ({
     path: join(r.path, "skills"),
     anchor: r.path,
@@ -117,7 +128,7 @@ function usersFirst(folders: readonly SkillFolder[]): SkillFolder[] {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the skills of one folder, in byte order of their folder names, and their warnings. */
-async function readSkillFolder(
+export async function readSkillFolder(
   folder: SkillFolder,
 ): Promise<{ skills: SkillDefinition[]; warnings: Diagnostic[] }> {
   const warnings: Diagnostic[] = [];
@@ -133,30 +144,14 @@ async function readSkillFolder(
     }
     return { skills: [], warnings };
   }
-  let entries;
-  try {
-    entries = readdirSync(top.value.path, { withFileTypes: true });
-  } catch {
-    return { skills: [], warnings };
-  }
-  const names = entries.filter((d) => d.isDirectory() || d.isSymbolicLink()).map((d) => d.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out: SkillDefinition[] = [];
-  for (const name of names) {
-    const checked = confinedFolder(folder.anchor, join(rel, name), rule);
-    if (!checked.ok) {
-      warnings.push({
-        level: "warning",
-        file: join(folder.path, name),
-        message: `skipped: ${checked.error}`,
-      });
-      continue;
-    }
-    const dir = checked.value.path;
+  for (const found of skillDirs(folder, top.value.path, rel, rule, warnings)) {
+    const { name, checked } = found;
+    const dir = checked.path;
     const file = join(dir, "SKILL.md");
     const skip = (message: string) =>
       warnings.push({ level: "warning", file, message: `skipped: ${message}` });
-    const r = readSkillFile(checked.value);
+    const r = readSkillFile(checked);
     if (!r.ok) {
       if (r.code === "ENOENT") {
         warnings.push({
@@ -199,6 +194,8 @@ async function readSkillFolder(
     }
     out.push({
       ...parsed.value,
+      // A plugin's skills go by `plugin:skill`, as Claude Code shows them.
+      ...(folder.plugin ? { name: `${pluginName(folder.plugin)}:${parsed.value.name}` } : {}),
       filePath: file,
       source: folder.source,
       family: folder.family,
@@ -206,6 +203,88 @@ async function readSkillFolder(
     });
   }
   return { skills: out, warnings };
+}
+
+/** How deep below a recursive root a skill folder may lie (`<category>/<skill>` is 2). */
+export const MAX_SKILL_DEPTH = 4;
+/** Folders looked at below one root, at most: the rest is skipped with a warning. */
+const MAX_SKILL_FOLDERS = 5_000;
+
+/** The name part of a plugin id (`name@marketplace`). */
+export function pluginName(id: string): string {
+  const at = id.indexOf("@");
+  return at > 0 ? id.slice(0, at) : id;
+}
+
+/** The sub-folders of `dir`, in byte order, or none when it cannot be read. */
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() || d.isSymbolicLink())
+      .map((d) => d.name)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The skill folders below `folder` (`rel` from its anchor), each checked by
+ * `confinedFolder` (a symlink on the way is refused, so no loop is followed).
+ * One level, except in Codex's roots and `.agents/skills`, which Codex scans
+ * recursively (`<category>/<skill>`, its `.system` folder too): there a
+ * folder without a `SKILL.md` that holds folders is looked into, down to
+ * {@link MAX_SKILL_DEPTH}.
+ */
+function skillDirs(
+  folder: SkillFolder,
+  root: string,
+  rel: string,
+  rule: { kind: string; where: string },
+  warnings: Diagnostic[],
+): { name: string; checked: ConfinedFolder }[] {
+  const recursive = folder.recursive === true;
+  const out: { name: string; checked: ConfinedFolder }[] = [];
+  let seen = 0;
+  const walk = (sub: string, depth: number): void => {
+    const names = subfolders(join(root, sub));
+    for (const name of sub === "" && folder.only ? names.filter((n) => n === folder.only) : names) {
+      const path = join(folder.path, sub, name);
+      if (++seen > MAX_SKILL_FOLDERS) {
+        if (seen === MAX_SKILL_FOLDERS + 1) {
+          warnings.push({
+            level: "warning",
+            file: folder.path,
+            message: `skipped: more than ${MAX_SKILL_FOLDERS} folders; the rest is not read`,
+          });
+        }
+        return;
+      }
+      const checked = confinedFolder(folder.anchor, join(rel, sub, name), rule);
+      if (!checked.ok) {
+        warnings.push({ level: "warning", file: path, message: `skipped: ${checked.error}` });
+        continue;
+      }
+      const hasFile = fileInside(checked.value, "SKILL.md");
+      // A folder holding folders is a category; an empty one is a skill missing its file.
+      if (
+        recursive && !hasFile.ok && hasFile.missing && subfolders(checked.value.path).length > 0
+      ) {
+        if (depth < MAX_SKILL_DEPTH) walk(join(sub, name), depth + 1);
+        else {
+          warnings.push({
+            level: "warning",
+            file: path,
+            message: `skipped: deeper than ${MAX_SKILL_DEPTH} folders below ${folder.path}`,
+          });
+        }
+        continue;
+      }
+      out.push({ name, checked: checked.value });
+    }
+  };
+  walk("", 1);
+  return out;
 }
 
 /** Discovers the skills of `e`; the first of a name wins. */

@@ -41,7 +41,10 @@ type Prices = Partial<
 
 export interface PriceTable {
   source: string;
-  providers: Record<string, { id: string; match: Match; prices: Prices | Json[] }[]>;
+  providers: Record<
+    string,
+    { id: string; match: Match; contextWindow?: number; prices: Prices | Json[] }[]
+  >;
 }
 
 export type Cost = { ok: true; usd: number } | { ok: false; reason: string };

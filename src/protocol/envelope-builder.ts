@@ -45,6 +45,8 @@ export interface EnvelopeParts {
   sandbox: SandboxSetting;
   mcpServers?: Record<string, McpServerDef>;
   skills: readonly SkillRef[];
+  /** The characters the prompt's skill listing may take. */
+  skillBudget?: number;
   memory?: { dir: string; head: string };
   preloadedSkills: readonly { name: string; body: string }[];
   /** The repository's programs blanked, for the git commands run (none: absent). */
@@ -95,6 +97,7 @@ export function buildEnvelope(
     sandbox: p.sandbox,
     ...(p.mcpServers ? { mcpServers: p.mcpServers } : {}),
     ...(p.skills.length > 0 ? { skills: [...p.skills] } : {}),
+    ...(p.skills.length > 0 && p.skillBudget !== undefined ? { skillBudget: p.skillBudget } : {}),
     ...(p.memory ? { memory: p.memory } : {}),
     ...(p.preloadedSkills.length > 0 ? { preloadedSkills: [...p.preloadedSkills] } : {}),
     ...(p.commandGitSettings && p.commandGitSettings.length > 0

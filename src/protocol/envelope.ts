@@ -125,6 +125,8 @@ export interface TaskEnvelope {
   memory?: { dir: string; head: string };
   /** The skills the child may load (`skill` tool); their names and descriptions go in the prompt. */
   skills?: SkillRef[];
+  /** The characters the prompt's skill listing may take (`protocol/skill-listing.ts`). */
+  skillBudget?: number;
   /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */
   preloadedSkills?: { name: string; body: string }[];
   /** The session this task is recorded in: the child then reports each `message`. */
@@ -488,6 +490,13 @@ export function parseEnvelope(text: string): EnvelopeResult {
           filePath,
         };
       });
+    }
+    if (doc.skillBudget !== undefined && doc.skillBudget !== null) {
+      if (
+        typeof doc.skillBudget !== "number" || !Number.isInteger(doc.skillBudget) ||
+        doc.skillBudget <= 0
+      ) bad("skillBudget", "must be a positive whole number of characters");
+      envelope.skillBudget = doc.skillBudget;
     }
     if (doc.preloadedSkills !== undefined && doc.preloadedSkills !== null) {
       if (!Array.isArray(doc.preloadedSkills)) {

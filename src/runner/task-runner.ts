@@ -66,6 +66,8 @@ import { readProjectMcp } from "./project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
+import { contextWindowOf } from "../model/context-window.ts";
+import { skillBudget } from "../protocol/skill-listing.ts";
 import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
@@ -335,6 +337,10 @@ export class TaskTool {
       sandbox: sandbox.setting,
       mcpServers,
       skills: skills.refs,
+      skillBudget: skillBudget(
+        model.ok ? contextWindowOf(model.value.id, config) : undefined,
+        env.env.SLASH_COMMAND_TOOL_CHAR_BUDGET,
+      ),
       memory,
       preloadedSkills: skills.preloaded,
       commandGitSettings: gathered.gitOverrides,
@@ -543,8 +549,9 @@ export class TaskTool {
       } else preloaded.push({ name, body: read.body });
     }
     if (warnings.length > 0) this.opts.onWarnings?.(warnings);
+    // `disable-model-invocation`: never offered to the model, only preloaded.
     const refs = mayLoad
-      ? found.skills.map((s) => ({
+      ? found.skills.filter((s) => s.disableModelInvocation !== true).map((s) => ({
         name: s.name,
         description: s.description,
         filePath: s.filePath,

@@ -4,7 +4,9 @@
  * list, when it declares the server (`mcpServers:`) without naming any of
  * its tools, or by its `tools` patterns: `mcp__<server>__<tool>`,
  * `mcp__<server>__*` and `mcp__<server>`, minus `disallowedTools`; in plan
- * mode only tools annotated `readOnlyHint` stay (the grant is decided by
+ * mode only tools annotated `readOnlyHint` stay, and a server's own
+ * `enabled_tools`/`disabled_tools` narrow its tools further
+ * (`mcp-tool-filter.ts`) (the grant is decided by
  * `protocol/tool-set-rule.ts`). Names are `mcp__<server>__<tool>`, with characters
  * model APIs refuse replaced by `_` and at most 64 characters. The server
  * checks arguments against its own schemas.
@@ -21,6 +23,7 @@ import type { McpServerDef } from "../../types.ts";
 import { type McpGrant, mcpToolGranted } from "../../protocol/tool-set-rule.ts";
 import { connectMcpServer, type ConnectOptions, type McpConnection } from "./mcp-client.ts";
 import type { JsonSchemaObject, ToolSpec } from "../tool-spec.ts";
+import { toolAllowedByServer, unknownFilterNames } from "./mcp-tool-filter.ts";
 
 export { mcpToolName };
 
@@ -69,7 +72,10 @@ export async function startMcpTools(
       return;
     }
     conns.push(r.conn);
+    const filter = servers[r.conn.server] ?? {};
+    errors.push(...unknownFilterNames(r.conn.server, filter, r.conn.tools.map((t) => t.name)));
     for (const t of r.conn.tools) {
+      if (!toolAllowedByServer(filter, t.name)) continue;
       const allowed = mcpToolGranted(grant, r.conn.server, t.name, t.readOnly);
       const spec = mcpToolSpec(r.conn, t);
       if (!allowed || taken.has(spec.name)) continue;
