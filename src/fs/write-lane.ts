@@ -36,11 +36,11 @@ export function laneGlobProblem(glob: string): string | undefined {
     return `'${glob}' is not relative to the project: a lane lies inside the project ` +
       "(write it relative to the project root, e.g. src/**)";
   }
-  const segments = glob.replace(/^\.\//, "").split("/");
+  const segments = glob.replace(/^\.\//, "").replace(/\/$/, "").split("/");
   if (segments.some((s) => s === "..")) {
     return `'${glob}' leaves the project ('..'): a lane lies inside the project`;
   }
-  if (segments.some((s) => s === "." || s === "") && !glob.endsWith("/")) {
+  if (segments.some((s) => s === "." || s === "")) {
     return `'${glob}' has an empty or '.' path segment`;
   }
   if (/[\r\n\0]/.test(glob)) return `'${JSON.stringify(glob)}' holds a control character`;

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import type { Turn } from "../support/model-server.ts";
-import { agentMd, isAfterTool, toolResults, type World } from "../support/world.ts";
+import { agentMd, toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const linux = process.platform === "linux" ? false : "needs Linux";
