@@ -11,19 +11,20 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
+import { outsideFolder } from "../support/outside-folder.ts";
 import { modelHarness } from "../support/harness.ts";
 import type { Turn } from "../support/model-server.ts";
-import { agentMd, toolResults, type World } from "../support/world.ts";
+import { agentMd, isAfterTool, offeredTools, toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const linux = process.platform === "linux" ? false : "needs Linux";
 const support = sandboxSupport(bwrapLocations(process.env), true);
 const needsBwrap = linux || (support.ok ? false : `bwrap unavailable: ${support.reason}`);
 
-const { server, world, respond } = modelHarness({ respond: () => ({ text: "done" }) });
+const { server, world, respond, scratch } = modelHarness({ respond: () => ({ text: "done" }) });
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, args });
 
@@ -105,6 +106,29 @@ describe("a sandboxed command keeps to the lane", { skip: needsBwrap }, () => {
     assert.equal(existsSync(join(w.cwd, "docs", "x")), false);
     assert.match(results[1], /status=0/);
     assert.equal(readFileSync(join(w.cwd, "src", "b.ts"), "utf8"), "yes\n");
+  });
+});
+
+describe("a lane reached through a symlink", { skip: needsBwrap }, () => {
+  test("a lane folder that is a link out of the project is not bound writable", async () => {
+    const w = project();
+    const out = scratch(outsideFolder());
+    symlinkSync(out, join(w.cwd, "out"));
+    const { r, results } = await runTurns(w, [
+      "--writes",
+      "out/**",
+      "--sandbox",
+      "workspace-write",
+      "go",
+    ], [
+      { toolCalls: [call("bash", { command: "echo x > out/f; echo status=$?" })] },
+      { toolCalls: [call("write", { path: "out/g", content: "x\n" })] },
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(results[0], /status=[1-9]/);
+    assert.equal(existsSync(join(out, "f")), false);
+    assert.match(results[1], /outside/);
+    assert.equal(existsSync(join(out, "g")), false);
   });
 });
 
@@ -190,6 +214,66 @@ describe("tasks of one call and their lanes", () => {
     assert.deepEqual(doc.tasks.map((t: { waitsFor: string[] }) => t.waitsFor), [[], [], ["a"], []]);
     assert.deepEqual(doc.tasks[2].writes, ["src/api/**"]);
     assert.deepEqual(doc.tasks[2].envelope.writes, ["src/api/**"]);
+  });
+});
+
+describe("a delegated task writes no more than its caller", () => {
+  function delegating(taskArgs: Record<string, unknown>): World {
+    const w = project();
+    w.addAgent("boss", agentMd("boss", "tools: task\nspawns: helper\n"));
+    w.addAgent("helper", agentMd("helper", "tools: write\n"));
+    respond((req) => {
+      const boss = offeredTools(req).includes("task");
+      if (isAfterTool(req)) return { text: boss ? "all done" : "done" };
+      return boss
+        ? {
+          toolCalls: [
+            call("task", { agent: "helper", tasks: [{ id: "h", assignment: "x", ...taskArgs }] }),
+          ],
+        }
+        : { toolCalls: [call("write", { path: "docs/x.md", content: "no\n" })] };
+    });
+    return w;
+  }
+
+  test("a sub-task without a lane gets its caller's", async () => {
+    const w = delegating({});
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "boss", "--writes", "src/**", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_NO_BWRAP: "1" },
+    });
+    respond(() => ({ text: "done" }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(join(w.cwd, "docs", "x.md")), false);
+    const helperEnd = server.requests.find((q) =>
+      !offeredTools(q).includes("task") && isAfterTool(q)
+    );
+    assert.ok(helperEnd, "the helper ran its write");
+    assert.match(
+      toolResults(helperEnd),
+      /docs\/x\.md is outside this task's write lane \(src\/\*\*\)/,
+    );
+  });
+
+  test("a sub-task's lane outside its caller's is refused", async () => {
+    const w = delegating({ writes: ["docs/**"] });
+    server.requests.length = 0;
+    const r = await runXcsh(["run", "boss", "--writes", "src/**", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_NO_BWRAP: "1" },
+    });
+    respond(() => ({ text: "done" }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(join(w.cwd, "docs", "x.md")), false);
+    // Only the boss asked the model: no helper started.
+    assert.ok(server.requests.every((q) => offeredTools(q).includes("task")));
+    assert.match(
+      toolResults(server.requests.at(-1)!),
+      /tasks\[0\]\.writes \(docs\/\*\*\) is not within this task's own write lane \(src\/\*\*\)/,
+    );
   });
 });
 
