@@ -63,6 +63,11 @@ export interface AgentDefinition {
   /** `worktree`: every task of this agent runs in a fresh git worktree. */
   isolation?: Isolation;
   /**
+   * `writes:` the write lane of its tasks: globs relative to the project
+   * root; the file tools refuse any other path (see `fs/write-lane.ts`).
+   */
+  writes?: string[];
+  /**
    * MCP servers the file declares (`mcpServers:` / `mcp-servers:`): a name
    * of a configured server, or a name with an inline definition.
    */
@@ -243,6 +248,8 @@ export interface TaskItem {
   assignment: string;
   /** The id of a session to continue: its agent, model, folder and conversation. */
   resume?: string;
+  /** This task's write lane (globs relative to the project root); absent: the agent's. */
+  writes?: string[];
 }
 
 /** A request to run one agent on one or more assignments. */

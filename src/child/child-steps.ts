@@ -116,6 +116,10 @@ export function toolContextFor(o: {
     ...(workspace.folders ? { folders: workspace.folders } : {}),
     ...(workspace.programs?.length ? { programs: workspace.programs } : {}),
     ...(workspace.sandbox ? { sandbox: workspace.sandbox } : {}),
+    // The lane the parent decided, relative to the project root.
+    ...(envelope.writes && workspace.roots[0]
+      ? { lane: { root: workspace.roots[0], globs: envelope.writes } }
+      : {}),
     signal: o.signal,
     fetchAllow: o.config.task.webFetchAllow ?? [],
     env: o.commandEnv,

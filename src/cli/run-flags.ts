@@ -15,6 +15,9 @@ Flags:
   --agents JSON          agents for this run, in Claude Code's shape:
                          '{"NAME": {"description": "...", "prompt": "...", "tools": [...]}}'
                          (they win over agent files of the same name)
+  --writes GLOB          the task's write lane, relative to the project root (repeat for
+                         several globs; with --task: --writes ID=GLOB). write and edit
+                         refuse other paths; tasks whose lanes overlap run one after the other
   --context TEXT         shared background given to every task
   --schema JSON|@FILE    output schema (JSON Schema or JTD) when the agent has none
   --plan                 plan mode: read-only tools, no delegation
@@ -32,8 +35,8 @@ Flags:
                          (JSON Lines as the run goes: events, each task's result, the run's)
   --json                 the same as --output-format json
   --max-turns N          stop a task after N model calls (status max_turns)
-  --dry-run              resolve, guard and print the child envelopes, their models and the
-                         instruction files they would hold; no model call
+  --dry-run              resolve, guard and print the child envelopes, their models, the
+                         instruction files they would hold, their lanes and order; no model call
   --verbose              print every warning about agent files (default: one summary line)
 
 Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
@@ -41,6 +44,7 @@ Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or
 
 export const RUN_FLAGS = {
   task: { type: "string", multiple: true },
+  writes: { type: "string", multiple: true },
   agents: { type: "string" },
   context: { type: "string" },
   schema: { type: "string" },

@@ -28,6 +28,7 @@ import { runId } from "../runner/artifacts.ts";
 import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
+import { laneWaits } from "../runner/write-lanes.ts";
 import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
@@ -135,6 +136,35 @@ export function parseTaskFlag(value: string): TaskItem {
   const eq = value.indexOf("=");
   if (eq <= 0) throw new UsageError(`--task: expected ID=ASSIGNMENT, got "${value}"`);
   return { id: value.slice(0, eq).trim(), assignment: value.slice(eq + 1) };
+}
+
+/**
+ * Gives each task its `--writes` globs: without `--task`, every glob is the
+ * one task's; with `--task`, each is `ID=GLOB` naming one of them.
+ */
+export function withWriteFlags(tasks: TaskItem[], flags: readonly string[], perTask: boolean) {
+  if (flags.length === 0) return tasks;
+  const lanes = new Map<string, string[]>();
+  for (const f of flags) {
+    let id = tasks[0].id;
+    let glob = f;
+    if (perTask) {
+      const eq = f.indexOf("=");
+      id = eq > 0 ? f.slice(0, eq).trim() : "";
+      glob = f.slice(eq + 1);
+      if (!tasks.some((t) => t.id === id)) {
+        throw new UsageError(
+          eq > 0
+            ? `--writes: "${id}" names no task of this run (tasks: ${
+              tasks.map((t) => t.id).join(", ")
+            })`
+            : `--writes: with --task, expected ID=GLOB, got "${f}"`,
+        );
+      }
+    }
+    lanes.set(id, [...lanes.get(id) ?? [], glob.trim()]);
+  }
+  return tasks.map((t) => lanes.has(t.id) ? { ...t, writes: lanes.get(t.id) } : t);
 }
 
 /** Reads `--max-turns`: a whole number of model calls, at least 1. */
@@ -342,6 +372,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     }
     tasks = [assignmentTask(assignment, agent, resume, values.resume)];
   }
+  tasks = withWriteFlags(tasks, values.writes ?? [], taskFlags.length > 0);
   const request: TaskRequest = {
     agent,
     tasks,
@@ -388,6 +419,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     onWarnings: reportDiagnostics,
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
+    laneField: () => "--writes",
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
     ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),
@@ -450,6 +482,21 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
         )
         : undefined
     );
+    // The write lanes, and which task waits for which (runner/write-lanes.ts).
+    const waits = laneWaits(
+      prepared.tasks.map((t) => t.envelope.writes),
+      prepared.tasks.map((t) => t.isolate !== undefined),
+    );
+    const waitsFor = waits.map((w) => w.map((j) => prepared.tasks[j].envelope.id));
+    prepared.tasks.forEach((t, i) => {
+      const lane = t.envelope.writes
+        ? `writes ${t.envelope.writes.join(", ")}`
+        : "writes anywhere in its workspace (no lane)";
+      const order = waitsFor[i].length > 0
+        ? `; runs after ${waitsFor[i].join(", ")} (overlapping lanes)`
+        : "";
+      writeErr(`xcsh: dry run: [${t.envelope.id}] ${lane}${order}\n`);
+    });
     prepared.tasks.forEach((t, i) => {
       const what = t.envelope.model
         ? `would run on ${t.envelope.model}${
@@ -475,6 +522,8 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
         ...(t.modelError ? { modelError: t.modelError } : {}),
         env: t.childEnv,
         timeoutMs: t.timeoutMs,
+        ...(t.envelope.writes ? { writes: t.envelope.writes } : {}),
+        waitsFor: waitsFor[i],
         ...(t.launch
           ? {
             launcher: launcherShown(t.launch, t.envelope, t.childEnv),

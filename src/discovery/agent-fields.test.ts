@@ -724,6 +724,30 @@ describe("parseAgentFields", () => {
     });
   }
 
+  test("writes: one glob or a list; commas stay in a glob; a bad one refuses the file", () => {
+    const one = parseAgentFields({ ...BASE, writes: "src/{a,b}/**" }, { file: FILE });
+    assert.ok(one.ok);
+    assert.deepEqual(one.value.writes, ["src/{a,b}/**"]);
+    const list = parseAgentFields({ ...BASE, writes: ["src/**", " docs/ "] }, { file: FILE });
+    assert.ok(list.ok);
+    assert.deepEqual(list.value.writes, ["src/**", "docs/"]);
+    for (
+      const [writes, message] of [
+        ["../x/**", /'writes': '\.\.\/x\/\*\*' leaves the project/],
+        [["/etc/**"], /is not relative to the project/],
+        ["src/[z-a]", /is no valid glob/],
+        [[1], /'writes' must be a glob or a list of globs/],
+        [[], /a lane needs at least one glob/],
+      ] as const
+    ) {
+      const r = parseAgentFields({ ...BASE, writes }, { file: FILE });
+      assert.equal(r.ok, false, JSON.stringify(writes));
+      if (r.ok) continue;
+      assert.equal(r.error.field, "writes");
+      assert.match(r.error.message, message);
+    }
+  });
+
   test("the ecosystems' own names are agent names", () => {
     for (
       const name of [

@@ -29,6 +29,7 @@ import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries
 import { invisibleIn, showInvisible } from "../text/clean-text.ts";
 import { agentNameProblem, isAgentName } from "./agent-name.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
+import { laneProblem } from "../fs/write-lane.ts";
 import {
   type AgentDefinition,
   type AgentFamily,
@@ -348,6 +349,20 @@ export function parseAgentFields(
     const i = fm.isolation;
     if (i === "worktree" || i === "none") fields.isolation = i;
     else warn("isolation", `'isolation' must be worktree or none, not ${describe(i)}; ignored`);
+  }
+  if (fm.writes !== undefined && fm.writes !== null) {
+    // A lane that cannot be read would leave the task unconfined: the file
+    // is refused rather than run without it.
+    // One glob or a list of them (not split at commas: `{a,b}` is a glob).
+    const v = fm.writes;
+    const list = typeof v === "string" ? [v] : v;
+    if (!Array.isArray(list) || !list.every((g) => typeof g === "string")) {
+      return fail("writes", `'writes' must be a glob or a list of globs, not ${describe(v)}`);
+    }
+    const globs = list.map((g) => g.trim());
+    const problem = laneProblem(globs, "'writes'");
+    if (problem) return fail("writes", problem);
+    fields.writes = globs;
   }
   if (fm.launcher !== undefined && fm.launcher !== null && fm.launcher !== "") {
     const l = fm.launcher;

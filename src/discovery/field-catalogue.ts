@@ -47,6 +47,7 @@ export const HONOURED_FIELDS: readonly string[] = [
   "omitClaudeMd",
   "context",
   "isolation",
+  "writes",
   "launcher",
   "permissionMode",
   "kind",

@@ -3,6 +3,25 @@ import assert from "node:assert/strict";
 import { readTaskInput } from "./task-input.ts";
 
 describe("readTaskInput", () => {
+  test("a task's writes is read; a bad one names its field", () => {
+    const ok = readTaskInput({
+      agent: "a",
+      tasks: [{ id: "x", assignment: "y", writes: ["src/**"] }],
+    });
+    assert.deepEqual(typeof ok === "object" ? ok.tasks[0].writes : ok, ["src/**"]);
+    assert.equal(
+      readTaskInput({ agent: "a", tasks: [{ id: "x", assignment: "y", writes: "src/**" }] }),
+      "'tasks[0].writes' must be a list of globs (strings)",
+    );
+    assert.match(
+      readTaskInput({
+        agent: "a",
+        tasks: [{ id: "x", assignment: "y", writes: ["/etc/**"] }],
+      }) as string,
+      /^'tasks\[0\]\.writes': '\/etc\/\*\*' is not relative to the project/,
+    );
+  });
+
   test("isolation and per-task resume are read", () => {
     assert.deepEqual(
       readTaskInput({

@@ -8,6 +8,7 @@
  */
 import type { TaskRequest } from "../types.ts";
 import { MAX_TASKS_PER_CALL } from "../protocol/limits.ts";
+import { laneProblem } from "../fs/write-lane.ts";
 
 /** JSON Schema of the `task` tool's arguments. */
 export const TASK_INPUT_SCHEMA = {
@@ -55,6 +56,12 @@ export const TASK_INPUT_SCHEMA = {
             description:
               "A session id from an earlier result: continue that conversation with this assignment as the follow-up.",
           },
+          writes: {
+            type: "array",
+            items: { type: "string" },
+            description:
+              "The task's write lane: globs relative to the project root (e.g. src/api/**). Its write and edit tools refuse other paths, its sandbox binds only these writable; tasks whose lanes overlap run one after the other.",
+          },
         },
         required: ["id", "assignment"],
       },
@@ -100,7 +107,10 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
     if (typeof t !== "object" || t === null) return `'tasks[${i}]' must be an object`;
-    const { id, description, assignment, resume, background } = t as Record<string, unknown>;
+    const { id, description, assignment, resume, background, writes } = t as Record<
+      string,
+      unknown
+    >;
     if (background !== undefined && background !== false) {
       return `'tasks[${i}].background' ${BACKGROUND_REFUSED}`;
     }
@@ -112,11 +122,19 @@ export function readTaskInput(args: unknown): TaskRequest | string {
     if (description !== undefined && typeof description !== "string") {
       return `'tasks[${i}].description' must be a string`;
     }
+    if (writes !== undefined) {
+      if (!Array.isArray(writes) || !writes.every((g) => typeof g === "string")) {
+        return `'tasks[${i}].writes' must be a list of globs (strings)`;
+      }
+      const problem = laneProblem(writes, `'tasks[${i}].writes'`);
+      if (problem) return problem;
+    }
     tasks.push({
       id,
       assignment,
       ...(description ? { description } : {}),
       ...(resume ? { resume } : {}),
+      ...(writes !== undefined ? { writes: writes as string[] } : {}),
     });
   }
   return {

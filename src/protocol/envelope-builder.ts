@@ -68,9 +68,12 @@ function blocked(agent: AgentDefinition): Partial<TaskEnvelope> {
   return name !== undefined ? { blockedAgent: name } : {};
 }
 
-/** The envelope of task `id` with `assignment`, from the call's `parts`. */
+/**
+ * The envelope of task `id` with `assignment` (and its decided write lane,
+ * `writes`), from the call's `parts`.
+ */
 export function buildEnvelope(
-  task: { id: string; assignment: string },
+  task: { id: string; assignment: string; writes?: readonly string[] },
   p: EnvelopeParts,
 ): TaskEnvelope {
   const { agent, model } = p;
@@ -100,6 +103,7 @@ export function buildEnvelope(
     ...(p.skills.length > 0 && p.skillBudget !== undefined ? { skillBudget: p.skillBudget } : {}),
     ...(p.memory ? { memory: p.memory } : {}),
     ...(p.preloadedSkills.length > 0 ? { preloadedSkills: [...p.preloadedSkills] } : {}),
+    ...(task.writes ? { writes: [...task.writes] } : {}),
     ...(p.commandGitSettings && p.commandGitSettings.length > 0
       ? { commandGitSettings: p.commandGitSettings.map(([k, v]): [string, string] => [k, v]) }
       : {}),

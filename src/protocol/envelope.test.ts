@@ -36,6 +36,12 @@ function withField(path: string, value: unknown): string {
 }
 
 describe("parseEnvelope", () => {
+  test("a write lane is kept as the parent decided it", () => {
+    const r = parseEnvelope(withField("writes", ["src/**", "docs/*.md"]));
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.writes, ["src/**", "docs/*.md"]);
+  });
+
   test("fills in defaults", () => {
     const r = parseEnvelope(JSON.stringify(good));
     assert.ok(r.ok);
@@ -58,6 +64,9 @@ describe("parseEnvelope", () => {
     ["cwd", "relative/dir", /'cwd' must be an absolute path/],
     ["model", 5, /'model' must be a non-empty string or null/],
     ["planMode", "yes", /'planMode' must be true or false/],
+    ["writes", "src/**", /'writes' must be a list of strings/],
+    ["writes", ["../x/**"], /'writes': '\.\.\/x\/\*\*' leaves the project/],
+    ["writes", [], /'writes': a lane needs at least one glob/],
     ["thinkingLevel", "huge", /'thinkingLevel'/],
     ["limits", { timeoutMs: 1.5 }, /'limits\.timeoutMs' must be a positive integer/],
     ["limits", { submitRetries: -1 }, /'limits\.submitRetries' must be an integer ≥ 0/],

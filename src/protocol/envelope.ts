@@ -15,8 +15,8 @@
  * servers the child starts, by name), `toolSet` (the tools the parent decided:
  * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
  * `blockedAgent` (the agent the child may not start; absent: the
- * environment's `PI_BLOCKED_AGENT`), `session` (the session id: the child
- * then reports each message), `history` (a resumed conversation). Every
+ * environment's `PI_BLOCKED_AGENT`), `writes` (the task's write lane; absent: none), `session` (the session id:
+ * the child then reports each message), `history` (a resumed conversation). Every
  * problem names the field. Pure.
  *
  * @example
@@ -49,6 +49,7 @@ import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 import { parsePromptContext, type PromptContext, PromptContextError } from "./prompt-context.ts";
 import { checkMcpDefinition, checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { parseHooks } from "../discovery/hook-config.ts";
+import { laneProblem } from "../fs/write-lane.ts";
 
 export const ENVELOPE_VERSION = 1;
 
@@ -129,6 +130,13 @@ export interface TaskEnvelope {
   skillBudget?: number;
   /** Skills the agent preloads (`skills:`): their instructions go in the prompt. */
   preloadedSkills?: { name: string; body: string }[];
+  /**
+   * The task's write lane, as the parent decided it: globs relative to the
+   * project root (`fs/write-lane.ts`). The file tools write only paths that
+   * match one; the sandbox binds only their literal prefixes writable.
+   * Absent: no lane (the whole workspace, as before).
+   */
+  writes?: string[];
   /** The session this task is recorded in: the child then reports each `message`. */
   session?: string;
   /** A resumed session's conversation so far (the child's messages, in order). */
@@ -508,6 +516,12 @@ export function parseEnvelope(text: string): EnvelopeResult {
         }
         return { name: reqString(s, "name", `preloadedSkills[${i}].name`), body: s.body };
       });
+    }
+    const writes = optStringList(doc, "writes", "writes");
+    if (writes !== undefined) {
+      const problem = laneProblem(writes, "'writes'");
+      if (problem) throw new FieldError(problem);
+      envelope.writes = writes;
     }
     const toolSet = parseToolSet(doc.toolSet);
     if (toolSet) envelope.toolSet = toolSet;

@@ -3,7 +3,8 @@
  * `xcsh run`, with the child as the caller (its depth, spawn rights and
  * blocked agent come from its environment, with its envelope's laid over
  * it) and its model and schema as the parent's, and its deny rules (its
- * callers' among them) added to every agent it starts. Guard refusals reach
+ * callers' among them) added to every agent it starts, and its write lane
+ * the bound of every lane it gives. Guard refusals reach
  * the model as the tool's error.
  * Concurrent calls share one cap of `task.maxConcurrency` sub-agents. The
  * child side receives this function from `xcsh __child`'s entry, so `child/`
@@ -44,6 +45,8 @@ export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
       // What this agent was refused, no agent it starts may do.
       inheritedDeny: ctx.envelope.agent.permissions?.deny ?? [],
+      // Nor does any write outside this task's lane.
+      ...(ctx.envelope.writes ? { lane: ctx.envelope.writes } : {}),
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

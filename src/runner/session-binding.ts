@@ -7,8 +7,8 @@
  * worktree of (not a repository, no commit, no git: refused). A resumed
  * task: its session read and locked, its folder inside the caller's project
  * (see `resume-scope.ts`), the same agent required, and the
- * stored envelope's agent, thinking level, schema, context, plan mode and
- * folder reused with the conversation so far (well-formed); the model it last
+ * stored envelope's agent, thinking level, schema, context, plan mode,
+ * write lane (unless the call gives one) and folder reused with the conversation so far (well-formed); the model it last
  * ran on, whatever config says now, unless the call names one (`--model`:
  * the conversation moves to it without the provider data, with a note);
  * where it last worked (a follow-up may
@@ -115,6 +115,9 @@ async function bindResume(
     ...(stored.context ? { context: stored.context } : {}),
     cwd,
     planMode: stored.planMode,
+    // The session's write lane, unless this call gives one (a call without
+    // a lane has no caller's lane either: the stored one is only tighter).
+    ...(rest.writes ?? stored.writes ? { writes: rest.writes ?? stored.writes } : {}),
     session: id,
     history: next.messages,
   };

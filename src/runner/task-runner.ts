@@ -7,7 +7,8 @@
  * have changed), applies the guards before any other work, builds the
  * effective agent, schema, model and environment of each child, reads the
  * instruction files and environment facts once for all of them, runs the
- * tasks in parallel up to `task.maxConcurrency`, and cuts long outputs with
+ * tasks in parallel up to `task.maxConcurrency` (tasks whose write lanes
+ * overlap one after the other: `write-lanes.ts`), and cuts long outputs with
  * the full text saved as an artifact.
  *
  * @example
@@ -29,7 +30,7 @@
  */
 import { writeErr } from "../text/stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
-import { type Limiter, mapLimit } from "../process/concurrency.ts";
+import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
 import { memoryDir, openMemory } from "./agent-memory.ts";
@@ -37,6 +38,7 @@ import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runPreparedTask } from "./run-task.ts";
+import { decideLanes, laneWaits } from "./write-lanes.ts";
 import type { PreparedTask } from "./prepared-task.ts";
 import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "./request.ts";
@@ -143,6 +145,10 @@ export interface TaskToolOptions {
    * tool lists and system prompt); the untrusted-file rules still apply after.
    */
   editAgent?: (agent: AgentDefinition) => AgentDefinition;
+  /** The calling task's write lane: no task it starts writes outside it (`write-lanes.ts`). */
+  lane?: readonly string[];
+  /** How a task's own lane is named in messages (default: `tasks[i].writes`). */
+  laneField?: (index: number) => string;
 }
 
 export type { PreparedTask };
@@ -345,9 +351,20 @@ export class TaskTool {
       preloadedSkills: skills.preloaded,
       commandGitSettings: gathered.gitOverrides,
     };
+    const lanes = decideLanes({
+      tasks: req.tasks,
+      agent: agent.writes,
+      caller: this.opts.lane,
+      taskField: this.opts.laneField ?? ((i) => `tasks[${i}].writes`),
+    });
+    if (!lanes.ok) return usage(lanes.message);
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
-    const tasks = req.tasks.map((t): PreparedTask => ({
-      envelope: buildEnvelope(t, parts),
+    const tasks = req.tasks.map((t, i): PreparedTask => ({
+      envelope: buildEnvelope({
+        id: t.id,
+        assignment: t.assignment,
+        ...(lanes.lanes[i] ? { writes: lanes.lanes[i] } : {}),
+      }, parts),
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
       requestedModel: requestedModel({
@@ -667,53 +684,69 @@ export class TaskTool {
     // pricing only needs the provider's type and URL.
     const pricing = import("../model/price-call.ts");
     const priceEnv = { ...env.env, ...this.opts.keys };
-    return await mapLimit(tasks, config.task.maxConcurrency, (task) =>
-      slot(async () => {
-        const calls: TokenUsage[] = [];
-        // Tasks still queued when the call is cancelled never start.
-        const final: TaskResult = signal?.aborted
-          ? {
-            id: task.envelope.id,
-            agent: task.envelope.agent.name,
-            status: "cancelled",
-            error: "cancelled",
-          }
-          : await this.cut(
-            await runPreparedTask({
-              envelope: task.envelope,
-              env: { ...baseEnv, ...task.childEnv },
-              timeoutMs: task.timeoutMs,
-              session: task.session,
-              isolate: task.isolate,
-              ...(task.launch ? { launch: task.launch } : {}),
-              finalize: async (r) => {
-                const asked = task.requestedModel !== undefined && r.model !== undefined
-                  ? { ...r, requestedModel: task.requestedModel }
-                  : r;
-                return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
-              },
-              keeper: this.keeper,
-              secrets: this.secrets,
-              worktrees: this.worktreesDir,
-              run: this.opts.backgroundRun,
-              signal,
-              onEvent: (e) => {
-                if (e.type === "usage") {
-                  calls.push({
-                    input: e.input ?? 0,
-                    output: e.output ?? 0,
-                    cacheRead: e.cacheRead ?? 0,
-                    cacheWrite: e.cacheWrite ?? 0,
-                  });
-                }
-                this.opts.onEvent?.(task.envelope.id, e);
-              },
-            }),
-          );
-        if (signal?.aborted) task.session?.release();
-        this.opts.onResult?.(final);
-        return final;
-      }));
+    // Tasks whose write lanes overlap in one workspace run one after the
+    // other: each waits for the earlier ones it overlaps (never a later
+    // one, so no cycle) before it queues for a slot; the rest queue in order.
+    const waits = laneWaits(
+      tasks.map((t) => t.envelope.writes),
+      tasks.map((t) => t.isolate !== undefined),
+    );
+    const cap = createLimiter(config.task.maxConcurrency);
+    const runs: Promise<TaskResult>[] = [];
+    tasks.forEach((task, i) => {
+      const before = Promise.all(waits[i].map((j) => runs[j].catch(() => undefined)));
+      runs[i] = before.then(() =>
+        cap(() =>
+          slot(async () => {
+            const calls: TokenUsage[] = [];
+            // Tasks still queued when the call is cancelled never start.
+            const final: TaskResult = signal?.aborted
+              ? {
+                id: task.envelope.id,
+                agent: task.envelope.agent.name,
+                status: "cancelled",
+                error: "cancelled",
+              }
+              : await this.cut(
+                await runPreparedTask({
+                  envelope: task.envelope,
+                  env: { ...baseEnv, ...task.childEnv },
+                  timeoutMs: task.timeoutMs,
+                  session: task.session,
+                  isolate: task.isolate,
+                  ...(task.launch ? { launch: task.launch } : {}),
+                  finalize: async (r) => {
+                    const asked = task.requestedModel !== undefined && r.model !== undefined
+                      ? { ...r, requestedModel: task.requestedModel }
+                      : r;
+                    return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
+                  },
+                  keeper: this.keeper,
+                  secrets: this.secrets,
+                  worktrees: this.worktreesDir,
+                  run: this.opts.backgroundRun,
+                  signal,
+                  onEvent: (e) => {
+                    if (e.type === "usage") {
+                      calls.push({
+                        input: e.input ?? 0,
+                        output: e.output ?? 0,
+                        cacheRead: e.cacheRead ?? 0,
+                        cacheWrite: e.cacheWrite ?? 0,
+                      });
+                    }
+                    this.opts.onEvent?.(task.envelope.id, e);
+                  },
+                }),
+              );
+            if (signal?.aborted) task.session?.release();
+            this.opts.onResult?.(final);
+            return final;
+          })
+        )
+      );
+    });
+    return await Promise.all(runs);
   }
 
   /** Cuts an over-long text, saving the whole of it as an artifact. */

@@ -12,6 +12,27 @@ const base = {
 };
 
 describe("bwrapArgs", () => {
+  test("with a lane, the roots are read-only and only the lane's paths writable", () => {
+    const args = bwrapArgs(
+      { ...base, mode: "workspace-write", writable: ["/p/src/api"], readOnly: ["/p/src/api/h.sh"] },
+      ["true"],
+    );
+    const at = (flag: string, path: string) =>
+      args.findIndex((a, i) => a === flag && args[i + 1] === path && args[i + 2] === path);
+    assert.ok(at("--ro-bind", "/p") >= 0);
+    assert.ok(at("--ro-bind", "/data") >= 0);
+    assert.equal(at("--bind", "/p"), -1);
+    assert.ok(at("--bind", "/p/src/api") > at("--ro-bind", "/p"));
+    // What must stay as it is stays on top.
+    assert.ok(at("--ro-bind", "/p/src/api/h.sh") > at("--bind", "/p/src/api"));
+  });
+
+  test("a lane binds nothing writable in read-only", () => {
+    const args = bwrapArgs({ ...base, mode: "read-only", writable: ["/p/lane"] }, ["true"]);
+    assert.equal(args.includes("/p/lane"), false);
+    assert.deepEqual(args.filter((a) => a === "--bind"), ["--bind"]); // the private /tmp only
+  });
+
   test("read-only files are bound after the writable folders, so they stay read-only", () => {
     const args = bwrapArgs(
       { ...base, mode: "workspace-write", readOnly: ["/p/hooks/check.sh"] },

@@ -8,7 +8,9 @@
  * private temporary folder as `/tmp` (`TMPDIR=/tmp`), and in
  * `workspace-write` the writable folders (the project and
  * `task.additionalDirectories`) bound read-write on top (in `read-only`,
- * bound again read-only, so that a project below `/tmp` stays visible); then
+ * bound again read-only, so that a project below `/tmp` stays visible; with
+ * a write lane, bound read-only and only the lane's folders and files bound
+ * read-write on top); then
  * what must stay as it is bound read-only on top: the skill folders inside
  * them and the scripts the task's hooks run. The
  * host's socket folders (`/run`, `/var/tmp`: see `host-sockets.ts`) are
@@ -59,6 +61,12 @@ export interface BwrapPlan {
    */
   roots: readonly string[];
   /**
+   * A write lane's folders and files (inside `roots`, each existing): in
+   * `workspace-write`, when given, the roots are bound read-only and only
+   * these writable on top of them.
+   */
+  writable?: readonly string[];
+  /**
    * Folders and files inside `roots` bound read-only on top of them (skill
    * folders, the scripts hooks run); each must exist.
    */
@@ -84,8 +92,10 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   // Hidden folders and /tmp first: a project that lives below one of them is
   // bound back on top of it.
   args.push("--bind", plan.tmp, "/tmp");
-  const bind = plan.mode === "workspace-write" ? "--bind" : "--ro-bind";
+  const write = plan.mode === "workspace-write";
+  const bind = write && !plan.writable ? "--bind" : "--ro-bind";
   for (const dir of plan.roots) args.push(bind, dir, dir);
+  if (write) { for (const path of plan.writable ?? []) args.push("--bind", path, path); }
   for (const path of plan.readOnly ?? []) args.push("--ro-bind", path, path);
   if (plan.proxy) {
     args.push("--ro-bind", plan.proxy.dir, PROXY_DIR_INSIDE);

@@ -18,12 +18,13 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { killMarked, killTree } from "../process/process-tree.ts";
 import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
+import { lanePrefix } from "../fs/write-lane.ts";
 import { stillThere } from "../fs/confined-folder.ts";
-import { dirname } from "node:path";
 import {
   bwrapArgs,
   type BwrapPlan,
@@ -80,6 +81,31 @@ interface CommandLine {
 }
 
 /**
+ * What a sandboxed command of a task with a write lane may write: the
+ * literal prefix of each glob (`src/api/**` → `src/api`; `**\/*.test.ts` →
+ * the whole project), taken again before each command, where it exists now
+ * and is reached through no symlink (its real path is itself): a folder a
+ * symlink stands in for is not bound, so nothing outside the lane's own
+ * folders becomes writable. Bubblewrap binds paths, not patterns: within a
+ * prefix, a command writes any file, the glob's rest is kept by the file
+ * tools alone.
+ */
+function laneBinds(lane: { root: string; globs: readonly string[] }): string[] {
+  const out: string[] = [];
+  for (const prefix of new Set(lane.globs.map(lanePrefix))) {
+    const path = prefix === "" ? lane.root : join(lane.root, prefix);
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      continue; // not there (yet): nothing to bind
+    }
+    if (real === path && !out.includes(path)) out.push(path);
+  }
+  return out;
+}
+
+/**
  * The program and arguments that run `script`: in the sandbox when there is
  * one; with the network through the proxy (started on first need), behind
  * the bridge (`xcsh __netbridge`, see `src/sandbox/net-bridge.ts`); or why
@@ -110,6 +136,7 @@ async function commandLine(script: string, ctx: ToolContext): Promise<CommandLin
       ...(folders?.readOnly.map((f) => f.path) ?? []),
       ...(sb.readOnly ?? []).filter((f) => existsSync(f)),
     ],
+    ...(ctx.lane ? { writable: laneBinds(ctx.lane) } : {}),
     tmp: sb.tmp,
     cwd: ctx.cwd,
     hide: hostHiding(),

@@ -138,6 +138,33 @@ describe("file tools confined to the project", { skip: unix }, () => {
     assert.equal(existsSync(join(sb.dir, ".moved", "skills", "s", "new.md")), false);
   });
 
+  test("with a write lane, write and edit change only paths that match it", async () => {
+    const root = realpathSync(sb.dir);
+    mkdirSync(join(sb.dir, "lane", "src"), { recursive: true });
+    mkdirSync(join(sb.dir, "lane", "docs"), { recursive: true });
+    writeFileSync(join(sb.dir, "lane", "docs", "d.md"), "doc\n");
+    // A link inside the lane to a file outside it: its real place decides.
+    symlinkSync(join(sb.dir, "lane", "docs", "d.md"), join(sb.dir, "lane", "src", "link.md"));
+    const ctx = { ...sb.ctx, lane: { root, globs: ["lane/src/**"] } };
+    const ok = await writeTool.run({ path: "lane/src/a.ts", content: "a" }, ctx);
+    assert.equal(ok.ok, true, ok.output);
+    const out = await writeTool.run({ path: "lane/docs/x.md", content: "x" }, ctx);
+    assert.match(
+      out.output,
+      /lane\/docs\/x\.md is outside this task's write lane \(lane\/src\/\*\*\)/,
+    );
+    assert.equal(existsSync(join(sb.dir, "lane", "docs", "x.md")), false);
+    const linked = await editTool.run(
+      { path: "lane/src/link.md", old_string: "doc", new_string: "x" },
+      ctx,
+    );
+    assert.match(linked.output, /outside this task's write lane/);
+    // The lane's root itself matches no glob.
+    assert.equal((await confine(ctx, ".")).ok, false);
+    // Reading is not confined by the lane.
+    assert.equal((await readTool.run({ path: "lane/docs/d.md" }, ctx)).output, "1\tdoc");
+  });
+
   test("realLocation follows a dangling symlink to its target; a loop is an error", async () => {
     const real = await realLocation(join(sb.dir, "dangling.txt"));
     assert.equal(real, join(await realLocation(outside), "new.txt"));

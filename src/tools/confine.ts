@@ -8,7 +8,9 @@
  * a root swapped for a symlink later does not move them). A tool that writes
  * (`write`, `edit`) is also refused inside a read-only folder (a skill
  * folder), found by path or, when a folder above it was renamed since, by
- * identity. The rule itself is `inside.ts`; this module is its edge on the
+ * identity, and, when the task has a write lane, outside it. So a path is
+ * writable when it lies in a root, is not read-only, and matches the lane
+ * when there is one. The rule itself is `inside.ts`; this module is its edge on the
  * disk.
  *
  * @example
@@ -23,7 +25,8 @@
  * @module
  */
 import { lstat, readlink, realpath } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { inLane } from "../fs/write-lane.ts";
 import { isInside, outsideMessage } from "./inside.ts";
 import { inFolders } from "../fs/confined-folder.ts";
 import { type ToolContext, toolError, type ToolOutcome } from "./tool-spec.ts";
@@ -101,6 +104,10 @@ export async function confine(
       ),
     };
   }
+  if (!read && ctx.lane) {
+    const outside = laneRefusal(real, ctx.lane);
+    if (outside) return { ok: false, error: toolError(`${shown} ${outside}`) };
+  }
   if (!read && ctx.programs?.includes(real)) {
     return {
       ok: false,
@@ -110,6 +117,21 @@ export async function confine(
     };
   }
   return { ok: true, abs, shown, roots };
+}
+
+/**
+ * Why the real path `real` is outside the write lane `lane`, or undefined:
+ * it must lie below the lane's root and match one of its globs.
+ */
+export function laneRefusal(
+  real: string,
+  lane: { root: string; globs: readonly string[] },
+): string | undefined {
+  const rel = relative(lane.root, real).split(sep).join("/");
+  const below = rel !== "" && !rel.startsWith("../") && rel !== ".." && !isAbsolute(rel);
+  if (below && inLane(rel, lane.globs)) return undefined;
+  return `is outside this task's write lane (${lane.globs.join(", ")}): ` +
+    "write and edit change only the files the lane names";
 }
 
 /** False for a symlink (met while walking) whose target is outside `roots`. */

@@ -45,8 +45,8 @@ import { shellCommands } from "../formats/shell-words.ts";
 import type { PermissionRule, PermissionRules } from "../types.ts";
 import { realLocation } from "./confine.ts";
 import { embeddedLines, gitConfigOption, secondReading } from "./shell-rereading.ts";
-import { compileNodes } from "./search/glob-match.ts";
-import { parseGlob } from "./search/glob-syntax.ts";
+import { compileNodes } from "../fs/glob-match.ts";
+import { parseGlob } from "../fs/glob-syntax.ts";
 import type { ToolContext } from "./tool-spec.ts";
 import { ruleCoversAddress, ruleCoversHost } from "./web/domain-rule.ts";
 

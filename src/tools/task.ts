@@ -25,7 +25,13 @@ export interface TaskArgs {
   agent: string;
   context?: string;
   isolation?: "worktree" | "none";
-  tasks: { id: string; description?: string; assignment: string; resume?: string }[];
+  tasks: {
+    id: string;
+    description?: string;
+    assignment: string;
+    resume?: string;
+    writes?: string[];
+  }[];
 }
 
 /** What the model sees of one result (no artifacts paths or timings). Pure. */
@@ -77,6 +83,12 @@ export const taskTool: ToolSpec = {
               type: "string",
               description: "A session id from an earlier result: continue that conversation.",
             },
+            writes: {
+              type: "array",
+              items: { type: "string" },
+              description: "Globs (from the project root) this task may write, e.g. src/api/**; " +
+                "tasks whose globs overlap run one after the other.",
+            },
           },
           required: ["id", "assignment"],
           additionalProperties: false,
@@ -99,6 +111,7 @@ export const taskTool: ToolSpec = {
         description: t.description,
         assignment: t.assignment,
         ...(t.resume ? { resume: t.resume } : {}),
+        ...(t.writes ? { writes: t.writes } : {}),
       })),
       ...(args.context ? { context: args.context } : {}),
       ...(args.isolation ? { isolation: args.isolation } : {}),

@@ -77,6 +77,13 @@ export interface ToolContext {
    * `edit` refuse them, as the sandbox binds them read-only for commands.
    */
   programs?: readonly string[];
+  /**
+   * The task's write lane (`fs/write-lane.ts`): `write` and `edit` change
+   * only paths below `root` (the project root, a real path) that match one
+   * of `globs`; a sandboxed command gets only their literal prefixes
+   * writable. Absent: no lane.
+   */
+  lane?: { root: string; globs: readonly string[] };
 }
 
 /** A working bubblewrap sandbox for `bash` (see `src/sandbox/`). */

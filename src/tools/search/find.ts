@@ -8,7 +8,7 @@
  * @module
  */
 import { stat } from "node:fs/promises";
-import { compileGlob } from "./glob.ts";
+import { compileGlob } from "../../fs/glob.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { confine } from "../confine.ts";
 import { displayPath, entryPath, walk } from "./walk.ts";

@@ -20,8 +20,8 @@
  *
  * @module
  */
-import { compileNodes, neverMatchesSlash } from "./glob-match.ts";
-import { type GlobNode, parseGlob } from "./glob-syntax.ts";
+import { compileNodes, neverMatchesSlash } from "../../fs/glob-match.ts";
+import { type GlobNode, parseGlob } from "../../fs/glob-syntax.ts";
 
 export interface IgnoreRule {
   /** Directory (relative to the search root, `""` for the root) holding the rule. */

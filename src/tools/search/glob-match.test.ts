@@ -1,9 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compileNodes, type StepCounter } from "./glob-match.ts";
-import { parseGlob } from "./glob-syntax.ts";
-import { compileGlob } from "./glob.ts";
+import { compileNodes, type StepCounter } from "../../fs/glob-match.ts";
+import { parseGlob } from "../../fs/glob-syntax.ts";
+import { compileGlob } from "../../fs/glob.ts";
 import { isIgnored, parseGitignore } from "./gitignore.ts";
 import * as oldGlob from "../../../tests/support/reference-search/glob.ts";
 import * as oldIgnore from "../../../tests/support/reference-search/gitignore.ts";

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { matchesGlob } from "./glob.ts";
+import { matchesGlob } from "../../fs/glob.ts";
 import { isIgnored, parseGitignore } from "./gitignore.ts";
 
 describe("glob", () => {

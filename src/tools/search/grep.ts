@@ -12,7 +12,7 @@
 import { stat } from "node:fs/promises";
 import { fileReader } from "./file-bytes.ts";
 import { SHARE, SharedSearch } from "./grep-share.ts";
-import { compileGlob } from "./glob.ts";
+import { compileGlob } from "../../fs/glob.ts";
 import { type LineSearch, lineSearcher, searchText } from "./line-search.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { confine, linkStaysInside } from "../confine.ts";
