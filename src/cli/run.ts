@@ -27,6 +27,7 @@ import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
 import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
+import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
 import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
@@ -270,6 +271,8 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
   const sandbox = parseSandboxFlag(values.sandbox);
   const isolation = parseIsolation(values.isolation);
   const schema = values.schema !== undefined ? await readSchemaFlag(values.schema) : undefined;
+  const accept = await readAcceptFlags(values.accept ?? []);
+  const acceptRetries = readAcceptRetries(values["accept-retries"]);
   const env = discoveryEnv(values.cwd ?? resume?.cwd);
 
   const caller = readCallerState(process.env);
@@ -313,6 +316,8 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     ...(sandbox !== undefined ? { sandbox } : {}),
     ...(isolation !== undefined ? { isolation } : {}),
     ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
+    ...(accept.length > 0 ? { accept } : {}),
+    ...(acceptRetries !== undefined ? { acceptRetries } : {}),
   };
 
   let sessionAgents: AgentDefinition[] | undefined;
