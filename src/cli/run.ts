@@ -417,6 +417,17 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
         : `no model: ${t.modelError}`;
       writeErr(`xcsh: dry run: [${t.envelope.id}] ${what}\n`);
       if (thinking[i]) writeErr(`xcsh: dry run: [${t.envelope.id}] thinking: ${thinking[i]}\n`);
+      const plan = t.accept;
+      if (plan) {
+        const names = [
+          ...plan.checks.map((c) => `'${c.name}'`),
+          ...plan.skipped.map((c) => `'${c.name}' (skipped: not trusted)`),
+        ];
+        writeErr(
+          `xcsh: dry run: [${t.envelope.id}] acceptance checks: ${names.join(", ")}; ` +
+            `${plan.retries} round${plan.retries === 1 ? "" : "s"} back on failure\n`,
+        );
+      }
     });
     printJson({
       version: 1,

@@ -131,6 +131,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         envelope,
         start,
         pins,
+        secrets: t.secrets,
         place: { config: accept.config, home: accept.home, env: accept.env, signal: t.signal },
         runRound: round,
       })

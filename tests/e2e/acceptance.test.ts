@@ -353,6 +353,22 @@ describe("bad checks", () => {
     }
   });
 
+  test("--dry-run names the checks and the rounds, and starts nothing", async () => {
+    const w = world();
+    turns();
+    const r = await runXcsh(
+      ["run", "builder", "go", "--dry-run", "--accept", "cmd: make", "--accept", "file: out"],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /dry run: \[0-builder\] acceptance checks: 'cmd: make', 'file: out'; 1 round back on failure/,
+    );
+    assert.doesNotMatch(r.stdout, /cmd: make/, "the child's envelope does not carry the checks");
+    assert.equal(server.requests.length, 0);
+  });
+
   test("an agent file with a bad check is not loaded, and `agents check` names it", async () => {
     const w = world();
     w.addAgent("bad", agentMd("bad", "accept:\n  - cmd: make\n    timeout: -1\n"));

@@ -12,6 +12,7 @@
  * @module
  */
 import { wellFormed } from "../../sessions/replay.ts";
+import { redact } from "../../text/redact.ts";
 import type { TaskEnvelope } from "../../protocol/envelope.ts";
 import type { TaskResult } from "../../types.ts";
 import type { AcceptPlan } from "./accept-plan.ts";
@@ -29,6 +30,8 @@ export interface Rounds {
   /** The check commands' scripts, pinned before the child started. */
   pins?: ScriptPins;
   place: Omit<CommandPlace, "envelope">;
+  /** Values hidden from what the child is told (the run's secrets). */
+  secrets: readonly string[];
   /** Runs one round of the child; `messages` receives the messages it adds. */
   runRound: (envelope: TaskEnvelope, messages: unknown[]) => Promise<TaskResult>;
 }
@@ -102,7 +105,7 @@ export async function runRounds(r: Rounds): Promise<TaskResult> {
     added.length = 0;
     envelope = {
       ...envelope,
-      assignment: checkFeedback(ev.outcomes, r.plan.retries - round - 1),
+      assignment: redact(checkFeedback(ev.outcomes, r.plan.retries - round - 1), r.secrets),
       history,
     };
     result = merged(checked, await r.runRound(envelope, added));
