@@ -45,7 +45,10 @@ export function checkLines(r: TaskResult): string[] {
   const out: string[] = [];
   for (const c of r.checks ?? []) {
     if (c.ok) continue;
-    const last = c.output.trimEnd().split("\n").pop() ?? "";
+    // The last line, and the one before it when the last is a command's `[exit code N]`.
+    const lines = c.output.trimEnd().split("\n");
+    const last = lines.slice(/^\[.*\]$/.test(lines.at(-1) ?? "") ? -2 : -1).join(" ");
+    // stderr drops terminal controls a check's program printed (text/stdio.ts).
     out.push(`check '${c.name}' ${c.skipped ? "skipped" : "failed"}: ${last}`);
   }
   if (r.status === "ok" && r.verified === false) {

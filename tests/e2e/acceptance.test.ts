@@ -147,6 +147,38 @@ describe("a failing check sends the child back", () => {
   });
 });
 
+describe("isolation", () => {
+  test("checks run in the task's worktree, and scope sees the worktree's changes", async () => {
+    const w = world();
+    mkdirSync(join(w.cwd, "src"));
+    writeFileSync(join(w.cwd, "src", "a.ts"), "a\n");
+    git(w.cwd, "init", "-q", "-b", "main");
+    git(w.cwd, "add", ".");
+    git(w.cwd, "commit", "-q", "-m", "start");
+    turns({ toolCalls: [bash("echo b >> src/a.ts; touch built.txt")] }, { text: "done" });
+    const r = await runXcsh(
+      [
+        "run",
+        "builder",
+        "go",
+        "--json",
+        "--isolation",
+        "worktree",
+        "--accept",
+        "cmd: test -f built.txt",
+        "--accept",
+        "changed: src/** built.txt",
+      ],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const res = only(r.stdout);
+    assert.deepEqual(res.checks.map((c: { ok: boolean }) => c.ok), [true, true]);
+    assert.match(res.checks[1].output, /changed: built\.txt, src\/a\.ts/);
+    assert.ok(!existsSync(join(w.cwd, "built.txt")), "the caller's checkout is untouched");
+  });
+});
+
 describe("scope and result", () => {
   test("a change outside the scope is rejected naming the file", async () => {
     const w = world();
@@ -328,6 +360,29 @@ describe("check scripts", () => {
     );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(only(r.stdout).checks[0].ok, true);
+  });
+});
+
+describe("terminal", () => {
+  test("a failed check's last output line reaches stderr without terminal controls", async () => {
+    const w = world();
+    turns({ text: "done" });
+    const r = await runXcsh(
+      [
+        "run",
+        "builder",
+        "go",
+        "--accept",
+        "cmd: printf 'x\\033]0;pwned\\007\\033[2Jend'; exit 1",
+        "--accept-retries",
+        "0",
+      ],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 1, r.stderr);
+    const line = r.stderr.split("\n").find((l) => l.includes("failed: "));
+    assert.ok(line?.endsWith("failed: xend [exit code 1]"), r.stderr);
+    assert.doesNotMatch(r.stderr, /\u001b|\u0007/);
   });
 });
 
