@@ -349,6 +349,7 @@ async function runTasks(args: string[], sink?: RunSink): Promise<number> {
     onWarnings: reportDiagnostics,
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
+    acceptFlag: "--accept",
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
   });

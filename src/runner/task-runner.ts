@@ -135,6 +135,8 @@ export interface TaskToolOptions {
   listHint?: string;
   /** The flag that picks a model where there is one (`--model` on the command line): named in hints. */
   modelFlag?: string;
+  /** How the call's own checks are named in errors (`--accept` on the command line; default `accept`). */
+  acceptFlag?: string;
   /** The background run these tasks belong to (recorded in their sessions). */
   backgroundRun?: string;
   /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
@@ -377,7 +379,7 @@ export class TaskTool {
     if (!plan) return undefined;
     const origin = asked.filePath ? `${asked.filePath}: accept` : `agent '${asked.name}': accept`;
     const problem = await checksProblem(asked.accept ?? [], origin) ??
-      await checksProblem(req.accept ?? [], "--accept");
+      await checksProblem(req.accept ?? [], this.opts.acceptFlag ?? "accept");
     if (problem) return problem;
     if (plan.skipped.length > 0) {
       this.warn({
