@@ -14,11 +14,18 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import process from "node:process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { agentMd, type World } from "../support/world.ts";
+import { outsideFolder } from "../support/outside-folder.ts";
+import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
+
+const linux = process.platform === "linux" ? false : "needs Linux";
+const support = sandboxSupport(bwrapLocations(process.env), true);
+const needsBwrap = linux || (support.ok ? false : `bwrap unavailable: ${support.reason}`);
 
 const harness = modelHarness({ respond: () => ({ text: "unexpected" }) });
 const { server, respond } = harness;
@@ -360,6 +367,38 @@ describe("check scripts", () => {
     );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(only(r.stdout).checks[0].ok, true);
+  });
+});
+
+describe("the sandbox", { skip: needsBwrap }, () => {
+  test("a check command runs in the agent's sandbox, even for an agent without bash", async () => {
+    const w = world();
+    w.addAgent("reader", agentMd("reader", "tools: Read\n"));
+    const outside = harness.scratch(outsideFolder("xcsh-accept-outside-"));
+    turns({ text: "done" });
+    const r = await runXcsh(
+      [
+        "run",
+        "reader",
+        "go",
+        "--json",
+        "--accept",
+        `cmd: touch ${join(outside, "escaped")}`,
+        "--accept",
+        "cmd: touch inside.txt",
+        "--accept-retries",
+        "0",
+      ],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 1, r.stderr);
+    const res = only(r.stdout);
+    assert.deepEqual(res.checks.map((c: { ok: boolean }) => c.ok), [false, true]);
+    assert.ok(
+      !existsSync(join(outside, "escaped")),
+      "the check could not write outside the project",
+    );
+    assert.ok(existsSync(join(w.cwd, "inside.txt")), "the check could write in the project");
   });
 });
 
