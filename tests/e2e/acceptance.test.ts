@@ -21,6 +21,7 @@ import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { agentMd, type World } from "../support/world.ts";
 import { outsideFolder } from "../support/outside-folder.ts";
+import { ran, trappedRepo } from "../support/git-traps.ts";
 import { bwrapLocations, sandboxSupport } from "../../src/sandbox/probe.ts";
 
 const linux = process.platform === "linux" ? false : "needs Linux";
@@ -243,6 +244,20 @@ describe("scope and result", () => {
     );
     assert.equal(none.code, 1);
     assert.equal(only(none.stdout).checks[0].output, "no file changed");
+  });
+
+  test("attack: the scope snapshot runs none of the programs a repository's git config names", async () => {
+    const w = world();
+    const marks = harness.scratch(outsideFolder("xcsh-accept-marks-"));
+    trappedRepo(w.root, w.cwd, marks);
+    turns({ toolCalls: [bash("echo c > a.txt; echo d > b.txt")] }, { text: "done" });
+    const r = await runXcsh(
+      ["run", "builder", "go", "--json", "--accept", "scope: *.txt"],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(only(r.stdout).checks[0].output, /changed: a\.txt, b\.txt/);
+    assert.deepEqual(ran(marks), [], "no filter, fsmonitor, hook or ssh command ran");
   });
 
   test("a JSON Pointer into the structured result must equal or match", async () => {
