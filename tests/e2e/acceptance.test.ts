@@ -349,6 +349,37 @@ describe("trust", () => {
   });
 });
 
+describe("file checks", () => {
+  test("attack: a file check reads nothing outside the task's folders, symlinks included", async () => {
+    const w = world();
+    const outside = harness.scratch(outsideFolder("xcsh-accept-secret-"));
+    const secret = join(outside, "secret.txt");
+    writeFileSync(secret, "hunter2\n");
+    turns({ toolCalls: [bash(`ln -s ${secret} built.txt`)] }, { text: "done" });
+    const r = await runXcsh(
+      [
+        "run",
+        "builder",
+        "go",
+        "--json",
+        "--accept",
+        "file: built.txt ~ hunter2",
+        "--accept",
+        `file: ${secret} ~ hunter2`,
+        "--accept-retries",
+        "0",
+      ],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(r.code, 1, r.stderr);
+    const res = only(r.stdout);
+    assert.deepEqual(res.checks.map((c: { output: string }) => c.output), [
+      "built.txt: lies outside the task's folders",
+      `${secret}: lies outside the task's folders`,
+    ]);
+  });
+});
+
 describe("check scripts", () => {
   test("attack: a child that rewrites the script its check runs cannot make it pass", async () => {
     const w = world();

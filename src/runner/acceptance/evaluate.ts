@@ -2,7 +2,8 @@
  * Whether a child's work passes its acceptance checks, judged by the
  * parent after the child submits, in the order the checks are listed:
  * a command must exit 0 (`check-command.ts`); a file (relative to the
- * task's folder) must exist, and match its pattern or satisfy its schema;
+ * task's folder, and inside the task's folders as its tools see them, its
+ * real path checked) must exist, and match its pattern or satisfy its schema;
  * every file the task changed since it started (`changes.ts`) must match one
  * of the scope's globs (relative to the repository's top), and with
  * `changed` at least one must have changed; the value a JSON Pointer names
@@ -13,7 +14,10 @@
  *
  * @module
  */
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
+import { isInside } from "../../fs/path-inside.ts";
+import { workspaceRoots } from "../../child/workspace.ts";
 import { readCapped } from "../../fs/file-safety.ts";
 import { compileGlob } from "../../tools/search/glob.ts";
 import type { AcceptCheck, CheckOutcome } from "../../types.ts";
@@ -54,9 +58,25 @@ export function outputTail(text: string): string {
     text.slice(text.length - OUTPUT_TAIL_CHARS);
 }
 
-async function fileCheck(c: AcceptCheck & { kind: "file" }, cwd: string): Promise<CheckOutcome> {
+async function fileCheck(
+  c: AcceptCheck & { kind: "file" },
+  place: CommandPlace,
+): Promise<CheckOutcome> {
   const no = (output: string): CheckOutcome => ({ name: c.name, ok: false, output });
-  const read = await readCapped(resolve(cwd, c.file), MAX_CHECKED_FILE_BYTES);
+  const cwd = place.envelope.cwd;
+  const path = resolve(cwd, c.file);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return no(`${c.file}: does not exist`);
+  }
+  // Only what the task's own tools could read: the parent reads with the
+  // user's rights, and a child must not learn through a check (or a symlink
+  // it made) what lies outside.
+  const { roots } = workspaceRoots(cwd, place.home, place.config);
+  if (!isInside(real, roots)) return no(`${c.file}: lies outside the task's folders`);
+  const read = await readCapped(real, MAX_CHECKED_FILE_BYTES);
   if (!read.ok) return no(`${c.file}: ${read.code === "ENOENT" ? "does not exist" : read.reason}`);
   const text = new TextDecoder().decode(read.bytes);
   if (c.matches !== undefined) {
@@ -149,7 +169,7 @@ export async function evaluateChecks(i: EvaluationInput): Promise<Evaluation> {
       outcomes.push({ name: c.name, ok: r.ok, output: outputTail(r.output) });
       if (r.broken) return { outcomes, broken: `acceptance check '${c.name}': ${r.broken}` };
     } else if (c.kind === "file") {
-      outcomes.push(await fileCheck(c, i.place.envelope.cwd));
+      outcomes.push(await fileCheck(c, i.place));
     } else if (c.kind === "scope") {
       if (changed === undefined) {
         changed = i.start === undefined
