@@ -105,6 +105,31 @@ export interface AgentDefinition {
   skills?: string[];
   /** Keys of the file xcsh does not use (named once in a run's summary). */
   ignoredFields?: string[];
+  /** Acceptance checks the parent runs after the child submits (`accept:`). */
+  accept?: AcceptCheck[];
+  /** Rounds a child is sent back for failed checks (`acceptRetries:`, default 1). */
+  acceptRetries?: number;
+}
+
+/**
+ * One acceptance check (`runner/acceptance/`): a command that must exit 0,
+ * a file that must exist, the changed files' scope, or a value of the
+ * structured result. `name` is what the child and the result are told.
+ */
+export type AcceptCheck =
+  | { kind: "cmd"; name: string; cmd: string; timeout?: number }
+  | { kind: "file"; name: string; file: string; matches?: string; schema?: unknown }
+  | { kind: "scope"; name: string; globs: string[]; changed?: boolean }
+  | { kind: "result"; name: string; pointer: string; equals?: unknown; matches?: string };
+
+/** How one acceptance check went. */
+export interface CheckOutcome {
+  name: string;
+  ok: boolean;
+  /** The tail of its output, or why it failed. */
+  output: string;
+  /** True when it was not run (an untrusted project's command). */
+  skipped?: boolean;
 }
 
 /** The events a subagent's hooks run on (`SubagentStop` is read as `Stop`). */
@@ -272,6 +297,10 @@ export interface TaskRequest {
   isolation?: Isolation;
   /** A named launcher (`task.launchers`, or `local`) for this call's children. */
   launcher?: string;
+  /** Acceptance checks of this call, run after the agent's own. */
+  accept?: AcceptCheck[];
+  /** Overrides the agent's `acceptRetries`. */
+  acceptRetries?: number;
 }
 
 /** A kept worktree: where the task's changes are. */
@@ -286,8 +315,11 @@ export interface WorktreeInfo {
 export interface TaskResult {
   id: string;
   agent: string;
-  /** `max_turns`: the task reached its turn limit without a result. */
-  status: "ok" | "error" | "cancelled" | "max_turns";
+  /**
+   * `max_turns`: the task reached its turn limit without a result;
+   * `rejected`: its acceptance checks still failed after the allowed rounds.
+   */
+  status: "ok" | "error" | "cancelled" | "max_turns" | "rejected";
   data?: unknown;
   text?: string;
   error?: string;
@@ -311,6 +343,12 @@ export interface TaskResult {
   costUSD?: number | null;
   /** Why `costUSD` is null. */
   costNote?: string;
+  /** Each acceptance check of the last round (absent: the task had none). */
+  checks?: CheckOutcome[];
+  /** False when a check was skipped (an untrusted project's commands): not verified. */
+  verified?: boolean;
+  /** Rounds the child was sent back for failed checks. */
+  acceptRounds?: number;
 }
 
 /** `providers.<name>` in config. */

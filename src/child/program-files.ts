@@ -82,16 +82,21 @@ export function hookCommandWords(command: string, projectDir: string): string[] 
 /**
  * The files inside `roots` that the command lines of `hooks` and of the
  * stdio `servers` name (real paths, each once): what the sandbox binds
- * read-only.
+ * read-only. `commands` are read as hooks' command lines are (the parent's
+ * acceptance checks pin the files theirs name).
  */
 export function programFiles(o: {
   hooks?: AgentHooks;
+  commands?: readonly string[];
   servers?: Readonly<Record<string, McpServerDef>>;
   cwd: string;
   projectDir: string;
   roots: readonly string[];
 }): string[] {
   const named: { word: string; from: string }[] = [];
+  for (const command of o.commands ?? []) {
+    for (const word of hookCommandWords(command, o.projectDir)) named.push({ word, from: o.cwd });
+  }
   for (const groups of Object.values(o.hooks ?? {})) {
     for (const group of groups ?? []) {
       for (const hook of group.hooks) {

@@ -15,7 +15,8 @@ import type { OutputFormat } from "./output-format.ts";
 
 /** What a successful task prints: its data (a string as itself, anything else as JSON), or its text. */
 export function resultBody(r: TaskResult): string {
-  if (r.status === "ok") {
+  // A rejected task keeps its result: the caller sees what was not accepted.
+  if (r.status === "ok" || r.status === "rejected") {
     if (typeof r.data === "string") return r.data;
     if (r.data !== undefined) return JSON.stringify(r.data, null, 2);
     return r.text ?? "";
@@ -30,7 +31,30 @@ export function failureLine(r: TaskResult): string {
     return `task ${r.id} was cancelled${why}`;
   }
   if (r.status === "max_turns") return `task ${r.id} stopped at its turn limit: ${r.error ?? ""}`;
+  if (r.status === "rejected") {
+    return `task ${r.id} was rejected: ${r.error ?? "its checks failed"}`;
+  }
   return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
+}
+
+/**
+ * The notes on a task's acceptance checks: each one that failed or was
+ * skipped with the last line of its output, and a task not verified.
+ */
+export function checkLines(r: TaskResult): string[] {
+  const out: string[] = [];
+  for (const c of r.checks ?? []) {
+    if (c.ok) continue;
+    // The last line, and the one before it when the last is a command's `[exit code N]`.
+    const lines = c.output.trimEnd().split("\n");
+    const last = lines.slice(/^\[.*\]$/.test(lines.at(-1) ?? "") ? -2 : -1).join(" ");
+    // stderr drops terminal controls a check's program printed (text/stdio.ts).
+    out.push(`check '${c.name}' ${c.skipped ? "skipped" : "failed"}: ${last}`);
+  }
+  if (r.status === "ok" && r.verified === false) {
+    out.push("not verified: its acceptance checks did not all run");
+  }
+  return out;
 }
 
 /**
@@ -56,7 +80,7 @@ export function printResults(
   } else {
     for (const r of results) {
       writeOut(`== ${r.id} (${r.agent}): ${r.status}\n`);
-      const body = r.status === "ok"
+      const body = r.status === "ok" || r.status === "rejected"
         ? resultBody(r)
         : r.status === "cancelled" && (r.error ?? "cancelled") === "cancelled"
         ? "cancelled"
@@ -65,6 +89,7 @@ export function printResults(
     }
   }
   for (const r of results) {
+    if (!json) { for (const line of checkLines(r)) writeErr(`xcsh: task ${r.id}: ${line}\n`); }
     if (r.artifact) {
       writeErr(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
     }

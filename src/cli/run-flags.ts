@@ -28,6 +28,11 @@ Flags:
   --cwd DIR              run as if started in DIR
   --isolation MODE       worktree: each task works in a fresh git worktree; none: here
   --launcher NAME        start the children through task.launchers.NAME (local: here)
+  --accept CHECK|@FILE   an acceptance check the parent runs after the child submits
+                         (repeat for several): 'cmd: npm test', 'file: PATH [~ REGEX]',
+                         'scope: GLOB...', 'changed: GLOB...', 'result: /PTR == JSON'
+                         or 'result: /PTR ~ REGEX'; @FILE: a JSON list of checks
+  --accept-retries N     rounds a child whose checks failed is sent back (default 1)
   --resume SESSION       continue that session (same agent, model and folder;
                          --model moves it to another model)
   --background           start detached, print the run id and exit (see 'xcsh tasks')
@@ -39,7 +44,8 @@ Flags:
                          instruction files they would hold, their lanes and order; no model call
   --verbose              print every warning about agent files (default: one summary line)
 
-Exit codes: 0 every task succeeded, 1 a task failed or was cancelled, 2 usage or guard error.
+Exit codes: 0 every task succeeded, 1 a task failed, was rejected by its checks or was
+cancelled, 2 usage or guard error.
 `;
 
 export const RUN_FLAGS = {
@@ -55,6 +61,8 @@ export const RUN_FLAGS = {
   cwd: { type: "string" },
   isolation: { type: "string" },
   launcher: { type: "string" },
+  accept: { type: "string", multiple: true },
+  "accept-retries": { type: "string" },
   resume: { type: "string" },
   background: { type: "boolean" },
   json: { type: "boolean" },

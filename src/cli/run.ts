@@ -27,6 +27,7 @@ import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
 import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
+import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
 import { laneWaits } from "../runner/write-lanes.ts";
 import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
@@ -344,6 +345,8 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
   const sandbox = parseSandboxFlag(values.sandbox);
   const isolation = parseIsolation(values.isolation);
   const schema = values.schema !== undefined ? await readSchemaFlag(values.schema) : undefined;
+  const accept = await readAcceptFlags(values.accept ?? []);
+  const acceptRetries = readAcceptRetries(values["accept-retries"]);
   const env = discoveryEnv(values.cwd ?? resume?.cwd);
 
   const caller = readCallerState(process.env);
@@ -385,6 +388,8 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     ...(sandbox !== undefined ? { sandbox } : {}),
     ...(isolation !== undefined ? { isolation } : {}),
     ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
+    ...(accept.length > 0 ? { accept } : {}),
+    ...(acceptRetries !== undefined ? { acceptRetries } : {}),
   };
 
   let sessionAgents: AgentDefinition[] | undefined;
@@ -420,6 +425,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     onDiscoveryWarnings: (w) => reportDiscoveryWarnings(w, isVerbose(values.verbose, process.env)),
     modelFlag: "--model",
     laneField: () => "--writes",
+    acceptFlag: "--accept",
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
     ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),
@@ -505,6 +511,17 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
         : `no model: ${t.modelError}`;
       writeErr(`xcsh: dry run: [${t.envelope.id}] ${what}\n`);
       if (thinking[i]) writeErr(`xcsh: dry run: [${t.envelope.id}] thinking: ${thinking[i]}\n`);
+      const plan = t.accept;
+      if (plan) {
+        const names = [
+          ...plan.checks.map((c) => `'${c.name}'`),
+          ...plan.skipped.map((c) => `'${c.name}' (skipped: not trusted)`),
+        ];
+        writeErr(
+          `xcsh: dry run: [${t.envelope.id}] acceptance checks: ${names.join(", ")}; ` +
+            `${plan.retries} round${plan.retries === 1 ? "" : "s"} back on failure\n`,
+        );
+      }
     });
     printJson({
       version: 1,

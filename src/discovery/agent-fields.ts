@@ -24,6 +24,7 @@ import {
 import { isNeedsParser, type NeedsParser } from "../formats/full-parsers.ts";
 import { fieldNotes } from "./field-catalogue.ts";
 import { parseHooks } from "./hook-config.ts";
+import { parseAcceptList, parseAcceptRetries } from "./accept-checks.ts";
 import { checkMcpDeclarations } from "./mcp-definition.ts";
 import { readToolEntries, splitToolList, type ToolEntries } from "./tool-entries.ts";
 import { invisibleIn, showInvisible } from "../text/clean-text.ts";
@@ -432,6 +433,22 @@ export function parseAgentFields(
     }
     for (const w of hooks.warnings) warn(w.field, w.message);
     if (Object.keys(hooks.hooks).length > 0) fields.hooks = hooks.hooks;
+  }
+
+  if (fm.accept !== undefined && fm.accept !== null) {
+    const accept = parseAcceptList(fm.accept, "accept");
+    if (!accept.ok) {
+      return fail(
+        "accept",
+        `${accept.message} (the agent is not loaded: a check xcsh cannot read verifies nothing)`,
+      );
+    }
+    if (accept.checks.length > 0) fields.accept = accept.checks;
+  }
+  if (fm.acceptRetries !== undefined && fm.acceptRetries !== null) {
+    const n = parseAcceptRetries(fm.acceptRetries);
+    if (typeof n === "string") warn("acceptRetries", `'acceptRetries' ${n}; ignored`);
+    else fields.acceptRetries = n;
   }
 
   if (fm.background !== undefined && fm.background !== null) {

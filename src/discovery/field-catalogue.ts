@@ -56,6 +56,8 @@ export const HONOURED_FIELDS: readonly string[] = [
   "top_k",
   "skills",
   "hooks",
+  "accept",
+  "acceptRetries",
   "memory",
   "background",
 ];

@@ -31,3 +31,40 @@ describe("resultText (what an MCP client's model reads)", () => {
     test(name, () => assert.equal(resultText(r), expected));
   }
 });
+
+describe("resultText: acceptance checks", () => {
+  test("a rejected task keeps its result and lists its checks", () => {
+    const text = resultText({
+      id: "a",
+      agent: "x",
+      status: "rejected",
+      error: "acceptance check 'build' failed",
+      text: "done",
+      verified: false,
+      checks: [
+        { name: "build", ok: false, output: "make: ***\n[exit code 2]" },
+        { name: "scope", ok: true, output: "changed: src/a.ts" },
+      ],
+    });
+    assert.equal(
+      text,
+      "## a (x): rejected\nacceptance check 'build' failed\ndone\n" +
+        "Acceptance checks (not verified):\n- build: failed ([exit code 2])\n- scope: ok",
+    );
+  });
+
+  test("an unverified ok task says so", () => {
+    const text = resultText({
+      id: "a",
+      agent: "x",
+      status: "ok",
+      text: "done",
+      verified: false,
+      checks: [{ name: "marker", ok: false, skipped: true, output: "not run: untrusted" }],
+    });
+    assert.match(
+      text,
+      /Acceptance checks \(not verified\):\n- marker: skipped \(not run: untrusted\)/,
+    );
+  });
+});

@@ -70,7 +70,18 @@ export function resultText(r: TaskResult): string {
   const head = `## ${r.id} (${r.agent}): ${r.status}`;
   // A plain cancellation is said by the heading alone (not "cancelled" twice).
   if (r.status === "cancelled" && (r.error ?? "cancelled") === "cancelled") return head;
-  if (r.status !== "ok") return `${head}\n${r.error ?? "unknown error"}`;
+  const checks = (r.checks ?? []).map((c) =>
+    `- ${c.name}: ${c.skipped ? "skipped" : c.ok ? "ok" : "failed"}${
+      c.ok ? "" : ` (${c.output.trimEnd().split("\n").pop() ?? ""})`
+    }`
+  );
+  const checked = checks.length > 0
+    ? `\nAcceptance checks${r.verified === false ? " (not verified)" : ""}:\n${checks.join("\n")}`
+    : "";
+  if (r.status !== "ok" && r.status !== "rejected") {
+    return `${head}\n${r.error ?? "unknown error"}${checked}`;
+  }
+  const why = r.status === "rejected" ? `\n${r.error ?? "its checks failed"}` : "";
   const body = typeof r.data === "string"
     ? r.data
     : r.data !== undefined
@@ -83,7 +94,7 @@ export function resultText(r: TaskResult): string {
     })`
     : "";
   const session = r.session ? `\n(session ${r.session})` : "";
-  return `${head}\n${body}${note}${kept}${session}`;
+  return `${head}${why}\n${body}${checked}${note}${kept}${session}`;
 }
 
 /** What a server's shutdown needs: a signal ending every task call, and the calls still running. */

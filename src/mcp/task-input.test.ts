@@ -77,3 +77,36 @@ describe("readTaskInput", () => {
     });
   }
 });
+
+describe("readTaskInput: acceptance checks", () => {
+  const tasks = [{ id: "x", assignment: "go" }];
+  test("accept takes short and object forms; acceptRetries a whole number", () => {
+    const r = readTaskInput({
+      agent: "a",
+      tasks,
+      accept: ["cmd: npm test", { scope: ["src/**"], changed: true }],
+      acceptRetries: 2,
+    });
+    assert.ok(typeof r !== "string");
+    assert.deepEqual(r.accept, [
+      { kind: "cmd", name: "cmd: npm test", cmd: "npm test" },
+      { kind: "scope", name: "scope: src/**", globs: ["src/**"], changed: true },
+    ]);
+    assert.equal(r.acceptRetries, 2);
+  });
+
+  test("a bad check or count names the field", () => {
+    assert.equal(
+      readTaskInput({ agent: "a", tasks, accept: ["result: nope"] }),
+      "'accept[0]': 'result': 'nope' is no JSON Pointer (it must start with /)",
+    );
+    assert.equal(
+      readTaskInput({ agent: "a", tasks, accept: "cmd: x" }),
+      "'accept' must be a list of checks",
+    );
+    assert.match(
+      readTaskInput({ agent: "a", tasks, acceptRetries: 9 }) as string,
+      /^'acceptRetries' must/,
+    );
+  });
+});

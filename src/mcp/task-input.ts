@@ -9,6 +9,11 @@
 import type { TaskRequest } from "../types.ts";
 import { MAX_TASKS_PER_CALL } from "../protocol/limits.ts";
 import { laneProblem } from "../fs/write-lane.ts";
+import {
+  MAX_ACCEPT_RETRIES,
+  parseAcceptList,
+  parseAcceptRetries,
+} from "../discovery/accept-checks.ts";
 
 /** JSON Schema of the `task` tool's arguments. */
 export const TASK_INPUT_SCHEMA = {
@@ -39,6 +44,22 @@ export const TASK_INPUT_SCHEMA = {
       minimum: 1,
       description:
         "The most model calls each task may make; a task that reaches it ends with status max_turns.",
+    },
+    accept: {
+      type: "array",
+      description:
+        "Acceptance checks xcsh runs after each task submits, outside the task: strings such as " +
+        "'cmd: npm test', 'file: dist/app.js', 'scope: src/**', 'changed: src/**', " +
+        "'result: /ok == true', or objects ({cmd, timeout}, {file, matches|schema}, " +
+        "{scope: [globs], changed}, {result: pointer, equals|matches}). A task whose checks " +
+        "still fail after acceptRetries rounds ends with status rejected.",
+      items: { type: ["string", "object"] },
+    },
+    acceptRetries: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_ACCEPT_RETRIES,
+      description: "Rounds a task whose checks failed is sent back with the failures (default 1).",
     },
     tasks: {
       type: "array",
@@ -103,6 +124,21 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   ) {
     return "'maxTurns' must be a whole number ≥ 1";
   }
+  let accept: TaskRequest["accept"];
+  if (a.accept !== undefined) {
+    if (!Array.isArray(a.accept)) return "'accept' must be a list of checks";
+    const parsed = parseAcceptList(a.accept, "accept");
+    if (!parsed.ok) return `'${parsed.message.replace(/: /, "': ")}`;
+    accept = parsed.checks;
+  }
+  let acceptRetries: number | undefined;
+  if (a.acceptRetries !== undefined) {
+    const n = typeof a.acceptRetries === "number" ? parseAcceptRetries(a.acceptRetries) : "";
+    if (typeof n === "string") {
+      return `'acceptRetries' must be a whole number from 0 to ${MAX_ACCEPT_RETRIES}`;
+    }
+    acceptRetries = n;
+  }
   if (!Array.isArray(a.tasks) || a.tasks.length === 0) return "'tasks' must be a non-empty array";
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
@@ -145,5 +181,7 @@ export function readTaskInput(args: unknown): TaskRequest | string {
     ...(a.isolation !== undefined ? { isolation: a.isolation as "worktree" | "none" } : {}),
     ...(a.launcher !== undefined ? { launcher: (a.launcher as string).trim() } : {}),
     ...(a.maxTurns !== undefined ? { maxTurns: a.maxTurns as number } : {}),
+    ...(accept && accept.length > 0 ? { accept } : {}),
+    ...(acceptRetries !== undefined ? { acceptRetries } : {}),
   };
 }

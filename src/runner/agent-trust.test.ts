@@ -82,3 +82,22 @@ test("trustNeeds names what could start a program or loosen a setting", () => {
     ["mcpServers.db", "sandbox: off", "timeout", "maxTurns"],
   );
 });
+
+test("trustNeeds names accept when the file's checks run commands", () => {
+  const base: AgentDefinition = {
+    name: "a",
+    description: "d",
+    systemPrompt: "",
+    source: "project",
+    family: "xcsh",
+  };
+  assert.deepEqual(
+    trustNeeds({ ...base, accept: [{ kind: "cmd", name: "t", cmd: "npm test" }] }),
+    ["accept"],
+  );
+  assert.deepEqual(
+    trustNeeds({ ...base, accept: [{ kind: "file", name: "f", file: "out.txt" }] }),
+    [],
+    "a check that starts nothing needs no trust",
+  );
+});

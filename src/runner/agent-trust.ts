@@ -49,7 +49,7 @@ function sandboxField(agent: AgentDefinition): string {
 /**
  * The fields of `agent` that need trust when it is a project agent: inline
  * MCP servers, a sandbox other than `read-only`, a `timeout` or `maxTurns`,
- * hooks, user-scope memory.
+ * hooks, user-scope memory, acceptance-check commands.
  */
 export function trustNeeds(agent: AgentDefinition): string[] {
   const out: string[] = [];
@@ -64,6 +64,8 @@ export function trustNeeds(agent: AgentDefinition): string[] {
   // Hooks start programs; user-scope memory writes outside the project.
   if (agent.hooks !== undefined && Object.keys(agent.hooks).length > 0) out.push("hooks");
   if (agent.memory === "user") out.push("memory: user");
+  // The parent runs an acceptance check's command: a program, like a hook.
+  if (agent.accept?.some((c) => c.kind === "cmd")) out.push("accept");
   return out;
 }
 

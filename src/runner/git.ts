@@ -231,6 +231,8 @@ export interface RunOptions {
   /** Where git runs (default: the work tree); must be inside it. */
   cwd?: string;
   timeoutMs?: number;
+  /** Variables added for this call (`GIT_INDEX_FILE` for a private index). */
+  env?: Record<string, string>;
 }
 
 /** Runs `git ARGS` on `repo`. Never throws. */
@@ -240,6 +242,7 @@ export function runGit(repo: Repository, args: string[], o: RunOptions = {}): Pr
     ...settingsEnvironment(repo.settings),
     GIT_DIR: repo.gitDir,
     GIT_WORK_TREE: repo.workTree,
+    ...o.env,
   };
   const cwd = o.cwd && within(resolve(o.cwd), repo.workTree) ? o.cwd : repo.workTree;
   return new Promise((resolvePromise) => {

@@ -9,6 +9,7 @@ import type { Isolate } from "./run-task.ts";
 import type { ReservedSession } from "./task-session.ts";
 import type { LaunchPlan } from "./launch-command.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { AcceptPlan } from "./acceptance/accept-plan.ts";
 
 /** A child ready to start. */
 export interface PreparedTask {
@@ -26,4 +27,6 @@ export interface PreparedTask {
   launch?: { plan: LaunchPlan; binary: string[] };
   /** What the call or the agent asked for, for the result; null: nothing. */
   requestedModel?: string | null;
+  /** The acceptance checks the parent runs after the child submits. */
+  accept?: AcceptPlan;
 }

@@ -2,7 +2,10 @@
  * One prepared task from start to result, with what surrounds the child:
  * its worktree when isolated (created first, finished after: removed when
  * nothing changed, else named in the result) and its session (header,
- * messages, events, result; the lock released at the end). Every event and
+ * messages, events, result; the lock released at the end), and its
+ * acceptance checks when it has some: the start state and the check
+ * scripts are taken before the child starts, the rounds run in
+ * `acceptance/rounds.ts`. Every event and
  * the result are scrubbed of the run's secrets here, once, before anything
  * records, prints, streams or saves them: the child scrubs its own, but a
  * child behind a launcher may not know the parent's.
@@ -13,7 +16,11 @@ import { spawnChild } from "./executor.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
-import type { TaskResult } from "../types.ts";
+import type { TaskResult, XcshConfig } from "../types.ts";
+import type { AcceptPlan } from "./acceptance/accept-plan.ts";
+import { runRounds } from "./acceptance/rounds.ts";
+import { startState } from "./acceptance/changes.ts";
+import { pinCheckScripts } from "./acceptance/check-scripts.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import type { LaunchPlan } from "./launch-command.ts";
@@ -43,6 +50,14 @@ export interface TaskStart {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;
+  /** The task's acceptance checks, and what their commands run with. */
+  accept?: {
+    plan: AcceptPlan;
+    config: XcshConfig;
+    home: string;
+    /** The parent's environment. */
+    env: Readonly<Record<string, string | undefined>>;
+  };
 }
 
 /** Runs the task; never throws (every failure is an error result). */
@@ -77,24 +92,50 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         ...(t.run ? { run: t.run } : {}),
       })
       : undefined;
-    let result: TaskResult = await spawnChild({
-      envelope,
-      env: t.env,
-      timeoutMs: t.timeoutMs,
-      signal: t.signal,
-      ...(t.launch ? { launch: t.launch } : {}),
-      onEvent: (event) => {
-        // The start of a task in a worktree says where it works.
-        const e = redactValue(
-          event.type === "start" && worktree
-            ? { ...event, worktree: { path: worktree.path, branch: worktree.branch } }
-            : event,
-          t.secrets,
-        );
-        recorder?.event(e);
-        t.onEvent?.(e);
-      },
-    });
+    const round = (e: typeof envelope, messages: unknown[]) =>
+      spawnChild({
+        envelope: e,
+        env: t.env,
+        timeoutMs: t.timeoutMs,
+        signal: t.signal,
+        ...(t.launch ? { launch: t.launch } : {}),
+        onEvent: (event) => {
+          if (event.type === "message") messages.push(event.message);
+          // The start of a task in a worktree says where it works.
+          const ev = redactValue(
+            event.type === "start" && worktree
+              ? { ...event, worktree: { path: worktree.path, branch: worktree.branch } }
+              : event,
+            t.secrets,
+          );
+          recorder?.event(ev);
+          t.onEvent?.(ev);
+        },
+      });
+    const accept = t.accept;
+    // The files a scope check judges are those changed after this point.
+    const start = accept?.plan.checks.some((c) => c.kind === "scope")
+      ? await startState(envelope.cwd, accept.env)
+      : undefined;
+    // So are the scripts the check commands name (a child must not rewrite them to pass).
+    const pins = accept
+      ? pinCheckScripts(accept.plan.checks, {
+        cwd: envelope.cwd,
+        home: accept.home,
+        config: accept.config,
+      })
+      : undefined;
+    let result: TaskResult = accept
+      ? await runRounds({
+        plan: accept.plan,
+        envelope,
+        start,
+        pins,
+        secrets: t.secrets,
+        place: { config: accept.config, home: accept.home, env: accept.env, signal: t.signal },
+        runRound: round,
+      })
+      : await round(envelope, []);
     if (worktree) {
       const kept = await finishWorktree(worktree, t.worktrees, t.session?.id ?? worktree.id).catch(
         (err) => ({

@@ -40,6 +40,7 @@ import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import { runPreparedTask } from "./run-task.ts";
 import { decideLanes, laneWaits } from "./write-lanes.ts";
 import type { PreparedTask } from "./prepared-task.ts";
+import type { AcceptPlan } from "./acceptance/accept-plan.ts";
 import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "./request.ts";
 import { SessionKeeper } from "./task-session.ts";
@@ -74,6 +75,8 @@ import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
 import { withCost } from "./task-cost.ts";
+import { acceptPlan } from "./acceptance/accept-plan.ts";
+import { checksProblem } from "./acceptance/compile-checks.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
@@ -136,6 +139,8 @@ export interface TaskToolOptions {
   listHint?: string;
   /** The flag that picks a model where there is one (`--model` on the command line): named in hints. */
   modelFlag?: string;
+  /** How the call's own checks are named in errors (`--accept` on the command line; default `accept`). */
+  acceptFlag?: string;
   /** The background run these tasks belong to (recorded in their sessions). */
   backgroundRun?: string;
   /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
@@ -327,8 +332,12 @@ export class TaskTool {
     const memory = this.memoryOf(agent);
     const mcpServers = this.mcpServersOf(agent, agentTrusted);
     const timeoutS = req.timeout ?? restricted.timeout ?? config.task.timeout;
+    const accept = await this.acceptOf(req, asked);
+    if (typeof accept === "string") return usage(accept);
+    // The checks stay with the parent: the child is told only what failed.
+    const { accept: _checks, acceptRetries: _rounds, ...childAgent } = agent;
     const parts: EnvelopeParts = {
-      agent,
+      agent: childAgent,
       context: req.context,
       outputSchema,
       model: model.ok ? model.value : null,
@@ -375,12 +384,44 @@ export class TaskTool {
       }),
       ...(model.ok ? {} : { modelError: model.error }),
       ...(launch.value ? { launch: launch.value } : {}),
+      ...(accept ? { accept } : {}),
     }));
     for (const t of tasks) {
       const tooLarge = envelopeSizeProblem(t.envelope);
       if (tooLarge) return usage(tooLarge);
     }
     return { ok: true, tasks, isolation: asked.isolation };
+  }
+
+  /**
+   * The acceptance checks of `req`'s tasks (`runner/acceptance/`), or why
+   * one cannot run (an invalid glob or schema), said before any child
+   * starts. An untrusted project file's check commands are named in a
+   * warning and skipped.
+   */
+  private async acceptOf(
+    req: TaskRequest,
+    asked: AgentDefinition,
+  ): Promise<AcceptPlan | undefined | string> {
+    const plan = acceptPlan(asked, req, () => agentFileTrusted(asked, this.opts.env));
+    if (!plan) return undefined;
+    const origin = asked.filePath ? `${asked.filePath}: accept` : `agent '${asked.name}': accept`;
+    const problem = await checksProblem(asked.accept ?? [], origin) ??
+      await checksProblem(req.accept ?? [], this.opts.acceptFlag ?? "accept");
+    if (problem) return problem;
+    if (plan.skipped.length > 0) {
+      this.warn({
+        level: "warning",
+        ...(asked.filePath ? { file: asked.filePath } : {}),
+        field: "accept",
+        message:
+          `the acceptance check commands of this project's agent file (${
+            plan.skipped.map((c) => `'${c.name}'`).join(", ")
+          }) are not run: the project is not trusted (run 'xcsh trust' in it to allow them); ` +
+          "its tasks are not verified",
+      });
+    }
+    return plan;
   }
 
   /** Passes a warning, if there is one, to `onWarnings`. */
@@ -715,6 +756,9 @@ export class TaskTool {
                   session: task.session,
                   isolate: task.isolate,
                   ...(task.launch ? { launch: task.launch } : {}),
+                  ...(task.accept
+                    ? { accept: { plan: task.accept, config, home: env.home, env: env.env } }
+                    : {}),
                   finalize: async (r) => {
                     const asked = task.requestedModel !== undefined && r.model !== undefined
                       ? { ...r, requestedModel: task.requestedModel }

@@ -113,7 +113,7 @@ function laneBinds(lane: { root: string; globs: readonly string[] }): string[] {
  * (`ctx.folders`): a folder a command swapped for a symlink, or moved away,
  * since the task started is never bound.
  */
-async function commandLine(script: string, ctx: ToolContext): Promise<CommandLine | string> {
+async function commandLine(script: string, ctx: CommandContext): Promise<CommandLine | string> {
   const sh = [shell(), "-c", script];
   const sb = ctx.sandbox;
   if (!sb) return { program: sh[0], args: sh.slice(1) };
@@ -212,6 +212,12 @@ function shell(): string {
   return "/bin/sh";
 }
 
+/** What {@link spawnCommand} needs of a tool context (the parent's acceptance checks make one). */
+export type CommandContext = Pick<
+  ToolContext,
+  "cwd" | "roots" | "sandbox" | "signal" | "env" | "folders" | "lane"
+>;
+
 /** How a command run by {@link spawnCommand} ended. */
 export interface CommandOutcome {
   code: number | null;
@@ -231,11 +237,12 @@ export interface CommandOutcome {
  * sandbox when there is one, in its own process group, the whole tree
  * ended at the timeout, on abort and when it exits); `stdin` is written to
  * it (none: no stdin); `merge` keeps stderr in `stdout`, in arrival order.
- * Output is kept in bounded memory. The `bash` tool and hooks share it.
+ * Output is kept in bounded memory. The `bash` tool, hooks and the parent's
+ * acceptance checks share it.
  */
 export async function spawnCommand(
   script: string,
-  ctx: ToolContext,
+  ctx: CommandContext,
   opts: { timeoutMs: number; stdin?: string; env?: Record<string, string>; merge?: boolean },
 ): Promise<CommandOutcome> {
   let line: CommandLine | string;

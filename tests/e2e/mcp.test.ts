@@ -355,3 +355,43 @@ for (const how of ["SIGTERM", "SIGHUP", "stdin closed"] as const) {
     }
   });
 }
+
+describe("xcsh mcp: acceptance checks", () => {
+  test("accept in the arguments judges each task: rejected, with its checks", async () => {
+    script([{
+      toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_SAMPLE } } }],
+    }]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: {
+        agent: "explore",
+        accept: ['result: /query == "something else"', { result: "/files", matches: "." }],
+        acceptRetries: 0,
+        tasks: [{ id: "t", assignment: "Where is the title?" }],
+      },
+    });
+    assert.equal(r.isError, true, JSON.stringify(r));
+    const result = r.structuredContent.results[0];
+    assert.equal(result.status, "rejected");
+    assert.deepEqual(result.data, EXPLORE_SAMPLE, "the result is kept");
+    assert.deepEqual(result.checks.map((c: Any) => c.ok), [false, true]);
+    assert.equal(result.verified, false);
+    assert.match(r.content[0].text, /^## t \(explore\): rejected\n/);
+    assert.match(r.content[0].text, /- result: \/query == "something else": failed/);
+  });
+
+  test("a bad check is refused before any child starts, naming it", async () => {
+    script([]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: {
+        agent: "explore",
+        accept: ["scope: [z-a]"],
+        tasks: [{ id: "t", assignment: "x" }],
+      },
+    });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /^accept: check 'scope: \[z-a\]': invalid glob/);
+    assert.equal(server.requests.length, 0);
+  });
+});
