@@ -102,8 +102,17 @@ export interface AgentDefinition {
   ignoredFields?: string[];
 }
 
-/** The events a subagent's hooks run on (`SubagentStop` is read as `Stop`). */
-export type HookEvent = "PreToolUse" | "PostToolUse" | "Stop";
+/**
+ * The events a task's hooks run on (`SubagentStop` is read as `Stop`: a task
+ * is a subagent, and a hook reads `SubagentStop`).
+ */
+export type HookEvent =
+  | "PreToolUse"
+  | "PostToolUse"
+  | "Stop"
+  | "SubagentStart"
+  | "UserPromptSubmit"
+  | "SessionStart";
 
 /** Hooks of one event: those of a matching group run, in order. */
 export interface HookGroup {
@@ -262,8 +271,11 @@ export interface WorktreeInfo {
 export interface TaskResult {
   id: string;
   agent: string;
-  /** `max_turns`: the task reached its turn limit without a result. */
-  status: "ok" | "error" | "cancelled" | "max_turns";
+  /**
+   * `max_turns`: the task reached its turn limit without a result;
+   * `stopped`: a hook answered `continue: false` (`error` is its reason).
+   */
+  status: "ok" | "error" | "cancelled" | "max_turns" | "stopped";
   data?: unknown;
   text?: string;
   error?: string;

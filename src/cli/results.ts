@@ -30,6 +30,7 @@ export function failureLine(r: TaskResult): string {
     return `task ${r.id} was cancelled${why}`;
   }
   if (r.status === "max_turns") return `task ${r.id} stopped at its turn limit: ${r.error ?? ""}`;
+  if (r.status === "stopped") return `task ${r.id} was stopped by a hook: ${r.error ?? ""}`;
   return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
 }
 
