@@ -75,8 +75,10 @@ import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
 import { selfCommand } from "../runtime.ts";
+import { readSettingsHooks } from "../config/settings-hooks.ts";
 import type {
   AgentDefinition,
+  AgentHooks,
   Diagnostic,
   McpServerDef,
   PermissionRule,
@@ -136,6 +138,12 @@ export interface TaskToolOptions {
   backgroundRun?: string;
   /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
   sessionAgents?: readonly AgentDefinition[];
+  /**
+   * The hooks of the Claude Code settings files and plugins as the top-level
+   * run read them (a child's runner gets them in its envelope); absent: read
+   * them here (`config/settings-hooks.ts`).
+   */
+  settingsHooks?: AgentHooks;
 }
 
 export type { PreparedTask };
@@ -333,6 +341,7 @@ export class TaskTool {
       memory,
       preloadedSkills: skills.preloaded,
       commandGitSettings: gathered.gitOverrides,
+      settingsHooks: this.settingsHooks(),
     };
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const tasks = req.tasks.map((t): PreparedTask => ({
@@ -423,7 +432,11 @@ export class TaskTool {
       agentNames: agents.map((a) => a.name),
       inheritedDeny: this.opts.inheritedDeny,
     });
-    const agent = withConfigHooks(this.trustedHooks(withHooks), config.hooks);
+    const agent = withConfigHooks(
+      this.trustedHooks(withHooks),
+      config.hooks,
+      this.settingsHooks(),
+    );
     return { agent, toolSet, restricted: restricted.agent, agentTrusted };
   }
 
@@ -585,6 +598,18 @@ export class TaskTool {
       return undefined;
     }
     return opened;
+  }
+
+  private settingsRead?: AgentHooks;
+  /** The settings files' hooks: handed down, or read once (their warnings said once). */
+  private settingsHooks(): AgentHooks {
+    if (this.opts.settingsHooks) return this.opts.settingsHooks;
+    if (!this.settingsRead) {
+      const read = readSettingsHooks(this.opts.env);
+      if (read.warnings.length > 0) this.opts.onWarnings?.(read.warnings);
+      this.settingsRead = read.hooks;
+    }
+    return this.settingsRead;
   }
 
   /**
