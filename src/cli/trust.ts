@@ -235,7 +235,7 @@ async function trust(
   const hookFiles: { path: string; content: Uint8Array }[] = [];
   const settings = readSettingsHooks(env, () => false);
   for (const s of settings.sources) {
-    if (s.kind === "user settings" || !inside(s.file, root)) continue;
+    if (!s.project || !inside(s.file, root)) continue;
     if (!s.bytes) {
       out.push(`Not trusted: ${s.file} (${cleanText(s.reason ?? "")})\n`);
       continue;

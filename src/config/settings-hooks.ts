@@ -5,9 +5,11 @@
  * `hooks/hooks.json` always; those of a project's `.claude/settings.json`
  * and `.claude/settings.local.json` (and of a plugin whose hooks file lies
  * in the project) only when `xcsh trust` recorded that file with its
- * current content. The settings files are the ones plugin discovery reads
+ * current content. Codex's `hooks.json` has Claude Code's shape: the user's
+ * (`$CODEX_HOME`, default `~/.codex`) is read always, the nearest project
+ * `.codex/hooks.json` after trust, like a project's settings. The settings files are the ones plugin discovery reads
  * (`discovery/plugins.ts`), read once. Order, as Claude Code merges them:
- * the user's, the project's, the local file's, then the plugins'; each
+ * the user's, the project's, the local file's, Codex's, then the plugins'; each
  * group carries its file in `from`. A file that is not JSON, or whose
  * `hooks` has a shape xcsh cannot read, is one warning naming it and adds
  * no hooks; a hook of a type other than `command` (`prompt`, `http`) is
@@ -23,7 +25,8 @@
  * @module
  */
 import { join } from "node:path";
-import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
+import { codexHome, type DiscoveryEnv } from "../discovery/config-dirs.ts";
+import { findUp, isFileInfo } from "../fs/walk-up.ts";
 import { mergeHooks, parseHooks } from "../discovery/hook-config.ts";
 import { listClaudePluginRoots, readJson } from "../discovery/plugins.ts";
 import { isRecord } from "../formats/values.ts";
@@ -35,13 +38,15 @@ import { isTrusted, realPathOf, trustStoreFor } from "./trust-store.ts";
 /** One file that may hold hooks, and what became of them. */
 export interface HookSource {
   file: string;
-  /** `user settings`, `project settings`, `local settings`, or `plugin <id>`. */
+  /** `user settings`, `project settings`, `local settings`, `codex user hooks`, `codex project hooks`, or `plugin <id>`. */
   kind: string;
   /** `active`: its hooks run; `untrusted`, `bad`: they do not (`reason` says why). */
   state: "active" | "untrusted" | "bad";
   /** For an active file: events and their hook counts (`PreToolUse: 2`). */
   events?: string[];
   reason?: string;
+  /** Repository content: its hooks run only once `xcsh trust` recorded it. */
+  project: boolean;
   /** Its bytes, for `xcsh trust` to record (project files only). */
   bytes?: Uint8Array;
 }
@@ -118,14 +123,14 @@ export function readSettingsHooks(
     const { file, kind, read } = o;
     if (!read.exists) return;
     if (read.error) {
-      sources.push({ file, kind, state: "bad", reason: read.error });
+      sources.push({ file, kind, project: o.project, state: "bad", reason: read.error });
       warnings.push({ level: "warning", file, message: `${read.error}; its hooks are not run` });
       return;
     }
     const found = hooksOf(read.value, file, warnings);
     if (!found) return;
     if ("bad" in found) {
-      sources.push({ file, kind, state: "bad", reason: found.bad });
+      sources.push({ file, kind, project: o.project, state: "bad", reason: found.bad });
       warnings.push({
         level: "warning",
         file,
@@ -138,7 +143,7 @@ export function readSettingsHooks(
     if (o.project && !(read.bytes && trusted(file, read.bytes))) {
       const reason = "the project is not trusted with this file's content " +
         "(run 'xcsh trust' in it after reading the file)";
-      sources.push({ file, kind, state: "untrusted", reason, ...bytes });
+      sources.push({ file, kind, project: true, state: "untrusted", reason, ...bytes });
       warnings.push({
         level: "warning",
         file,
@@ -147,11 +152,30 @@ export function readSettingsHooks(
       });
       return;
     }
-    sources.push({ file, kind, state: "active", events: eventCounts(found.hooks), ...bytes });
+    sources.push({
+      file,
+      kind,
+      project: o.project,
+      state: "active",
+      events: eventCounts(found.hooks),
+      ...bytes,
+    });
     hooks = mergeHooks(hooks, stamped(found.hooks, file, pluginRoot));
   };
   for (const s of listing.settings) {
     take({ file: s.path, kind: `${s.scope} settings`, project: s.scope !== "user", read: s.read });
+  }
+  // Codex keeps the same shape in hooks.json: the user's, then the nearest project's.
+  const codexUser = join(codexHome(e.home, e.env), "hooks.json");
+  take({ file: codexUser, kind: "codex user hooks", project: false, read: readJson(codexUser) });
+  const codexProject = findUp(e.cwd, e.home, join(".codex", "hooks.json"), isFileInfo, warnings);
+  if (codexProject && codexProject.path !== codexUser) {
+    take({
+      file: codexProject.path,
+      kind: "codex project hooks",
+      project: true,
+      read: readJson(codexProject.path),
+    });
   }
   // A plugin's hooks file inside the project is repository content: trust pins it.
   const project = realPathOf(projectRoot(e.cwd, e.home));

@@ -433,6 +433,32 @@ describe("plugins", { skip }, () => {
   });
 });
 
+describe("Codex hooks.json", { skip }, () => {
+  test("the user's ~/.codex/hooks.json runs; a project's .codex/hooks.json waits for trust", async () => {
+    const w = world();
+    const guard = script(hookDir(w), "rm-guard.py", RM_GUARD_PY, "");
+    settings(join(w.home, ".codex", "hooks.json"), {
+      PreToolUse: [{ matcher: "Bash", hooks: [cmd(`python3 ${guard}`)] }],
+    });
+    const flag = join(w.cwd, "codex-project-ran");
+    settings(join(w.cwd, ".codex", "hooks.json"), {
+      PreToolUse: [{ hooks: [cmd(`cat > /dev/null; touch "${flag}"`)] }],
+    });
+    mkdirSync(join(w.cwd, "build"));
+    agent(w, "worker");
+    callThenEcho([{ name: "bash", args: { command: "rm -rf build" } }]);
+    const r = await run(w, ["run", "worker", "go"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(existsSync(join(w.cwd, "build")), "rm -rf did not run");
+    assert.match(toolResults(server.requests.at(-1)!), /rm -rf is not allowed here/);
+    assert.ok(!existsSync(flag), "the untrusted project's Codex hook did not run");
+    assert.equal((await run(w, ["trust", w.cwd])).code, 0);
+    callThenEcho([{ name: "bash", args: { command: "echo hi" } }]);
+    assert.equal((await run(w, ["run", "worker", "go"])).code, 0);
+    assert.ok(existsSync(flag), "after trust it runs");
+  });
+});
+
 describe("a project's settings hooks and trust", { skip }, () => {
   const setUp = () => {
     const w = world();
