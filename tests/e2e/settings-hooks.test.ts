@@ -106,6 +106,27 @@ const EDIT_GUARD =
   echo '{"decision": "block", "reason": "no bulk edits of lock files"}'
 }
 exit 0`;
+// In the style of Anthropic's example command validator: rules over the command, exit 2.
+const VALIDATOR_PY = `import json, re, sys
+RULES = [(r"^grep\\b(?!.*\\|)", "Use 'rg' (ripgrep) instead of 'grep'")]
+data = json.load(sys.stdin)
+if data.get("tool_name") != "Bash":
+    sys.exit(0)
+command = data["tool_input"].get("command", "")
+issues = [m for p, m in RULES if re.search(p, command)]
+if issues:
+    for m in issues:
+        print(f"• {m}", file=sys.stderr)
+    sys.exit(2)`;
+// In the style of a plugin's write validator: a JSON deny with a system message.
+const WRITE_VALIDATOR = `input=$(cat)
+file_path=$(echo "$input" | jq -r '.tool_input.file_path // empty')
+if [[ "$file_path" == *".."* ]]; then
+  echo '{"hookSpecificOutput": {"permissionDecision": "deny"}, "systemMessage": "Path traversal detected"}' >&2
+  echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "Path traversal detected"}}'
+  exit 0
+fi
+exit 0`;
 const RECORD = (file: string) => `cat >> "${file}"; echo >> "${file}"`;
 
 function records(file: string): Record<string, unknown>[] {
@@ -116,7 +137,7 @@ function records(file: string): Record<string, unknown>[] {
 }
 
 describe("guards in ~/.claude/settings.json block as in Claude Code", { skip }, () => {
-  test(".env and rm -rf guards: every guarded call blocked, the others run", async () => {
+  test("six kinds of guards: every guarded call blocked, the others run", async () => {
     const w = world();
     const dir = hookDir(w);
     settings(userSettings(w), {
@@ -127,6 +148,11 @@ describe("guards in ~/.claude/settings.json block as in Claude Code", { skip }, 
           hooks: [cmd(`python3 ${script(dir, "rm-guard.py", RM_GUARD_PY, "")}`)],
         },
         { matcher: "Edit", hooks: [cmd(script(dir, "lock-guard.sh", EDIT_GUARD))] },
+        {
+          matcher: "Bash",
+          hooks: [cmd(`python3 ${script(dir, "validator.py", VALIDATOR_PY, "")}`)],
+        },
+        { matcher: "Write|Edit", hooks: [cmd(script(dir, "write-guard.sh", WRITE_VALIDATOR))] },
       ],
     });
     mkdirSync(join(w.cwd, "build"));
@@ -140,6 +166,8 @@ describe("guards in ~/.claude/settings.json block as in Claude Code", { skip }, 
       { name: "write", args: { path: ".env", content: "TOKEN=stolen\n" } },
       { name: "edit", args: { path: ".env", old_string: "abc", new_string: "x" } },
       { name: "edit", args: { path: "pkg.lock", old_string: "a", new_string: "b", all: true } },
+      { name: "bash", args: { command: "grep -r TOKEN ." } },
+      { name: "write", args: { path: "build/../escaped.txt", content: "x\n" } },
       { name: "bash", args: { command: "echo allowed-ran" } },
     ]);
     const r = await run(w, ["run", "worker", "go"]);
@@ -152,6 +180,9 @@ describe("guards in ~/.claude/settings.json block as in Claude Code", { skip }, 
     assert.equal(seen.match(/holds secrets/g)?.length, 3, seen);
     assert.match(seen, /rm -rf is not allowed here/);
     assert.match(seen, /no bulk edits of lock files/);
+    assert.match(seen, /Use 'rg' \(ripgrep\) instead of 'grep'/);
+    assert.match(seen, /blocked by a PreToolUse hook: Path traversal detected/);
+    assert.ok(!existsSync(join(w.cwd, "escaped.txt")), "the traversal write did not run");
     assert.match(seen, /allowed-ran/);
   });
 
@@ -236,6 +267,25 @@ describe("what a hook reads on stdin", { skip }, () => {
     assert.match(String(resp.stdout), /out/);
     assert.equal(resp.interrupted, false);
     assert.equal(events[7].stop_hook_active, false);
+  });
+});
+
+describe("SessionStart on resume", { skip }, () => {
+  test("a resumed session's hooks read source: resume", async () => {
+    const w = world();
+    const log = join(w.cwd, "starts.jsonl");
+    settings(userSettings(w), { SessionStart: [{ hooks: [cmd(RECORD(log))] }] });
+    agent(w, "worker");
+    server.script([{ text: "first" }, { text: "again" }]);
+    server.requests.length = 0;
+    const first = await run(w, ["run", "--json", "worker", "go"]);
+    assert.equal(first.code, 0, first.stderr);
+    const session = JSON.parse(first.stdout).results[0].session;
+    assert.equal(typeof session, "string", first.stdout);
+    const again = await run(w, ["run", "--resume", session, "more"]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(records(log).map((e) => e.source), ["startup", "resume"]);
+    assert.deepEqual(records(log).map((e) => e.session_id), [session, session]);
   });
 });
 
