@@ -72,7 +72,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
       hooks: {
         files: settingsHooks.sources.map(({ bytes: _b, ...s }) => s),
         config: configHooks,
-        warnings: settingsHooks.warnings,
+        warnings: [...settingsHooks.warnings, ...settingsHooks.notes],
       },
       models,
       providers,
@@ -135,7 +135,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   if (configHooks.length > 0) {
     out.push(`  ${"xcsh config".padEnd(22)} ${configHooks.join(", ")}`);
   }
-  for (const w of settingsHooks.warnings) {
+  for (const w of [...settingsHooks.warnings, ...settingsHooks.notes]) {
     if (w.field === "hooks" || w.message.endsWith("not run")) continue;
     out.push("  " + formatDiagnostic(w).replace(/^xcsh: /, ""));
   }

@@ -103,6 +103,20 @@ describe("readSettingsHooks", () => {
   });
 });
 
+test("events a task never has are notes for doctor, not run warnings", () => {
+  const t = tree();
+  t.put(join(t.home, ".claude", "settings.json"), {
+    hooks: {
+      Stop: [{ hooks: [{ type: "command", command: "notify.sh" }] }],
+      Notification: [{ hooks: [{ type: "command", command: "notify.sh" }] }],
+      PreToolUse: [{ hooks: [{ type: "prompt", prompt: "safe?" }] }],
+    },
+  });
+  const r = readSettingsHooks(t.env, () => true);
+  assert.deepEqual(r.notes.map((n) => n.field), ["hooks.Stop", "hooks.Notification"]);
+  assert.deepEqual(r.warnings.map((n) => n.field), ["hooks.PreToolUse[0].hooks[0]"]);
+});
+
 test("withPluginRoot fills both spellings", () => {
   assert.equal(
     withPluginRoot('"${CLAUDE_PLUGIN_ROOT}"/a $CLAUDE_PLUGIN_ROOT/b', "/p"),

@@ -13,7 +13,7 @@
  * group carries its file in `from`. A file that is not JSON, or whose
  * `hooks` has a shape xcsh cannot read, is one warning naming it and adds
  * no hooks; a hook of a type other than `command` (`prompt`, `http`) is
- * named and not run. {@link settingsHookReport} says, file by file, what is
+ * named and not run; an event a task never has is noted for `xcsh doctor`. {@link settingsHookReport} says, file by file, what is
  * active and what was skipped (for `xcsh doctor`).
  *
  * @example
@@ -57,6 +57,12 @@ export interface SettingsHooks {
   /** Every file that holds hooks (active or skipped). */
   sources: HookSource[];
   warnings: Diagnostic[];
+  /**
+   * Events of these files a task never has (`Stop`, `Notification`,
+   * `SessionEnd`, …): common in a user's settings for Claude Code's own
+   * session, so said by `xcsh doctor` only, not on every run.
+   */
+  notes: Diagnostic[];
 }
 
 /** Replaces `${CLAUDE_PLUGIN_ROOT}` (and `$CLAUDE_PLUGIN_ROOT`) in a plugin's command line. Pure. */
@@ -92,12 +98,14 @@ function hooksOf(
   value: unknown,
   file: string,
   warnings: Diagnostic[],
+  notes: Diagnostic[],
 ): { hooks: AgentHooks } | { bad: string } | undefined {
   if (!isRecord(value) || value.hooks === undefined || value.hooks === null) return undefined;
   const parsed = parseHooks(value.hooks, { settings: true });
   if (!parsed.ok) return { bad: parsed.message };
   for (const w of parsed.warnings) {
-    warnings.push({ level: "warning", file, field: w.field, message: w.message });
+    const d: Diagnostic = { level: "warning", file, field: w.field, message: w.message };
+    (/^hooks\.[^.[]+$/.test(w.field) ? notes : warnings).push(d);
   }
   return Object.keys(parsed.hooks).length > 0 ? { hooks: parsed.hooks } : undefined;
 }
@@ -114,6 +122,7 @@ export function readSettingsHooks(
 ): SettingsHooks {
   const listing = listClaudePluginRoots(e);
   const warnings: Diagnostic[] = [];
+  const notes: Diagnostic[] = [];
   const sources: HookSource[] = [];
   let hooks: AgentHooks = {};
   const take = (
@@ -127,7 +136,7 @@ export function readSettingsHooks(
       warnings.push({ level: "warning", file, message: `${read.error}; its hooks are not run` });
       return;
     }
-    const found = hooksOf(read.value, file, warnings);
+    const found = hooksOf(read.value, file, warnings, notes);
     if (!found) return;
     if ("bad" in found) {
       sources.push({ file, kind, project: o.project, state: "bad", reason: found.bad });
@@ -184,7 +193,7 @@ export function readSettingsHooks(
     const inProject = isInside(realPathOf(file), [project]);
     take({ file, kind: `plugin ${root.id}`, project: inProject, read: readJson(file) }, root.path);
   }
-  return { hooks, sources, warnings };
+  return { hooks, sources, warnings, notes };
 }
 
 /** Lines for `xcsh doctor`: each file with hooks, active or skipped and why. Pure. */
