@@ -42,7 +42,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     discoverSkills(env),
   ]);
   const config = loaded.ok ? loaded.config : undefined;
-  const settingsHooks = readSettingsHooks(env);
+  const settingsHooks = readSettingsHooks(env, undefined, found.plugins);
   const configHooks = Object.entries(config?.hooks ?? {}).map(([event, groups]) =>
     `${event}: ${(groups ?? []).reduce((n, g) => n + g.hooks.length, 0)}`
   );

@@ -233,7 +233,7 @@ async function trust(
 
   // The project's Claude Code settings files (and plugin hooks files in it) that hold hooks.
   const hookFiles: { path: string; content: Uint8Array }[] = [];
-  const settings = readSettingsHooks(env, () => false);
+  const settings = readSettingsHooks(env, () => false, found.plugins);
   for (const s of settings.sources) {
     if (!s.project || !inside(s.file, root)) continue;
     if (!s.bytes) {

@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { codexHome, type DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { findUp, isFileInfo } from "../fs/walk-up.ts";
 import { mergeHooks, parseHooks } from "../discovery/hook-config.ts";
-import { listClaudePluginRoots, readJson } from "../discovery/plugins.ts";
+import { listClaudePluginRoots, type PluginListing, readJson } from "../discovery/plugins.ts";
 import { isRecord } from "../formats/values.ts";
 import { isInside } from "../fs/path-inside.ts";
 import type { AgentHooks, Diagnostic, HookEvent, HookGroup } from "../types.ts";
@@ -113,14 +113,16 @@ function hooksOf(
 /**
  * Reads the hooks of every settings and plugin hooks file for `e`;
  * `trusted` says whether a project file was trusted with these bytes
- * (default: the user's trust store).
+ * (default: the user's trust store); `listing` is plugin discovery's
+ * reading of the same files when the caller has one (they are then not
+ * read again).
  */
 export function readSettingsHooks(
   e: DiscoveryEnv,
   trusted: (path: string, bytes: Uint8Array) => boolean = (path, bytes) =>
     isTrusted(path, bytes, trustStoreFor(e.env, e.home)),
+  listing: PluginListing = listClaudePluginRoots(e),
 ): SettingsHooks {
-  const listing = listClaudePluginRoots(e);
   const warnings: Diagnostic[] = [];
   const notes: Diagnostic[] = [];
   const sources: HookSource[] = [];

@@ -31,6 +31,7 @@ import { writeErr } from "../text/stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { type Limiter, mapLimit } from "../process/concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
+import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
 import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
@@ -384,6 +385,7 @@ export class TaskTool {
   > {
     const { config, caller, env } = this.opts;
     const discovered = await discoverAgents(env);
+    this.pluginListing = discovered.plugins;
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
     const agents = withSessionAgents(this.opts.sessionAgents, discovered.agents);
     const guard = checkGuards(req.agent, agents, caller, {
@@ -601,11 +603,13 @@ export class TaskTool {
   }
 
   private settingsRead?: AgentHooks;
+  /** Discovery's reading of the Claude settings files, reused for their hooks. */
+  private pluginListing?: PluginListing;
   /** The settings files' hooks: handed down, or read once (their warnings said once). */
   private settingsHooks(): AgentHooks {
     if (this.opts.settingsHooks) return this.opts.settingsHooks;
     if (!this.settingsRead) {
-      const read = readSettingsHooks(this.opts.env);
+      const read = readSettingsHooks(this.opts.env, undefined, this.pluginListing);
       if (read.warnings.length > 0) this.opts.onWarnings?.(read.warnings);
       this.settingsRead = read.hooks;
     }
