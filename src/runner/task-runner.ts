@@ -385,7 +385,9 @@ export class TaskTool {
   > {
     const { config, caller, env } = this.opts;
     const discovered = await discoverAgents(env);
+    // Each call reads the settings' hooks afresh, as it rediscovers agents.
     this.pluginListing = discovered.plugins;
+    this.settingsRead = undefined;
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
     const agents = withSessionAgents(this.opts.sessionAgents, discovered.agents);
     const guard = checkGuards(req.agent, agents, caller, {
@@ -605,7 +607,7 @@ export class TaskTool {
   private settingsRead?: AgentHooks;
   /** Discovery's reading of the Claude settings files, reused for their hooks. */
   private pluginListing?: PluginListing;
-  /** The settings files' hooks: handed down, or read once (their warnings said once). */
+  /** The settings files' hooks: handed down, or read once per call (warnings said then). */
   private settingsHooks(): AgentHooks {
     if (this.opts.settingsHooks) return this.opts.settingsHooks;
     if (!this.settingsRead) {
