@@ -132,8 +132,17 @@ export interface CheckOutcome {
   skipped?: boolean;
 }
 
-/** The events a subagent's hooks run on (`SubagentStop` is read as `Stop`). */
-export type HookEvent = "PreToolUse" | "PostToolUse" | "Stop";
+/**
+ * The events a task's hooks run on (`SubagentStop` is read as `Stop`: a task
+ * is a subagent, and a hook reads `SubagentStop`).
+ */
+export type HookEvent =
+  | "PreToolUse"
+  | "PostToolUse"
+  | "Stop"
+  | "SubagentStart"
+  | "UserPromptSubmit"
+  | "SessionStart";
 
 /** Hooks of one event: those of a matching group run, in order. */
 export interface HookGroup {
@@ -317,9 +326,10 @@ export interface TaskResult {
   agent: string;
   /**
    * `max_turns`: the task reached its turn limit without a result;
-   * `rejected`: its acceptance checks still failed after the allowed rounds.
+   * `rejected`: its acceptance checks still failed after the allowed rounds;
+   * `stopped`: a hook answered `continue: false` (`error` is its reason).
    */
-  status: "ok" | "error" | "cancelled" | "max_turns" | "rejected";
+  status: "ok" | "error" | "cancelled" | "max_turns" | "rejected" | "stopped";
   data?: unknown;
   text?: string;
   error?: string;

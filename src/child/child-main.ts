@@ -473,6 +473,10 @@ function hooksOf(
       });
     },
     ...(envelope.session ? { sessionId: envelope.session } : {}),
+    ...(envelope.transcriptPath ? { transcriptPath: envelope.transcriptPath } : {}),
+    permissionMode: envelope.planMode ? "plan" : "dontAsk",
+    agentId: envelope.id,
+    agentType: envelope.agent.name,
     projectDir: roots[0] ?? envelope.cwd,
     secrets,
   });

@@ -19,7 +19,15 @@ describe("matcherSelects", () => {
     ["Edit|Write", "write", true],
     ["Edit|Write", "edit", true],
     ["Glob", "find", true],
-    ["bash", "bash", true],
+    // Claude Code's matchers are case-sensitive, on its own names only.
+    ["bash", "bash", false],
+    ["read", "read", false],
+    ["Read", "read", true],
+    ["Agent", "task", true],
+    ["Task", "task", true],
+    ["mcp__.*", "mcp__github__create_issue", true],
+    ["*", "bash", true],
+    ["", "read", true],
     ["Bas", "bash", false],
     ["mcp__github__.*", "mcp__github__create_issue", true],
   ];
@@ -55,7 +63,18 @@ describe("hookVerdict", () => {
     const ask = JSON.stringify({ hookSpecificOutput: { permissionDecision: "ask" } });
     assert.match(hookVerdict("PreToolUse", ok(ask))?.block ?? "", /cannot give/);
     assert.deepEqual(hookVerdict("PreToolUse", ok('{"continue": false, "stopReason": "s"}')), {
-      block: "s",
+      stop: "s",
+    });
+    const updated = JSON.stringify({
+      hookSpecificOutput: {
+        permissionDecision: "allow",
+        updatedInput: { command: "ls" },
+        additionalContext: "checked",
+      },
+    });
+    assert.deepEqual(hookVerdict("PreToolUse", ok(updated)), {
+      updatedInput: { command: "ls" },
+      context: "checked",
     });
     const allow = JSON.stringify({ hookSpecificOutput: { permissionDecision: "allow" } });
     assert.deepEqual(hookVerdict("PreToolUse", ok(allow)), {});
@@ -63,10 +82,19 @@ describe("hookVerdict", () => {
   test("PostToolUse and Stop: decision block, additionalContext", () => {
     assert.deepEqual(hookVerdict("Stop", ok('{"decision": "block", "reason": "tests fail"}')), {
       block: "tests fail",
-      context: undefined,
     });
     const ctx = JSON.stringify({ hookSpecificOutput: { additionalContext: "lint: 2 issues" } });
     assert.deepEqual(hookVerdict("PostToolUse", ok(ctx)), { context: "lint: 2 issues" });
     assert.deepEqual(hookVerdict("PostToolUse", ok("{not json")), {});
+    assert.deepEqual(hookVerdict("PostToolUse", ok('{"continue": false}')), {
+      stop: "a hook ended the task (continue: false)",
+    });
+  });
+  test("start events: plain stdout is context; exit 2 blocks only UserPromptSubmit", () => {
+    assert.deepEqual(hookVerdict("SessionStart", ok("branch main\n")), { context: "branch main" });
+    assert.deepEqual(hookVerdict("PostToolUse", ok("ignored")), {});
+    const two = { code: 2, stdout: "", stderr: "no secrets in prompts" };
+    assert.deepEqual(hookVerdict("UserPromptSubmit", two), { block: "no secrets in prompts" });
+    assert.deepEqual(hookVerdict("SessionStart", two), {});
   });
 });

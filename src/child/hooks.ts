@@ -1,19 +1,24 @@
 /**
- * Runs an agent's command hooks with Claude Code's semantics for a
- * subagent: `PreToolUse` before a tool call (exit 2, or a JSON answer
- * denying it, blocks the call and its reason goes to the model),
- * `PostToolUse` after one (exit 2 or `decision: "block"` sends the reason to
- * the model with the result; `additionalContext` is added to it), and
- * `Stop` when the agent would finish (exit 2 or `decision: "block"` makes it
- * go on, with the reason). Each hook gets the event as JSON on stdin (every
- * secret value and key shape hidden, `text/secrets.ts`: a tool's input is
- * the model's, and may quote one), runs like a `bash` command (in the
- * sandbox, network and environment `bash` commands get, whether or not the
- * agent has `bash`; the scripts it names in the task's folders read-only:
- * see `program-files.ts`; its process tree ended at its timeout, default
- * 60 s), and its output is read in bounded memory. A hook that cannot
- * start, fails otherwise, hangs or is killed is one warning line naming the
- * file and field, and the task goes on.
+ * Runs a task's command hooks (its agent file's, the user's config and
+ * Claude Code settings', merged by the parent) with Claude Code's contract
+ * for a subagent. Events: `SessionStart` (`source: startup|resume`),
+ * `SubagentStart`, `UserPromptSubmit` (the assignment; exit 2 refuses it),
+ * `PreToolUse` (exit 2 or a denying answer blocks the call; `updatedInput`
+ * replaces the input, mapped back and checked again when the tool runs),
+ * `PostToolUse`, and `Stop`, read by a hook as `SubagentStop` (a task is a
+ * subagent; exit 2 or `decision: "block"` makes it go on). `additionalContext`
+ * (and the plain stdout of the three start events) is added for the model;
+ * `continue: false` ends the task with its `stopReason`. Names and shapes a
+ * hook reads are Claude Code's (`claude-tool-shape.ts`); matchers are
+ * case-sensitive on those names. Each hook gets the event as JSON on stdin
+ * (every secret value and key shape hidden, `text/secrets.ts`: a tool's
+ * input is the model's, and may quote one), runs like a `bash` command (in
+ * the sandbox, network and environment `bash` commands get, whether or not
+ * the agent has `bash`; the scripts it names in the task's folders
+ * read-only: see `program-files.ts`; its process tree ended at its timeout,
+ * default 60 s), and its output is read in bounded memory. A hook that
+ * cannot start, fails otherwise, hangs or is killed is one warning line
+ * naming the file and field, and the task goes on.
  *
  * @module
  */
@@ -23,25 +28,17 @@ import type { ToolContext, ToolOutcome } from "../tools/tool-spec.ts";
 import type { AgentHooks, HookEvent, HookGroup } from "../types.ts";
 import type { ToolCall } from "./conversation.ts";
 import { redactValue } from "../text/redact.ts";
+import { isRecord } from "../formats/values.ts";
+import {
+  claudeToolInput,
+  claudeToolName,
+  claudeToolResponse,
+  matchableNames,
+  xcshToolInput,
+} from "./claude-tool-shape.ts";
 
 /** Seconds a hook runs when its entry gives no timeout (Claude Code's default). */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
-
-/** Claude Code's names of xcsh's tools: what matchers and `tool_name` use. */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
-  read: "Read",
-  grep: "Grep",
-  find: "Glob",
-  ls: "LS",
-  bash: "Bash",
-  edit: "Edit",
-  write: "Write",
-  task: "Task",
-  web_fetch: "WebFetch",
-  web_search: "WebSearch",
-  todo: "TodoWrite",
-  skill: "Skill",
-};
 
 /** The signal a shell's exit status 128+N reports (the command it ran was killed). Pure. */
 export function signalOfStatus(code: number): string | undefined {
@@ -50,58 +47,111 @@ export function signalOfStatus(code: number): string | undefined {
   return Object.entries(constants.signals).find(([, v]) => v === n)?.[0] ?? `signal ${n}`;
 }
 
-/** Whether a group's matcher selects `tool` (xcsh's name). Pure. */
+/**
+ * Whether a group's matcher selects `tool` (xcsh's name): Claude Code's
+ * rule, case-sensitive, on Claude Code's names only (`Bash`, never `bash`;
+ * `mcp__github__.*`). Pure.
+ */
 export function matcherSelects(matcher: string | undefined, tool: string): boolean {
-  if (matcher === undefined) return true;
+  if (matcher === undefined || matcher === "" || matcher === "*") return true;
   const re = new RegExp(`^(?:${matcher})$`);
-  return re.test(CLAUDE_TOOL_NAMES[tool] ?? tool) || re.test(tool);
+  return matchableNames(tool).some((name) => re.test(name));
 }
 
-/** What one hook's answer means. Pure. */
+/** What one hook's answer means. */
+export interface HookVerdict {
+  /** Why the call (or the prompt) is refused, or the agent must go on (Stop). */
+  block?: string;
+  /** Text added for the model. */
+  context?: string;
+  /** `continue: false`: the task ends, with this reason. */
+  stop?: string;
+  /** PreToolUse `updatedInput` (Claude Code's argument names). */
+  updatedInput?: Record<string, unknown>;
+}
+
+/** Events whose plain stdout (exit 0, not JSON) is added for the model, as in Claude Code. */
+const STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set([
+  "UserPromptSubmit",
+  "SessionStart",
+  "SubagentStart",
+]);
+
+/** What one hook's answer means; undefined: it failed (a warning). Pure. */
 export function hookVerdict(
   event: HookEvent,
   r: { code: number | null; stdout: string; stderr: string },
-): { block?: string; context?: string } | undefined {
-  if (r.code === 2) return { block: r.stderr.trim() || "blocked by a hook (exit code 2)" };
+): HookVerdict | undefined {
+  if (r.code === 2) {
+    // SessionStart and SubagentStart cannot block: exit 2 only shows stderr there.
+    if (event === "SessionStart" || event === "SubagentStart") return {};
+    return { block: r.stderr.trim() || "blocked by a hook (exit code 2)" };
+  }
   if (r.code !== 0) return undefined;
   const text = r.stdout.trim();
-  if (!text.startsWith("{")) return {};
-  let doc: Record<string, unknown>;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return {};
+  let doc: Record<string, unknown> | undefined;
+  if (text.startsWith("{")) {
+    try {
+      const parsed = JSON.parse(text);
+      if (isRecord(parsed)) doc = parsed;
+    } catch {
+      doc = undefined;
+    }
   }
-  const specific = (doc.hookSpecificOutput ?? {}) as Record<string, unknown>;
-  const reason = String(specific.permissionDecisionReason ?? doc.reason ?? doc.stopReason ?? "")
-    .trim();
-  const context = typeof specific.additionalContext === "string"
-    ? specific.additionalContext
-    : undefined;
+  if (!doc) return STDOUT_IS_CONTEXT.has(event) && text !== "" ? { context: text } : {};
+  const specific = isRecord(doc.hookSpecificOutput) ? doc.hookSpecificOutput : {};
+  const reason = String(specific.permissionDecisionReason ?? doc.reason ?? "").trim();
+  const out: HookVerdict = {};
+  if (typeof specific.additionalContext === "string" && specific.additionalContext !== "") {
+    out.context = specific.additionalContext;
+  }
+  if (doc.continue === false) {
+    out.stop = String(doc.stopReason ?? "").trim() || "a hook ended the task (continue: false)";
+  }
   if (event === "PreToolUse") {
     const decision = specific.permissionDecision ?? doc.decision;
-    if (decision === "deny" || decision === "block") return { block: reason || "denied by a hook" };
-    if (decision === "ask") {
-      return {
-        block: `a hook asks for approval, which a run without prompts cannot give${
-          reason ? `: ${reason}` : ""
-        }`,
-      };
+    if (decision === "deny" || decision === "block") {
+      out.block = reason || "denied by a hook";
+    } else if (decision === "ask") {
+      out.block = `a hook asks for approval, which a run without prompts cannot give${
+        reason ? `: ${reason}` : ""
+      }`;
+    } else if (isRecord(specific.updatedInput)) {
+      out.updatedInput = specific.updatedInput;
     }
-    if (doc.continue === false) return { block: reason || "stopped by a hook" };
-    return context ? { context } : {};
+    return out;
   }
-  if (doc.decision === "block") return { block: reason || "blocked by a hook", context };
-  return context ? { context } : {};
+  if (doc.decision === "block") out.block = reason || "blocked by a hook";
+  return out;
+}
+
+/** What the hooks say before a tool call. */
+export interface BeforeCall {
+  /** Why the call is refused. */
+  block?: string;
+  /** The input the call runs with instead (xcsh's names), from `updatedInput`. */
+  input?: unknown;
+  /** Text added for the model with the call's result. */
+  context?: string;
+  /** `continue: false`: the task ends with this reason. */
+  stop?: string;
+}
+
+/** What the hooks say about starting: text for the model, or why the prompt is refused. */
+export interface StartAnswer {
+  context: string[];
+  block?: string;
+  stop?: string;
 }
 
 export interface HookRunner {
-  /** Why the call is refused, or undefined. */
-  before(call: ToolCall): Promise<string | undefined>;
-  /** Text to add to the call's result, or undefined. */
-  after(call: ToolCall, outcome: ToolOutcome): Promise<string | undefined>;
-  /** Why the agent must go on instead of finishing, or undefined. */
-  stop(active: boolean): Promise<string | undefined>;
+  /** SessionStart, SubagentStart, then UserPromptSubmit (the assignment). */
+  start(o: { resumed: boolean; prompt: string }): Promise<StartAnswer>;
+  before(call: ToolCall): Promise<BeforeCall>;
+  /** Text to add to the call's result, and whether the task ends. */
+  after(call: ToolCall, outcome: ToolOutcome): Promise<{ text?: string; stop?: string }>;
+  /** Why the agent must go on instead of finishing, or that the task ends. */
+  stop(active: boolean): Promise<{ block?: string; stop?: string }>;
 }
 
 export interface HookRunnerOptions {
@@ -111,9 +161,21 @@ export interface HookRunnerOptions {
   /** One warning, naming the file and field. */
   warn: (message: string) => void;
   sessionId?: string;
+  /** The session file the parent records the conversation in. */
+  transcriptPath?: string;
+  /** Claude Code's `permission_mode` (`plan`, or `dontAsk`: nothing is asked). */
+  permissionMode: string;
+  /** `agent_id` (the task's id) and `agent_type` (the agent's name). */
+  agentId: string;
+  agentType: string;
   projectDir: string;
   /** The run's secret values, hidden from what a hook reads. */
   secrets: readonly string[];
+}
+
+/** The name a hook reads in `hook_event_name` (a task's `Stop` is a subagent's). */
+function eventName(event: HookEvent): string {
+  return event === "Stop" ? "SubagentStop" : event;
 }
 
 /** The runner of `hooks`, or undefined when there are none. */
@@ -126,18 +188,25 @@ export function hookRunner(
     event: HookEvent,
     groups: readonly HookGroup[],
     payload: Record<string, unknown>,
-  ): Promise<{ block?: string; context: string[] }> => {
-    const context: string[] = [];
+  ): Promise<HookVerdict & { contexts: string[] }> => {
+    const contexts: string[] = [];
+    let updatedInput: Record<string, unknown> | undefined;
     const stdin = JSON.stringify(redactValue({
       session_id: o.sessionId ?? "",
-      transcript_path: "",
+      transcript_path: o.transcriptPath ?? "",
       cwd: o.ctx.cwd,
-      hook_event_name: event === "Stop" ? "SubagentStop" : event,
+      permission_mode: o.permissionMode,
+      hook_event_name: eventName(event),
+      agent_id: o.agentId,
+      agent_type: o.agentType,
       ...payload,
     }, o.secrets));
     for (const [gi, group] of groups.entries()) {
       for (const [hi, hook] of group.hooks.entries()) {
-        const field = `${group.from ? `${group.from}: ` : ""}hooks.${event}[${gi}].hooks[${hi}]`;
+        // A settings file's group names its own file; the config's says "config".
+        const own = group.from !== undefined && group.from !== "config";
+        const field = `${group.from && !own ? `${group.from}: ` : ""}hooks.${event}[${gi}]` +
+          `.hooks[${hi}]`;
         const timeoutS = hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S;
         const r = await spawnCommand(hook.command, o.ctx, {
           timeoutMs: timeoutS * 1000,
@@ -145,12 +214,14 @@ export function hookRunner(
           env: { CLAUDE_PROJECT_DIR: o.projectDir },
         });
         const say = (what: string) =>
-          o.warn(`${o.file}: ${field}: '${hook.command}' ${what}; the task goes on`);
+          o.warn(
+            `${own ? group.from : o.file}: ${field}: '${hook.command}' ${what}; the task goes on`,
+          );
         if (r.error) {
           say(`could not start (${r.error.message})`);
           continue;
         }
-        if (o.ctx.signal.aborted) return { context };
+        if (o.ctx.signal.aborted) return { contexts };
         if (r.timedOut) {
           say(`did not finish within ${timeoutS} s and was ended`);
           continue;
@@ -166,41 +237,75 @@ export function hookRunner(
           say(`failed with exit code ${r.code}${first ? ` (${first})` : ""}`);
           continue;
         }
-        if (verdict.context) context.push(verdict.context);
-        if (verdict.block !== undefined) return { block: verdict.block, context };
+        if (verdict.context) contexts.push(verdict.context);
+        if (verdict.updatedInput) updatedInput = verdict.updatedInput;
+        if (verdict.stop !== undefined || verdict.block !== undefined) {
+          return { ...verdict, contexts };
+        }
       }
     }
-    return { context };
+    return { contexts, ...(updatedInput ? { updatedInput } : {}) };
   };
   const groupsFor = (event: HookEvent, tool?: string) =>
     (hooks[event] ?? []).filter((g) => tool === undefined || matcherSelects(g.matcher, tool));
   const toolPayload = (call: ToolCall) => ({
-    tool_name: CLAUDE_TOOL_NAMES[call.name] ?? call.name,
-    tool_input: call.input,
+    tool_name: claudeToolName(call.name),
+    tool_input: claudeToolInput(call.name, call.input),
+    tool_use_id: call.id,
   });
+  const joined = (parts: string[]) => (parts.length > 0 ? parts.join("\n") : undefined);
   return {
+    async start({ resumed, prompt }) {
+      const context: string[] = [];
+      for (
+        const [event, payload] of [
+          ["SessionStart", { source: resumed ? "resume" : "startup" }],
+          ["SubagentStart", {}],
+          ["UserPromptSubmit", { prompt }],
+        ] as [HookEvent, Record<string, unknown>][]
+      ) {
+        const groups = groupsFor(event);
+        if (groups.length === 0) continue;
+        const r = await run(event, groups, payload);
+        context.push(...r.contexts);
+        if (r.stop !== undefined) return { context, stop: r.stop };
+        if (r.block !== undefined) return { context, block: r.block };
+      }
+      return { context };
+    },
     async before(call) {
       const groups = groupsFor("PreToolUse", call.name);
-      if (groups.length === 0) return undefined;
-      return (await run("PreToolUse", groups, toolPayload(call))).block;
+      if (groups.length === 0) return {};
+      const r = await run("PreToolUse", groups, toolPayload(call));
+      const context = joined(r.contexts);
+      return {
+        ...(r.block !== undefined ? { block: r.block } : {}),
+        ...(r.stop !== undefined ? { stop: r.stop } : {}),
+        ...(context ? { context } : {}),
+        ...(r.updatedInput ? { input: xcshToolInput(call.name, r.updatedInput) } : {}),
+      };
     },
     async after(call, outcome) {
       const groups = groupsFor("PostToolUse", call.name);
-      if (groups.length === 0) return undefined;
+      if (groups.length === 0) return {};
       const r = await run("PostToolUse", groups, {
         ...toolPayload(call),
-        tool_response: { success: outcome.ok, output: outcome.output },
+        tool_response: claudeToolResponse(call.name, call.input, outcome),
       });
-      const parts = [
+      const text = joined([
         ...(r.block !== undefined ? [`A PostToolUse hook says: ${r.block}`] : []),
-        ...r.context,
-      ];
-      return parts.length > 0 ? parts.join("\n") : undefined;
+        ...r.contexts,
+      ]);
+      return { ...(text ? { text } : {}), ...(r.stop !== undefined ? { stop: r.stop } : {}) };
     },
     async stop(active) {
       const groups = groupsFor("Stop");
-      if (groups.length === 0) return undefined;
-      return (await run("Stop", groups, { stop_hook_active: active })).block;
+      if (groups.length === 0) return {};
+      const r = await run("Stop", groups, { stop_hook_active: active });
+      return {
+        ...(r.block !== undefined ? { block: r.block } : {}),
+        ...(r.stop !== undefined ? { stop: r.stop } : {}),
+      };
     },
   };
 }

@@ -12,6 +12,8 @@
  *   asks the provider to force a `submit_result` call), and after
  *   {@link MAX_REMINDERS} of them an error;
  * - `maxTurns` model calls without an ending → error.
+ * - a hook's `continue: false` (`hooks.ts`) → error with reason `stopped`,
+ *   once the calls of its turn are answered.
  * A `submit_result` that ends the run gets its reply in the conversation, and
  * the calls of its turn that never ran an answer saying so: every call stays
  * paired with its result, which a resume needs. Model access is injected, so
@@ -40,8 +42,8 @@ export interface LoopOutcome {
   data?: unknown;
   text?: string;
   error?: string;
-  /** `max_turns`: the turn limit ended the loop. */
-  reason?: "max_turns";
+  /** `max_turns`: the turn limit ended the loop; `stopped`: a hook's `continue: false`. */
+  reason?: "max_turns" | "stopped";
 }
 
 export interface LoopOptions {
@@ -115,26 +117,63 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       toolEnd(call, false, why);
       return reply(call, false, `Error: ${why}`);
     }
-    const refused = await o.hooks?.before(call);
-    if (refused !== undefined) {
-      toolEnd(call, false, `blocked by a PreToolUse hook: ${refused.split("\n")[0]}`);
-      return reply(call, false, `Error: blocked by a PreToolUse hook: ${refused}`);
+    const pre = await o.hooks?.before(call);
+    if (pre?.stop !== undefined) {
+      stoppedBy ??= pre.stop;
+      toolEnd(call, false, `a PreToolUse hook ended the task: ${pre.stop.split("\n")[0]}`);
+      return reply(call, false, `Not run: a hook ended the task: ${pre.stop}`);
     }
-    const outcome = await callTool(spec, call.input, o.ctx);
-    const extra = await o.hooks?.after(call, outcome);
+    if (pre?.block !== undefined) {
+      toolEnd(call, false, `blocked by a PreToolUse hook: ${pre.block.split("\n")[0]}`);
+      return reply(
+        call,
+        false,
+        `Error: blocked by a PreToolUse hook: ${pre.block}${
+          pre.context ? `\n\n${pre.context}` : ""
+        }`,
+      );
+    }
+    // `updatedInput`: the hook's input runs (checked again by callTool).
+    const input = pre?.input ?? call.input;
+    const outcome = await callTool(spec, input, o.ctx);
+    const post = await o.hooks?.after({ ...call, input }, outcome);
+    if (post?.stop !== undefined) stoppedBy ??= post.stop;
     toolEnd(call, outcome.ok, outcome.summary);
+    const extra = [pre?.context, post?.text].filter((x) => x !== undefined).join("\n");
     return reply(call, outcome.ok, extra ? `${outcome.output}\n\n${extra}` : outcome.output);
   };
+  /** The first `continue: false` reason a hook gave, once one did. */
+  let stoppedBy: string | undefined;
+  const stoppedOutcome = (reason: string): LoopOutcome => ({
+    ...failed(`stopped by a hook: ${reason}`),
+    reason: "stopped",
+  });
 
   let stopBlocks = 0;
   /** The Stop hooks' reason to go on, as a message, or undefined to finish. */
   const stopHook = async (): Promise<string | undefined> => {
     if (!o.hooks || stopBlocks >= MAX_STOP_HOOK_BLOCKS) return undefined;
-    const reason = await o.hooks.stop(stopBlocks > 0);
-    if (reason === undefined) return undefined;
+    const r = await o.hooks.stop(stopBlocks > 0);
+    if (r.stop !== undefined) stoppedBy ??= r.stop;
+    if (r.block === undefined || r.stop !== undefined) return undefined;
     stopBlocks++;
-    return `You are not finished: a Stop hook says: ${reason}`;
+    return `You are not finished: a Stop hook says: ${r.block}`;
   };
+
+  // SessionStart, SubagentStart and UserPromptSubmit, before the first model call.
+  if (o.hooks) {
+    const started = await o.hooks.start({
+      resumed: (o.history ?? []).length > 0,
+      prompt: o.assignment,
+    });
+    if (started.stop !== undefined) return stoppedOutcome(started.stop);
+    if (started.block !== undefined) {
+      return failed(`the assignment was blocked by a UserPromptSubmit hook: ${started.block}`);
+    }
+    if (started.context.length > 0) {
+      pushMessages({ role: "user", content: started.context.join("\n") });
+    }
+  }
 
   for (let turn = 1;; turn++) {
     if (turn > o.limits.maxTurns) {
@@ -150,6 +189,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
 
     if (out.toolCalls.length === 0) {
       const goOn = await stopHook();
+      if (stoppedBy !== undefined) return stoppedOutcome(stoppedBy);
       if (goOn !== undefined) {
         pushMessages({ role: "user", content: goOn });
         continue;
@@ -196,6 +236,12 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       return outcome;
     };
     for (const batch of batches) {
+      if (stoppedBy !== undefined) {
+        for (const { call, index } of batch) {
+          answers[index] = reply(call, false, "Not run: a hook ended the task.");
+        }
+        continue;
+      }
       const [first] = batch;
       if (first.call.name === SUBMIT_RESULT) {
         const call = first.call;
@@ -209,6 +255,15 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         switch (verdict.kind) {
           case "accepted": {
             const goOn = await stopHook();
+            if (stoppedBy !== undefined) {
+              toolEnd(call, false, "a Stop hook ended the task");
+              return endWith(
+                first.index,
+                false,
+                "Not accepted: a hook ended the task.",
+                stoppedOutcome(stoppedBy),
+              );
+            }
             if (goOn !== undefined) {
               toolEnd(call, false, "a Stop hook sent the agent back to work");
               answers[first.index] = reply(call, false, goOn);
@@ -254,5 +309,6 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
     }
     const results = answers.filter((a): a is ToolResultPart => a !== undefined);
     pushMessages({ role: "tool", content: results });
+    if (stoppedBy !== undefined) return stoppedOutcome(stoppedBy);
   }
 }

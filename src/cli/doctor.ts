@@ -1,7 +1,8 @@
 /**
  * `xcsh doctor`: shows everything discovery looked at — each folder searched
  * and whether it exists, every Claude plugin install and why it is in or out,
- * the settings and registry files read — plus the warnings, so a user can see
+ * the settings and registry files read, the hooks that run and those skipped
+ * (an untrusted project's, a bad file's) — plus the warnings, so a user can see
  * why an agent is or is not found.
  *
  * @module
@@ -20,6 +21,7 @@ import { buildTarget } from "../runtime.ts";
 import { sandboxLines, sandboxReport } from "./doctor-sandbox.ts";
 import pkg from "../../package.json" with { type: "json" };
 import { discoverSkills } from "../discovery/skills.ts";
+import { readSettingsHooks, settingsHookReport } from "../config/settings-hooks.ts";
 
 const FLAGS = {
   json: { type: "boolean" },
@@ -40,6 +42,10 @@ export async function doctorCommand(args: string[]): Promise<number> {
     discoverSkills(env),
   ]);
   const config = loaded.ok ? loaded.config : undefined;
+  const settingsHooks = readSettingsHooks(env, undefined, found.plugins);
+  const configHooks = Object.entries(config?.hooks ?? {}).map(([event, groups]) =>
+    `${event}: ${(groups ?? []).reduce((n, g) => n + g.hooks.length, 0)}`
+  );
   const models = config ? modelReport(config, env.env) : [];
   const providers = config ? providerReport(config, env.env) : [];
   const sandbox = config ? sandboxReport(config, env.cwd, env.home, env.env) : undefined;
@@ -64,6 +70,11 @@ export async function doctorCommand(args: string[]): Promise<number> {
       skillWarnings: skills.warnings,
       plugins: { files: found.plugins.files, installs: found.plugins.installs },
       config: configInfo,
+      hooks: {
+        files: settingsHooks.sources.map(({ bytes: _b, ...s }) => s),
+        config: configHooks,
+        warnings: [...settingsHooks.warnings, ...settingsHooks.notes],
+      },
       models,
       providers,
       ...(sandbox ? { sandbox } : {}),
@@ -133,6 +144,15 @@ export async function doctorCommand(args: string[]): Promise<number> {
   for (const f of loaded.files) out.push(`  ${displayPath(f)}`);
   if (!loaded.ok) out.push("  " + formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
   for (const w of loaded.warnings) out.push("  " + formatDiagnostic(w).replace(/^xcsh: /, ""));
+  out.push("", "Hooks, in the order they run (then each agent file's own):");
+  out.push(...settingsHookReport(settingsHooks.sources));
+  if (configHooks.length > 0) {
+    out.push(`  ${"xcsh config".padEnd(22)} ${configHooks.join(", ")}`);
+  }
+  for (const w of [...settingsHooks.warnings, ...settingsHooks.notes]) {
+    if (w.field === "hooks" || w.message.endsWith("not run")) continue;
+    out.push("  " + formatDiagnostic(w).replace(/^xcsh: /, ""));
+  }
   out.push("", "Models:");
   const indent = (table: string) => table.trimEnd().split("\n").map((l) => `  ${l}`);
   out.push(...indent(formatTable(

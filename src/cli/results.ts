@@ -34,6 +34,7 @@ export function failureLine(r: TaskResult): string {
   if (r.status === "rejected") {
     return `task ${r.id} was rejected: ${r.error ?? "its checks failed"}`;
   }
+  if (r.status === "stopped") return `task ${r.id} was stopped by a hook: ${r.error ?? ""}`;
   return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
 }
 

@@ -11,6 +11,9 @@
  * - its agent files that can start programs or loosen a setting (inline MCP
  *   servers, a sandbox other than read-only, a timeout or turn limit), each
  *   by real path and SHA-256;
+ * - its `.claude/settings.json` and `.claude/settings.local.json` when they
+ *   hold hooks (and a plugin's `hooks/hooks.json` inside it), each by real
+ *   path and SHA-256;
  * - the servers of its `.mcp.json`, each approved by a hash of its
  *   definition (Claude Code's approval, kept in the user's state instead of
  *   the repository's `.claude/settings*.json`).
@@ -57,6 +60,7 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { trustNeeds } from "../runner/agent-trust.ts";
+import { readSettingsHooks } from "../config/settings-hooks.ts";
 import { readProjectMcp, serverHash } from "../runner/project-mcp.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
 
@@ -70,7 +74,8 @@ Until you trust a project, its files may only tighten your own settings: a
 project's .xcsh/config.yml may lower task limits and pick models, but keys
 that send a key somewhere or start a program (providers, mcpServers) wait;
 its agent files may not loosen the sandbox, raise limits or start MCP
-servers; and its .mcp.json servers do not start. Trusting records the config
+servers; the hooks of its .claude/settings.json and settings.local.json do
+not run; and its .mcp.json servers do not start. Trusting records the config
 file, those agent files and the .mcp.json servers by content, for this
 project only: any change needs trusting again. Your own
 ~/.claude/settings.json may also approve .mcp.json servers by name
@@ -226,6 +231,21 @@ async function trust(
     );
   }
 
+  // The project's Claude Code settings files (and plugin hooks files in it) that hold hooks.
+  const hookFiles: { path: string; content: Uint8Array }[] = [];
+  const settings = readSettingsHooks(env, () => false, found.plugins);
+  for (const s of settings.sources) {
+    if (!s.project || !inside(s.file, root)) continue;
+    if (!s.bytes) {
+      out.push(`Not trusted: ${s.file} (${cleanText(s.reason ?? "")})\n`);
+      continue;
+    }
+    hookFiles.push({ path: s.file, content: s.bytes });
+    out.push(
+      `Trusted hooks of ${s.file} (sha256 ${contentHash(s.bytes).slice(0, 12)})\n`,
+    );
+  }
+
   // The project's .mcp.json servers, approved by definition.
   const mcp = readProjectMcp(dir, home, process.env);
   for (const w of mcp.warnings) writeErr(`xcsh: warning: ${w.file}: ${w.message}\n`);
@@ -251,6 +271,7 @@ async function trust(
     ...(configRecord ? { config: configRecord } : {}),
     agentFiles,
     mcpServers,
+    hookFiles,
   });
   writeOut(out.join(""));
   return EXIT_OK;
@@ -283,7 +304,11 @@ function list(store: TrustStore, json: boolean): number {
   }
   for (const p of records.projects) writeOut(`project  ${p.root}  (${p.trustedAt})\n`);
   for (const f of files) {
-    const kind = f.path.endsWith(`${sep}.xcsh${sep}config.yml`) ? "config " : "agent  ";
+    const kind = f.path.endsWith(`${sep}.xcsh${sep}config.yml`)
+      ? "config "
+      : f.path.endsWith(".json")
+      ? "hooks  "
+      : "agent  ";
     writeOut(`${kind}  ${f.path}  ${f.state}  sha256 ${f.sha256.slice(0, 12)}  (${f.trustedAt})\n`);
   }
   for (const m of records.mcpServers) {

@@ -2,8 +2,9 @@
  * The trust store: what the user has trusted, kept in the user's own state
  * folder, never in a file a repository ships.
  *
- * - **Files** (a project's `.xcsh/config.yml`, and its agent files that can
- *   start programs or loosen the sandbox): by real path and SHA-256 of their
+ * - **Files** (a project's `.xcsh/config.yml`, its agent files that can
+ *   start programs or loosen the sandbox, and its Claude Code settings files
+ *   that hold hooks): by real path and SHA-256 of their
  *   content, pinned to the project they were trusted for. After any change
  *   the file is untrusted again, and the same file reached from another
  *   project (a symlink to a trusted project's config) is not trusted there.
@@ -417,6 +418,8 @@ export interface ProjectTrust {
   agentFiles?: { path: string; content: string | Uint8Array }[];
   /** `.mcp.json` servers approved, each with its definition hash. */
   mcpServers?: { file: string; name: string; sha256: string }[];
+  /** Claude Code settings (and plugin hooks) files whose hooks may run, with their content. */
+  hookFiles?: { path: string; content: string | Uint8Array }[];
 }
 
 /**
@@ -432,7 +435,11 @@ export function trustProject(
 ): void {
   const at = now.toISOString();
   const project = realPathOf(root);
-  const files = [...(what.config ? [what.config] : []), ...(what.agentFiles ?? [])].map((f) => ({
+  const files = [
+    ...(what.config ? [what.config] : []),
+    ...(what.agentFiles ?? []),
+    ...(what.hookFiles ?? []),
+  ].map((f) => ({
     path: realPathOf(f.path),
     sha256: contentHash(f.content),
     project,

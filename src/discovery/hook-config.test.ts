@@ -29,15 +29,46 @@ describe("parseHooks", () => {
   });
   test("events a subagent never has, and hooks that are not commands, are warnings", () => {
     const r = parseHooks({
-      SessionStart: [{ hooks: [cmd("x")] }],
-      Stop: [{ hooks: [{ type: "prompt", prompt: "check" }, cmd("./stop.sh")] }],
+      Notification: [{ hooks: [cmd("x")] }],
+      PreCompact: [{ hooks: [cmd("x")] }],
+      Stop: [{
+        hooks: [{ type: "prompt", prompt: "check" }, { type: "http" }, cmd("./stop.sh")],
+      }],
     });
     assert.ok(r.ok);
     assert.deepEqual(r.hooks, { Stop: [{ hooks: [{ command: "./stop.sh" }] }] });
     assert.deepEqual(r.warnings.map((w) => w.field), [
-      "hooks.SessionStart",
+      "hooks.Notification",
+      "hooks.PreCompact",
       "hooks.Stop[0].hooks[0]",
+      "hooks.Stop[0].hooks[1]",
     ]);
+    assert.match(r.warnings[1].message, /not run \(xcsh does not compact/);
+    assert.match(r.warnings[2].message, /'prompt' hook, which xcsh does not run/);
+    assert.match(r.warnings[3].message, /'http' hook/);
+  });
+  test("the start events are read; in a settings file Stop is the main session's", () => {
+    const value = {
+      SessionStart: [{ hooks: [cmd("a")] }],
+      SubagentStart: [{ hooks: [cmd("b")] }],
+      UserPromptSubmit: [{ hooks: [cmd("c")] }],
+      Stop: [{ hooks: [cmd("d")] }],
+      SubagentStop: [{ hooks: [cmd("e")] }],
+    };
+    const agent = parseHooks(value);
+    assert.ok(agent.ok);
+    assert.deepEqual(Object.keys(agent.hooks), [
+      "SessionStart",
+      "SubagentStart",
+      "UserPromptSubmit",
+      "Stop",
+    ]);
+    assert.equal(agent.hooks.Stop?.length, 2);
+    const settings = parseHooks(value, { settings: true });
+    assert.ok(settings.ok);
+    assert.deepEqual(settings.hooks.Stop, [{ hooks: [{ command: "e" }] }]);
+    assert.deepEqual(settings.warnings.map((w) => w.field), ["hooks.Stop"]);
+    assert.match(settings.warnings[0].message, /use SubagentStop/);
   });
   const bad: [string, unknown, RegExp][] = [
     ["not a mapping", ["x"], /'hooks' must be a mapping/],

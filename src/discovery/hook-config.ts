@@ -1,8 +1,11 @@
 /**
- * The `hooks:` of an agent file, in Claude Code's shape: for each event a
- * list of `{matcher, hooks: [{type: "command", command, timeout}]}`. The
- * events a subagent has are `PreToolUse`, `PostToolUse` and `Stop` (Claude
- * Code runs an agent's `Stop` as `SubagentStop`; both spellings are read).
+ * The `hooks:` of an agent file, a config or a Claude Code settings file,
+ * in Claude Code's shape: for each event a list of `{matcher, hooks:
+ * [{type: "command", command, timeout}]}`. The events a task (a subagent)
+ * has are `PreToolUse`, `PostToolUse`, `Stop` (Claude Code runs an agent's
+ * `Stop` as `SubagentStop`; both spellings are read; in a settings file
+ * only `SubagentStop`), `SubagentStart`, `UserPromptSubmit` and
+ * `SessionStart`.
  * A matcher is a tool name or a regular expression over Claude's tool names
  * (`Bash`, `Edit|Write`, `mcp__github__.*`); absent, empty or `*` matches
  * every tool. A shape xcsh cannot read is an error (the agent is not loaded,
@@ -26,6 +29,22 @@ const EVENTS: Readonly<Record<string, HookEvent>> = {
   PostToolUse: "PostToolUse",
   Stop: "Stop",
   SubagentStop: "Stop",
+  SubagentStart: "SubagentStart",
+  UserPromptSubmit: "UserPromptSubmit",
+  SessionStart: "SessionStart",
+};
+
+/**
+ * In a settings file, `Stop` is the main session's end, which a task (a
+ * subagent) never has: only `SubagentStop` is read there.
+ */
+const SETTINGS_EVENTS: Readonly<Record<string, HookEvent>> = {
+  ...Object.fromEntries(Object.entries(EVENTS).filter(([k]) => k !== "Stop")),
+};
+
+/** Events xcsh does not emit (yet), named in the warning. */
+const LATER: Readonly<Record<string, string>> = {
+  PreCompact: "xcsh does not compact a conversation yet",
 };
 
 /** Seconds a hook may run, at most (Claude Code's default is 60). */
@@ -50,8 +69,12 @@ export function mergeHooks(
   return out;
 }
 
-/** Reads the value of `hooks:`. */
-export function parseHooks(value: unknown): HookParse {
+/**
+ * Reads the value of `hooks:`. `settings`: the value is a Claude Code
+ * settings file's, whose `Stop` is the main session's (not read).
+ */
+export function parseHooks(value: unknown, o: { settings?: boolean } = {}): HookParse {
+  const events = o.settings ? SETTINGS_EVENTS : EVENTS;
   const warnings: { field: string; message: string }[] = [];
   if (!isRecord(value)) {
     return { ok: false, field: "hooks", message: "'hooks' must be a mapping of events to lists" };
@@ -59,9 +82,14 @@ export function parseHooks(value: unknown): HookParse {
   const hooks: AgentHooks = {};
   for (const [event, groups] of Object.entries(value)) {
     const at = `hooks.${event}`;
-    const mapped = Object.hasOwn(EVENTS, event) ? EVENTS[event] : undefined;
+    const mapped = Object.hasOwn(events, event) ? events[event] : undefined;
     if (!mapped) {
-      warnings.push({ field: at, message: `'${at}' never happens in a subagent; ignored` });
+      const why = Object.hasOwn(LATER, event)
+        ? LATER[event]
+        : event === "Stop"
+        ? "a task is a subagent: use SubagentStop"
+        : "it never happens in a subagent";
+      warnings.push({ field: at, message: `'${at}' is not run (${why}); ignored` });
       continue;
     }
     if (!Array.isArray(groups)) {

@@ -50,7 +50,17 @@ export interface PluginListing {
   installs: PluginInstall[];
   /** The files read: registry and settings, whether each exists. */
   files: { path: string; exists: boolean }[];
+  /** The Claude settings files read, user's first (their hooks: `settings-hooks.ts`). */
+  settings: SettingsFile[];
   warnings: Diagnostic[];
+}
+
+/** A Claude Code settings file as read: its parsed value and bytes, or why not. */
+export interface SettingsFile {
+  path: string;
+  /** `user`: `~/.claude/settings.json`; `project`/`local`: the project's `settings(.local).json`. */
+  scope: "user" | "project" | "local";
+  read: JsonRead;
 }
 
 interface RawInstall {
@@ -123,7 +133,9 @@ export function judgeInstalls(
     .map((x) => x.install);
 }
 
-type JsonRead = { exists: false } | { exists: true; value?: unknown; error?: string };
+export type JsonRead =
+  | { exists: false }
+  | { exists: true; value?: unknown; error?: string; bytes?: Uint8Array };
 
 /**
  * Synchronous: these are small files, read before anything else can run.
@@ -131,7 +143,7 @@ type JsonRead = { exists: false } | { exists: true; value?: unknown; error?: str
  * refused, never waited on); a file someone else could have written is
  * refused too (see `file-safety.ts`).
  */
-function readJson(path: string): JsonRead {
+export function readJson(path: string): JsonRead {
   const r = readCappedSync(path, MAX_SETTINGS_FILE_BYTES);
   if (!r.ok) {
     if (r.code === "ENOENT" || r.code === "ENOTDIR") return { exists: false };
@@ -145,7 +157,9 @@ function readJson(path: string): JsonRead {
   if (problem) return { exists: true, error: `${problem}, so it is not trusted` };
   const text = r.bytes.toString("utf8");
   const parsed = parseJsonFile(text);
-  return parsed.ok ? { exists: true, value: parsed.value } : { exists: true, error: parsed.reason };
+  return parsed.ok
+    ? { exists: true, value: parsed.value, bytes: r.bytes }
+    : { exists: true, error: parsed.reason };
 }
 
 /**
@@ -179,6 +193,12 @@ export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
     path,
     exists: [registry, ...settings][i].exists,
   }));
+  const scopes = ["user", "project", "local"] as const;
+  const settingsFiles = settings.map((read, i) => ({
+    path: settingsPaths[i],
+    scope: scopes[i],
+    read,
+  }));
 
   const enabled: Record<string, unknown> = {};
   settings.forEach((s, i) => {
@@ -205,14 +225,16 @@ export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
     Object.assign(enabled, map);
   });
 
-  if (!registry.exists) return { roots: [], installs: [], files, warnings };
+  if (!registry.exists) {
+    return { roots: [], installs: [], files, settings: settingsFiles, warnings };
+  }
   if (registry.error) {
     warnings.push({
       level: "warning",
       file: registryPath,
       message: `${registry.error}; no plugin agents loaded`,
     });
-    return { roots: [], installs: [], files, warnings };
+    return { roots: [], installs: [], files, settings: settingsFiles, warnings };
   }
   const raw = readRegistry(registry.value);
   if (typeof raw === "string") {
@@ -221,7 +243,7 @@ export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
       file: registryPath,
       message: `${raw}; no plugin agents loaded`,
     });
-    return { roots: [], installs: [], files, warnings };
+    return { roots: [], installs: [], files, settings: settingsFiles, warnings };
   }
   // A project install counts for the folders the walk visits (and cwd itself).
   const walked = [...new Set([resolve(e.cwd), ...walkUpDirs(e.cwd, e.home)])];
@@ -243,5 +265,5 @@ export function listClaudePluginRoots(e: DiscoveryEnv): PluginListing {
       });
     }
   });
-  return { roots, installs, files, warnings };
+  return { roots, installs, files, settings: settingsFiles, warnings };
 }

@@ -17,6 +17,7 @@
 import { Buffer } from "node:buffer";
 import type {
   AgentDefinition,
+  AgentHooks,
   McpServerDef,
   SandboxSetting,
   SkillRef,
@@ -51,6 +52,8 @@ export interface EnvelopeParts {
   preloadedSkills: readonly { name: string; body: string }[];
   /** The repository's programs blanked, for the git commands run (none: absent). */
   commandGitSettings?: readonly (readonly [string, string])[];
+  /** The settings files' hooks the parent read, for the child's own `task` calls. */
+  settingsHooks?: AgentHooks;
 }
 
 /** The sampling settings an agent file asks for, as envelope fields. */
@@ -104,6 +107,9 @@ export function buildEnvelope(
     ...(p.memory ? { memory: p.memory } : {}),
     ...(p.preloadedSkills.length > 0 ? { preloadedSkills: [...p.preloadedSkills] } : {}),
     ...(task.writes ? { writes: [...task.writes] } : {}),
+    ...(p.settingsHooks && Object.keys(p.settingsHooks).length > 0
+      ? { settingsHooks: p.settingsHooks }
+      : {}),
     ...(p.commandGitSettings && p.commandGitSettings.length > 0
       ? { commandGitSettings: p.commandGitSettings.map(([k, v]): [string, string] => [k, v]) }
       : {}),

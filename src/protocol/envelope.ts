@@ -31,6 +31,7 @@ import { isAbsolute } from "node:path";
 import { DEFAULT_LIMITS, type TaskLimits, timerMs } from "./limits.ts";
 import {
   type AgentDefinition,
+  type AgentHooks,
   type McpServerDef,
   type McpServerRef,
   type NetReach,
@@ -139,6 +140,16 @@ export interface TaskEnvelope {
   writes?: string[];
   /** The session this task is recorded in: the child then reports each `message`. */
   session?: string;
+  /** The session's file (a hook's `transcript_path`). */
+  transcriptPath?: string;
+  /**
+   * The hooks of the user's Claude Code settings and plugins (and of a
+   * trusted project's) as the parent read them, each group with its file in
+   * `from`: they are in `agent.hooks` already; this copy is for the child's
+   * own `task` calls, whose children get them too. The child reads no
+   * settings file itself.
+   */
+  settingsHooks?: AgentHooks;
   /** A resumed session's conversation so far (the child's messages, in order). */
   history?: unknown[];
 }
@@ -529,6 +540,15 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (blockedAgent !== undefined) envelope.blockedAgent = blockedAgent;
     const session = optString(doc, "session");
     if (session) envelope.session = session;
+    const transcript = optString(doc, "transcriptPath");
+    if (transcript) envelope.transcriptPath = transcript;
+    if (doc.settingsHooks !== undefined && doc.settingsHooks !== null) {
+      const read = parseHooks(doc.settingsHooks);
+      if (!read.ok) {
+        bad(read.field.replace(/^hooks/, "settingsHooks"), read.message.replace(/^'[^']*' /, ""));
+      }
+      envelope.settingsHooks = read.hooks;
+    }
     if (doc.history !== undefined && doc.history !== null) {
       if (!Array.isArray(doc.history) || !doc.history.every(isMessage)) {
         bad("history", "must be a list of messages (objects with a role)");

@@ -64,7 +64,7 @@ export type ChildEvent =
     text?: string;
     error?: string;
     /** Why an error result ended the task, when it is one a caller may act on. */
-    reason?: "max_turns";
+    reason?: "max_turns" | "stopped";
   };
 
 export type Emit = (event: ChildEvent) => void;

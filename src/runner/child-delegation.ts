@@ -43,6 +43,8 @@ export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
       ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
       ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
+      // The settings files' hooks as the top-level run read them (none: none).
+      settingsHooks: ctx.envelope.settingsHooks ?? {},
       // What this agent was refused, no agent it starts may do.
       inheritedDeny: ctx.envelope.agent.permissions?.deny ?? [],
       // Nor does any write outside this task's lane.

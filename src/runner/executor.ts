@@ -201,7 +201,11 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         ? `${final.error} (${launcher} exited with code ${code ?? signal}: ${engine})`
         : final.error;
       finish({
-        status: final.status === "ok" ? "ok" : final.reason === "max_turns" ? "max_turns" : "error",
+        status: final.status === "ok"
+          ? "ok"
+          : final.reason === "max_turns" || final.reason === "stopped"
+          ? final.reason
+          : "error",
         ...(final.data !== undefined ? { data: final.data } : {}),
         ...(final.text !== undefined ? { text: final.text } : textParts ? { text: textParts } : {}),
         ...(error !== undefined ? { error } : {}),

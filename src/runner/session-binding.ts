@@ -30,6 +30,7 @@ import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
 import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
 import { continuation } from "../sessions/replay.ts";
+import { sessionFile } from "../sessions/store.ts";
 import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
 
 export interface Binding {
@@ -72,7 +73,10 @@ export async function bindSessions(b: Binding): Promise<string | undefined> {
     if (base) t.isolate = base;
     if (!b.dryRun) {
       t.session = b.keeper.reserve();
-      if (t.session) t.envelope.session = t.session.id;
+      if (t.session) {
+        t.envelope.session = t.session.id;
+        t.envelope.transcriptPath = sessionFile(b.keeper.dir, t.session.id);
+      }
     }
   }
   return undefined;
@@ -119,6 +123,7 @@ async function bindResume(
     // a lane has no caller's lane either: the stored one is only tighter).
     ...(rest.writes ?? stored.writes ? { writes: rest.writes ?? stored.writes } : {}),
     session: id,
+    transcriptPath: sessionFile(b.keeper.dir, id),
     history: next.messages,
   };
   delete t.modelError;

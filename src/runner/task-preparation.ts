@@ -17,6 +17,7 @@ import { mergeHooks } from "../discovery/hook-config.ts";
 import { DEFAULT_LIMITS, type TaskLimits, timerMs } from "../protocol/limits.ts";
 import type {
   AgentDefinition,
+  AgentHooks,
   Diagnostic,
   HookEvent,
   HookGroup,
@@ -61,17 +62,23 @@ export function schemaOrigin(
     : "the calling session's schema";
 }
 
-/** `agent` with the config's hooks before its own (they apply to every task). */
+/**
+ * `agent` with the hooks that apply to every task before its own: those of
+ * the Claude Code settings files and plugins (`config/settings-hooks.ts`,
+ * stamped with their files), then the config's.
+ */
 export function withConfigHooks(
   agent: AgentDefinition,
   hooks: XcshConfig["hooks"],
+  settings: AgentHooks = {},
 ): AgentDefinition {
-  if (!hooks || Object.keys(hooks).length === 0) return agent;
-  const stamped: NonNullable<XcshConfig["hooks"]> = {};
-  for (const [event, groups] of Object.entries(hooks) as [HookEvent, HookGroup[]][]) {
+  const stamped: AgentHooks = {};
+  for (const [event, groups] of Object.entries(hooks ?? {}) as [HookEvent, HookGroup[]][]) {
     stamped[event] = groups.map((g) => ({ ...g, from: "config" }));
   }
-  return { ...agent, hooks: mergeHooks(stamped, agent.hooks) };
+  const shared = mergeHooks(settings, stamped);
+  if (Object.keys(shared).length === 0) return agent;
+  return { ...agent, hooks: mergeHooks(shared, agent.hooks) };
 }
 
 /** A child's limits: its turns (the call's, else the agent's, else 50) and its timeout in seconds. */

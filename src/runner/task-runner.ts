@@ -32,6 +32,7 @@ import { writeErr } from "../text/stdio.ts";
 import { saveArtifact } from "./artifacts.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
+import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
 import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
@@ -82,8 +83,10 @@ import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
 import { selfCommand } from "../runtime.ts";
+import { readSettingsHooks } from "../config/settings-hooks.ts";
 import type {
   AgentDefinition,
+  AgentHooks,
   Diagnostic,
   McpServerDef,
   PermissionRule,
@@ -154,6 +157,12 @@ export interface TaskToolOptions {
   lane?: readonly string[];
   /** How a task's own lane is named in messages (default: `tasks[i].writes`). */
   laneField?: (index: number) => string;
+  /**
+   * The hooks of the Claude Code settings files and plugins as the top-level
+   * run read them (a child's runner gets them in its envelope); absent: read
+   * them here (`config/settings-hooks.ts`).
+   */
+  settingsHooks?: AgentHooks;
 }
 
 export type { PreparedTask };
@@ -359,6 +368,7 @@ export class TaskTool {
       memory,
       preloadedSkills: skills.preloaded,
       commandGitSettings: gathered.gitOverrides,
+      settingsHooks: this.settingsHooks(),
     };
     const lanes = decideLanes({
       tasks: req.tasks,
@@ -444,6 +454,9 @@ export class TaskTool {
   > {
     const { config, caller, env } = this.opts;
     const discovered = await discoverAgents(env);
+    // Each call reads the settings' hooks afresh, as it rediscovers agents.
+    this.pluginListing = discovered.plugins;
+    this.settingsRead = undefined;
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
     const agents = withSessionAgents(this.opts.sessionAgents, discovered.agents);
     const guard = checkGuards(req.agent, agents, caller, {
@@ -493,7 +506,11 @@ export class TaskTool {
       agentNames: agents.map((a) => a.name),
       inheritedDeny: this.opts.inheritedDeny,
     });
-    const agent = withConfigHooks(this.trustedHooks(withHooks), config.hooks);
+    const agent = withConfigHooks(
+      this.trustedHooks(withHooks),
+      config.hooks,
+      this.settingsHooks(),
+    );
     return { agent, toolSet, restricted: restricted.agent, agentTrusted };
   }
 
@@ -656,6 +673,20 @@ export class TaskTool {
       return undefined;
     }
     return opened;
+  }
+
+  private settingsRead?: AgentHooks;
+  /** Discovery's reading of the Claude settings files, reused for their hooks. */
+  private pluginListing?: PluginListing;
+  /** The settings files' hooks: handed down, or read once per call (warnings said then). */
+  private settingsHooks(): AgentHooks {
+    if (this.opts.settingsHooks) return this.opts.settingsHooks;
+    if (!this.settingsRead) {
+      const read = readSettingsHooks(this.opts.env, undefined, this.pluginListing);
+      if (read.warnings.length > 0) this.opts.onWarnings?.(read.warnings);
+      this.settingsRead = read.hooks;
+    }
+    return this.settingsRead;
   }
 
   /**
