@@ -10,8 +10,16 @@
  *
  * @example
  * ```ts
+ * const agent = {
+ *   name: "task",
+ *   description: "d",
+ *   systemPrompt: "p",
+ *   source: "bundled" as const,
+ *   family: "bundled" as const,
+ * };
  * const edits = readAgentEdits({ allowed: ["Bash(git diff *)"], disallowed: [] });
- * editAgent(agent, edits); // agent.tools: read, grep, find, ls, bash, submit_result; bash only for `git diff …`
+ * editAgent(agent, edits);
+ * // tools: read, grep, find, ls, bash, submit_result; bash only for `git diff …`
  * ```
  *
  * @module
