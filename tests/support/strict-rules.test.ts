@@ -614,3 +614,31 @@ describe("tool calls, text and thinking across providers", () => {
     );
   });
 });
+
+describe("OpenAI strict schemas: keywords and sizes", () => {
+  const tool = (parameters: Json) =>
+    responses({ tools: [{ type: "function", name: "f", strict: true, parameters }] });
+  const obj = (properties: Json) => ({
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  });
+  const nested = (levels: number): Json =>
+    levels === 0 ? { type: "string" } : obj({ a: nested(levels - 1) });
+  test("refused keywords", () => {
+    assert.match(
+      refusal("responses", tool(obj({ a: { allOf: [{ type: "string" }] } })))!,
+      /'allOf' is not permitted/,
+    );
+  });
+  test("nesting depth and enum size", () => {
+    assert.equal(refusal("responses", tool(nested(10))), undefined);
+    assert.match(refusal("responses", tool(nested(11)))!, /11 levels of nesting; at most 10/);
+    const many = Array.from({ length: 1001 }, (_, i) => `v${i}`);
+    assert.match(
+      refusal("responses", tool(obj({ e: { type: "string", enum: many } })))!,
+      /1001 enum values/,
+    );
+  });
+});

@@ -596,7 +596,8 @@ function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Re
   }
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
     if (tool?.type === "function" && tool.strict === true) {
-      const problem = strictSchemaProblem(tool.parameters, "()");
+      const problem = strictSchemaProblem(tool.parameters, "()") ??
+        strictSchemaLimits(tool.parameters);
       if (problem) {
         return bad(
           `Invalid schema for function '${tool.name}': ${problem}`,
@@ -718,6 +719,57 @@ function responsesItems(input: Json[]): Refusal | undefined {
       }
     }
   }
+  return undefined;
+}
+
+/** [openai-responses] Structured Outputs: keywords strict mode refuses. */
+const STRICT_REFUSED_KEYWORDS = [
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "prefixItems",
+  "unevaluatedItems",
+  "contains",
+  "dependentRequired",
+  "dependentSchemas",
+];
+
+/**
+ * [openai-responses] Structured Outputs, "Supported schemas": no keyword of
+ * {@link STRICT_REFUSED_KEYWORDS}; at most 5000 object properties in all, 10
+ * levels of object nesting and 1000 enum values in all.
+ */
+function strictSchemaLimits(schema: Json): string | undefined {
+  let properties = 0;
+  let enums = 0;
+  let deepest = 0;
+  let keyword: string | undefined;
+  const walk = (node: Json, depth: number): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, depth));
+    if (!isObject(node)) return;
+    keyword ??= STRICT_REFUSED_KEYWORDS.find((k) => k in node);
+    if (Array.isArray(node.enum)) enums += node.enum.length;
+    const props = isObject(node.properties) ? node.properties : undefined;
+    const level = props ? depth + 1 : depth;
+    deepest = Math.max(deepest, level);
+    if (props) properties += Object.keys(props).length;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "properties" && props) Object.values(props).forEach((p) => walk(p, level));
+      else if (k !== "enum" && k !== "const") walk(v, level);
+    }
+  };
+  walk(schema, 0);
+  if (keyword) return `In context=(), '${keyword}' is not permitted.`;
+  if (properties > 5000) {
+    return `The schema has ${properties} object properties; at most 5000 are permitted.`;
+  }
+  if (deepest > 10) return `The schema has ${deepest} levels of nesting; at most 10 are permitted.`;
+  if (enums > 1000) return `The schema has ${enums} enum values; at most 1000 are permitted.`;
   return undefined;
 }
 
