@@ -2,7 +2,8 @@
 // history the new provider refuses as it was written: Kimi/DeepSeek-style
 // tool-call ids on Anthropic, an 81-character MCP-style id on OpenAI, a
 // whitespace-only text block before a tool call on Anthropic, and a tool loop
-// stopped by the turn limit on OpenAI continued on a budget-thinking Claude.
+// stopped by the turn limit on OpenAI continued on a budget-thinking Claude
+// (and on Gemini 3, which checks thought signatures in the current turn only).
 // The model server's strict rules refuse each the way the real API does; the
 // resume must go through. Also the same model mid-task: a whitespace-only
 // text block Claude wrote is not sent back to it.
@@ -44,6 +45,8 @@ function xcsh(w: World, args: string[]): Promise<RunResult> {
       ANTHROPIC_API_KEY: "sk-ant-test",
       OPENAI_BASE_URL: `${server.url}/v1`,
       OPENAI_API_KEY: "sk-openai-test",
+      GEMINI_BASE_URL: `${server.url}/v1beta`,
+      GEMINI_API_KEY: "gemini-test-key",
     },
   });
 }
@@ -154,6 +157,20 @@ describe("resume on another provider repairs what it refuses", () => {
     assert.match(JSON.stringify(body), /# demo project[^]*follow-up task/);
     // The turn Claude did not write carries no thinking; that request goes without.
     assert.notEqual(body.thinking?.type, "enabled");
+  });
+
+  test("a tool loop stopped by the turn limit on OpenAI resumed on Gemini 3", async () => {
+    // Gemini 3 wants thought signatures on the function calls of the current
+    // turn only; the follow-up assignment starts a new turn.
+    const w = world();
+    const r = await switched(w, {
+      agent: "thinker",
+      model: "openai/gpt-5-test",
+      turns: [READ()],
+      code: 1,
+    }, "google/gemini-3-pro-preview");
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).results[0].text, "resumed fine");
   });
 });
 

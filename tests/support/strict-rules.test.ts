@@ -612,6 +612,17 @@ describe("tool calls, text and thinking across providers", () => {
       refusal("google", current, "gemini-3-pro-preview")!,
       /missing a thought_signature/,
     );
+    const dummy = gem({
+      contents: [
+        { role: "user", parts: [{ text: "hi" }] },
+        {
+          role: "model",
+          parts: [{ ...call, thoughtSignature: "skip_thought_signature_validator" }],
+        },
+        answer,
+      ],
+    });
+    assert.equal(refusal("google", dummy, "gemini-3-pro-preview"), undefined);
   });
 });
 

@@ -1092,7 +1092,10 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
     let first = true;
     for (let p = 0; p < parts.length; p++) {
       const part = parts[p];
-      if (part?.thoughtSignature !== undefined && !state.thoughts.has(part.thoughtSignature)) {
+      if (
+        part?.thoughtSignature !== undefined && !state.thoughts.has(part.thoughtSignature) &&
+        !GEMINI_DUMMY_SIGNATURES.includes(part.thoughtSignature)
+      ) {
         return bad("Corrupted thought signature.");
       }
       if (part?.functionCall) {
@@ -1111,6 +1114,16 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
   }
   return undefined;
 }
+
+/**
+ * [gemini-thinking] "Thought signatures", FAQ: the values a client may send
+ * for a function call whose signature it does not have (history from another
+ * model, or written by hand); validation is skipped for them.
+ */
+const GEMINI_DUMMY_SIGNATURES = [
+  "context_engineering_is_the_way_to_go",
+  "skip_thought_signature_validator",
+];
 
 /** Where the current turn begins: after the last user content with more than function responses. */
 function currentTurnStart(contents: Json[]): number {
