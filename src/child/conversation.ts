@@ -96,12 +96,15 @@ export function withOptions<T extends object>(part: T, options: PartMetadata | u
 }
 
 /**
- * The provider prompt for a conversation: the system prompt first, user text,
+ * The provider prompt for a conversation: the system prompt first (none when
+ * it is blank: Anthropic refuses a whitespace-only text block), user text,
  * assistant parts with their provider options (empty text without options
  * dropped), and tool results (consecutive tool messages merged).
  */
 export function toPrompt(system: string, messages: readonly Message[]): LanguageModelV4Prompt {
-  const prompt: LanguageModelV4Prompt = [{ role: "system", content: system }];
+  const prompt: LanguageModelV4Prompt = system.trim() === ""
+    ? []
+    : [{ role: "system", content: system }];
   for (const m of messages) {
     switch (m.role) {
       case "user":

@@ -4,7 +4,10 @@
  * refused so far), the stream of one turn with its text as `text` events,
  * the retries of a failed call as `retry` events, a parameter the server
  * refuses dropped for the rest of the task, and the turn's usage as a
- * `usage` event.
+ * `usage` event. Every request's history is first made to fit the provider
+ * (`sessions/target-rules.ts`: tool-call ids, blank text), and a budget-thinking
+ * Anthropic request inside a tool loop its last assistant message began
+ * without thinking is sent without thinking, as Anthropic's guide allows.
  *
  * @module
  */
@@ -23,6 +26,7 @@ import { callModelWithRetries } from "./retries.ts";
 import { streamTurn, type TurnOutput } from "./turn.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
+import { forTarget, openLoopWithoutThinking } from "../sessions/target-rules.ts";
 
 /** What one task's model calls are made with. */
 export interface ModelCallerOptions {
@@ -56,12 +60,12 @@ export function createModelCaller(
   const cacheKey = `xcsh-${crypto.randomUUID()}`;
   // Optional parameters the server refused: they stay off for the rest of the task.
   const dropped = new Set<OptionalParameter>();
-  const request = () => {
+  const request = (level = o.level) => {
     const r = modelRequest({
       type: provider.type,
       provider: provider.name,
       model: o.model.name,
-      level: o.level,
+      level,
       facts: o.facts,
       dropped,
     }, provider.baseURL);
@@ -76,20 +80,24 @@ export function createModelCaller(
   let call = request();
   const target = { model: o.model.id, baseURL: o.model.baseURL };
 
-  return async (messages, forceTool) => {
+  return async (history, forceTool) => {
+    const messages = forTarget(history, provider.type).messages as Message[];
     const turn = (): Promise<TurnOutput> => {
       // A server that refused a forced tool gets none; a model that refuses one
       // (Anthropic while thinking) is offered that tool alone.
       const force = dropped.has("tool_choice") ? undefined : forceTool;
       const narrow = !call.forcedToolChoice;
+      const sent = budgetThinking(call.providerOptions) && openLoopWithoutThinking(messages)
+        ? request("off")
+        : call;
       return streamTurn({
         model,
         system: o.system,
         messages,
         tools: o.tools,
-        providerOptions: call.providerOptions,
-        reasoning: call.reasoning,
-        maxOutputTokens: call.maxOutputTokens,
+        providerOptions: sent.providerOptions,
+        reasoning: sent.reasoning,
+        maxOutputTokens: sent.maxOutputTokens,
         signal: o.signal,
         idleTimeoutMs: o.idleTimeoutMs,
         onText: (delta) => emit({ type: "text", id, delta }),
@@ -127,4 +135,11 @@ export function createModelCaller(
     emit({ type: "usage", id, ...out.usage });
     return out;
   };
+}
+
+/** Whether a request's options turn on Anthropic's budget thinking. */
+function budgetThinking(options: unknown): boolean {
+  const anthropic = (options as { anthropic?: { thinking?: { type?: unknown } } } | undefined)
+    ?.anthropic;
+  return anthropic?.thinking?.type === "enabled";
 }

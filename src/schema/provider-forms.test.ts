@@ -237,3 +237,26 @@ describe("geminiForm", () => {
     assert.ok(!JSON.stringify(out).includes("$ref"), "no $ref is left");
   });
 });
+
+describe("strictForm within OpenAI's size limits", () => {
+  const nested = (levels: number): Record<string, unknown> =>
+    levels === 0 ? { type: "string" } : {
+      type: "object",
+      properties: { a: nested(levels - 1) },
+      required: ["a"],
+    };
+  test("ten levels of objects have a strict form, eleven do not", () => {
+    assert.ok(strictForm(nested(10)));
+    assert.equal(strictForm(nested(11)), undefined);
+  });
+  test("more than 1000 enum values have none", () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
+    const schema = (n: number) => ({
+      type: "object",
+      properties: { e: { type: "string", enum: values(n) } },
+      required: ["e"],
+    });
+    assert.ok(strictForm(schema(1000)));
+    assert.equal(strictForm(schema(1001)), undefined);
+  });
+});

@@ -141,8 +141,33 @@ function strictNode(node: unknown): Schema {
 }
 
 /**
+ * Whether a strict schema keeps to OpenAI's size limits: at most 5000
+ * object properties in all, 10 levels of object nesting, 1000 enum values.
+ */
+function withinStrictLimits(schema: Schema): boolean {
+  let properties = 0;
+  let enums = 0;
+  let deepest = 0;
+  const walk = (node: unknown, depth: number): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, depth));
+    if (!isRecord(node)) return;
+    if (Array.isArray(node.enum)) enums += node.enum.length;
+    const props = isRecord(node.properties) ? node.properties : undefined;
+    const level = props ? depth + 1 : depth;
+    deepest = Math.max(deepest, level);
+    if (props) properties += Object.keys(props).length;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "properties" && props) Object.values(props).forEach((p) => walk(p, level));
+      else if (k !== "enum" && k !== "const") walk(v, level);
+    }
+  };
+  walk(schema, 0);
+  return properties <= 5000 && deepest <= 10 && enums <= 1000;
+}
+
+/**
  * The strict form of a JSON Schema whose root is an object, or undefined
- * when strict mode cannot express it. `$defs` / `definitions` are converted
+ * when strict mode cannot express it (or it passes OpenAI's size limits). `$defs` / `definitions` are converted
  * too; `$ref`s stay references.
  */
 export function strictForm(schema: unknown): Schema | undefined {
@@ -155,7 +180,7 @@ export function strictForm(schema: unknown): Schema | undefined {
       for (const [name, def] of Object.entries(defs)) converted[name] = strictNode(def);
       out[key] = converted;
     }
-    return out;
+    return withinStrictLimits(out) ? out : undefined;
   } catch (err) {
     if (err instanceof NoStrictForm) return undefined;
     throw err;

@@ -14,8 +14,11 @@
  * Provider metadata (Anthropic thinking signatures and redacted thinking,
  * OpenAI encrypted reasoning and item ids, Gemini thought signatures) is
  * valid only for the model that wrote it: continuing on another model drops
- * the reasoning parts and every part's provider metadata. Pure, on the
- * stored JSON (shapes are checked, not assumed).
+ * the reasoning parts and every part's provider metadata. What each
+ * provider accepts beyond that (tool-call ids, blank text, an open tool loop
+ * under Anthropic budget thinking) is `target-rules.ts`, applied to every
+ * request the child sends, a resumed one included. Pure, on the stored JSON
+ * (shapes are checked, not assumed).
  *
  * @example
  * ```ts

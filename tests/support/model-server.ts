@@ -43,7 +43,9 @@
  * - Strict by default: a request the real API would refuse (`strict-rules.ts`:
  *   unknown fields, efforts per model, a forced tool choice with thinking,
  *   budgets at or above `max_tokens`, too many cache breakpoints, signatures
- *   and encrypted reasoning not sent back unchanged, …) is answered with the
+ *   and encrypted reasoning not sent back unchanged, tool-call ids and tool
+ *   names each API refuses, blank text blocks, a tool loop without its
+ *   leading thinking block, strict-schema limits, …) is answered with the
  *   provider's 400 and its error text, and uses no turn. Thinking signatures
  *   (Anthropic), encrypted reasoning (Responses, when `include` asks for it)
  *   and thought signatures (Gemini 3 function calls) are opaque tokens issued

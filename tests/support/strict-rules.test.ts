@@ -197,7 +197,13 @@ describe("OpenAI Responses", () => {
     const state = new StrictState();
     state.encrypted.set("rs_1", "ENC");
     const item = (extra: Json) =>
-      responses({ input: [{ type: "reasoning", id: "rs_1", summary: [], ...extra }] });
+      responses({
+        input: [
+          { type: "reasoning", id: "rs_1", summary: [], ...extra },
+          // A reasoning item is followed by the item it led to.
+          { type: "message", role: "assistant", content: [{ type: "output_text", text: "ok" }] },
+        ],
+      });
     assert.equal(refusal("responses", item({ encrypted_content: "ENC" }), "", state), undefined);
     assert.match(
       refusal("responses", item({ encrypted_content: "ENX" }), "", state)!,
@@ -372,6 +378,278 @@ describe("mistyped fields", () => {
         "gemini-3-pro-preview",
       )!,
       /Invalid value at 'generation_config.max_output_tokens' \(TYPE_INT32\)/,
+    );
+  });
+});
+
+describe("tool calls, text and thinking across providers", () => {
+  const gem = (extra: Json = {}) => ({
+    contents: [{ role: "user", parts: [{ text: "hi" }] }],
+    ...extra,
+  });
+  const use = (id: string) => ({ type: "tool_use", id, name: "read", input: {} });
+  const result = (id: string, extra: Json = {}) => ({
+    type: "tool_result",
+    tool_use_id: id,
+    content: "ok",
+    ...extra,
+  });
+  const loop = (assistant: Json[], user: Json[], extra: Json = {}) =>
+    claude({
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: assistant },
+        { role: "user", content: user },
+      ],
+      ...extra,
+    });
+
+  test("Anthropic tool ids match ^[a-zA-Z0-9_-]+$", () => {
+    assert.equal(refusal("anthropic", loop([use("toolu_1")], [result("toolu_1")])), undefined);
+    assert.equal(
+      refusal("anthropic", loop([use("functions.read:20")], [result("toolu_1")])),
+      "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+    );
+    assert.match(
+      refusal("anthropic", loop([use("a")], [result("functions.read:20")]))!,
+      /messages\.2\.content\.0\.tool_result\.tool_use_id: String should match/,
+    );
+  });
+
+  test("Anthropic text blocks hold non-whitespace text, in messages and system", () => {
+    const text = (t: string) => ({ type: "text", text: t });
+    assert.equal(
+      refusal("anthropic", loop([text("\n\n"), use("a")], [result("a")])),
+      "messages: text content blocks must contain non-whitespace text",
+    );
+    assert.equal(
+      refusal("anthropic", loop([text(""), use("a")], [result("a")])),
+      "messages: text content blocks must be non-empty",
+    );
+    assert.equal(
+      refusal("anthropic", claude({ system: [text(" ")] })),
+      "system: text content blocks must contain non-whitespace text",
+    );
+    assert.equal(refusal("anthropic", claude({ system: [text("Be brief.")] })), undefined);
+  });
+
+  test("Anthropic tool_result blocks come first; an is_error result has content", () => {
+    const text = { type: "text", text: "go on" };
+    assert.equal(refusal("anthropic", loop([use("a")], [result("a"), text])), undefined);
+    assert.match(
+      refusal("anthropic", loop([use("a")], [text, result("a")]))!,
+      /messages\.2\.content\.1: tool_result blocks must come first/,
+    );
+    assert.match(
+      refusal("anthropic", loop([use("a")], [result("a", { is_error: true, content: "" })]))!,
+      /content cannot be empty if `is_error` is true/,
+    );
+  });
+
+  test("Anthropic sampling with thinking", () => {
+    const thinking = { type: "enabled", budget_tokens: 2048 };
+    assert.match(
+      refusal("anthropic", claude({ thinking, temperature: 0.2 }))!,
+      /`temperature` may only be set to 1/,
+    );
+    assert.match(refusal("anthropic", claude({ thinking, top_k: 5 }))!, /`top_k` is not supported/);
+    assert.match(refusal("anthropic", claude({ thinking, top_p: 0.5 }))!, /`top_p` must be/);
+    assert.equal(refusal("anthropic", claude({ temperature: 0.2, top_k: 5 })), undefined);
+  });
+
+  test("Anthropic budget thinking wants a leading thinking block in an open tool loop", () => {
+    const thinking = { type: "enabled", budget_tokens: 2048 };
+    assert.match(
+      refusal("anthropic", loop([use("a")], [result("a")], { thinking }))!,
+      /messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/,
+    );
+    // Closed by a plain user turn before the loop, or without thinking: fine.
+    assert.equal(refusal("anthropic", loop([use("a")], [result("a")])), undefined);
+    assert.equal(
+      refusal(
+        "anthropic",
+        loop([use("a")], [result("a")], {
+          model: "claude-opus-4-6",
+          thinking: { type: "adaptive" },
+        }),
+      ),
+      undefined,
+    );
+  });
+
+  test("Anthropic tool names", () => {
+    const tool = (name: string) => ({ name, input_schema: { type: "object" } });
+    assert.match(refusal("anthropic", claude({ tools: [tool("a.b")] }))!, /tools\.0\.custom\.name/);
+    assert.equal(refusal("anthropic", claude({ tools: [tool("read_file-2")] })), undefined);
+  });
+
+  test("OpenAI call_id at most 64 characters, item id prefixes, reasoning followed", () => {
+    const long = "x".repeat(81);
+    const call = (id: string, extra: Json = {}) => ({
+      type: "function_call",
+      call_id: id,
+      name: "read",
+      arguments: "{}",
+      ...extra,
+    });
+    const out = (id: string) => ({ type: "function_call_output", call_id: id, output: "ok" });
+    assert.equal(refusal("responses", responses({ input: [call("c1"), out("c1")] })), undefined);
+    assert.match(
+      refusal("responses", responses({ input: [call(long), out(long)] }))!,
+      /Invalid 'input\[0\]\.call_id': string too long\. Expected a string with maximum length 64, but got a string with length 81/,
+    );
+    assert.match(
+      refusal("responses", responses({ input: [call("c1", { id: "x_1" }), out("c1")] }))!,
+      /Expected an ID that begins with 'fc'/,
+    );
+    assert.match(
+      refusal(
+        "responses",
+        responses({ store: true, input: [{ type: "reasoning", id: "rs_1", summary: [] }] }),
+      )!,
+      /of type 'reasoning' was provided without its required following item/,
+    );
+    const chatLong = {
+      model: "mock",
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          tool_calls: [{ id: long, type: "function", function: { name: "r", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: long, content: "ok" },
+      ],
+    };
+    assert.match(
+      refusal("openai", chatLong)!,
+      /messages\[1\]\.tool_calls\[0\]\.id': string too long/,
+    );
+  });
+
+  test("OpenAI reasoning models refuse temperature and top_p; tool names", () => {
+    assert.match(
+      refusal("responses", responses({ temperature: 0.2 }))!,
+      /'temperature' is not supported with this model/,
+    );
+    assert.equal(
+      refusal("responses", responses({ model: "gpt-4.1", temperature: 0.2 })),
+      undefined,
+    );
+    const fn = (name: string) => ({ type: "function", name, parameters: { type: "object" } });
+    assert.match(
+      refusal("responses", responses({ tools: [fn("mcp.server/read")] }))!,
+      /Invalid 'tools\[0\]\.name': string does not match pattern/,
+    );
+    assert.match(
+      refusal("openai", {
+        model: "mock",
+        messages: [{ role: "user", content: "hi" }],
+        tools: [{ type: "function", function: { name: "x".repeat(65) } }],
+      })!,
+      /Invalid 'tools\[0\]\.name'/,
+    );
+  });
+
+  test("Gemini function declarations and calling config", () => {
+    const decl = (d: Json) => gem({ tools: [{ functionDeclarations: [d] }] });
+    assert.match(refusal("google", decl({ name: "1read" }))!, /Invalid function name/);
+    assert.equal(refusal("google", decl({ name: "mcp.server:read-2" })), undefined);
+    assert.match(
+      refusal("google", decl({ name: "r", parameters: {}, parametersJsonSchema: {} }))!,
+      /mutually exclusive/,
+    );
+    const schema = { type: "object", properties: { a: { $ref: "#/$defs/A" } } };
+    assert.match(
+      refusal("google", decl({ name: "r", parametersJsonSchema: schema }))!,
+      /\$ref '#\/\$defs\/A' does not resolve/,
+    );
+    assert.equal(
+      refusal("google", decl({ name: "r", parametersJsonSchema: { ...schema, $defs: { A: {} } } })),
+      undefined,
+    );
+    assert.match(
+      refusal(
+        "google",
+        gem({
+          toolConfig: { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["r"] } },
+        }),
+      )!,
+      /allowed_function_names can only be set when mode is ANY/,
+    );
+  });
+
+  test("Gemini thinkingBudget ranges per model", () => {
+    const budget = (b: number) =>
+      gem({ generationConfig: { thinkingConfig: { thinkingBudget: b } } });
+    assert.match(refusal("google", budget(64), "gemini-2.5-pro")!, /between 128 and 32768/);
+    assert.equal(refusal("google", budget(128), "gemini-2.5-pro"), undefined);
+    assert.match(refusal("google", budget(30000), "gemini-2.5-flash")!, /between 1 and 24576/);
+    assert.match(refusal("google", budget(100), "gemini-2.5-flash-lite")!, /between 512/);
+    assert.equal(refusal("google", budget(-1), "gemini-2.5-pro"), undefined);
+  });
+
+  test("Gemini checks thought signatures in the current turn only", () => {
+    const call = { functionCall: { name: "read", args: {} } };
+    const answer = { role: "user", parts: [{ functionResponse: { name: "read", response: {} } }] };
+    const past = gem({
+      contents: [
+        { role: "user", parts: [{ text: "hi" }] },
+        { role: "model", parts: [call] },
+        answer,
+        { role: "model", parts: [{ text: "done" }] },
+        { role: "user", parts: [{ text: "next" }] },
+      ],
+    });
+    assert.equal(refusal("google", past, "gemini-3-pro-preview"), undefined);
+    const current = gem({
+      contents: [
+        { role: "user", parts: [{ text: "hi" }] },
+        { role: "model", parts: [call] },
+        answer,
+      ],
+    });
+    assert.match(
+      refusal("google", current, "gemini-3-pro-preview")!,
+      /missing a thought_signature/,
+    );
+    const dummy = gem({
+      contents: [
+        { role: "user", parts: [{ text: "hi" }] },
+        {
+          role: "model",
+          parts: [{ ...call, thoughtSignature: "skip_thought_signature_validator" }],
+        },
+        answer,
+      ],
+    });
+    assert.equal(refusal("google", dummy, "gemini-3-pro-preview"), undefined);
+  });
+});
+
+describe("OpenAI strict schemas: keywords and sizes", () => {
+  const tool = (parameters: Json) =>
+    responses({ tools: [{ type: "function", name: "f", strict: true, parameters }] });
+  const obj = (properties: Json) => ({
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  });
+  const nested = (levels: number): Json =>
+    levels === 0 ? { type: "string" } : obj({ a: nested(levels - 1) });
+  test("refused keywords", () => {
+    assert.match(
+      refusal("responses", tool(obj({ a: { allOf: [{ type: "string" }] } })))!,
+      /'allOf' is not permitted/,
+    );
+  });
+  test("nesting depth and enum size", () => {
+    assert.equal(refusal("responses", tool(nested(10))), undefined);
+    assert.match(refusal("responses", tool(nested(11)))!, /11 levels of nesting; at most 10/);
+    const many = Array.from({ length: 1001 }, (_, i) => `v${i}`);
+    assert.match(
+      refusal("responses", tool(obj({ e: { type: "string", enum: many } })))!,
+      /1001 enum values/,
     );
   });
 });

@@ -27,6 +27,17 @@
  * - [gemini-api]: Gemini API reference, models.generateContent
  *   (GenerateContentRequest, GenerationConfig, ThinkingConfig, Schema).
  * - [gemini-thinking]: Gemini's "Thinking" and "Thought signatures" guides.
+ * - [anthropic-tools]: Anthropic's "How to implement tool use" guide (tool
+ *   names, `tool_result` placement and `is_error`) and the Messages API's
+ *   request schema (`tool_use.id` pattern `^[a-zA-Z0-9_-]+$`, text blocks).
+ * - [openai-function-calling]: OpenAI's function-calling guide and the
+ *   OpenAPI document (function names `^[a-zA-Z0-9_-]{1,64}$`, `call_id` at
+ *   most 64 characters, item ids `fc_…`/`rs_…`, reasoning items followed by
+ *   their output item, reasoning models refusing `temperature`/`top_p`).
+ * - [gemini-functions]: Gemini's "Function calling" guide and the
+ *   FunctionDeclaration / FunctionCallingConfig reference (names,
+ *   `allowedFunctionNames` with mode ANY, `parameters` xor
+ *   `parametersJsonSchema`).
  *
  * @module
  */
@@ -251,6 +262,162 @@ function anthropicRules(body: Json, state: StrictState): Refusal | undefined {
       }
     }
   }
+  const problem = anthropicToolNames(body) ?? anthropicIds(messages) ??
+    anthropicTextBlocks(body.system, messages) ?? anthropicToolResults(messages) ??
+    anthropicSamplingWithThinking(body, thinkingOn) ??
+    anthropicLeadingThinking(messages, thinking?.type === "enabled");
+  return problem === undefined ? undefined : bad(problem);
+}
+
+/** [anthropic-tools] custom tool names match `^[a-zA-Z0-9_-]{1,128}$`. */
+function anthropicToolNames(body: Json): string | undefined {
+  const tools: Json[] = Array.isArray(body.tools) ? body.tools : [];
+  for (let i = 0; i < tools.length; i++) {
+    const name = tools[i]?.name;
+    if (typeof name !== "string" || !/^[a-zA-Z0-9_-]{1,128}$/.test(name)) {
+      return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
+    }
+  }
+  return undefined;
+}
+
+/** [anthropic-tools] `tool_use.id` and `tool_result.tool_use_id` match `^[a-zA-Z0-9_-]+$`. */
+function anthropicIds(messages: Json[]): string | undefined {
+  for (let i = 0; i < messages.length; i++) {
+    const content = Array.isArray(messages[i]?.content) ? messages[i].content : [];
+    for (let j = 0; j < content.length; j++) {
+      const b = content[j];
+      const [field, id] = b?.type === "tool_use"
+        ? ["tool_use.id", b.id]
+        : b?.type === "tool_result"
+        ? ["tool_result.tool_use_id", b.tool_use_id]
+        : [undefined, undefined];
+      if (field && (typeof id !== "string" || !/^[a-zA-Z0-9_-]+$/.test(id))) {
+        return `messages.${i}.content.${j}.${field}: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * [anthropic-api] text blocks, in messages (tool results' content included)
+ * and in the system prompt, hold non-whitespace text.
+ */
+function anthropicTextBlocks(system: Json, messages: Json[]): string | undefined {
+  const check = (blocks: Json[], at: string): string | undefined => {
+    for (const b of blocks) {
+      if (b?.type !== "text") continue;
+      if (typeof b.text !== "string" || b.text === "") {
+        return `${at}: text content blocks must be non-empty`;
+      }
+      if (b.text.trim() === "") {
+        return `${at}: text content blocks must contain non-whitespace text`;
+      }
+    }
+    return undefined;
+  };
+  if (typeof system === "string" && system.trim() === "" && system !== "") {
+    return "system: text content blocks must contain non-whitespace text";
+  }
+  const inSystem = Array.isArray(system) ? check(system, "system") : undefined;
+  if (inSystem) return inSystem;
+  for (const m of messages) {
+    if (typeof m?.content === "string") {
+      if (m.content.trim() === "") {
+        return "messages: text content blocks must contain non-whitespace text";
+      }
+      continue;
+    }
+    const content: Json[] = Array.isArray(m?.content) ? m.content : [];
+    const own = check(content, "messages");
+    if (own) return own;
+    for (const b of content) {
+      if (b?.type === "tool_result" && Array.isArray(b.content)) {
+        const inner = check(b.content, "messages");
+        if (inner) return inner;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * [anthropic-tools] in a user message, `tool_result` blocks come before any
+ * other block; an `is_error` result carries content.
+ */
+function anthropicToolResults(messages: Json[]): string | undefined {
+  for (let i = 0; i < messages.length; i++) {
+    const content: Json[] = Array.isArray(messages[i]?.content) ? messages[i].content : [];
+    let other = false;
+    for (let j = 0; j < content.length; j++) {
+      const b = content[j];
+      if (b?.type !== "tool_result") {
+        other = true;
+        continue;
+      }
+      if (other) {
+        return `messages.${i}.content.${j}: tool_result blocks must come first in the ` +
+          "content array, before any other block";
+      }
+      const empty = b.content === undefined || b.content === "" ||
+        (Array.isArray(b.content) && b.content.length === 0);
+      if (b.is_error === true && empty) {
+        return `messages.${i}.content.${j}: content cannot be empty if \`is_error\` is true`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * [anthropic-thinking] thinking is not compatible with `temperature` or
+ * `top_k` changes; `top_p` may only be set between 0.95 and 1.
+ */
+function anthropicSamplingWithThinking(body: Json, thinkingOn: boolean): string | undefined {
+  if (!thinkingOn) return undefined;
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    return "`temperature` may only be set to 1 when thinking is enabled. Please consult our " +
+      "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility";
+  }
+  if (body.top_k !== undefined) {
+    return "`top_k` is not supported when thinking is enabled. Please consult our " +
+      "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility";
+  }
+  if (body.top_p !== undefined && (body.top_p < 0.95 || body.top_p > 1)) {
+    return "`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled. " +
+      "Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility";
+  }
+  return undefined;
+}
+
+/**
+ * [anthropic-thinking] "Toggling thinking modes in conversations": with
+ * budget thinking on, a request that ends inside a tool loop (its last
+ * message holds `tool_result` blocks) wants the last assistant message,
+ * whoever wrote it, to start with a thinking block. Adaptive thinking
+ * (interleaved) does not ask this.
+ */
+function anthropicLeadingThinking(messages: Json[], budget: boolean): string | undefined {
+  if (!budget) return undefined;
+  const last = messages.at(-1);
+  const results = last?.role === "user" && Array.isArray(last.content) &&
+    last.content.some((b: Json) => b?.type === "tool_result");
+  if (!results) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== "assistant") continue;
+    const content: Json[] = Array.isArray(m.content) ? m.content : [];
+    if (!content.some((b) => b?.type === "tool_use")) return undefined;
+    const first = content[0]?.type;
+    if (first === "thinking" || first === "redacted_thinking") return undefined;
+    return `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, ` +
+      `but found \`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message ` +
+      "must start with a thinking block (preceeding the lastmost set of `tool_use` and " +
+      "`tool_result` blocks). We recommend you include thinking blocks from previous turns. To " +
+      "avoid this requirement, disable `thinking`. Please consult our documentation at " +
+      "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
+  }
   return undefined;
 }
 
@@ -429,7 +596,8 @@ function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Re
   }
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
     if (tool?.type === "function" && tool.strict === true) {
-      const problem = strictSchemaProblem(tool.parameters, "()");
+      const problem = strictSchemaProblem(tool.parameters, "()") ??
+        strictSchemaLimits(tool.parameters);
       if (problem) {
         return bad(
           `Invalid schema for function '${tool.name}': ${problem}`,
@@ -460,6 +628,148 @@ function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Re
       );
     }
   }
+  return openaiToolNames(body.tools, "tools", (t) => t?.name) ??
+    openaiSamplingOnReasoning(body, model) ?? responsesItems(input);
+}
+
+/** [openai-function-calling] function names match `^[a-zA-Z0-9_-]{1,64}$`. */
+function openaiToolNames(
+  tools: Json,
+  at: string,
+  name: (t: Json) => unknown,
+): Refusal | undefined {
+  const list: Json[] = Array.isArray(tools) ? tools : [];
+  for (let i = 0; i < list.length; i++) {
+    if (list[i]?.type !== "function") continue;
+    const n = name(list[i]);
+    if (typeof n !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(n)) {
+      return {
+        status: 400,
+        message: `Invalid '${at}[${i}].name': string does not match pattern. Expected a string ` +
+          "that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+        param: `${at}[${i}].name`,
+        code: "invalid_value",
+      };
+    }
+  }
+  return undefined;
+}
+
+/** [openai-function-calling] reasoning models refuse `temperature` and `top_p`. */
+function openaiSamplingOnReasoning(body: Json, model: string): Refusal | undefined {
+  const reasons = /^o\d/.test(model) || (/^gpt-5/.test(model) && !/-chat/.test(model));
+  if (!reasons) return undefined;
+  for (const p of ["temperature", "top_p"]) {
+    if (body[p] !== undefined) {
+      return {
+        status: 400,
+        message: `Unsupported parameter: '${p}' is not supported with this model.`,
+        param: p,
+        code: "unsupported_parameter",
+      };
+    }
+  }
+  return undefined;
+}
+
+/** An OpenAI `call_id` longer than 64 characters, as the API words it. */
+function callIdTooLong(id: unknown, at: string): Refusal | undefined {
+  if (typeof id !== "string" || id.length <= 64) return undefined;
+  return {
+    status: 400,
+    message: `Invalid '${at}': string too long. Expected a string with maximum length 64, ` +
+      `but got a string with length ${id.length} instead.`,
+    param: at,
+    code: "string_above_max_length",
+  };
+}
+
+/**
+ * [openai-function-calling] Responses input items: `call_id` at most 64
+ * characters; a function call's item id begins with `fc`, a reasoning
+ * item's with `rs`; a reasoning item is followed by the item it led to.
+ */
+function responsesItems(input: Json[]): Refusal | undefined {
+  const prefix: Record<string, string> = { function_call: "fc", reasoning: "rs" };
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i];
+    if (item?.type === "function_call" || item?.type === "function_call_output") {
+      const long = callIdTooLong(item.call_id, `input[${i}].call_id`);
+      if (long) return long;
+    }
+    const want = prefix[item?.type];
+    if (want && item.id !== undefined && !String(item.id).startsWith(want)) {
+      return {
+        status: 400,
+        message:
+          `Invalid 'input[${i}].id': '${item.id}'. Expected an ID that begins with '${want}'.`,
+        param: `input[${i}].id`,
+        code: "invalid_value",
+      };
+    }
+    if (item?.type === "reasoning") {
+      const next = input[i + 1];
+      if (!next || next.type === "reasoning" || next.role === "user") {
+        return {
+          status: 400,
+          message: `Item '${item.id}' of type 'reasoning' was provided without its required ` +
+            "following item.",
+          param: "input",
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** [openai-responses] Structured Outputs: keywords strict mode refuses. */
+const STRICT_REFUSED_KEYWORDS = [
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "prefixItems",
+  "unevaluatedItems",
+  "contains",
+  "dependentRequired",
+  "dependentSchemas",
+];
+
+/**
+ * [openai-responses] Structured Outputs, "Supported schemas": no keyword of
+ * {@link STRICT_REFUSED_KEYWORDS}; at most 5000 object properties in all, 10
+ * levels of object nesting and 1000 enum values in all.
+ */
+function strictSchemaLimits(schema: Json): string | undefined {
+  let properties = 0;
+  let enums = 0;
+  let deepest = 0;
+  let keyword: string | undefined;
+  const walk = (node: Json, depth: number): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, depth));
+    if (!isObject(node)) return;
+    keyword ??= STRICT_REFUSED_KEYWORDS.find((k) => k in node);
+    if (Array.isArray(node.enum)) enums += node.enum.length;
+    const props = isObject(node.properties) ? node.properties : undefined;
+    const level = props ? depth + 1 : depth;
+    deepest = Math.max(deepest, level);
+    if (props) properties += Object.keys(props).length;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "properties" && props) Object.values(props).forEach((p) => walk(p, level));
+      else if (k !== "enum" && k !== "const") walk(v, level);
+    }
+  };
+  walk(schema, 0);
+  if (keyword) return `In context=(), '${keyword}' is not permitted.`;
+  if (properties > 5000) {
+    return `The schema has ${properties} object properties; at most 5000 are permitted.`;
+  }
+  if (deepest > 10) return `The schema has ${deepest} levels of nesting; at most 10 are permitted.`;
+  if (enums > 1000) return `The schema has ${enums} enum values; at most 1000 are permitted.`;
   return undefined;
 }
 
@@ -589,6 +899,24 @@ function chatRules(body: Json, opts: StrictOptions): Refusal | undefined {
       "reasoning_effort",
     );
   }
+  return openaiToolNames(body.tools, "tools", (t) => t?.function?.name) ??
+    chatCallIds(body.messages);
+}
+
+/** [openai-function-calling] chat tool-call ids at most 64 characters, calls and answers. */
+function chatCallIds(messages: Json[]): Refusal | undefined {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const calls: Json[] = Array.isArray(m?.tool_calls) ? m.tool_calls : [];
+    for (let j = 0; j < calls.length; j++) {
+      const long = callIdTooLong(calls[j]?.id, `messages[${i}].tool_calls[${j}].id`);
+      if (long) return long;
+    }
+    if (m?.role === "tool") {
+      const long = callIdTooLong(m.tool_call_id, `messages[${i}].tool_call_id`);
+      if (long) return long;
+    }
+  }
   return undefined;
 }
 
@@ -669,6 +997,18 @@ function geminiLevels(model: string): string[] | undefined {
   return ["low", "medium", "high"];
 }
 
+/**
+ * [gemini-thinking] the `thinkingBudget` range of each 2.5 model (-1 is
+ * dynamic; 0, off, is judged above): Pro 128–32768, Flash 1–24576,
+ * Flash-Lite 512–24576.
+ */
+function geminiBudgetRange(model: string): [number, number] | undefined {
+  if (/^gemini-2\.5-pro/.test(model)) return [128, 32768];
+  if (/^gemini-2\.5-flash-lite/.test(model)) return [512, 24576];
+  if (/^gemini-2\.5-flash/.test(model)) return [1, 24576];
+  return undefined;
+}
+
 /** Gemini 3 and later want thought signatures back on their function calls. */
 const wantsThoughtSignatures = (model: string) => !/^gemini-[12]\./.test(model);
 
@@ -719,6 +1059,14 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
     if (tc.thinkingBudget === 0 && /^gemini-2\.5-pro/.test(model)) {
       return bad("Budget 0 is invalid. This model only works in thinking mode.");
     }
+    const range = geminiBudgetRange(model);
+    const b = tc.thinkingBudget;
+    if (range && typeof b === "number" && b !== -1 && b !== 0 && (b < range[0] || b > range[1])) {
+      return bad(
+        `The thinking budget ${b} is invalid. Please choose a value between ` +
+          `${range[0]} and ${range[1]}.`,
+      );
+    }
   }
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
     for (const d of tool?.functionDeclarations ?? []) {
@@ -731,16 +1079,23 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
   }
   const rs = geminiSchemaProblem(gc.responseSchema, "generation_config.response_schema");
   if (rs) return bad(rs);
-  // [gemini-thinking] signatures come back unchanged, and Gemini 3 wants the
-  // first function call of each model turn to carry its signature.
+  const fn = geminiFunctions(body);
+  if (fn) return bad(fn);
+  // [gemini-thinking] "Thought signatures": only the current turn is
+  // validated — the model contents after the last user content that is not
+  // function responses. There, signatures come back unchanged, and Gemini 3
+  // wants the first function call of each step to carry its signature.
   const contents: Json[] = Array.isArray(body.contents) ? body.contents : [];
-  for (const content of contents) {
+  for (const content of contents.slice(currentTurnStart(contents))) {
     if (content?.role !== "model") continue;
     const parts: Json[] = Array.isArray(content.parts) ? content.parts : [];
     let first = true;
     for (let p = 0; p < parts.length; p++) {
       const part = parts[p];
-      if (part?.thoughtSignature !== undefined && !state.thoughts.has(part.thoughtSignature)) {
+      if (
+        part?.thoughtSignature !== undefined && !state.thoughts.has(part.thoughtSignature) &&
+        !GEMINI_DUMMY_SIGNATURES.includes(part.thoughtSignature)
+      ) {
         return bad("Corrupted thought signature.");
       }
       if (part?.functionCall) {
@@ -756,6 +1111,88 @@ function geminiRules(body: Json, model: string, state: StrictState): Refusal | u
         first = false;
       }
     }
+  }
+  return undefined;
+}
+
+/**
+ * [gemini-thinking] "Thought signatures", FAQ: the values a client may send
+ * for a function call whose signature it does not have (history from another
+ * model, or written by hand); validation is skipped for them.
+ */
+const GEMINI_DUMMY_SIGNATURES = [
+  "context_engineering_is_the_way_to_go",
+  "skip_thought_signature_validator",
+];
+
+/** Where the current turn begins: after the last user content with more than function responses. */
+function currentTurnStart(contents: Json[]): number {
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = contents[i];
+    if (c?.role !== "user") continue;
+    const parts: Json[] = Array.isArray(c.parts) ? c.parts : [];
+    if (parts.some((p) => !p?.functionResponse)) return i + 1;
+  }
+  return 0;
+}
+
+/**
+ * [gemini-functions] function declarations: names start with a letter or
+ * `_` and hold letters, digits, `_`, `.`, `:` and `-`, at most 64 (a Gemini
+ * name of 128 is accepted by some models; the documented limit is kept);
+ * `parameters` and `parametersJsonSchema` are exclusive, and a `$ref` in
+ * `parametersJsonSchema` resolves within it; `allowedFunctionNames` only
+ * with mode ANY.
+ */
+function geminiFunctions(body: Json): string | undefined {
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
+    for (const d of tool?.functionDeclarations ?? []) {
+      if (typeof d?.name !== "string" || !/^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/.test(d.name)) {
+        return `* GenerateContentRequest.tools[0].function_declarations[0].name: Invalid function ` +
+          `name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), ` +
+          `underscores (_), dots (.), colons (:) or dashes (-), with a maximum length of 64.`;
+      }
+      if (d.parameters !== undefined && d.parametersJsonSchema !== undefined) {
+        return `function_declarations[${d.name}]: parameters and parameters_json_schema are ` +
+          "mutually exclusive; set only one of them.";
+      }
+      const ref = unresolvedRef(d.parametersJsonSchema, d.parametersJsonSchema);
+      if (ref !== undefined) {
+        return `function_declarations[${d.name}].parameters_json_schema: $ref '${ref}' does ` +
+          "not resolve within the schema.";
+      }
+    }
+  }
+  const fcc = body.toolConfig?.functionCallingConfig;
+  if (isObject(fcc) && fcc.allowedFunctionNames !== undefined && fcc.mode !== "ANY") {
+    return "* GenerateContentRequest.tool_config.function_calling_config.allowed_function_names: " +
+      "allowed_function_names can only be set when mode is ANY.";
+  }
+  return undefined;
+}
+
+/** The first `$ref` under `schema` that names no place within `root`. */
+function unresolvedRef(schema: Json, root: Json): string | undefined {
+  if (Array.isArray(schema)) {
+    for (const s of schema) {
+      const r = unresolvedRef(s, root);
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  }
+  if (!isObject(schema)) return undefined;
+  if (typeof schema.$ref === "string") {
+    const ref: string = schema.$ref;
+    let at: Json = root;
+    if (!ref.startsWith("#")) return ref;
+    for (const key of ref.slice(1).split("/").filter((k) => k !== "")) {
+      at = isObject(at) ? at[key.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+    }
+    if (at === undefined) return ref;
+  }
+  for (const v of Object.values(schema)) {
+    const r = unresolvedRef(v, root);
+    if (r !== undefined) return r;
   }
   return undefined;
 }
