@@ -92,14 +92,13 @@ export function resultText(r: TaskResult): string {
     : r.data !== undefined
     ? JSON.stringify(r.data, null, 2)
     : r.text ?? "";
-  const note = r.artifact ? `\n(output cut; full text in ${r.artifact})` : "";
   const kept = r.worktree
     ? `\n(changes kept in worktree ${r.worktree.path}, branch ${r.worktree.branch}: ${
       r.worktree.changed.join(", ")
     })`
     : "";
   const session = r.session ? `\n(session ${r.session})` : "";
-  return `${head}${why}\n${body}${checked}${note}${kept}${session}`;
+  return `${head}${why}\n${body}${checked}${kept}${session}`;
 }
 
 /**
