@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, stat, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spillingTools } from "./spill.ts";
@@ -50,5 +50,27 @@ describe("spillingTools", () => {
     const tools = spillingTools(tool("z".repeat(5000)), () => Promise.resolve(1000), undefined);
     const o = await tools.get("mcp__s/t")!.run({}, ctx());
     assert.match(o.output, /could not be kept \(this task has no artifacts folder\)/);
+  });
+  test("a folder that is a link (or open to others) is refused: nothing written, no read root", async () => {
+    const base = await mkdtemp(join(tmpdir(), "spill-"));
+    const target = join(base, "elsewhere");
+    await mkdir(target);
+    await symlink(target, join(base, "t.d"));
+    const c = ctx();
+    const tools = spillingTools(
+      tool("q".repeat(5000)),
+      () => Promise.resolve(1000),
+      join(base, "t.d"),
+    );
+    const o = await tools.get("mcp__s/t")!.run({}, c);
+    assert.match(o.output, /could not be kept \(.*t\.d is not a folder\)/);
+    assert.deepEqual(await readdir(target), []);
+    assert.equal(c.readRoots, undefined);
+    const open = join(base, "open.d");
+    await mkdir(open, { mode: 0o755 });
+    const o2 = await spillingTools(tool("q".repeat(5000)), () => Promise.resolve(1000), open)
+      .get("mcp__s/t")!.run({}, c);
+    assert.match(o2.output, /open to other users/);
+    assert.deepEqual(await readdir(open), []);
   });
 });
