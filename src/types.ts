@@ -334,7 +334,7 @@ export interface TaskResult {
   text?: string;
   error?: string;
   usage?: TokenUsage;
-  /** File holding the full output when the summary was cut. */
+  /** The file holding the whole result when an MCP answer carries it cut (`mcp/server.ts`). */
   artifact?: string;
   durationMs?: number;
   /** The session holding this task's conversation (absent when it could not be kept). */

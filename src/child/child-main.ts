@@ -44,6 +44,8 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
+import { spillingTools } from "./spill.ts";
+import { inlineLimit } from "../tools/result-share.ts";
 import {
   announcingTools,
   displayFile,
@@ -170,7 +172,19 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const toolSet = await childTools(envelope, config, keyEnv, (server, message) => {
     unavailable.push({ tool: server === "web_search" ? server : `mcp__${server}`, message });
   });
-  const tools = announcingTools(redactingTools(toolSet.tools, secrets), deps.beforeTool);
+  // Long results: the model reads its share of the window, the rest is kept
+  // in the task's artifacts folder (the window table loads at the first result).
+  const tools = announcingTools(
+    spillingTools(
+      redactingTools(toolSet.tools, secrets),
+      async () =>
+        inlineLimit(
+          (await import("../model/context-window.ts")).contextWindowOf(chosen.choice.id, config),
+        ),
+      envelope.artifacts,
+    ),
+    deps.beforeTool,
+  );
   const submit = submitTool(provider.type, validator.value);
   const ready = await readyModel(provider, choice, deps);
   if (!ready.ok) {

@@ -55,6 +55,7 @@ export function redactingTools(
           ...o,
           output: redactValues(o.output, secrets),
           summary: redactValues(o.summary, secrets),
+          ...(o.full !== undefined ? { full: redactValues(o.full, secrets) } : {}),
         };
       },
     });

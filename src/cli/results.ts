@@ -91,9 +91,6 @@ export function printResults(
   }
   for (const r of results) {
     if (!json) { for (const line of checkLines(r)) writeErr(`xcsh: task ${r.id}: ${line}\n`); }
-    if (r.artifact) {
-      writeErr(`xcsh: task ${r.id}: output was cut; full text in ${r.artifact}\n`);
-    }
     if (!json && r.worktree) {
       writeErr(
         `xcsh: task ${r.id}: changes kept in worktree ${r.worktree.path} (branch ${r.worktree.branch}): ${

@@ -35,7 +35,9 @@ import { CursorSigner } from "./cursor.ts";
 import { CancellableTaskStore, DEFAULT_TASK_TTL_MS, TASK_POLL_INTERVAL_MS } from "./task-store.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { loadConfig } from "../config/load.ts";
-import { runId } from "../runner/artifacts.ts";
+import { runId, saveArtifact } from "../runner/artifacts.ts";
+import { pathToFileURL } from "node:url";
+import { cutToShare, type Kept } from "../tools/result-share.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
@@ -49,7 +51,10 @@ import { isVerbose, warningSummary } from "../text/warnings.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type ToolResult = {
-  content: { type: "text"; text: string }[];
+  content: (
+    | { type: "text"; text: string }
+    | { type: "resource_link"; uri: string; name: string; mimeType: string; description: string }
+  )[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 };
@@ -87,14 +92,67 @@ export function resultText(r: TaskResult): string {
     : r.data !== undefined
     ? JSON.stringify(r.data, null, 2)
     : r.text ?? "";
-  const note = r.artifact ? `\n(output cut; full text in ${r.artifact})` : "";
   const kept = r.worktree
     ? `\n(changes kept in worktree ${r.worktree.path}, branch ${r.worktree.branch}: ${
       r.worktree.changed.join(", ")
     })`
     : "";
   const session = r.session ? `\n(session ${r.session})` : "";
-  return `${head}${why}\n${body}${checked}${note}${kept}${session}`;
+  return `${head}${why}\n${body}${checked}${kept}${session}`;
+}
+
+/**
+ * The most of one task's result a `task` answer carries inline (about
+ * 10 000 tokens, under what MCP clients take from one tool result).
+ */
+export const MCP_INLINE_CHARS = 40_000;
+
+/**
+ * The `task` answer for `results`: each result's text inline when it fits;
+ * a longer one cut to {@link MCP_INLINE_CHARS} (head and tail) with the
+ * whole of it saved by `save` and linked (`resource_link`, a `file://` URI),
+ * its structured entry then carrying the cut text and the file
+ * (`artifact`) instead of its data.
+ */
+export async function taskAnswer(
+  results: readonly TaskResult[],
+  save: (r: TaskResult, text: string) => Promise<string>,
+  limit = MCP_INLINE_CHARS,
+): Promise<Pick<ToolResult, "content" | "structuredContent">> {
+  const texts: string[] = [];
+  const links: ToolResult["content"] = [];
+  const structured: TaskResult[] = [];
+  for (const r of results) {
+    const whole = resultText(r);
+    if (whole.length <= limit) {
+      texts.push(whole);
+      structured.push(r);
+      continue;
+    }
+    let kept: Kept;
+    try {
+      kept = { path: await save(r, whole) };
+    } catch (err) {
+      kept = { error: (err as Error).message };
+    }
+    const shown = cutToShare(whole, limit, kept).text;
+    texts.push(shown);
+    const { data: _data, text: _text, ...rest } = r;
+    structured.push({ ...rest, text: shown, ...("path" in kept ? { artifact: kept.path } : {}) });
+    if ("path" in kept) {
+      links.push({
+        type: "resource_link",
+        uri: pathToFileURL(kept.path).href,
+        name: `${r.id} result`,
+        mimeType: "text/plain",
+        description: `The whole result of task ${r.id} (${whole.length} characters).`,
+      });
+    }
+  }
+  return {
+    content: [{ type: "text", text: texts.join("\n\n") }, ...links],
+    structuredContent: { results: structured },
+  };
 }
 
 /** What a server's shutdown needs: a signal ending every task call, and the calls still running. */
@@ -263,11 +321,12 @@ async function runTaskCall(
   const loaded = await loadConfig(env.cwd, env.home);
   logWarnings(loaded.warnings);
   if (!loaded.ok) return errorResult(formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
+  const run = runId();
   const tool = new TaskTool({
     env,
     config: loaded.config,
     caller,
-    runId: runId(),
+    runId: run,
     onEvent,
     onWarnings: logWarnings,
     onDiscoveryWarnings: ctx.onDiscoveryWarnings,
@@ -278,8 +337,7 @@ async function runTaskCall(
   if (!outcome.ok) return errorResult(outcome.message);
   const results = outcome.results;
   return {
-    content: [{ type: "text", text: results.map(resultText).join("\n\n") }],
-    structuredContent: { results },
+    ...await taskAnswer(results, (r, text) => saveArtifact(env.home, run, r.id, text)),
     ...(results.every((r) => r.status !== "ok") ? { isError: true } : {}),
   };
 }

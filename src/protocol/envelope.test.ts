@@ -77,6 +77,8 @@ describe("parseEnvelope", () => {
     ["sandbox", { mode: "off", reach: { allow: ["a"] } }, /'sandbox\.reach\.allow' must be/],
     ["agent.sandbox", "loose", /'agent\.sandbox' must be one of/],
     ["session", 5, /'session' must be a string/],
+    ["artifacts", "rel/dir", /'artifacts' must be an absolute path/],
+    ["artifacts", 7, /'artifacts' must be a string/],
     ["commandGitSettings", { a: "b" }, /'commandGitSettings' must be a list of \[key, value\]/],
     ["commandGitSettings", [["a.b"]], /'commandGitSettings' must be a list of \[key, value\]/],
     ["commandGitSettings", [["", "x"]], /'commandGitSettings' must be a list of \[key, value\]/],

@@ -143,6 +143,13 @@ export interface TaskEnvelope {
   /** The session's file (a hook's `transcript_path`). */
   transcriptPath?: string;
   /**
+   * The task's artifacts folder as the parent named it (an absolute path
+   * under the user's data folder, `runner/artifacts.ts`): the child makes it
+   * 0700 when a tool result is too long to send whole, keeps the result
+   * there and lets `read` look in it. Absent: long results are cut only.
+   */
+  artifacts?: string;
+  /**
    * The hooks of the user's Claude Code settings and plugins (and of a
    * trusted project's) as the parent read them, each group with its file in
    * `from`: they are in `agent.hooks` already; this copy is for the child's
@@ -542,6 +549,11 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (session) envelope.session = session;
     const transcript = optString(doc, "transcriptPath");
     if (transcript) envelope.transcriptPath = transcript;
+    const artifacts = optString(doc, "artifacts");
+    if (artifacts !== undefined) {
+      if (!isAbsolute(artifacts)) bad("artifacts", "must be an absolute path");
+      envelope.artifacts = artifacts;
+    }
     if (doc.settingsHooks !== undefined && doc.settingsHooks !== null) {
       const read = parseHooks(doc.settingsHooks);
       if (!read.ok) {

@@ -1,22 +1,25 @@
 /**
- * Where full task outputs are kept when a summary had to be cut.
+ * Where the whole of a long result is kept: an MCP answer's cut result
+ * (`saveArtifact`), and the folder a child keeps its long tool results in
+ * (`taskArtifactsFolder`).
  *
  * Decides the folder — `~/.xcsh/agent/artifacts/<run>/`, or, when home is
  * not writable, a fresh private folder made for this run in the system temp
  * folder (`mkdtemp`, never a fixed name another user could create first) —
  * the file name (the task id, made safe, plus a short hash of the id when
  * it had to change, so `a/b` and `a_b` never share a file), and that only
- * the user can read them: folders 0700 and checked to be the user's own,
- * files 0600 created exclusively, so an existing file or symlink is never
- * written through.
+ * the user can read them (`fs/private-files.ts`: folders 0700 and checked
+ * to be the user's own, files 0600 created exclusively, so an existing file
+ * or symlink is never written through).
  *
  * @module
  */
-import { lstat, mkdir, mkdtemp, open } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { sha256Hex } from "../runtime.ts";
+import { privateFolder, writeNew } from "../fs/private-files.ts";
 
 /** A run id that sorts by time and is unique per process. */
 export function runId(now = new Date()): string {
@@ -34,44 +37,25 @@ export function artifactStem(id: string): string {
   return `${safe}-${sha256Hex(id).slice(0, 8)}`;
 }
 
+/**
+ * The folder a child keeps the full text of its long tool results in:
+ * `<run folder>/<task stem>.d` under home (none without a home). Only the
+ * parent names it, from its own run id and the task id made safe, so no
+ * repository content steers it; the child makes it (0700) on first need and
+ * may read only this folder besides its roots. Pure.
+ */
+export function taskArtifactsFolder(home: string, run: string, id: string): string | undefined {
+  return home
+    ? join(home, ".xcsh", "agent", "artifacts", artifactStem(run), `${artifactStem(id)}.d`)
+    : undefined;
+}
+
 /** Temp folders made by this process, by run. */
 const tempFolders = new Map<string, Promise<string>>();
 
-/** Refuses a folder that is a link, someone else's, or open to others. */
-async function checkPrivate(dir: string): Promise<void> {
-  const info = await lstat(dir);
-  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-  if (!info.isDirectory()) throw new Error(`${dir} is not a folder`);
-  if (uid !== undefined && info.uid !== uid) throw new Error(`${dir} belongs to another user`);
-  if ((info.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users`);
-}
-
-/** Creates `dir/stem.txt` (or `stem-2.txt`, …) exclusively and writes `text`. */
-async function writeNew(dir: string, stem: string, text: string): Promise<string> {
-  for (let n = 1;; n++) {
-    const file = join(dir, `${n === 1 ? stem : `${stem}-${n}`}.txt`);
-    let handle;
-    try {
-      handle = await open(file, "wx", 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EEXIST" && n < 1000) continue;
-      throw err;
-    }
-    try {
-      await handle.writeFile(text);
-    } finally {
-      await handle.close();
-    }
-    return file;
-  }
-}
-
 /** The run's folder under home, created 0700 and checked. */
-async function homeFolder(home: string, run: string): Promise<string> {
-  const dir = join(home, ".xcsh", "agent", "artifacts", run);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await checkPrivate(dir);
-  return dir;
+function homeFolder(home: string, run: string): Promise<string> {
+  return privateFolder(join(home, ".xcsh", "agent", "artifacts", run));
 }
 
 /** The run's fresh temp folder (one per run and process). */

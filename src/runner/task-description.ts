@@ -27,6 +27,8 @@ const PREAMBLE = [
   "find one by name or description (`query`).",
   "Give each task a self-contained assignment: the agent sees only the assignment and the shared",
   "context, not this conversation. Several tasks in one call run in parallel.",
+  "A result too long to return whole comes back as its start and end with the file that",
+  "holds all of it (its path; over MCP also a resource link): read that file in parts.",
   "",
   "Agents:",
 ];

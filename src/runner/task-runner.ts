@@ -8,8 +8,9 @@
  * effective agent, schema, model and environment of each child, reads the
  * instruction files and environment facts once for all of them, runs the
  * tasks in parallel up to `task.maxConcurrency` (tasks whose write lanes
- * overlap one after the other: `write-lanes.ts`), and cuts long outputs with
- * the full text saved as an artifact.
+ * overlap one after the other: `write-lanes.ts`), each with its artifacts
+ * folder named in its envelope. Results come back whole: whoever shows them
+ * to a model bounds them (`child/spill.ts`, the MCP server).
  *
  * @example
  * ```ts
@@ -29,7 +30,7 @@
  * @module
  */
 import { writeErr } from "../text/stdio.ts";
-import { saveArtifact } from "./artifacts.ts";
+import { taskArtifactsFolder } from "./artifacts.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
@@ -63,7 +64,6 @@ import {
   taskLimits,
   withConfigHooks,
 } from "./task-preparation.ts";
-import { truncateTail } from "./output-limit.ts";
 import { gatherPromptContext } from "./prompt-context-gather.ts";
 import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
 import { readProjectMcp } from "./project-mcp.ts";
@@ -766,6 +766,9 @@ export class TaskTool {
     const cap = createLimiter(config.task.maxConcurrency);
     const runs: Promise<TaskResult>[] = [];
     tasks.forEach((task, i) => {
+      // Where the child keeps its long tool results (named here, made there).
+      const artifacts = taskArtifactsFolder(env.home, this.opts.runId, task.envelope.id);
+      if (artifacts) task.envelope.artifacts = artifacts;
       const before = Promise.all(waits[i].map((j) => runs[j].catch(() => undefined)));
       runs[i] = before.then(() =>
         cap(() =>
@@ -779,41 +782,39 @@ export class TaskTool {
                 status: "cancelled",
                 error: "cancelled",
               }
-              : await this.cut(
-                await runPreparedTask({
-                  envelope: task.envelope,
-                  env: { ...baseEnv, ...task.childEnv },
-                  timeoutMs: task.timeoutMs,
-                  session: task.session,
-                  isolate: task.isolate,
-                  ...(task.launch ? { launch: task.launch } : {}),
-                  ...(task.accept
-                    ? { accept: { plan: task.accept, config, home: env.home, env: env.env } }
-                    : {}),
-                  finalize: async (r) => {
-                    const asked = task.requestedModel !== undefined && r.model !== undefined
-                      ? { ...r, requestedModel: task.requestedModel }
-                      : r;
-                    return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
-                  },
-                  keeper: this.keeper,
-                  secrets: this.secrets,
-                  worktrees: this.worktreesDir,
-                  run: this.opts.backgroundRun,
-                  signal,
-                  onEvent: (e) => {
-                    if (e.type === "usage") {
-                      calls.push({
-                        input: e.input ?? 0,
-                        output: e.output ?? 0,
-                        cacheRead: e.cacheRead ?? 0,
-                        cacheWrite: e.cacheWrite ?? 0,
-                      });
-                    }
-                    this.opts.onEvent?.(task.envelope.id, e);
-                  },
-                }),
-              );
+              : await runPreparedTask({
+                envelope: task.envelope,
+                env: { ...baseEnv, ...task.childEnv },
+                timeoutMs: task.timeoutMs,
+                session: task.session,
+                isolate: task.isolate,
+                ...(task.launch ? { launch: task.launch } : {}),
+                ...(task.accept
+                  ? { accept: { plan: task.accept, config, home: env.home, env: env.env } }
+                  : {}),
+                finalize: async (r) => {
+                  const asked = task.requestedModel !== undefined && r.model !== undefined
+                    ? { ...r, requestedModel: task.requestedModel }
+                    : r;
+                  return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
+                },
+                keeper: this.keeper,
+                secrets: this.secrets,
+                worktrees: this.worktreesDir,
+                run: this.opts.backgroundRun,
+                signal,
+                onEvent: (e) => {
+                  if (e.type === "usage") {
+                    calls.push({
+                      input: e.input ?? 0,
+                      output: e.output ?? 0,
+                      cacheRead: e.cacheRead ?? 0,
+                      cacheWrite: e.cacheWrite ?? 0,
+                    });
+                  }
+                  this.opts.onEvent?.(task.envelope.id, e);
+                },
+              });
             if (signal?.aborted) task.session?.release();
             this.opts.onResult?.(final);
             return final;
@@ -822,28 +823,5 @@ export class TaskTool {
       );
     });
     return await Promise.all(runs);
-  }
-
-  /** Cuts an over-long text, saving the whole of it as an artifact. */
-  private async cut(result: TaskResult): Promise<TaskResult> {
-    if (result.text === undefined) return result;
-    const t = truncateTail(result.text);
-    if (!t.truncated) return result;
-    try {
-      const artifact = await saveArtifact(
-        this.opts.env.home,
-        this.opts.runId,
-        result.id,
-        result.text,
-      );
-      return { ...result, text: t.text, artifact };
-    } catch (err) {
-      writeErr(
-        `xcsh: warning: could not save the full output of task ${result.id}: ${
-          (err as Error).message
-        }\n`,
-      );
-      return { ...result, text: t.text };
-    }
   }
 }

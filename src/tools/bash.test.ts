@@ -185,6 +185,17 @@ describe("bash", () => {
     assert.equal(c.text(), `0000\n[… ${7000 - 10} characters cut …]\n999999`);
   });
 
+  test("with keepAll, the whole output is kept while it fits, and only when something was cut", () => {
+    const c = new OutputCollector(4, 6, 100);
+    c.push("short");
+    assert.equal(c.whole(), undefined, "nothing cut: nothing kept besides the text");
+    c.push("x".repeat(50));
+    assert.equal(c.whole(), "short" + "x".repeat(50));
+    c.push("y".repeat(50));
+    assert.equal(c.whole(), undefined, "over keepAll: head and tail only");
+    assert.equal(new OutputCollector(4, 6).whole(), undefined);
+  });
+
   test("long output keeps head and tail", () => {
     const text = "a".repeat(10) + "b".repeat(100) + "c".repeat(10);
     assert.equal(

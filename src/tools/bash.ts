@@ -43,6 +43,8 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 export const BASH_HEAD_BYTES = 8 * 1024;
 export const BASH_TAIL_BYTES = 40 * 1024;
+/** The longest output kept whole for the task's artifacts (longer: head and tail only). */
+export const BASH_KEEP_ALL_CHARS = 16 * 1024 * 1024;
 
 /** The variable that marks every process a command starts. */
 
@@ -161,12 +163,23 @@ export class OutputCollector {
   #head = "";
   #tail = "";
   #cut = 0;
-  constructor(head = BASH_HEAD_BYTES, tail = BASH_TAIL_BYTES) {
+  /** Every chunk, while the whole stays within `keepAll` characters (0: none kept). */
+  #all: string[] | undefined;
+  #allLength = 0;
+  readonly keepAll: number;
+  constructor(head = BASH_HEAD_BYTES, tail = BASH_TAIL_BYTES, keepAll = 0) {
     this.head = head;
     this.tail = tail;
+    this.keepAll = keepAll;
+    if (keepAll > 0) this.#all = [];
   }
 
   push(chunk: string): void {
+    if (this.#all) {
+      this.#allLength += chunk.length;
+      if (this.#allLength <= this.keepAll) this.#all.push(chunk);
+      else this.#all = undefined;
+    }
     if (this.#head.length < this.head) {
       const room = this.head - this.#head.length;
       this.#head += chunk.slice(0, room);
@@ -181,6 +194,15 @@ export class OutputCollector {
     if (this.#tail.length <= this.tail) return;
     this.#cut += this.#tail.length - this.tail;
     this.#tail = this.#tail.slice(this.#tail.length - this.tail);
+  }
+
+  /**
+   * The whole output when it was cut and stayed within `keepAll`
+   * characters; else undefined (nothing cut, or too long to keep).
+   */
+  whole(): string | undefined {
+    this.#trim();
+    return this.#cut > 0 && this.#all ? this.#all.join("") : undefined;
   }
 
   /** The head, a note of how many characters were cut (if any), and the tail. */
@@ -205,6 +227,12 @@ export function capOutput(text: string, head = BASH_HEAD_BYTES, tail = BASH_TAIL
   return c.text();
 }
 
+/** A command's output, trailing space trimmed, then what the network proxy refused. */
+function lines(stdout: string, refusals: readonly string[]): string {
+  return [stdout.replace(/\s+$/, ""), ...refusals.map((l) => `[${l}]`)]
+    .filter((l) => l !== "").join("\n");
+}
+
 function shell(): string {
   for (const p of ["/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash"]) {
     if (existsSync(p)) return p;
@@ -224,6 +252,8 @@ export interface CommandOutcome {
   signal: NodeJS.Signals | null;
   /** Its stdout (and stderr, when the script merges them), head and tail kept. */
   stdout: string;
+  /** With `keepAll`: the whole stdout when `stdout` is a cut of it. */
+  stdoutWhole?: string;
   stderr: string;
   timedOut: boolean;
   /** Set when the command could not be started. */
@@ -243,7 +273,14 @@ export interface CommandOutcome {
 export async function spawnCommand(
   script: string,
   ctx: CommandContext,
-  opts: { timeoutMs: number; stdin?: string; env?: Record<string, string>; merge?: boolean },
+  opts: {
+    timeoutMs: number;
+    stdin?: string;
+    env?: Record<string, string>;
+    merge?: boolean;
+    /** Keep the whole stdout up to this many characters besides its head and tail. */
+    keepAll?: number;
+  },
 ): Promise<CommandOutcome> {
   let line: CommandLine | string;
   try {
@@ -266,7 +303,7 @@ export async function spawnCommand(
   const { program, args: argv, proxy } = line;
   proxy?.takeRefusals();
   return new Promise((resolvePromise) => {
-    const out = new OutputCollector();
+    const out = new OutputCollector(BASH_HEAD_BYTES, BASH_TAIL_BYTES, opts.keepAll ?? 0);
     const err = opts.merge ? out : new OutputCollector();
     let timedOut = false;
     let settled = false;
@@ -309,6 +346,7 @@ export async function spawnCommand(
         code,
         signal: sig,
         stdout: out.text(),
+        ...(out.whole() !== undefined ? { stdoutWhole: out.whole() } : {}),
         stderr: opts.merge ? "" : err.text(),
         timedOut,
         ...(error ? { error } : {}),
@@ -367,9 +405,9 @@ export const bashTool: ToolSpec = {
     const r = await spawnCommand(`exec 2>&1\n${args.command}`, ctx, {
       timeoutMs: timeoutS * 1000,
       merge: true,
+      keepAll: BASH_KEEP_ALL_CHARS,
     });
-    const text = [r.stdout.replace(/\s+$/, ""), ...r.netRefusals.map((l) => `[${l}]`)]
-      .filter((l) => l !== "").join("\n");
+    const text = lines(r.stdout, r.netRefusals);
     if (r.error) return toolError(`could not run the command: ${r.error.message}`);
     if (ctx.signal.aborted) return toolError("cancelled");
     if (r.timedOut) {
@@ -384,6 +422,10 @@ export const bashTool: ToolSpec = {
       ok: r.code === 0,
       output: text === "" ? `(no output)\n[${status}]` : `${text}\n[${status}]`,
       summary: status,
+      // The whole output, for the task's artifacts (`child/spill.ts`).
+      ...(r.stdoutWhole !== undefined
+        ? { full: `${lines(r.stdoutWhole, r.netRefusals)}\n[${status}]` }
+        : {}),
     };
   },
 };

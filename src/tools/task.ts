@@ -2,7 +2,9 @@
  * The `task` tool: delegates assignments to another agent through the
  * parent-side task runner (same guards, depth + 1). The runner is injected
  * ({@link TaskRunner}); without one the tool answers that delegation is
- * unavailable. Results go back to the model as JSON, one entry per task.
+ * unavailable. Results go back to the model as JSON, one entry per task;
+ * a long answer is cut to its share of the window with the whole of it in
+ * the task's artifacts (`child/spill.ts`, as for every tool).
  *
  * @module
  */
@@ -56,7 +58,8 @@ export const taskTool: ToolSpec = {
   name: "task",
   description: "Delegate work to another agent. Each entry of `tasks` runs as a separate " +
     "sub-agent (in parallel) with its own assignment; `context` is shared background. " +
-    "Returns each task's status and result.",
+    "Returns each task's status and result; a result too long for one tool result comes " +
+    "back as its start and end with the path of the file holding all of it (read it in parts).",
   readOnly: TOOL_READ_ONLY.task,
   concurrent: true,
   inputSchema: {

@@ -63,7 +63,10 @@ export interface ToolContext {
   permissions?: PermissionRules;
   /** The skills the `skill` tool loads. */
   skills?: readonly SkillRef[];
-  /** Folders the read tools may also look in (the skills' folders): never written. */
+  /**
+   * Folders the read tools may also look in (the skills' folders, the task's
+   * artifacts folder once a long result was kept there): never written.
+   */
   readRoots?: readonly string[];
   /**
    * The folders behind `roots` as checked when the task started (the
@@ -112,6 +115,11 @@ export interface ToolOutcome {
   output: string;
   /** One short line for the `tool_end` event. */
   summary: string;
+  /**
+   * The whole output when `output` is a cut of it (a command's long output):
+   * kept in the task's artifacts, never sent (see `child/spill.ts`).
+   */
+  full?: string;
 }
 
 /** A tool a child can offer the model. */

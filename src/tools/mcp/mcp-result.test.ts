@@ -37,6 +37,12 @@ describe("mcpResultText", () => {
       content: [{ type: "text", text: "x".repeat(MCP_RESULT_MAX_CHARS + 5) }],
     }, "s/t");
     assert.match(long.output, /\[cut at 100000 of 100005 characters\]$/);
+    assert.equal(
+      long.full,
+      "x".repeat(MCP_RESULT_MAX_CHARS + 5),
+      "the whole text is kept for the artifacts",
+    );
+    assert.equal(mcpResultText({ content: [{ type: "text", text: "hi" }] }, "s/t").full, undefined);
   });
 });
 

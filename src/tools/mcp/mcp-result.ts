@@ -3,7 +3,8 @@
  * structured content as JSON (when no text part already carries it),
  * embedded text resources as their text, and images, audio and binary
  * resources summarised (`[image: image/png, 12 KB]`), never pasted as
- * base64. Cut at {@link MCP_RESULT_MAX_CHARS}. `isError` makes it a tool
+ * base64. Cut at {@link MCP_RESULT_MAX_CHARS} (the whole text kept as
+ * `full`, for the task's artifacts). `isError` makes it a tool
  * error. Pure.
  *
  * @example
@@ -58,6 +59,7 @@ export function mcpResultText(result: unknown, label: string): ToolOutcome {
   }
   if (r.toolResult !== undefined && texts.length === 0) texts.push(JSON.stringify(r.toolResult));
   let output = texts.join("\n");
+  const whole = output;
   if (output.length > MCP_RESULT_MAX_CHARS) {
     output = output.slice(0, MCP_RESULT_MAX_CHARS) +
       `\n[cut at ${MCP_RESULT_MAX_CHARS} of ${output.length} characters]`;
@@ -69,5 +71,9 @@ export function mcpResultText(result: unknown, label: string): ToolOutcome {
     ok: !isError,
     output: isError ? `Error: ${output}` : output,
     summary: `${label}: ${isError ? first : `${output.length} chars`}`,
+    // The whole text, for the task's artifacts (`child/spill.ts`).
+    ...(whole !== output && whole.length > MCP_RESULT_MAX_CHARS
+      ? { full: isError ? `Error: ${whole}` : whole }
+      : {}),
   };
 }
