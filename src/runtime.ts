@@ -46,6 +46,11 @@ export function isCompiled(): boolean {
 export interface SelfCommand {
   command: string;
   args: string[];
+  /**
+   * What must be visible for it to start: the executable, and from source
+   * the folder of the entry script (its modules and dependencies beside it).
+   */
+  needs: string[];
 }
 
 /** The entry script, for runs from source. */
@@ -61,14 +66,19 @@ function entryScript(): string {
 export function selfCommand(): SelfCommand {
   const runtime = runtimeName();
   if (runtime === "bun") {
-    if (isCompiled()) return { command: process.execPath, args: [] };
+    if (isCompiled()) return { command: process.execPath, args: [], needs: [process.execPath] };
     // From source, the re-executed Bun reads no .env and no bunfig.toml of
     // the child's working folder (the repository); the binary is built so.
     const folderFree = [
       "--no-env-file",
       ...(process.platform === "win32" ? [] : ["--config=/dev/null"]),
     ];
-    return { command: process.execPath, args: [...folderFree, g.Bun.main ?? entryScript()] };
+    const entry: string = g.Bun.main ?? entryScript();
+    return {
+      command: process.execPath,
+      args: [...folderFree, entry],
+      needs: [process.execPath, dirname(entryScript())],
+    };
   }
   if (runtime === "deno") {
     // Deno reads no .env unasked, and its config is named here.
@@ -77,9 +87,16 @@ export function selfCommand(): SelfCommand {
     return {
       command: g.Deno.execPath(),
       args: ["run", "-A", "--no-check", "--config", config, entry],
+      // Deno's child_process reads its own path among the arguments as a
+      // node command and rewrites it: its folder is named instead.
+      needs: [dirname(g.Deno.execPath()), dirname(entry)],
     };
   }
-  return { command: process.execPath, args: [entryScript()] };
+  return {
+    command: process.execPath,
+    args: [entryScript()],
+    needs: [process.execPath, dirname(entryScript())],
+  };
 }
 
 /** A short name for this build: the compile target, or the runtime and platform. */

@@ -115,20 +115,45 @@ describe("bwrapArgs", () => {
     );
   });
 
-  test("with the proxy: the socket folder read-only at /tmp/.xcsh-net; the bridge program when hidden", () => {
-    const proxy = { dir: "/tmp/xcsh-sandbox-1/.xcsh-net", program: "/usr/local/bin/xcsh" };
+  test("with the proxy: the socket folder read-only at /tmp/.xcsh-net; what the bridge needs when hidden", () => {
+    const proxy = { dir: "/tmp/xcsh-sandbox-1/.xcsh-net", needs: ["/usr/local/bin/xcsh"] };
     const args = bwrapArgs({ ...base, network: false, mode: "read-only", proxy }, ["x"]);
     const at = args.indexOf(proxy.dir);
     assert.deepEqual(args.slice(at - 1, at + 2), ["--ro-bind", proxy.dir, "/tmp/.xcsh-net"]);
     assert.ok(at > args.lastIndexOf("/data"), "after the project folders");
     assert.ok(args.includes("--unshare-net"));
-    assert.equal(args.includes(proxy.program), false, "visible already: not bound");
-    const hidden = { ...proxy, program: "/tmp/npx/xcsh" };
-    const withHidden = bwrapArgs({ ...base, network: false, mode: "read-only", proxy: hidden }, [
-      "x",
+    assert.equal(args.includes(proxy.needs[0]), false, "visible already: not bound");
+    // From source under /tmp: the runtime and the source folder, both before
+    // the roots, so a project inside the source folder keeps its own bind.
+    const hidden = { ...proxy, needs: ["/tmp/npx/bun", "/tmp/src"] };
+    const withHidden = bwrapArgs({
+      ...base,
+      roots: ["/tmp/src/project"],
+      network: false,
+      mode: "workspace-write",
+      proxy: hidden,
+    }, ["x"]);
+    for (const path of hidden.needs) {
+      const p = withHidden.indexOf(path);
+      assert.deepEqual(withHidden.slice(p - 1, p + 2), ["--ro-bind", path, path]);
+    }
+    const root = withHidden.lastIndexOf("/tmp/src/project");
+    assert.deepEqual(withHidden.slice(root - 2, root + 1), [
+      "--bind",
+      "/tmp/src/project",
+      "/tmp/src/project",
     ]);
-    const p = withHidden.indexOf(hidden.program);
-    assert.deepEqual(withHidden.slice(p - 1, p + 2), ["--ro-bind", hidden.program, hidden.program]);
+    assert.ok(withHidden.indexOf("/tmp/src") < root - 2, "the source folder before the root");
+    const tmpItself = bwrapArgs({
+      ...base,
+      network: false,
+      mode: "read-only",
+      proxy: { ...proxy, needs: ["/tmp"] },
+    }, ["x"]);
+    const bindsTmp = tmpItself.some((a, i) =>
+      a === "--ro-bind" && tmpItself[i + 1] === "/tmp" && tmpItself[i + 2] === "/tmp"
+    );
+    assert.equal(bindsTmp, false, "/tmp is never bound back whole");
   });
 
   test("every capability is dropped and System V IPC is private, in every mode", () => {

@@ -78,10 +78,12 @@ export interface BwrapPlan {
   /** The host folders covered by empty ones, and the files bound back in them. */
   hide: Hiding;
   /**
-   * The network proxy: its socket folder, and the bridge program (bound back
-   * read-only when it lives in a folder the sandbox covers: `/tmp`, a hidden one).
+   * The network proxy: its socket folder, and what the bridge program needs
+   * to start (the executable; from source, the source folder too), each bound
+   * back read-only when it lives in a folder the sandbox covers (`/tmp`, a
+   * hidden one), before the roots, so a root inside it stays as it is bound.
    */
-  proxy?: { dir: string; program: string };
+  proxy?: { dir: string; needs: readonly string[] };
 }
 
 /** The arguments after `bwrap` that run `command` (program and its arguments). */
@@ -92,6 +94,11 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   // Hidden folders and /tmp first: a project that lives below one of them is
   // bound back on top of it.
   args.push("--bind", plan.tmp, "/tmp");
+  const covered = ["/tmp", ...plan.hide.folders];
+  for (const path of plan.proxy?.needs ?? []) {
+    // Inside a covered folder, never the folder itself (that would uncover it).
+    if (isInside(path, covered) && !covered.includes(path)) args.push("--ro-bind", path, path);
+  }
   const write = plan.mode === "workspace-write";
   const bind = write && !plan.writable ? "--bind" : "--ro-bind";
   for (const dir of plan.roots) args.push(bind, dir, dir);
@@ -99,8 +106,6 @@ export function bwrapArgs(plan: BwrapPlan, command: readonly string[]): string[]
   for (const path of plan.readOnly ?? []) args.push("--ro-bind", path, path);
   if (plan.proxy) {
     args.push("--ro-bind", plan.proxy.dir, PROXY_DIR_INSIDE);
-    const { program } = plan.proxy;
-    if (isInside(program, ["/tmp", ...plan.hide.folders])) args.push("--ro-bind", program, program);
   }
   args.push("--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL");
   args.push("--die-with-parent", "--new-session");

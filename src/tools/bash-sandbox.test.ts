@@ -20,7 +20,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { ROOT, sourceCommand } from "../../tests/support/cli.ts";
+import { ROOT, sourceBridge } from "../../tests/support/cli.ts";
 import { sandbox } from "../../tests/support/tool-context.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { bashTool } from "./bash.ts";
@@ -71,7 +71,7 @@ describe("bash in a bubblewrap sandbox", { skip, timeout: 60_000 }, () => {
       network,
       bwrap: support.ok ? support.bwrap : "",
       tmp,
-      bridge: sourceCommand(),
+      bridge: sourceBridge(),
     },
   });
   /** A workspace-write context with network and `reach`, in a task (a private /tmp) of its own. */

@@ -145,8 +145,11 @@ async function commandLine(script: string, ctx: CommandContext): Promise<Command
   };
   if (!usesProxy(sb)) return { program: sb.bwrap, args: bwrapArgs(plan, sh) };
   const proxy = await taskProxy(sb.tmp, sb.reach ?? {});
-  const self = sb.bridge ?? (({ command, args }) => [command, ...args])(selfCommand());
-  plan.proxy = { dir: dirname(proxy.socket), program: self[0] };
+  const me = sb.bridge ?? (({ command, args, needs }) => ({ command: [command, ...args], needs }))(
+    selfCommand(),
+  );
+  const self = me.command;
+  plan.proxy = { dir: dirname(proxy.socket), needs: me.needs };
   const socket = `${PROXY_DIR_INSIDE}/${PROXY_SOCKET_NAME}`;
   const bridged = [...self, "__netbridge", socket, "--", ...sh];
   return { program: sb.bwrap, args: bwrapArgs(plan, bridged), proxy };

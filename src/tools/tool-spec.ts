@@ -103,9 +103,10 @@ export interface CommandSandbox {
   readOnly?: readonly string[];
   /**
    * The command that starts xcsh again inside the sandbox, for the network
-   * bridge (`xcsh __netbridge`); absent: this program (`selfCommand`).
+   * bridge (`xcsh __netbridge`), and the paths it needs visible there;
+   * absent: this program (`selfCommand`).
    */
-  bridge?: readonly string[];
+  bridge?: { command: readonly string[]; needs: readonly string[] };
 }
 
 /** What a tool call produced. */

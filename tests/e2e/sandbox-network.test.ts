@@ -14,7 +14,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, linkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { join } from "node:path";
@@ -52,17 +52,33 @@ const world = (userNetwork = "", projectNetwork = ""): World => {
 };
 
 /**
- * A shell line that connects to the abstract socket `name` with the runtime
- * running these tests (visible in the sandbox: the file system is readable)
- * and prints ANSWERED or REFUSED.
+ * The runtime running these tests, as a command in `w` sees it: the file
+ * system is readable in the sandbox, except `/tmp` and the host's socket
+ * folders, which it covers; a runtime there (a checkout under /tmp) is
+ * linked (or copied) into the project first.
  */
-function abstractClient(name: string): string {
+function runtimeIn(w: World): string {
+  if (!/^\/(?:tmp|var\/tmp|run)\//.test(process.execPath)) return process.execPath;
+  const copy = join(w.cwd, ".runtime");
+  try {
+    linkSync(process.execPath, copy);
+  } catch {
+    copyFileSync(process.execPath, copy);
+  }
+  return copy;
+}
+
+/**
+ * A shell line that connects to the abstract socket `name` with `runtime`
+ * (the runtime running these tests) and prints ANSWERED or REFUSED.
+ */
+function abstractClient(name: string, runtime = process.execPath): string {
   const code = `import net from "node:net";
 const c = net.connect("\\0${name}");
 c.on("data", (d) => { console.log("ANSWERED", String(d).trim()); process.exit(0); });
 c.on("error", (e) => { console.log("REFUSED", e.code); process.exit(0); });`;
   const run = "Deno" in globalThis ? "eval" : "-e";
-  return `DENO_DIR=/tmp/deno ${process.execPath} ${run} '${code}'`;
+  return `DENO_DIR=/tmp/deno ${runtime} ${run} '${code}'`;
 }
 
 /** A shell line that asks the proxy (from $HTTP_PROXY) for `url`, with bash alone. */
@@ -98,7 +114,8 @@ describe("a sandboxed command with the network on", { skip: needsBwrap }, () => 
     const host = await promisify(execFile)("sh", ["-c", abstractClient(name)], { timeout: 60_000 });
     assert.match(host.stdout, /ANSWERED hello/, host.stdout + host.stderr);
     for (const setting of ["", "sandboxNetwork: true", "sandboxNetwork: { allow: [127.0.0.1] }"]) {
-      const out = await runBash(world(setting), abstractClient(name));
+      const w = world(setting);
+      const out = await runBash(w, abstractClient(name, runtimeIn(w)));
       assert.match(out, /REFUSED/, `${setting || "default"}: ${out}`);
       assert.doesNotMatch(out, /ANSWERED/, `${setting || "default"}: ${out}`);
     }

@@ -34,6 +34,13 @@ export function sourceCommand(): string[] {
     : [process.execPath, main];
 }
 
+/** {@link sourceCommand} as the sandbox's network bridge starts it, with what it needs visible. */
+export function sourceBridge(): { command: string[]; needs: string[] } {
+  // Deno rewrites its own path among a child's arguments: its folder instead.
+  const runtime = "Deno" in globalThis ? dirname(process.execPath) : process.execPath;
+  return { command: sourceCommand(), needs: [runtime, ROOT] };
+}
+
 export interface RunOptions {
   cwd?: string;
   home?: string;
