@@ -44,6 +44,8 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
+import { createCompaction, estimateTokens, tooSmallWindow } from "./compaction.ts";
+import { windowOf } from "../model/context-window.ts";
 import {
   announcingTools,
   displayFile,
@@ -208,7 +210,9 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const sampling = samplingFor(provider.type, choice.model, level, envelopeSampling(envelope));
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
-  const callModel = createModelCaller({
+  const system = systemPromptOf(envelope, validator.value, tools.has("skill"));
+  const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
+  const { callModel, reserve } = createModelCaller({
     id,
     provider,
     model: { name: choice.model, id: target.model, baseURL: target.baseURL },
@@ -216,8 +220,8 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     facts: ready.facts,
     makeModel: ready.makeModel,
     first: ready.model,
-    system: systemPromptOf(envelope, validator.value, tools.has("skill")),
-    tools: [...[...tools.values()].map(toolDefinition), submit.definition],
+    system,
+    tools: toolDefs,
     sampling: sampling.sampling,
     policy,
     idleTimeoutMs: modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS),
@@ -237,9 +241,36 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       deps.runTask ?? unavailableTaskRunner,
   });
   const hooks = hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
+  const window = windowOf(choice.id, config, ready.facts?.contextWindow);
+  if (window.source === "default") {
+    log(
+      `xcsh: ${target.model}: its context window is unknown; assuming ${window.tokens} tokens ` +
+        `(set providers.${provider.name}.contextWindow)`,
+    );
+  }
+  const fixed = estimateTokens(system + JSON.stringify(toolDefs));
+  const tooSmall = tooSmallWindow(target.model, window.tokens, reserve(), fixed);
+  const compaction = createCompaction({
+    id,
+    model: target.model,
+    window: window.tokens,
+    reserve: reserve(),
+    fixed,
+    summarise: async (messages) => {
+      const out = await callModel(messages, undefined, { quiet: true });
+      if (out.toolCalls.length > 0 && out.text.trim() === "") {
+        throw new Error("the model called a tool instead of writing a summary");
+      }
+      return out.text;
+    },
+    ...(hooks ? { preCompact: (trigger: "auto") => hooks.compact(trigger) } : {}),
+    emit,
+    log,
+  });
   let outcome: LoopOutcome;
   try {
-    outcome = await runLoop({
+    // A window the fixed prompt does not fit: said before any call.
+    outcome = tooSmall ? { status: "error", error: tooSmall } : await runLoop({
       id,
       assignment: envelope.assignment,
       history: envelope.history as Message[] | undefined,
@@ -251,6 +282,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       ...(hooks ? { hooks } : {}),
       emit,
       callModel,
+      compaction,
     });
   } catch (err) {
     const reason = stop.signal.aborted ? stop.signal.reason : err;

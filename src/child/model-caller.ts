@@ -47,10 +47,28 @@ export interface ModelCallerOptions {
   log: (line: string) => void;
 }
 
-/** The loop's `callModel` for one task. */
+/** One model call: `quiet` keeps its text out of the `text` events (a compaction's summary). */
+export type CallModel = (
+  messages: Message[],
+  forceTool?: string,
+  opts?: { quiet?: boolean },
+) => Promise<TurnOutput>;
+
+/** The output tokens a request reserves: its `maxOutputTokens` and any thinking budget. */
+export function reservedOutput(
+  call: { maxOutputTokens?: number; providerOptions?: Record<string, Record<string, unknown>> },
+): number {
+  const thinking = call.providerOptions?.anthropic?.thinking as
+    | { budgetTokens?: unknown }
+    | undefined;
+  const budget = typeof thinking?.budgetTokens === "number" ? thinking.budgetTokens : 0;
+  return (call.maxOutputTokens ?? 0) + budget;
+}
+
+/** The loop's `callModel` for one task, and the output its requests reserve. */
 export function createModelCaller(
   o: ModelCallerOptions,
-): (messages: Message[], forceTool?: string) => Promise<TurnOutput> {
+): { callModel: CallModel; reserve: () => number } {
   const { id, provider, emit, log, policy } = o;
   let model = o.first;
   const cacheKey = `xcsh-${crypto.randomUUID()}`;
@@ -76,7 +94,7 @@ export function createModelCaller(
   let call = request();
   const target = { model: o.model.id, baseURL: o.model.baseURL };
 
-  return async (messages, forceTool) => {
+  const callModel: CallModel = async (messages, forceTool, opts) => {
     const turn = (): Promise<TurnOutput> => {
       // A server that refused a forced tool gets none; a model that refuses one
       // (Anthropic while thinking) is offered that tool alone.
@@ -92,7 +110,9 @@ export function createModelCaller(
         maxOutputTokens: call.maxOutputTokens,
         signal: o.signal,
         idleTimeoutMs: o.idleTimeoutMs,
-        onText: (delta) => emit({ type: "text", id, delta }),
+        onText: (delta) => {
+          if (!opts?.quiet) emit({ type: "text", id, delta });
+        },
         controls: { forceTool: force, narrow },
         breakpoints: provider.type === "anthropic",
         sampling: o.sampling,
@@ -127,4 +147,5 @@ export function createModelCaller(
     emit({ type: "usage", id, ...out.usage });
     return out;
   };
+  return { callModel, reserve: () => reservedOutput(call) };
 }

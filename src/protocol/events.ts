@@ -45,6 +45,19 @@ export type ChildEvent =
     delayMs: number;
     reason: string;
   }
+  /** The older part of the conversation was replaced to fit the model's context window
+   * (`child/compaction.ts`): by a summary, or cut when the summary call failed.
+   * Tokens are estimates of the whole request (system prompt and tools included). */
+  | {
+    type: "compact";
+    id: string;
+    trigger: "auto" | "overflow";
+    method: "summary" | "cut";
+    tokensBefore: number;
+    tokensAfter: number;
+    /** Messages replaced. */
+    messages: number;
+  }
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
   | { type: "text"; id: string; delta: string }
