@@ -193,11 +193,18 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return fail(workspace.error);
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
+  const window = windowOf(choice.id, config, ready.facts?.contextWindow);
+  // An unknown window is said once, with the start.
+  const windowNote = window.source === "default"
+    ? `its context window is unknown; assuming ${window.tokens} tokens ` +
+      `(set providers.${provider.name}.contextWindow)`
+    : undefined;
+  const note = [envelope.modelNote ?? choice.note, windowNote].filter((n) => n).join("; ");
   announceStart(emit, log, {
     envelope,
     model: choice.id,
     depth: reportedDepth(env),
-    note: envelope.modelNote ?? choice.note,
+    note: note === "" ? undefined : note,
     unavailable,
   });
 
@@ -241,13 +248,6 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       deps.runTask ?? unavailableTaskRunner,
   });
   const hooks = hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
-  const window = windowOf(choice.id, config, ready.facts?.contextWindow);
-  if (window.source === "default") {
-    log(
-      `xcsh: ${target.model}: its context window is unknown; assuming ${window.tokens} tokens ` +
-        `(set providers.${provider.name}.contextWindow)`,
-    );
-  }
   const fixed = estimateTokens(system + JSON.stringify(toolDefs));
   const tooSmall = tooSmallWindow(target.model, window.tokens, reserve(), fixed);
   const compaction = createCompaction({

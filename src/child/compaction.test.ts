@@ -10,6 +10,7 @@ import {
   createCompaction,
   planCompaction,
   SUMMARY_REQUEST,
+  summaryInput,
   tooSmallWindow,
 } from "./compaction.ts";
 
@@ -140,7 +141,8 @@ describe("createCompaction", () => {
     const before = messages.slice();
     assert.equal(await c.fit(messages, new Set([task])), true);
     assert.deepEqual(asked.at(-1), { role: "user", content: SUMMARY_REQUEST });
-    assert.deepEqual(asked.slice(0, -1), before.slice(0, 5));
+    // The summary reads what fits its budget: the oldest turn is left out.
+    assert.deepEqual(asked.slice(0, -1), [task, ...before.slice(3, 5)]);
     assert.equal(messages[0], task);
     assert.match(String(messages[1].content), /replaced by this summary[^]*did a and b/);
     assert.deepEqual(messages.slice(2), before.slice(5));
@@ -175,5 +177,22 @@ describe("createCompaction", () => {
     const again = [task, ...callTurn("a", 200), ...callTurn("b", 200)];
     assert.equal(await c.fit(again, new Set([task]), true), true);
     assert.equal((events[1] as { trigger?: string }).trigger, "overflow");
+  });
+});
+
+describe("summaryInput", () => {
+  test("leaves the oldest unpinned messages out until it fits, never starting at a result", () => {
+    const task = user("the assignment");
+    const all = [task, ...callTurn("a", 400), ...callTurn("b", 400), ...callTurn("c", 40)];
+    const plan = planCompaction(all, new Set([task]), 0)!;
+    assert.deepEqual(summaryInput(plan, 10_000), plan.before);
+    const room = conversationTokens([task, ...all.slice(3, 5)]);
+    const input = summaryInput(plan, room);
+    assert.deepEqual(input, [task, ...all.slice(3, 5)]);
+    for (let r = 0; r < room; r += 5) {
+      const cut = summaryInput(plan, r);
+      assert.equal(cut[0], task);
+      assert.ok(paired(cut), `room ${r}`);
+    }
   });
 });

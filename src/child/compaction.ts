@@ -5,9 +5,12 @@
  * - **When**: before each model call, when the request's estimated size
  *   passes {@link COMPACT_SHARE} of the window less the output the request
  *   reserves (`maxOutputTokens` and any thinking budget): a 200 000-token
- *   window with 16 384 reserved compacts past 147 000 tokens. And once, at
- *   once, when the provider answers with its context-overflow error anyway
- *   (`model/context-overflow.ts`); the call is then tried again once.
+ *   window with 16 384 reserved compacts past 146 892 tokens. And at once
+ *   when the provider answers with its context-overflow error anyway
+ *   (`model/context-overflow.ts`; the loop then tries the call again once):
+ *   the window is then known to be smaller than the refused request with
+ *   its output, and the budget is figured from that size for the rest of
+ *   the task (at least a quarter of it).
  * - **Size**: estimated, not counted. The provider's own count for the last
  *   request (its reported input tokens) plus characters / 4 for what was
  *   added since; characters / 4 for the whole conversation when that is
@@ -24,8 +27,9 @@
  * - **What replaces the rest**: a summary the task's own model writes (the
  *   child has only the model its envelope resolved; the `smol` role belongs
  *   to the parent's planning, and the same model reads the same cached
- *   prefix, so the summary call is mostly cache reads), or, when that call
- *   fails, a note that the older turns were cut (said once on stderr).
+ *   prefix, so the summary call is mostly cache reads; {@link summaryInput}
+ *   leaves its oldest messages out when they do not fit), or, when that
+ *   call fails, a note that the older turns were cut (said once on stderr).
  *
  * @example
  * ```ts
@@ -133,6 +137,20 @@ export function planCompaction(
   };
 }
 
+/**
+ * The conversation the summary call reads: the part before the latest turns,
+ * its oldest unpinned messages left out until it fits `room` tokens (never
+ * starting at a tool result). Pure.
+ */
+export function summaryInput(plan: CompactionPlan, room: number): Message[] {
+  const pinned = new Set(plan.pinned);
+  const from = (start: number) => plan.before.filter((m, i) => pinned.has(m) || i >= start);
+  let start = 0;
+  while (start < plan.before.length && conversationTokens(from(start)) > room) start++;
+  while (start < plan.before.length && plan.before[start].role === "tool") start++;
+  return from(start);
+}
+
 /** The message that stands for the older part: the summary, or the note that it was cut. */
 export function replacementMessage(
   plan: CompactionPlan,
@@ -181,7 +199,8 @@ export interface Compaction {
 
 /** The compaction of one task. */
 export function createCompaction(o: CompactionOptions): Compaction {
-  const budget = compactionBudget(o.window, o.reserve);
+  // Lowered once the provider refuses a request as too long.
+  let budget = compactionBudget(o.window, o.reserve);
   let reported: { count: number; tokens: number } | undefined;
   let cutSaid = false;
   const size = (messages: readonly Message[]) => {
@@ -194,25 +213,35 @@ export function createCompaction(o: CompactionOptions): Compaction {
       reported = inputTokens > 0 ? { count, tokens: inputTokens } : undefined;
     },
     async fit(messages, pinned, overflow = false) {
-      const before = overflow ? Math.max(size(messages), o.window) : size(messages);
+      const before = size(messages);
       if (!overflow && before <= budget) return false;
+      // The window is smaller than thought: the refused request (with its output) bounds it.
+      if (overflow) {
+        budget = Math.min(
+          budget,
+          Math.max(compactionBudget(before, o.reserve), Math.floor(before / 4)),
+        );
+      }
       const plan = planCompaction(messages, pinned, Math.floor(KEEP_SHARE * budget));
       if (!plan) return false;
       await o.preCompact?.("auto");
       let summary: string | undefined;
+      let note: string | undefined;
       try {
-        summary = (await o.summarise([...plan.before, { role: "user", content: SUMMARY_REQUEST }]))
-          .trim();
+        const room = budget - o.fixed - estimateTokens(SUMMARY_REQUEST);
+        summary = (await o.summarise([
+          ...summaryInput(plan, room),
+          { role: "user", content: SUMMARY_REQUEST },
+        ])).trim();
         if (summary === "") throw new Error("the model wrote no text");
       } catch (err) {
         summary = undefined;
         if (!cutSaid) {
           cutSaid = true;
-          o.log(
-            `xcsh: ${o.model}: the summary of the older turns failed (${
-              (err instanceof Error ? err.message : String(err)).split("\n")[0]
-            }); they were cut instead`,
-          );
+          note = `the summary of the older turns failed (${
+            (err instanceof Error ? err.message : String(err)).split("\n")[0]
+          }); they were cut instead`;
+          o.log(`xcsh: ${o.model}: ${note}`);
         }
       }
       const compacted = [...plan.pinned, replacementMessage(plan, summary), ...plan.recent];
@@ -226,6 +255,7 @@ export function createCompaction(o: CompactionOptions): Compaction {
         tokensBefore: before,
         tokensAfter: size(messages),
         messages: plan.older.length,
+        ...(note ? { note } : {}),
       });
       return true;
     },

@@ -17,6 +17,7 @@ import { cleanText } from "../text/clean-text.ts";
 import type { TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import { oneLine } from "../text/labels.ts";
+import { compactLabel } from "../progress/compact-label.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";
 
@@ -80,6 +81,8 @@ export class Progress {
     } else if (e.type === "retry") {
       row.state = cleanText(retryLabel(e));
       this.plain(`[${row.id}] ${row.state}`);
+    } else if (e.type === "compact") {
+      this.say(`[${row.id}] ${row.agent}: ${cleanText(compactLabel(e))}`);
     } else if (e.type === "tool_start" || e.type === "tool_end") {
       // A tool_end with no tool_start reports a tool that could not be set
       // up (an MCP server that did not start): its message is shown whole.

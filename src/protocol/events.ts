@@ -57,6 +57,8 @@ export type ChildEvent =
     tokensAfter: number;
     /** Messages replaced. */
     messages: number;
+    /** Why the summary failed, on the first compaction that had to cut. */
+    note?: string;
   }
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
