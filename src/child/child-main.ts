@@ -7,7 +7,10 @@
  * ended with the run; their results reach the model scrubbed of every
  * secret), the built model (`readyModel`), the workspace, the `start` event
  * (`announceStart`), the stop signal (`stopControl`), the model caller
- * (`child/model-caller.ts`), the tool context and hooks, then the loop, and
+ * (`child/model-caller.ts`), the tool context and hooks, the model's window
+ * and the compaction that keeps the conversation in it (`child/compaction.ts`;
+ * a window the fixed prompt does not fit ends the task before any call),
+ * then the loop, and
  * exactly one `result` event. Every failure becomes an error result whose
  * message says what to fix. Stops cleanly on the envelope's timeout or when
  * `abort` is called (signals): model call and commands are cancelled first.
