@@ -331,7 +331,14 @@ function windowSetting(value: unknown, key: string): number | Record<string, num
     return v as number;
   };
   if (typeof value === "number") return tokens(value, `${key}.contextWindow`);
-  const raw = mapping(value, `${key}.contextWindow`);
+  if (!isRecord(value)) {
+    fail(
+      `${key}.contextWindow`,
+      "a whole number of tokens, at least 1024, or a mapping of model names to such numbers",
+      value,
+    );
+  }
+  const raw = value;
   // fromEntries: a model named `__proto__` stays an own key.
   return Object.fromEntries(
     Object.entries(raw).map(([model, v]) => [model, tokens(v, `${key}.contextWindow.${model}`)]),

@@ -12,7 +12,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
@@ -105,13 +105,15 @@ function reader(opts: { summary?: (req: RecordedRequest) => Turn } = {}) {
   };
 }
 
+/** The world's latest session (by modification time). */
 function session(w: World): { id: string; records: Record<string, unknown>[] } {
   const dir = join(w.home, ".local", "share", "xcsh", "sessions");
-  const names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
-  assert.equal(names.length, 1, names.join(", "));
-  const text = readFileSync(join(dir, names[0]), "utf8");
+  const names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"))
+    .sort((a, b) => statSync(join(dir, a)).mtimeMs - statSync(join(dir, b)).mtimeMs);
+  assert.ok(names.length >= 1, "a session was written");
+  const text = readFileSync(join(dir, names.at(-1)!), "utf8");
   return {
-    id: names[0].slice(0, -".jsonl".length),
+    id: names.at(-1)!.slice(0, -".jsonl".length),
     records: text.trim().split("\n").map((l) => JSON.parse(l)),
   };
 }
@@ -341,4 +343,41 @@ test("PreCompact hooks run before each compaction, with trigger auto", async () 
     assert.equal(p.hook_event_name, "PreCompact");
     assert.equal(p.trigger, "auto");
   }
+});
+
+test("an untrusted project's PreCompact hook never runs; after xcsh trust it does", async () => {
+  const w = world({ anthropic: WINDOW });
+  const flag = join(w.cwd, "precompact-ran");
+  mkdirSync(join(w.cwd, ".claude"), { recursive: true });
+  writeFileSync(
+    join(w.cwd, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreCompact: [{ hooks: [{ type: "command", command: `cat > /dev/null; touch "${flag}"` }] }],
+      },
+    }),
+  );
+  const go = () =>
+    xcsh(w, [
+      "run",
+      "reader",
+      "--model",
+      "anthropic/claude-test",
+      "--sandbox",
+      "off",
+      "--json",
+      "read big.txt",
+    ]);
+  start();
+  harness.respond(reader());
+  const r = await go();
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(compactEvents(w).length >= 1, "the task compacted");
+  assert.ok(!existsSync(flag), "the untrusted project's PreCompact hook did not run");
+  assert.equal((await xcsh(w, ["trust", w.cwd])).code, 0);
+  start();
+  harness.respond(reader());
+  const again = await go();
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.ok(existsSync(flag), "after trust it runs");
 });
