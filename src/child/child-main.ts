@@ -47,7 +47,12 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
-import { createCompaction, estimateTokens, tooSmallWindow } from "./compaction.ts";
+import {
+  createCompaction,
+  estimateTokens,
+  MAX_RESERVE_SHARE,
+  tooSmallWindow,
+} from "./compaction.ts";
 import { windowOf } from "../model/context-window.ts";
 import {
   announcingTools,
@@ -234,6 +239,8 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     tools: toolDefs,
     sampling: sampling.sampling,
     policy,
+    // A small window is not spent on output: a request asks for at most a quarter of it.
+    maxOutputTokens: Math.floor(window.tokens * MAX_RESERVE_SHARE),
     idleTimeoutMs: modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS),
     signal: stop.signal,
     emit,

@@ -94,6 +94,8 @@ describe("planCompaction", () => {
 describe("budget and window", () => {
   test("80 % of the window less the output reserved", () => {
     assert.equal(compactionBudget(200_000, 16_384), 146_892);
+    // The reserve takes at most a quarter of a small window.
+    assert.equal(compactionBudget(16_384, 16_384), 9_830);
   });
   test("a window the fixed prompt does not fit names the model and both sizes", () => {
     assert.equal(tooSmallWindow("local/m", 200_000, 16_384, 5_000), undefined);

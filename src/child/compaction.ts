@@ -5,7 +5,9 @@
  * - **When**: before each model call, when the request's estimated size
  *   passes {@link COMPACT_SHARE} of the window less the output the request
  *   reserves (`maxOutputTokens` and any thinking budget): a 200 000-token
- *   window with 16 384 reserved compacts past 146 892 tokens. And at once
+ *   window with 16 384 reserved compacts past 146 892 tokens (the reserve
+ *   counts for at most a quarter of the window: a 16 384-token local model
+ *   compacts past 9 830). And at once
  *   when the provider answers with its context-overflow error anyway
  *   (`model/context-overflow.ts`; the loop then tries the call again once):
  *   the window is then known to be smaller than the refused request with
@@ -71,9 +73,13 @@ export function conversationTokens(messages: readonly Message[]): number {
   return messages.reduce((n, m) => n + messageTokens(m), 0);
 }
 
+/** Most of the window the output reservation may take: a request asks for no more output
+ * (`child-main.ts` caps `maxOutputTokens`), so a small local model's window is not spent on it. */
+export const MAX_RESERVE_SHARE = 0.25;
+
 /** Tokens a request may reach before it is compacted. */
 export function compactionBudget(window: number, reserve: number): number {
-  return Math.floor(COMPACT_SHARE * (window - reserve));
+  return Math.floor(COMPACT_SHARE * (window - Math.min(reserve, MAX_RESERVE_SHARE * window)));
 }
 
 /** Why the fixed prompt cannot fit the window, or undefined when it can. */
@@ -84,7 +90,8 @@ export function tooSmallWindow(
   fixed: number,
 ): string | undefined {
   if (fixed < compactionBudget(window, reserve)) return undefined;
-  return `${model}: its context window (${window} tokens, ${reserve} of them kept for the ` +
+  const kept = Math.min(reserve, MAX_RESERVE_SHARE * window);
+  return `${model}: its context window (${window} tokens, ${kept} of them kept for the ` +
     `answer) is too small for the fixed prompt (${fixed} tokens: system prompt and tool ` +
     "definitions); choose a model with a larger window or set providers.<name>.contextWindow";
 }
@@ -219,7 +226,8 @@ export function createCompaction(o: CompactionOptions): Compaction {
       if (overflow) {
         budget = Math.min(
           budget,
-          Math.max(compactionBudget(before, o.reserve), Math.floor(before / 4)),
+          // (The refused request asked for `reserve` output tokens, whatever its size.)
+          Math.max(Math.floor(COMPACT_SHARE * (before - o.reserve)), Math.floor(before / 4)),
         );
       }
       const plan = planCompaction(messages, pinned, Math.floor(KEEP_SHARE * budget));

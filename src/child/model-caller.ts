@@ -41,6 +41,8 @@ export interface ModelCallerOptions {
   tools: ToolDefinition[];
   sampling: { temperature?: number; topP?: number; topK?: number };
   policy: RetryPolicy;
+  /** Most output tokens a request asks for (a small window's share). */
+  maxOutputTokens?: number;
   idleTimeoutMs: number;
   signal: AbortSignal;
   emit: Emit;
@@ -85,6 +87,7 @@ export function createModelCaller(
     }, provider.baseURL);
     return {
       ...r,
+      maxOutputTokens: Math.min(r.maxOutputTokens, o.maxOutputTokens ?? Infinity),
       providerOptions: mergeProviderOptions(
         r.providerOptions,
         cacheOptions(provider.type, cacheKey),

@@ -19,7 +19,9 @@ import { modelHarness } from "../support/harness.ts";
 import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { agentMd, type World } from "../support/world.ts";
 
-const harness = modelHarness();
+const harness = modelHarness({
+  strict: { ollama: { "tiny:1b": { capabilities: ["completion", "tools"], contextLength: 512 } } },
+});
 const { server } = harness;
 
 /** The window every test's server enforces, and its config says (tokens). */
@@ -298,18 +300,20 @@ test("a failed summary call cuts the older turns instead, said once", async () =
   assert.match(after.raw, /removed to fit the context window/);
 });
 
-test("a window the fixed prompt does not fit: one line, no model call", async () => {
-  const w = world({ anthropic: 16_500 });
+test("a window the fixed prompt does not fit (Ollama's /api/show says 512): one line, no call", async () => {
+  const w = world({});
   start();
   harness.respond(reader());
-  const r = await xcsh(w, ["run", "reader", "--model", "anthropic/claude-test", "--json", "read"]);
-  assert.equal(r.code, 1);
+  const r = await runXcsh(["run", "reader", "--model", "ollama/tiny:1b", "--json", "read"], {
+    cwd: w.cwd,
+    home: w.home,
+    env: { ...env(), OLLAMA_BASE_URL: server.url },
+  });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.ok(server.shown.includes("tiny:1b"), "the window came from /api/show");
   assert.equal(server.requests.length, 0);
   const error: string = JSON.parse(r.stdout).results[0].error;
-  assert.match(
-    error,
-    /^anthropic\/claude-test: its context window \(16500 tokens, 16384 of them kept/,
-  );
+  assert.match(error, /^ollama\/tiny:1b: its context window \(512 tokens, 128 of them kept/);
   assert.match(error, /fixed prompt \(\d+ tokens/);
   assert.equal(error.split("\n").length, 1);
 });

@@ -273,7 +273,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           parameters: "",
           template: "",
           details: { format: "gguf", family: model.split(/[.:]/)[0] },
-          model_info: {},
+          model_info: known.contextLength === undefined
+            ? {}
+            : { [`${model.split(/[.:]/)[0]}.context_length`]: known.contextLength },
           capabilities: known.capabilities,
         });
       }

@@ -48,6 +48,8 @@ export interface Refusal {
 /** An Ollama-shaped model the server knows: what `/api/show` answers. */
 export interface OllamaModel {
   capabilities: string[];
+  /** `model_info.<family>.context_length`. */
+  contextLength?: number;
 }
 
 /** How strict the server is. */
