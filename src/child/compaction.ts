@@ -63,9 +63,17 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+/** Each message's estimate, counted once (messages are not changed once added). */
+const counted = new WeakMap<Message, number>();
+
 /** Estimated tokens of one message (its content as sent, provider metadata included). */
 export function messageTokens(m: Message): number {
-  return estimateTokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+  let n = counted.get(m);
+  if (n === undefined) {
+    n = estimateTokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+    counted.set(m, n);
+  }
+  return n;
 }
 
 /** Estimated tokens of messages. */
