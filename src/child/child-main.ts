@@ -207,12 +207,12 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     ? `its context window is unknown; assuming ${window.tokens} tokens ` +
       `(set providers.${provider.name}.contextWindow)`
     : undefined;
-  const note = [envelope.modelNote ?? choice.note, windowNote].filter((n) => n).join("; ");
   announceStart(emit, log, {
     envelope,
     model: choice.id,
     depth: reportedDepth(env),
-    note: note === "" ? undefined : note,
+    note: envelope.modelNote ?? choice.note,
+    windowNote,
     unavailable,
   });
 
@@ -410,6 +410,7 @@ function announceStart(
     model: string;
     depth: number;
     note: string | undefined;
+    windowNote: string | undefined;
     unavailable: readonly { tool: string; message: string }[];
   },
 ): void {
@@ -422,6 +423,7 @@ function announceStart(
     model: o.model,
     depth: o.depth,
     ...(o.note ? { note: o.note } : {}),
+    ...(o.windowNote ? { windowNote: o.windowNote } : {}),
     ...(envelope.session ? { session: envelope.session } : {}),
   });
   for (const u of o.unavailable) {

@@ -77,6 +77,7 @@ export class Progress {
     if (e.type === "start") {
       row.state = `running (${cleanText(String(e.model))})`;
       if (e.note) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.note))}`);
+      if (e.windowNote) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.windowNote))}`);
       this.plain(`[${row.id}] ${row.agent} started on ${cleanText(String(e.model))}`);
     } else if (e.type === "retry") {
       row.state = cleanText(retryLabel(e));

@@ -30,6 +30,8 @@ export type ChildEvent =
     depth: number;
     /** Set when `model` stands in for the agent's own: what happened, in one line. */
     note?: string;
+    /** Set when the model's context window is unknown: the window assumed, in one line. */
+    windowNote?: string;
     session?: string;
     /** Added by the parent when the task runs in a worktree of its own. */
     worktree?: { path: string; branch: string };
