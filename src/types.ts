@@ -142,7 +142,8 @@ export type HookEvent =
   | "Stop"
   | "SubagentStart"
   | "UserPromptSubmit"
-  | "SessionStart";
+  | "SessionStart"
+  | "PreCompact";
 
 /** Hooks of one event: those of a matching group run, in order. */
 export interface HookGroup {
@@ -366,6 +367,8 @@ export interface ProviderConfig {
   type: "openai-compatible" | "anthropic" | "openai" | "google";
   baseURL?: string;
   apiKeyEnv?: string;
+  /** The models' context window in tokens: one for all, or by model name (`*`: the others). */
+  contextWindow?: number | Record<string, number>;
 }
 
 /** A launcher (`config/launchers.ts` reads it): its words, and whether its far side is a shell. */

@@ -9,6 +9,13 @@
  *   prefixes the requests' `cache_control` breakpoints mark, as Anthropic
  *   does. The figure is cacheRead / input over the whole task, from `--json`
  *   usage. Target ≥ 80 %.
+ * - cached share across compactions: the same measure over a 50-turn task
+ *   (49 `read` calls of a 1 000-token file, then `submit_result`) whose
+ *   configured window (40 000 tokens) makes the conversation compact a few
+ *   times (`child/compaction.ts`); the summary calls count too. A compaction
+ *   keeps the system prompt and tools byte-identical, so their cached prefix
+ *   survives it; only the summary and the kept turns are written afresh.
+ *   Target ≥ 80 %.
  * - concurrent tasks: a turn of four `task` calls whose sub-agents' model
  *   answers take 200, 400, 600 and 800 ms. The turn's wall time (first
  *   `tool_start` to last `tool_end`, timed as the child's events arrive) is
@@ -151,6 +158,70 @@ async function cachedShare(): Promise<void> {
   }
 }
 
+/** Model turns of the compaction row (summary calls not counted). */
+const LONG_TURNS = 50;
+
+async function compactedShare(): Promise<void> {
+  let turns = 0;
+  const server = await startModelServer({
+    cache: "computed",
+    respond: (req) => {
+      if (req.raw.includes("The conversation is about to pass your context window")) {
+        return { text: `Summary: notes.md was read ${turns} times; keep reading it.` };
+      }
+      turns++;
+      return turns < LONG_TURNS
+        ? { toolCalls: [{ name: "read", args: { path: "notes.md" } }] }
+        : { toolCalls: [{ name: "submit_result", args: { result: { data: { done: true } } } }] };
+    },
+  });
+  try {
+    const base = tmp("loop-compact");
+    const home = join(base, "home");
+    const cwd = join(base, "work");
+    mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(
+      join(home, ".xcsh", "agent", "config.yml"),
+      "providers: { anthropic: { contextWindow: 40000 } }\n",
+    );
+    const lines = Array.from({ length: 100 }, (_, i) => `- note ${i}: the long loop reads this.`);
+    writeFileSync(join(cwd, "notes.md"), lines.join("\n") + "\n");
+    const env = cleanEnv({
+      HOME: home,
+      ANTHROPIC_BASE_URL: `${server.url}/v1`,
+      ANTHROPIC_API_KEY: "bench-key-not-secret",
+    });
+    const args = [
+      "run",
+      "task",
+      "Read notes.md 49 times.",
+      "--model",
+      "anthropic/claude-sonnet-4-5",
+    ];
+    const r = await timedAsync(XCSH, [...args, "--json"], { cwd, env });
+    if (r.code !== 0) throw new Error(`xcsh run exited ${r.code}: ${r.stderr.slice(-2000)}`);
+    const usage = JSON.parse(r.stdout).results[0].usage;
+    const summaries = server.requests.length - LONG_TURNS;
+    if (turns !== LONG_TURNS || summaries < 1) {
+      throw new Error(
+        `expected ${LONG_TURNS} turns and a compaction, saw ${turns} and ${summaries}`,
+      );
+    }
+    const share = (100 * usage.cacheRead) / usage.input;
+    floorRow(
+      SECTION,
+      `cached share of input tokens, ${LONG_TURNS}-turn task with ${summaries} compactions`,
+      share,
+      80,
+      "%",
+    );
+    details.loopCompactedShare = { usage, summaries, perTurn: server.requests.map((q) => q.usage) };
+  } finally {
+    await server.close();
+  }
+}
+
 /** The answers' delays of the concurrent-tasks row, ms. */
 const DELAYS = [200, 400, 600, 800];
 const ROUNDS = 5;
@@ -226,7 +297,7 @@ async function concurrentTasks(): Promise<void> {
 }
 
 /** Every row of the section, in order. */
-const ROWS: (() => Promise<void>)[] = [cachedShare, concurrentTasks];
+const ROWS: (() => Promise<void>)[] = [cachedShare, compactedShare, concurrentTasks];
 
 export async function benchLoop(): Promise<void> {
   requireXcsh();

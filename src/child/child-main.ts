@@ -7,7 +7,10 @@
  * ended with the run; their results reach the model scrubbed of every
  * secret), the built model (`readyModel`), the workspace, the `start` event
  * (`announceStart`), the stop signal (`stopControl`), the model caller
- * (`child/model-caller.ts`), the tool context and hooks, then the loop, and
+ * (`child/model-caller.ts`), the tool context and hooks, the model's window
+ * and the compaction that keeps the conversation in it (`child/compaction.ts`;
+ * a window the fixed prompt does not fit ends the task before any call),
+ * then the loop, and
  * exactly one `result` event. Every failure becomes an error result whose
  * message says what to fix. Stops cleanly on the envelope's timeout or when
  * `abort` is called (signals): model call and commands are cancelled first.
@@ -46,6 +49,13 @@ import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
 import { spillingTools } from "./spill.ts";
 import { inlineLimit } from "../tools/result-share.ts";
+import {
+  createCompaction,
+  estimateTokens,
+  MAX_RESERVE_SHARE,
+  tooSmallWindow,
+} from "./compaction.ts";
+import { windowOf } from "../model/context-window.ts";
 import {
   announcingTools,
   displayFile,
@@ -205,11 +215,18 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return fail(workspace.error);
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
+  const window = windowOf(choice.id, config, ready.facts?.contextWindow);
+  // An unknown window is said once, with the start.
+  const windowNote = window.source === "default"
+    ? `its context window is unknown; assuming ${window.tokens} tokens ` +
+      `(set providers.${provider.name}.contextWindow)`
+    : undefined;
   announceStart(emit, log, {
     envelope,
     model: choice.id,
     depth: reportedDepth(env),
     note: envelope.modelNote ?? choice.note,
+    windowNote,
     unavailable,
   });
 
@@ -222,7 +239,9 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const sampling = samplingFor(provider.type, choice.model, level, envelopeSampling(envelope));
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
-  const callModel = createModelCaller({
+  const system = systemPromptOf(envelope, validator.value, tools.has("skill"));
+  const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
+  const { callModel, reserve } = createModelCaller({
     id,
     provider,
     model: { name: choice.model, id: target.model, baseURL: target.baseURL },
@@ -230,10 +249,12 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     facts: ready.facts,
     makeModel: ready.makeModel,
     first: ready.model,
-    system: systemPromptOf(envelope, validator.value, tools.has("skill")),
-    tools: [...[...tools.values()].map(toolDefinition), submit.definition],
+    system,
+    tools: toolDefs,
     sampling: sampling.sampling,
     policy,
+    // A small window is not spent on output: a request asks for at most a quarter of it.
+    maxOutputTokens: Math.floor(window.tokens * MAX_RESERVE_SHARE),
     idleTimeoutMs: modelIdleTimeoutMs(env, DEFAULT_IDLE_TIMEOUT_MS),
     signal: stop.signal,
     emit,
@@ -251,9 +272,29 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       deps.runTask ?? unavailableTaskRunner,
   });
   const hooks = hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
+  const fixed = estimateTokens(system + JSON.stringify(toolDefs));
+  const tooSmall = tooSmallWindow(target.model, window.tokens, reserve(), fixed);
+  const compaction = createCompaction({
+    id,
+    model: target.model,
+    window: window.tokens,
+    reserve: reserve(),
+    fixed,
+    summarise: async (messages) => {
+      const out = await callModel(messages, undefined, { quiet: true });
+      if (out.toolCalls.length > 0 && out.text.trim() === "") {
+        throw new Error("the model called a tool instead of writing a summary");
+      }
+      return out.text;
+    },
+    ...(hooks ? { preCompact: (trigger: "auto") => hooks.compact(trigger) } : {}),
+    emit,
+    log,
+  });
   let outcome: LoopOutcome;
   try {
-    outcome = await runLoop({
+    // A window the fixed prompt does not fit: said before any call.
+    outcome = tooSmall ? { status: "error", error: tooSmall } : await runLoop({
       id,
       assignment: envelope.assignment,
       history: envelope.history as Message[] | undefined,
@@ -265,6 +306,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       ...(hooks ? { hooks } : {}),
       emit,
       callModel,
+      compaction,
     });
   } catch (err) {
     const reason = stop.signal.aborted ? stop.signal.reason : err;
@@ -382,6 +424,7 @@ function announceStart(
     model: string;
     depth: number;
     note: string | undefined;
+    windowNote: string | undefined;
     unavailable: readonly { tool: string; message: string }[];
   },
 ): void {
@@ -394,6 +437,7 @@ function announceStart(
     model: o.model,
     depth: o.depth,
     ...(o.note ? { note: o.note } : {}),
+    ...(o.windowNote ? { windowNote: o.windowNote } : {}),
     ...(envelope.session ? { session: envelope.session } : {}),
   });
   for (const u of o.unavailable) {

@@ -83,8 +83,8 @@ export function hookVerdict(
   r: { code: number | null; stdout: string; stderr: string },
 ): HookVerdict | undefined {
   if (r.code === 2) {
-    // SessionStart and SubagentStart cannot block: exit 2 only shows stderr there.
-    if (event === "SessionStart" || event === "SubagentStart") return {};
+    // SessionStart, SubagentStart and PreCompact cannot block: exit 2 only shows stderr there.
+    if (event === "SessionStart" || event === "SubagentStart" || event === "PreCompact") return {};
     return { block: r.stderr.trim() || "blocked by a hook (exit code 2)" };
   }
   if (r.code !== 0) return undefined;
@@ -152,6 +152,8 @@ export interface HookRunner {
   after(call: ToolCall, outcome: ToolOutcome): Promise<{ text?: string; stop?: string }>;
   /** Why the agent must go on instead of finishing, or that the task ends. */
   stop(active: boolean): Promise<{ block?: string; stop?: string }>;
+  /** PreCompact, before the conversation is compacted (it cannot stop the compaction). */
+  compact(trigger: "auto"): Promise<void>;
 }
 
 export interface HookRunnerOptions {
@@ -297,6 +299,10 @@ export function hookRunner(
         ...r.contexts,
       ]);
       return { ...(text ? { text } : {}), ...(r.stop !== undefined ? { stop: r.stop } : {}) };
+    },
+    async compact(trigger) {
+      const groups = groupsFor("PreCompact", trigger);
+      if (groups.length > 0) await run("PreCompact", groups, { trigger, custom_instructions: "" });
     },
     async stop(active) {
       const groups = groupsFor("Stop");

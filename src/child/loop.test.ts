@@ -319,3 +319,59 @@ describe("runLoop: calls of one turn", () => {
     }
   });
 });
+
+describe("runLoop and the context window", () => {
+  const overflow = Object.assign(new Error("prompt is too long: 9 tokens > 8 maximum"), {
+    statusCode: 400,
+  });
+  /** A compaction that records its calls and always compacts on an overflow. */
+  const recording = () => {
+    const fits: boolean[] = [];
+    return {
+      fits,
+      compaction: {
+        fit: (_m: unknown, _p: unknown, over?: boolean) => {
+          fits.push(over === true);
+          return Promise.resolve(over === true);
+        },
+        sent: () => {},
+      },
+    };
+  };
+
+  test("an overflow error compacts and the call is tried again once", async () => {
+    const { opts, calls } = setup([{ text: "done" }]);
+    const { fits, compaction } = recording();
+    let failed = 0;
+    const call = opts.callModel;
+    opts.callModel = (m, f) => failed++ === 0 ? Promise.reject(overflow) : call(m, f);
+    opts.compaction = compaction;
+    assert.deepEqual(await runLoop(opts), { status: "ok", text: "done" });
+    assert.deepEqual(fits, [false, true]);
+    assert.equal(calls(), 1);
+  });
+
+  test("a second overflow for the same call is the task's error: never a loop", async () => {
+    const { opts } = setup([]);
+    const { fits, compaction } = recording();
+    let tries = 0;
+    opts.callModel = () => {
+      tries++;
+      return Promise.reject(overflow);
+    };
+    opts.compaction = compaction;
+    await assert.rejects(runLoop(opts), /prompt is too long/);
+    assert.equal(tries, 2);
+    assert.deepEqual(fits, [false, true]);
+  });
+
+  test("other errors are not compacted", async () => {
+    const { opts } = setup([]);
+    const { fits, compaction } = recording();
+    opts.callModel = () =>
+      Promise.reject(Object.assign(new Error("overloaded"), { statusCode: 529 }));
+    opts.compaction = compaction;
+    await assert.rejects(runLoop(opts), /overloaded/);
+    assert.deepEqual(fits, [false]);
+  });
+});

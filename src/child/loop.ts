@@ -14,6 +14,9 @@
  * - `maxTurns` model calls without an ending → error.
  * - a hook's `continue: false` (`hooks.ts`) → error with reason `stopped`,
  *   once the calls of its turn are answered.
+ * Before each model call the conversation is fitted to the window
+ * (`compaction.ts`); a provider's context-overflow error compacts it and the
+ * call is tried again once.
  * A `submit_result` that ends the run gets its reply in the conversation, and
  * the calls of its turn that never ran an answer saying so: every call stays
  * paired with its result, which a resume needs. Model access is injected, so
@@ -32,6 +35,8 @@ import type { Message, ToolCall, ToolResultPart } from "./conversation.ts";
 import type { TurnOutput } from "./turn.ts";
 import type { HookRunner } from "./hooks.ts";
 import type { TaskLimits } from "../protocol/limits.ts";
+import type { Compaction } from "./compaction.ts";
+import { isContextOverflow } from "../model/context-overflow.ts";
 
 /** Reminders sent to a model that stops without submitting while a schema is set. */
 export const MAX_REMINDERS = 2;
@@ -65,6 +70,8 @@ export interface LoopOptions {
   emit: Emit;
   /** The agent's hooks (`hooks.ts`): before and after each call, and before finishing. */
   hooks?: HookRunner;
+  /** Keeps the conversation within the model's window (`compaction.ts`). */
+  compaction?: Compaction;
 }
 
 /** Times a Stop hook may send the agent back to work. */
@@ -90,7 +97,24 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
       }
     }
   };
-  pushMessages({ role: "user", content: o.assignment });
+  const assignment: Message = { role: "user", content: o.assignment };
+  pushMessages(assignment);
+  // What a compaction keeps: the first assignment and this one.
+  const pinned = new Set<Message>([messages[0], assignment]);
+  /** One model call over the conversation, fitted to the window first; an overflow retried once. */
+  const ask = async (forceTool?: string): Promise<TurnOutput> => {
+    const c = o.compaction;
+    await c?.fit(messages, pinned);
+    let out: TurnOutput;
+    try {
+      out = await o.callModel(messages, forceTool);
+    } catch (err) {
+      if (!c || !isContextOverflow(err) || !(await c.fit(messages, pinned, true))) throw err;
+      out = await o.callModel(messages, forceTool);
+    }
+    c?.sent(messages.length, out.usage.input);
+    return out;
+  };
   const offered = [...o.tools.keys(), SUBMIT_RESULT];
   let invalid = 0;
   let reminders = 0;
@@ -182,7 +206,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
         reason: "max_turns",
       };
     }
-    const out = await o.callModel(messages, forceSubmit ? SUBMIT_RESULT : undefined);
+    const out = await ask(forceSubmit ? SUBMIT_RESULT : undefined);
     forceSubmit = false;
     pushMessages(...out.messages);
     if (out.text.trim() !== "") lastText = out.text.trim();

@@ -45,16 +45,36 @@ export interface ModelCallerOptions {
   tools: ToolDefinition[];
   sampling: { temperature?: number; topP?: number; topK?: number };
   policy: RetryPolicy;
+  /** Most output tokens a request asks for (a small window's share). */
+  maxOutputTokens?: number;
   idleTimeoutMs: number;
   signal: AbortSignal;
   emit: Emit;
   log: (line: string) => void;
 }
 
-/** The loop's `callModel` for one task. */
+/** One model call: `quiet` keeps its text out of the `text` events (a compaction's summary). */
+export type CallModel = (
+  messages: Message[],
+  forceTool?: string,
+  opts?: { quiet?: boolean },
+) => Promise<TurnOutput>;
+
+/** The output tokens a request reserves: its `maxOutputTokens` and any thinking budget. */
+export function reservedOutput(
+  call: { maxOutputTokens?: number; providerOptions?: Record<string, Record<string, unknown>> },
+): number {
+  const thinking = call.providerOptions?.anthropic?.thinking as
+    | { budgetTokens?: unknown }
+    | undefined;
+  const budget = typeof thinking?.budgetTokens === "number" ? thinking.budgetTokens : 0;
+  return (call.maxOutputTokens ?? 0) + budget;
+}
+
+/** The loop's `callModel` for one task, and the output its requests reserve. */
 export function createModelCaller(
   o: ModelCallerOptions,
-): (messages: Message[], forceTool?: string) => Promise<TurnOutput> {
+): { callModel: CallModel; reserve: () => number } {
   const { id, provider, emit, log, policy } = o;
   let model = o.first;
   const cacheKey = `xcsh-${crypto.randomUUID()}`;
@@ -71,6 +91,7 @@ export function createModelCaller(
     }, provider.baseURL);
     return {
       ...r,
+      maxOutputTokens: Math.min(r.maxOutputTokens, o.maxOutputTokens ?? Infinity),
       providerOptions: mergeProviderOptions(
         r.providerOptions,
         cacheOptions(provider.type, cacheKey),
@@ -80,7 +101,7 @@ export function createModelCaller(
   let call = request();
   const target = { model: o.model.id, baseURL: o.model.baseURL };
 
-  return async (history, forceTool) => {
+  const callModel: CallModel = async (history, forceTool, opts) => {
     const messages = forTarget(history, provider.type).messages as Message[];
     const turn = (): Promise<TurnOutput> => {
       // A server that refused a forced tool gets none; a model that refuses one
@@ -100,7 +121,9 @@ export function createModelCaller(
         maxOutputTokens: sent.maxOutputTokens,
         signal: o.signal,
         idleTimeoutMs: o.idleTimeoutMs,
-        onText: (delta) => emit({ type: "text", id, delta }),
+        onText: (delta) => {
+          if (!opts?.quiet) emit({ type: "text", id, delta });
+        },
         controls: { forceTool: force, narrow },
         breakpoints: provider.type === "anthropic",
         sampling: o.sampling,
@@ -135,6 +158,7 @@ export function createModelCaller(
     emit({ type: "usage", id, ...out.usage });
     return out;
   };
+  return { callModel, reserve: () => reservedOutput(call) };
 }
 
 /** Whether a request's options turn on Anthropic's budget thinking. */

@@ -27,8 +27,8 @@ import {
 
 /** Raised when a model call failed for good; the message names model and endpoint. */
 export class ModelCallError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "ModelCallError";
   }
 }
@@ -76,7 +76,7 @@ export async function callModelWithRetries<T>(
         if (info.retryable && info.retryAfterMs !== undefined && attempt < opts.policy.maxRetries) {
           message += ` (the server asked to wait ${Math.ceil(info.retryAfterMs / 1000)} s)`;
         }
-        throw new ModelCallError(message);
+        throw new ModelCallError(message, err);
       }
       opts.onRetry?.(attempt + 1, delay, info.reason);
       await sleep(delay, opts.signal);

@@ -17,6 +17,7 @@ import { cleanText } from "../text/clean-text.ts";
 import type { TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import { oneLine } from "../text/labels.ts";
+import { compactLabel } from "../progress/compact-label.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";
 
@@ -76,10 +77,13 @@ export class Progress {
     if (e.type === "start") {
       row.state = `running (${cleanText(String(e.model))})`;
       if (e.note) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.note))}`);
+      if (e.windowNote) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.windowNote))}`);
       this.plain(`[${row.id}] ${row.agent} started on ${cleanText(String(e.model))}`);
     } else if (e.type === "retry") {
       row.state = cleanText(retryLabel(e));
       this.plain(`[${row.id}] ${row.state}`);
+    } else if (e.type === "compact") {
+      this.say(`[${row.id}] ${row.agent}: ${cleanText(compactLabel(e))}`);
     } else if (e.type === "tool_start" || e.type === "tool_end") {
       // A tool_end with no tool_start reports a tool that could not be set
       // up (an MCP server that did not start): its message is shown whole.

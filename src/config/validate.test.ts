@@ -174,6 +174,18 @@ describe("validateConfig", () => {
       "providers.p.apiKeyEnv",
       /variable/,
     ],
+    [
+      "a context window that is not a whole number of tokens",
+      { providers: { p: { contextWindow: "128k" } } },
+      "providers.p.contextWindow",
+      /whole number of tokens, at least 1024, or a mapping of model names.*got "128k"/,
+    ],
+    [
+      "a model's context window that is too small",
+      { providers: { p: { contextWindow: { m: 100 } } } },
+      "providers.p.contextWindow.m",
+      /at least 1024/,
+    ],
     ["mcpServers as a list", { mcpServers: ["fs"] }, "mcpServers", /mapping of server names/],
     ["an MCP server with nothing to run", { mcpServers: { fs: {} } }, "mcpServers.fs", /'command'/],
     [

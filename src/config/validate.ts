@@ -295,7 +295,7 @@ function checkProvider(
     );
   }
   const raw = mapping(value, key);
-  unknownKeys(raw, ["type", "baseURL", "apiKeyEnv"], key, file, warnings);
+  unknownKeys(raw, ["type", "baseURL", "apiKeyEnv", "contextWindow"], key, file, warnings);
   const out: Partial<ProviderConfig> = {};
   if (raw.type !== undefined) {
     const t = raw.type;
@@ -318,7 +318,31 @@ function checkProvider(
     }
     out.apiKeyEnv = env;
   }
+  if (raw.contextWindow !== undefined) out.contextWindow = windowSetting(raw.contextWindow, key);
   return out;
+}
+
+/** `providers.<name>.contextWindow`: a whole number of tokens, or such numbers by model name. */
+function windowSetting(value: unknown, key: string): number | Record<string, number> {
+  const tokens = (v: unknown, field: string): number => {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1024) {
+      fail(field, "a whole number of tokens, at least 1024", v);
+    }
+    return v as number;
+  };
+  if (typeof value === "number") return tokens(value, `${key}.contextWindow`);
+  if (!isRecord(value)) {
+    fail(
+      `${key}.contextWindow`,
+      "a whole number of tokens, at least 1024, or a mapping of model names to such numbers",
+      value,
+    );
+  }
+  const raw = value;
+  // fromEntries: a model named `__proto__` stays an own key.
+  return Object.fromEntries(
+    Object.entries(raw).map(([model, v]) => [model, tokens(v, `${key}.contextWindow.${model}`)]),
+  );
 }
 
 /**

@@ -30,7 +30,7 @@ describe("parseHooks", () => {
   test("events a subagent never has, and hooks that are not commands, are warnings", () => {
     const r = parseHooks({
       Notification: [{ hooks: [cmd("x")] }],
-      PreCompact: [{ hooks: [cmd("x")] }],
+      SessionEnd: [{ hooks: [cmd("x")] }],
       Stop: [{
         hooks: [{ type: "prompt", prompt: "check" }, { type: "http" }, cmd("./stop.sh")],
       }],
@@ -39,13 +39,21 @@ describe("parseHooks", () => {
     assert.deepEqual(r.hooks, { Stop: [{ hooks: [{ command: "./stop.sh" }] }] });
     assert.deepEqual(r.warnings.map((w) => w.field), [
       "hooks.Notification",
-      "hooks.PreCompact",
+      "hooks.SessionEnd",
       "hooks.Stop[0].hooks[0]",
       "hooks.Stop[0].hooks[1]",
     ]);
-    assert.match(r.warnings[1].message, /not run \(xcsh does not compact/);
+    assert.match(r.warnings[1].message, /not run \(it never happens in a subagent\)/);
     assert.match(r.warnings[2].message, /'prompt' hook, which xcsh does not run/);
     assert.match(r.warnings[3].message, /'http' hook/);
+  });
+  test("PreCompact is read, its matcher (auto) kept", () => {
+    const r = parseHooks({ PreCompact: [{ matcher: "auto", hooks: [cmd("./save.sh")] }] });
+    assert.ok(r.ok);
+    assert.deepEqual(r.hooks, {
+      PreCompact: [{ matcher: "auto", hooks: [{ command: "./save.sh" }] }],
+    });
+    assert.deepEqual(r.warnings, []);
   });
   test("the start events are read; in a settings file Stop is the main session's", () => {
     const value = {

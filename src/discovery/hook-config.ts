@@ -5,7 +5,7 @@
  * has are `PreToolUse`, `PostToolUse`, `Stop` (Claude Code runs an agent's
  * `Stop` as `SubagentStop`; both spellings are read; in a settings file
  * only `SubagentStop`), `SubagentStart`, `UserPromptSubmit` and
- * `SessionStart`.
+ * `SessionStart`, and `PreCompact` (matcher `auto`: xcsh compacts only on its own).
  * A matcher is a tool name or a regular expression over Claude's tool names
  * (`Bash`, `Edit|Write`, `mcp__github__.*`); absent, empty or `*` matches
  * every tool. A shape xcsh cannot read is an error (the agent is not loaded,
@@ -32,6 +32,7 @@ const EVENTS: Readonly<Record<string, HookEvent>> = {
   SubagentStart: "SubagentStart",
   UserPromptSubmit: "UserPromptSubmit",
   SessionStart: "SessionStart",
+  PreCompact: "PreCompact",
 };
 
 /**
@@ -40,11 +41,6 @@ const EVENTS: Readonly<Record<string, HookEvent>> = {
  */
 const SETTINGS_EVENTS: Readonly<Record<string, HookEvent>> = {
   ...Object.fromEntries(Object.entries(EVENTS).filter(([k]) => k !== "Stop")),
-};
-
-/** Events xcsh does not emit (yet), named in the warning. */
-const LATER: Readonly<Record<string, string>> = {
-  PreCompact: "xcsh does not compact a conversation yet",
 };
 
 /** Seconds a hook may run, at most (Claude Code's default is 60). */
@@ -84,9 +80,7 @@ export function parseHooks(value: unknown, o: { settings?: boolean } = {}): Hook
     const at = `hooks.${event}`;
     const mapped = Object.hasOwn(events, event) ? events[event] : undefined;
     if (!mapped) {
-      const why = Object.hasOwn(LATER, event)
-        ? LATER[event]
-        : event === "Stop"
+      const why = event === "Stop"
         ? "a task is a subagent: use SubagentStop"
         : "it never happens in a subagent";
       warnings.push({ field: at, message: `'${at}' is not run (${why}); ignored` });

@@ -45,6 +45,7 @@ import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import type { Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import { formatDiagnostic } from "../text/labels.ts";
+import { compactLabel } from "../progress/compact-label.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";
 import { isVerbose, warningSummary } from "../text/warnings.ts";
@@ -257,6 +258,7 @@ export async function createMcpServer(
       if (e.type === "start") {
         message = `[${id}] started on ${e.model}${e.note ? ` (${e.note})` : ""}`;
       } else if (e.type === "retry") message = `[${id}] ${retryLabel(e)}`;
+      else if (e.type === "compact") message = `[${id}] ${compactLabel(e)}`;
       else if (e.type === "tool_start") {
         calls.event(id, e);
         message = `[${id}] ${calls.label(id)}`;

@@ -105,6 +105,8 @@ export type ThinkingParameter =
 export interface ServerFacts {
   thinking?: boolean;
   tools?: boolean;
+  /** The model's context window in tokens. */
+  contextWindow?: number;
 }
 
 /** What {@link modelRequest} is asked about. */

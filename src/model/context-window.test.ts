@@ -13,3 +13,33 @@ test("known for the catalogue's models, unknown elsewhere", () => {
   assert.equal(contextWindowOf("anthropic/not-a-model-at-all", config), undefined);
   assert.equal(contextWindowOf("no-provider", config), undefined);
 });
+
+test("config, then the server, then the catalogue, then the default", async () => {
+  const { windowOf, DEFAULT_CONTEXT_WINDOW } = await import("./context-window.ts");
+  const config = defaultConfig();
+  config.providers.local = {
+    type: "openai-compatible",
+    baseURL: "http://x/v1",
+    contextWindow: { big: 65_536, "*": 8_192 },
+  };
+  config.providers.anthropic = { contextWindow: 50_000 } as typeof config.providers.local;
+  assert.deepEqual(windowOf("local/big", config, 4_096), { tokens: 65_536, source: "config" });
+  assert.deepEqual(windowOf("local/other", config), { tokens: 8_192, source: "config" });
+  assert.deepEqual(windowOf("anthropic/claude-sonnet-4-5", config), {
+    tokens: 50_000,
+    source: "config",
+  });
+  const plain = defaultConfig();
+  assert.deepEqual(windowOf("ollama/qwen3:8b", plain, 40_960), {
+    tokens: 40_960,
+    source: "server",
+  });
+  assert.deepEqual(windowOf("anthropic/claude-sonnet-4-5", plain), {
+    tokens: 200_000,
+    source: "catalogue",
+  });
+  assert.deepEqual(windowOf("ollama/qwen3:8b", plain), {
+    tokens: DEFAULT_CONTEXT_WINDOW,
+    source: "default",
+  });
+});

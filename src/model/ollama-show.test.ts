@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { factsFromShow, ollamaRoot } from "./ollama-show.ts";
+import { factsFromShow, ollamaRoot, windowFromShow } from "./ollama-show.ts";
 
 describe("factsFromShow", () => {
   test("a model that can think and call tools", () => {
@@ -27,5 +27,18 @@ describe("ollamaRoot", () => {
     assert.equal(ollamaRoot("http://127.0.0.1:11434/v1"), "http://127.0.0.1:11434");
     assert.equal(ollamaRoot("http://127.0.0.1:11434/v1/"), "http://127.0.0.1:11434");
     assert.equal(ollamaRoot("http://h:1/ollama"), "http://h:1/ollama");
+  });
+});
+
+describe("windowFromShow", () => {
+  test("reads model_info.<family>.context_length, with the capabilities", () => {
+    const body = {
+      capabilities: ["completion", "tools"],
+      model_info: { "general.architecture": "qwen3", "qwen3.context_length": 40960 },
+    };
+    assert.equal(windowFromShow(body), 40960);
+    assert.deepEqual(factsFromShow(body), { thinking: false, tools: true, contextWindow: 40960 });
+    assert.equal(windowFromShow({ model_info: { "qwen3.context_length": "big" } }), undefined);
+    assert.equal(windowFromShow({}), undefined);
   });
 });

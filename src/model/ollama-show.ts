@@ -1,7 +1,8 @@
 /**
  * What an Ollama server says about one of its models: `POST /api/show`
  * answers `capabilities` (`completion`, `tools`, `thinking`, …), which tell
- * whether the model can think and call tools. The answer is kept per server
+ * whether the model can think and call tools, and `model_info` with the
+ * model's context window (`<family>.context_length`). The answer is kept per server
  * and model for the life of the process; a server that does not answer (or
  * is not Ollama) tells nothing, and the run goes on without the facts.
  *
@@ -14,11 +15,15 @@
  */
 import type { ServerFacts } from "./capabilities.ts";
 
-/** The facts in an `/api/show` answer; undefined when it lists no capabilities. */
+/** The facts in an `/api/show` answer; undefined when it lists no capabilities and no window. */
 export function factsFromShow(body: unknown): ServerFacts | undefined {
   const caps = (body as { capabilities?: unknown } | null)?.capabilities;
-  if (!Array.isArray(caps) || !caps.every((c) => typeof c === "string")) return undefined;
-  return { thinking: caps.includes("thinking"), tools: caps.includes("tools") };
+  const window = windowFromShow(body);
+  const withWindow = window !== undefined ? { contextWindow: window } : {};
+  if (!Array.isArray(caps) || !caps.every((c) => typeof c === "string")) {
+    return window !== undefined ? withWindow : undefined;
+  }
+  return { thinking: caps.includes("thinking"), tools: caps.includes("tools"), ...withWindow };
 }
 
 /** The server's root: the OpenAI-compatible base URL without its `/v1`. */
@@ -53,4 +58,14 @@ export function ollamaFacts(
     known.set(key, found);
   }
   return found;
+}
+
+/** The context window in an `/api/show` answer (`model_info.<family>.context_length`). */
+export function windowFromShow(body: unknown): number | undefined {
+  const info = (body as { model_info?: unknown } | null)?.model_info;
+  if (!info || typeof info !== "object") return undefined;
+  for (const [key, value] of Object.entries(info)) {
+    if (key.endsWith(".context_length") && typeof value === "number" && value > 0) return value;
+  }
+  return undefined;
 }

@@ -30,6 +30,8 @@ export type ChildEvent =
     depth: number;
     /** Set when `model` stands in for the agent's own: what happened, in one line. */
     note?: string;
+    /** Set when the model's context window is unknown: the window assumed, in one line. */
+    windowNote?: string;
     session?: string;
     /** Added by the parent when the task runs in a worktree of its own. */
     worktree?: { path: string; branch: string };
@@ -44,6 +46,21 @@ export type ChildEvent =
     maxRetries: number;
     delayMs: number;
     reason: string;
+  }
+  /** The older part of the conversation was replaced to fit the model's context window
+   * (`child/compaction.ts`): by a summary, or cut when the summary call failed.
+   * Tokens are estimates of the whole request (system prompt and tools included). */
+  | {
+    type: "compact";
+    id: string;
+    trigger: "auto" | "overflow";
+    method: "summary" | "cut";
+    tokensBefore: number;
+    tokensAfter: number;
+    /** Messages replaced. */
+    messages: number;
+    /** Why the summary failed, on the first compaction that had to cut. */
+    note?: string;
   }
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }

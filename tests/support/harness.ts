@@ -106,6 +106,7 @@ export function modelHarness(options: HarnessOptions = {}): Harness {
     remaining: () => live().remaining(),
     peakInFlight: () => live().peakInFlight(),
     resetPeak: () => live().resetPeak(),
+    limitWindow: (rule) => live().limitWindow(rule),
     close: () => live().close(),
   };
   const keep = <W extends World>(w: W): W => {

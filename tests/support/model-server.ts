@@ -61,11 +61,14 @@ import { type CacheUsage, PromptCache } from "./prompt-cache.ts";
 import { type ResponsesAnswer, responsesEvents, responsesJson } from "./wire-responses.ts";
 import { pairingRefusal } from "./strict-pairing.ts";
 import {
+  contextWindowRefusal,
+  type ContextWindowRule,
   type OllamaModel,
   type StrictOptions,
   strictRefusal,
   StrictState,
 } from "./strict-rules.ts";
+import { promptTokens } from "./prompt-cache.ts";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
@@ -153,6 +156,9 @@ export interface ModelServer {
   resetPeak(): void;
   /** The model of each `POST /api/show` (Ollama), in arrival order. */
   shown: string[];
+  /** Sets the context window requests are refused past (strict mode), for the
+   * tests that follow; undefined: the options' own (none by default). */
+  limitWindow(rule: ContextWindowRule | undefined): void;
   /** Stop listening and end every open connection, stalled ones included. */
   close(): Promise<void>;
 }
@@ -210,6 +216,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   const strict = opts.lenient === undefined;
   const ollamaModels: Record<string, OllamaModel> = opts.strict?.ollama ?? {};
   const shown: string[] = [];
+  let windowRule: ContextWindowRule | undefined;
 
   const server: Server = createServer((req, res) => {
     openResponses.add(res);
@@ -268,7 +275,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
           parameters: "",
           template: "",
           details: { format: "gguf", family: model.split(/[.:]/)[0] },
-          model_info: {},
+          model_info: known.contextLength === undefined
+            ? {}
+            : { [`${model.split(/[.:]/)[0]}.context_length`]: known.contextLength },
           capabilities: known.capabilities,
         });
       }
@@ -344,6 +353,17 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const refusal = strict
       ? strictRefusal(format, body, model, strictState, opts.strict ?? {})
       : undefined;
+    const window = windowRule ?? opts.strict?.contextWindow;
+    const overflow = strict && !refusal && window
+      ? contextWindowRefusal(format, body, window, promptTokens(format, body))
+      : undefined;
+    if (overflow) {
+      sendError(res, format, overflow.status, "invalid_request_error", overflow.message, {}, {
+        param: overflow.param ?? null,
+        code: overflow.code ?? null,
+      });
+      return;
+    }
     if (refusal) {
       sendError(res, format, refusal.status, "invalid_request_error", refusal.message, {}, {
         param: refusal.param ?? null,
@@ -860,6 +880,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       peak = inFlight;
     },
     shown,
+    limitWindow(rule) {
+      windowRule = rule;
+    },
     close() {
       if (closed) return Promise.resolve();
       closed = true;

@@ -121,3 +121,8 @@ export class PromptCache {
     return { input: tokens, cacheRead, cacheWrite };
   }
 }
+
+/** A request's input tokens as this server counts them (the window rule uses the same count). */
+export function promptTokens(format: WireFormat, body: Json): number {
+  return promptBlocks(format, body).reduce((n, b) => n + tokensOf(b.text), 0);
+}

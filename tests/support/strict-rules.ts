@@ -38,6 +38,8 @@
  *   FunctionDeclaration / FunctionCallingConfig reference (names,
  *   `allowedFunctionNames` with mode ANY, `parameters` xor
  *   `parametersJsonSchema`).
+ * - [context-limits]: each provider's answer to a request past the model's
+ *   context window (see {@link contextWindowRefusal}).
  *
  * @module
  */
@@ -57,6 +59,8 @@ export interface Refusal {
 /** An Ollama-shaped model the server knows: what `/api/show` answers. */
 export interface OllamaModel {
   capabilities: string[];
+  /** `model_info.<family>.context_length`. */
+  contextLength?: number;
 }
 
 /** How strict the server is. */
@@ -66,6 +70,14 @@ export interface StrictOptions {
   /** Models served the Ollama way, by id: `/api/show` answers them, and
    * chat requests for them follow Ollama's rules. */
   ollama?: Record<string, OllamaModel>;
+  /** The model's context window: a longer request is refused ({@link contextWindowRefusal}). */
+  contextWindow?: ContextWindowRule;
+}
+
+/** A context window the server enforces; `server: "vllm"` answers an OpenAI-format request as vLLM does. */
+export interface ContextWindowRule {
+  tokens: number;
+  server?: "vllm";
 }
 
 /** The opaque tokens issued so far. */
@@ -1215,4 +1227,83 @@ function geminiSchemaProblem(schema: Json, at: string): string | undefined {
     if (inner) return inner;
   }
   return undefined;
+}
+
+// ---- Context window ------------------------------------------------------------
+
+/**
+ * [context-limits] A request whose input (`tokens`, counted by the caller)
+ * passes the window, answered with each provider's own status and text:
+ * - Anthropic: 400 `invalid_request_error`, "prompt is too long: N tokens >
+ *   M maximum"; and when input plus `max_tokens` passes it, "input length and
+ *   `max_tokens` exceed context limit: N + K > M, decrease input length or
+ *   `max_tokens` and try again" (Messages API errors, as the API answers).
+ * - OpenAI Chat Completions: 400 code `context_length_exceeded`, param
+ *   `messages`, "This model's maximum context length is M tokens. However,
+ *   your messages resulted in N tokens. Please reduce the length of the
+ *   messages."
+ * - OpenAI Responses: 400 code `context_length_exceeded`, param `input`,
+ *   "Your input exceeds the context window of this model. Please adjust your
+ *   input and try again."
+ * - Gemini: 400 `INVALID_ARGUMENT`, "The input token count (N) exceeds the
+ *   maximum number of tokens allowed (M)."
+ * - vLLM (OpenAI-compatible): 400, "The decoder prompt (length N) is longer
+ *   than the maximum model length of M. Make sure that `max_model_len` is no
+ *   smaller than the number of text tokens."
+ * Ollama truncates the prompt instead and refuses nothing.
+ */
+export function contextWindowRefusal(
+  format: WireFormat,
+  body: Json,
+  rule: ContextWindowRule,
+  tokens: number,
+): Refusal | undefined {
+  const max = rule.tokens;
+  if (format === "anthropic") {
+    if (tokens > max) {
+      return { status: 400, message: `prompt is too long: ${tokens} tokens > ${max} maximum` };
+    }
+    const out = typeof body?.max_tokens === "number" ? body.max_tokens : 0;
+    if (tokens + out > max) {
+      return {
+        status: 400,
+        message:
+          `input length and \`max_tokens\` exceed context limit: ${tokens} + ${out} > ${max}, ` +
+          "decrease input length or `max_tokens` and try again",
+      };
+    }
+    return undefined;
+  }
+  if (tokens <= max) return undefined;
+  switch (format) {
+    case "openai":
+      return rule.server === "vllm"
+        ? {
+          status: 400,
+          message:
+            `The decoder prompt (length ${tokens}) is longer than the maximum model length ` +
+            `of ${max}. Make sure that \`max_model_len\` is no smaller than the number of text tokens.`,
+        }
+        : {
+          status: 400,
+          code: "context_length_exceeded",
+          param: "messages",
+          message: `This model's maximum context length is ${max} tokens. However, your messages ` +
+            `resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+        };
+    case "responses":
+      return {
+        status: 400,
+        code: "context_length_exceeded",
+        param: "input",
+        message: "Your input exceeds the context window of this model. Please adjust your input " +
+          "and try again.",
+      };
+    case "google":
+      return {
+        status: 400,
+        message: `The input token count (${tokens}) exceeds the maximum number of tokens allowed ` +
+          `(${max}).`,
+      };
+  }
 }
