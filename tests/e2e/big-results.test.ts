@@ -115,9 +115,9 @@ describe("a tool result over its share of the window", () => {
     const w = harness.world({ agents: AGENTS });
     mkdirSync(join(w.home, ".claude", "agents"), { recursive: true });
     writeFileSync(join(w.home, ".claude", "agents", "echoer.md"), ECHOER);
-    const text = Array.from({ length: 55_000 }, (_, i) => String(i + 1)).join("\n");
+    // A small call with a large answer: the call itself stays small in the conversation.
     const seen = readBack(
-      { name: "mcp__fix__echo", args: { text } },
+      { name: "mcp__fix__echo", args: { text: "n\n", times: 160_000 } },
       40000,
       (p) => join(p, "..", "..", "x.txt"),
     );
@@ -126,9 +126,10 @@ describe("a tool result over its share of the window", () => {
     assert.equal(seen.length, 3, seen.map((s) => s.slice(0, 200)).join("\n---\n"));
     assert.ok(seen[0].length < BOUND, `the MCP result took ${seen[0].length} characters`);
     const path = pathIn(seen[0])!;
-    assert.equal(readFileSync(path, "utf8"), `echo: ${text}`);
-    assert.ok(text.length > 300_000);
-    assert.match(seen[1], /^40000\t40000\n40001\t40001\n40002\t40002/);
+    const whole = readFileSync(path, "utf8");
+    assert.equal(whole, `echo: ${"n\n".repeat(160_000)}`);
+    assert.ok(whole.length > 300_000);
+    assert.match(seen[1], /^40000\tn\n40001\tn\n40002\tn/);
   });
 });
 

@@ -28,8 +28,12 @@ if (process.env.XCSH_FIXTURE_PIDFILE) {
 const TOOLS = [
   {
     name: "echo",
-    description: "Echo the text back.",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    description: "Echo the text back (`times` times).",
+    inputSchema: {
+      type: "object",
+      properties: { text: { type: "string" }, times: { type: "integer" } },
+      required: ["text"],
+    },
     annotations: { readOnlyHint: true },
   },
   {
@@ -55,7 +59,10 @@ function send(msg) {
 function call(id, name, args) {
   switch (name) {
     case "echo":
-      return send({ id, result: { content: [{ type: "text", text: `echo: ${args.text}` }] } });
+      return send({
+        id,
+        result: { content: [{ type: "text", text: `echo: ${args.text.repeat(args.times ?? 1)}` }] },
+      });
     case "shout":
       return send({
         id,
