@@ -1,0 +1,176 @@
+// The run's budget end to end: `--max-budget-usd` over a priced model stops
+// the next model call, not a later one; the tasks that finished keep their
+// results; a task after exhaustion never starts; the same through a nested
+// `task` call; bad budget values are usage errors naming their flag; a model
+// with no price is refused before the first call.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { runXcsh } from "../support/cli.ts";
+import { modelHarness } from "../support/harness.ts";
+import { agentMd, localConfig } from "../support/world.ts";
+
+const harness = modelHarness({ respond: () => ({ text: "done" }) });
+const { server, respond } = harness;
+
+const env = { TEST_ANTH_KEY: "k1", TEST_OAI_KEY: "k2" };
+/** Claude Sonnet 4.5 on the Anthropic wire: $3 per million input tokens, $15 output. */
+const PRICED = "anth/claude-sonnet-4-5";
+/** One answer's usage: 1,000 in and 20,000 out, $0.303 at that price. */
+const USAGE = { input: 1000, output: 20_000 };
+const CALL_USD = 1000 * 3e-6 + 20_000 * 15e-6;
+
+function pricedWorld(agents: Record<string, string> = {}) {
+  const extra =
+    `  anth: { type: anthropic, baseURL: "${server.url}/v1", apiKeyEnv: TEST_ANTH_KEY }\n` +
+    `  oai: { type: openai, baseURL: "${server.url}/v1", apiKeyEnv: TEST_OAI_KEY }\n`;
+  return harness.world({
+    agents,
+    config: localConfig(server.url).replace(/(providers:\n {2}local: [^\n]*\n)/, `$1${extra}`) +
+      "task:\n  maxConcurrency: 1\n",
+  });
+}
+
+// deno-lint-ignore no-explicit-any
+type Result = Record<string, any>;
+
+describe("budget", () => {
+  test("--max-budget-usd stops the next call; finished tasks keep their results", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "answer", usage: USAGE }));
+    server.requests.length = 0;
+    const budget = 2.5;
+    const ids = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    const r = await runXcsh([
+      "run",
+      "quick_task",
+      "--json",
+      "--model",
+      PRICED,
+      "--max-budget-usd",
+      String(budget),
+      ...ids.flatMap((id) => ["--task", `${id}=say hi ${id}`]),
+    ], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    const results: Result[] = doc.results;
+    const statuses = results.map((x) => x.status);
+    const ok = results.filter((x) => x.status === "ok");
+    assert.ok(ok.length >= 1, statuses.join(","));
+    assert.ok(statuses.includes("budget"), statuses.join(","));
+    // One task at a time: once one is stopped, none after it runs.
+    const first = statuses.indexOf("budget");
+    assert.deepEqual(statuses.slice(first), statuses.slice(first).map(() => "budget"));
+    assert.deepEqual(statuses.slice(0, first), statuses.slice(0, first).map(() => "ok"));
+    for (const x of ok) assert.equal(x.text, "answer");
+    // Each granted call was made, and no other.
+    assert.equal(server.requests.length, ok.length);
+    // The later ones never started.
+    for (const x of results.slice(first + 1)) assert.match(x.error, /not started/);
+    assert.match(results[first].error, /budget/);
+    // Spend stays within the budget (every call cost less than its reservation).
+    assert.equal(doc.budget.limits.usd, budget);
+    assert.ok(doc.budget.spent.usd <= budget, JSON.stringify(doc.budget));
+    assert.ok(Math.abs(doc.budget.spent.usd - ok.length * CALL_USD) < 1e-9);
+    assert.equal(doc.budget.spent.requests, ok.length);
+    assert.equal(doc.budget.exhausted, "usd");
+    assert.ok(ok.length < ids.length);
+  });
+
+  test("the same budget reaches a nested task call", async () => {
+    const w = pricedWorld({
+      boss: agentMd("boss", "tools: [task]\n"),
+      helper: agentMd("helper", "tools: [read]\n"),
+    });
+    let n = 0;
+    respond(() => {
+      n++;
+      // The boss delegates again and again; each helper answers at once.
+      return n % 2 === 1
+        ? {
+          toolCalls: [{
+            name: "task",
+            args: { agent: "helper", tasks: [{ id: `j${n}`, assignment: `job ${n}` }] },
+          }],
+          usage: USAGE,
+        }
+        : { text: "helped", usage: USAGE };
+    });
+    server.requests.length = 0;
+    const budget = 2;
+    const r = await runXcsh(
+      ["run", "boss", "--json", "--model", PRICED, "--max-budget-usd", String(budget), "work"],
+      { cwd: w.cwd, home: w.home, env: { ...env, XCSH_MAX_DEPTH: "3" } },
+    );
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.results[0].status, "budget", JSON.stringify(doc.results[0]));
+    // Every call, the boss's and its helpers', was counted by the one budget.
+    assert.equal(doc.budget.spent.requests, server.requests.length);
+    assert.ok(server.requests.length >= 3, String(server.requests.length));
+    assert.ok(doc.budget.spent.usd <= budget, JSON.stringify(doc.budget));
+  });
+
+  test("bad budget values are usage errors naming the flag", async () => {
+    const w = pricedWorld();
+    server.requests.length = 0;
+    for (
+      const [flag, value] of [
+        ["--max-budget-usd", "0"],
+        ["--max-budget-usd", "-1"],
+        ["--max-budget-usd", "$5"],
+        ["--max-budget-usd", "lots"],
+        ["--max-tokens", "1.5"],
+        ["--max-requests", "0"],
+        ["--deadline", "5d"],
+      ]
+    ) {
+      const r = await runXcsh(["run", "quick_task", flag, value, "go"], {
+        cwd: w.cwd,
+        home: w.home,
+        env,
+      });
+      assert.equal(r.code, 2, `${flag} ${value}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(flag), r.stderr);
+      assert.equal(r.stderr.trim().split("\n").length <= 2, true, r.stderr);
+    }
+    assert.equal(server.requests.length, 0);
+  });
+
+  test("a dollar budget over a model with no price is refused before the first call", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "answer", usage: USAGE }));
+    server.requests.length = 0;
+    const args = ["run", "quick_task", "--model", "oai/gpt-unheard-of-9", "--max-budget-usd", "1"];
+    const r = await runXcsh([...args, "go"], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /no price is known for oai\/gpt-unheard-of-9.*--budget-unpriced-free/);
+    assert.equal(server.requests.length, 0);
+    const free = await runXcsh([...args, "--budget-unpriced-free", "--json", "go"], {
+      cwd: w.cwd,
+      home: w.home,
+      env,
+    });
+    assert.equal(free.code, 0, free.stderr);
+    assert.equal(JSON.parse(free.stdout).budget.spent.usd, 0);
+  });
+
+  test("--max-requests counts model requests", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "answer", usage: USAGE }));
+    server.requests.length = 0;
+    const r = await runXcsh([
+      "run",
+      "quick_task",
+      "--json",
+      "--max-requests",
+      "2",
+      ...["a", "b", "c"].flatMap((id) => ["--task", `${id}=go`]),
+    ], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(doc.results.map((x: Result) => x.status), ["ok", "ok", "budget"]);
+    assert.equal(server.requests.length, 2);
+    assert.equal(doc.budget.exhausted, "requests");
+  });
+});
