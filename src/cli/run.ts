@@ -569,6 +569,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     const unpriced = budget.unpriced(prepared.tasks.map((t) => t.envelope.model));
     if (unpriced) {
       tool.abandon(prepared.tasks);
+      if (present) return present.refused(unpriced, "usage");
       if (json) printJson({ version: 1, agent, error: unpriced, kind: "usage" });
       stream?.runResult(agent, { error: unpriced, kind: "usage" }, EXIT_USAGE);
       writeErr(`xcsh: ${unpriced}\n`);
