@@ -291,6 +291,8 @@ export interface TaskItem {
 export interface TaskRequest {
   agent: string;
   tasks: TaskItem[];
+  /** This call's budget (MCP); `unpricedFree` counts a model with no price as free. */
+  budget?: BudgetSetting & { unpricedFree?: boolean };
   context?: string;
   /** Call-level output schema (used when the agent has none). */
   schema?: unknown;

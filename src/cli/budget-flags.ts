@@ -2,7 +2,7 @@
  * The budget flags of `xcsh run` and `xcsh -p` (`--max-budget-usd`,
  * `--max-tokens`, `--max-requests`, `--deadline`, `--budget-unpriced-free`),
  * read into a {@link BudgetSetting}; a bad value is a usage error naming
- * its flag. Also the one stderr line that sums up what a run spent.
+ * its flag.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import {
   type BudgetSetting,
   parseBudgetValue,
 } from "../config/budget-setting.ts";
-import type { BudgetReport } from "../runner/budget-governor.ts";
+import { budgetLine } from "../runner/budget-governor.ts";
 
 export const BUDGET_FLAG_SPECS = {
   "max-budget-usd": { type: "string" },
@@ -46,20 +46,4 @@ export function readBudgetFlags(values: Record<string, unknown>): BudgetSetting 
   return out;
 }
 
-/** One line: what the run spent against each limit it had. */
-export function budgetLine(r: BudgetReport): string {
-  const parts: string[] = [];
-  const usd = (n: number) => `$${n.toFixed(4)}`;
-  if (r.limits.usd !== undefined) parts.push(`${usd(r.spent.usd)} of ${usd(r.limits.usd)}`);
-  if (r.limits.tokens !== undefined) parts.push(`${r.spent.tokens} of ${r.limits.tokens} tokens`);
-  if (r.limits.requests !== undefined) {
-    parts.push(`${r.spent.requests} of ${r.limits.requests} requests`);
-  }
-  if (r.limits.deadlineMs !== undefined) {
-    parts.push(
-      `${(r.spent.elapsedMs / 1000).toFixed(1)} s of ${(r.limits.deadlineMs / 1000).toFixed(0)} s`,
-    );
-  }
-  const end = r.exhausted ? `; the ${r.exhausted} limit stopped the run` : "";
-  return `budget: spent ${parts.join(", ")}${end}`;
-}
+export { budgetLine };

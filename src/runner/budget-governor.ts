@@ -139,3 +139,21 @@ export function createGovernor(limits: BudgetLimits, startedAt: number): Governo
     },
   };
 }
+
+/** One line: what the run spent against each limit it had. */
+export function budgetLine(r: BudgetReport): string {
+  const parts: string[] = [];
+  const usd = (n: number) => `$${n.toFixed(4)}`;
+  if (r.limits.usd !== undefined) parts.push(`${usd(r.spent.usd)} of ${usd(r.limits.usd)}`);
+  if (r.limits.tokens !== undefined) parts.push(`${r.spent.tokens} of ${r.limits.tokens} tokens`);
+  if (r.limits.requests !== undefined) {
+    parts.push(`${r.spent.requests} of ${r.limits.requests} requests`);
+  }
+  if (r.limits.deadlineMs !== undefined) {
+    parts.push(
+      `${(r.spent.elapsedMs / 1000).toFixed(1)} s of ${(r.limits.deadlineMs / 1000).toFixed(0)} s`,
+    );
+  }
+  const end = r.exhausted ? `; the ${r.exhausted} limit stopped the run` : "";
+  return `budget: spent ${parts.join(", ")}${end}`;
+}

@@ -6,7 +6,10 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { runXcsh } from "../support/cli.ts";
+import process from "node:process";
+import { Client } from "@modelcontextprotocol/sdk/client";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { agentMd, localConfig } from "../support/world.ts";
 
@@ -172,5 +175,55 @@ describe("budget", () => {
     assert.deepEqual(doc.results.map((x: Result) => x.status), ["ok", "ok", "budget"]);
     assert.equal(server.requests.length, 2);
     assert.equal(doc.budget.exhausted, "requests");
+  });
+
+  test("over xcsh mcp: one budget per task call", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "answer", usage: USAGE }));
+    const transport = new StdioClientTransport({
+      command: XCSH,
+      args: ["mcp"],
+      cwd: w.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home, ...env },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "xcsh-tests", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const call = async () => {
+        server.requests.length = 0;
+        // deno-lint-ignore no-explicit-any
+        const r: any = await client.callTool({
+          name: "task",
+          arguments: {
+            agent: "quick_task",
+            budget: { requests: 2 },
+            tasks: ["a", "b", "c"].map((id) => ({ id, assignment: `go ${id}` })),
+          },
+        });
+        return r;
+      };
+      for (let round = 0; round < 2; round++) {
+        const r = await call();
+        const { results, budget } = r.structuredContent;
+        assert.deepEqual(results.map((x: Result) => x.status), ["ok", "ok", "budget"]);
+        assert.equal(server.requests.length, 2, `round ${round}`);
+        assert.equal(budget.spent.requests, 2);
+        assert.equal(budget.exhausted, "requests");
+      }
+      // deno-lint-ignore no-explicit-any
+      const bad: any = await client.callTool({
+        name: "task",
+        arguments: {
+          agent: "quick_task",
+          budget: { usd: "$5" },
+          tasks: [{ id: "a", assignment: "x" }],
+        },
+      });
+      assert.equal(bad.isError, true);
+      assert.match(JSON.stringify(bad.content), /budget\.usd/);
+    } finally {
+      await client.close();
+    }
   });
 });
