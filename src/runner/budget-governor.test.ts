@@ -5,7 +5,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createGovernor } from "./budget-governor.ts";
+import { budgetLine, createGovernor } from "./budget-governor.ts";
 
 describe("createGovernor", () => {
   test("dollars: reservations in flight count against the limit", () => {
@@ -91,4 +91,15 @@ describe("createGovernor", () => {
     assert.ok(g.exhausted() === "usd", "the budget was reached");
     assert.ok(spent <= limit + maxExcess + 1e-9, `spent ${spent} within ${limit} + ${maxExcess}`);
   });
+});
+
+test("budgetLine: each limit the run had, and the one that stopped it", () => {
+  const g = createGovernor({ usd: 1, requests: 5 }, 0);
+  g.reserve("a", { usd: 0.25, tokens: 10 }, 0);
+  g.settle("a", { usd: 0.25, tokens: 10 });
+  g.reserve("b", { usd: 0.9, tokens: 10 }, 0);
+  assert.equal(
+    budgetLine(g.report(0)),
+    "budget: spent $0.2500 of $1.0000, 1 of 5 requests; the usd limit stopped the run",
+  );
 });
