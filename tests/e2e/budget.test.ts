@@ -4,7 +4,7 @@
 // `task` call; bad budget values are usage errors naming their flag; a model
 // with no price is refused before the first call.
 
-import { describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { Client } from "@modelcontextprotocol/sdk/client";
@@ -12,6 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { agentMd, localConfig } from "../support/world.ts";
+import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
 
 const harness = modelHarness({ respond: () => ({ text: "done" }) });
 const { server, respond } = harness;
@@ -23,14 +24,14 @@ const PRICED = "anth/claude-sonnet-4-5";
 const USAGE = { input: 1000, output: 20_000 };
 const CALL_USD = 1000 * 3e-6 + 20_000 * 15e-6;
 
-function pricedWorld(agents: Record<string, string> = {}) {
+function pricedWorld(agents: Record<string, string> = {}, task = "") {
   const extra =
     `  anth: { type: anthropic, baseURL: "${server.url}/v1", apiKeyEnv: TEST_ANTH_KEY }\n` +
     `  oai: { type: openai, baseURL: "${server.url}/v1", apiKeyEnv: TEST_OAI_KEY }\n`;
   return harness.world({
     agents,
     config: localConfig(server.url).replace(/(providers:\n {2}local: [^\n]*\n)/, `$1${extra}`) +
-      "task:\n  maxConcurrency: 1\n",
+      "task:\n  maxConcurrency: 1\n" + task,
   });
 }
 
@@ -225,5 +226,48 @@ describe("budget", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("budget through a launcher on a one-node Slurm cluster", () => {
+  let cluster: SlurmCluster | undefined;
+  let reason: string | false = false;
+  before(async () => {
+    const c = await startSlurm();
+    if (typeof c === "string") reason = c;
+    else cluster = c;
+  });
+  after(() => cluster?.stop());
+
+  test("the children on the cluster ask the run's budget over srun's stdin", async (t) => {
+    if (reason) return t.skip(reason);
+    const w = pricedWorld(
+      {},
+      `  launcher: ["srun", "--quiet", "--job-name={job}", "--chdir={cwd}", "--"]\n`,
+    );
+    respond(() => ({ text: "answer", usage: USAGE }));
+    server.requests.length = 0;
+    const budget = 2.5;
+    const ids = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    const r = await runXcsh([
+      "run",
+      "quick_task",
+      "--json",
+      "--model",
+      PRICED,
+      "--max-budget-usd",
+      String(budget),
+      ...ids.flatMap((id) => ["--task", `${id}=say hi ${id}`]),
+    ], { cwd: w.cwd, home: w.home, env: { ...env, ...cluster!.env }, killAfterMs: 120_000 });
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    const doc = JSON.parse(r.stdout);
+    const statuses: string[] = doc.results.map((x: Result) => x.status);
+    const ok = statuses.filter((s) => s === "ok").length;
+    assert.ok(ok >= 1 && statuses.includes("budget"), statuses.join(","));
+    const first = statuses.indexOf("budget");
+    assert.deepEqual(statuses.slice(first), statuses.slice(first).map(() => "budget"));
+    assert.equal(server.requests.length, ok);
+    assert.ok(doc.budget.spent.usd <= budget, JSON.stringify(doc.budget));
+    assert.equal(doc.budget.spent.requests, ok);
   });
 });
