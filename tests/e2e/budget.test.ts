@@ -7,6 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { runXcsh, XCSH } from "../support/cli.ts";
@@ -176,6 +178,41 @@ describe("budget", () => {
     assert.deepEqual(doc.results.map((x: Result) => x.status), ["ok", "ok", "budget"]);
     assert.equal(server.requests.length, 2);
     assert.equal(doc.budget.exhausted, "requests");
+  });
+
+  test("a child that reads no control channel is stopped, not run unbudgeted", async () => {
+    // Stands for an older xcsh on the far side of a launcher: it takes the
+    // envelope, starts without saying it reads control messages, then would answer.
+    const w = pricedWorld();
+    const old = join(w.root, "old-xcsh.sh");
+    writeFileSync(
+      old,
+      "#!/bin/sh\nread -r envelope\n" +
+        `echo '{"type":"start","id":"a","agent":"quick_task","model":"${PRICED}","depth":1}'\n` +
+        "sleep 2\n" +
+        `echo '{"type":"result","id":"a","status":"ok","text":"unbudgeted"}'\n`,
+    );
+    chmodSync(old, 0o755);
+    const cfg = join(w.home, ".xcsh", "agent", "config.yml");
+    writeFileSync(
+      cfg,
+      readFileSync(cfg, "utf8") + `  launcher: ["nice"]\n  launcherBinary: ${old}\n`,
+    );
+    const args = ["run", "quick_task", "--json", "--model", PRICED, "--task", "a=go"];
+    const r = await runXcsh([...args, "--max-budget-usd", "5"], {
+      cwd: w.cwd,
+      home: w.home,
+      env,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    const res = JSON.parse(r.stdout).results[0];
+    assert.equal(res.status, "error");
+    assert.match(res.error, /reads no control channel/);
+    assert.notEqual(res.text, "unbudgeted");
+    // Without a budget the same child runs as before.
+    const plain = await runXcsh(args, { cwd: w.cwd, home: w.home, env });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(JSON.parse(plain.stdout).results[0].text, "unbudgeted");
   });
 
   test("over xcsh mcp: one budget per task call", async () => {
