@@ -10,6 +10,8 @@ import process from "node:process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
+// The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
