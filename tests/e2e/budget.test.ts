@@ -24,18 +24,21 @@ const { server, respond } = harness;
 const env = { TEST_ANTH_KEY: "k1", TEST_OAI_KEY: "k2" };
 /** Claude Sonnet 4.5 on the Anthropic wire: $3 per million input tokens, $15 output. */
 const PRICED = "anth/claude-sonnet-4-5";
-/** One answer's usage: 1,000 in and 20,000 out, $0.303 at that price. */
-const USAGE = { input: 1000, output: 20_000 };
-const CALL_USD = 1000 * 3e-6 + 20_000 * 15e-6;
+/** One answer's usage: 1,000 in and 10,000 out, $0.153 at that price; less than a call
+ * reserves (its input estimate plus 16,384 output tokens, over $0.245). */
+const USAGE = { input: 1000, output: 10_000 };
+const CALL_USD = 1000 * 3e-6 + 10_000 * 15e-6;
+/** What the output a request asks for (16,384 tokens) costs: the least a call reserves. */
+const OUTPUT_RESERVE_USD = 16_384 * 15e-6;
 
-function pricedWorld(agents: Record<string, string> = {}, task = "") {
+function pricedWorld(agents: Record<string, string> = {}, task = "", concurrency = 1) {
   const extra =
     `  anth: { type: anthropic, baseURL: "${server.url}/v1", apiKeyEnv: TEST_ANTH_KEY }\n` +
     `  oai: { type: openai, baseURL: "${server.url}/v1", apiKeyEnv: TEST_OAI_KEY }\n`;
   return harness.world({
     agents,
     config: localConfig(server.url).replace(/(providers:\n {2}local: [^\n]*\n)/, `$1${extra}`) +
-      "task:\n  maxConcurrency: 1\n" + task,
+      `task:\n  maxConcurrency: ${concurrency}\n` + task,
   });
 }
 
@@ -47,7 +50,7 @@ describe("budget", () => {
     const w = pricedWorld();
     respond(() => ({ text: "answer", usage: USAGE }));
     server.requests.length = 0;
-    const budget = 2.5;
+    const budget = 1;
     const ids = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
     const r = await runXcsh([
       "run",
@@ -83,6 +86,39 @@ describe("budget", () => {
     assert.equal(doc.budget.spent.requests, ok.length);
     assert.equal(doc.budget.exhausted, "usd");
     assert.ok(ok.length < ids.length);
+  });
+
+  test("the overshoot is bounded by the calls in flight", async () => {
+    const w = pricedWorld({}, "", 4);
+    // Four calls at once, each with far more input than its request's estimate: $0.45 each.
+    const input = 150_000;
+    const actual = input * 3e-6;
+    respond(() => ({ text: "answer", usage: { input, output: 0 }, holdTogether: 4 }));
+    server.requests.length = 0;
+    const budget = 1.1;
+    const r = await runXcsh([
+      "run",
+      "quick_task",
+      "--json",
+      "--model",
+      PRICED,
+      "--max-budget-usd",
+      String(budget),
+      ...["a", "b", "c", "d", "e", "f", "g", "h"].flatMap((id) => ["--task", `${id}=go ${id}`]),
+    ], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    const made = server.requests.length;
+    assert.ok(made >= 1 && made <= 4, `${made} calls`);
+    assert.equal(doc.budget.spent.requests, made);
+    // Past the budget only by what the calls in flight used beyond their
+    // reservation (at least the output they asked for): no call after it.
+    const bound = made * (actual - OUTPUT_RESERVE_USD);
+    assert.ok(doc.budget.spent.usd - budget <= bound + 1e-9, JSON.stringify(doc.budget));
+    assert.equal(
+      doc.results.filter((x: Result) => x.status === "budget").length,
+      8 - made,
+    );
   });
 
   test("the same budget reaches a nested task call", async () => {
@@ -286,7 +322,7 @@ describe("budget through a launcher on a one-node Slurm cluster", () => {
     );
     respond(() => ({ text: "answer", usage: USAGE }));
     server.requests.length = 0;
-    const budget = 2.5;
+    const budget = 1;
     const ids = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
     const r = await runXcsh([
       "run",
