@@ -37,6 +37,7 @@ export function failureLine(r: TaskResult): string {
     return `task ${r.id} was rejected: ${r.error ?? "its checks failed"}`;
   }
   if (r.status === "stopped") return `task ${r.id} was stopped by a hook: ${r.error ?? ""}`;
+  if (r.status === "budget") return `task ${r.id} ${r.error ?? "was stopped by the run's budget"}`;
   return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
 }
 

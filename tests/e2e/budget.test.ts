@@ -13,9 +13,16 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps types to `*.js.d.ts`, which do not exist: point Deno at them.
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { runXcsh, XCSH } from "../support/cli.ts";
+import { spawn } from "node:child_process";
+import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { agentMd, localConfig } from "../support/world.ts";
+import {
+  agentMd,
+  childPids,
+  isAfterTool,
+  localConfig,
+  waitForNoProcessesIn,
+} from "../support/world.ts";
 import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
 
 const harness = modelHarness({ respond: () => ({ text: "done" }) });
@@ -251,6 +258,34 @@ describe("budget", () => {
     const plain = await runXcsh(args, { cwd: w.cwd, home: w.home, env });
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal(JSON.parse(plain.stdout).results[0].text, "unbudgeted");
+  });
+
+  test("a governor killed with SIGKILL: its child makes no further call", async () => {
+    const w = pricedWorld();
+    // The first call runs a command that outlives the parent; the next call would follow it.
+    respond((req) =>
+      isAfterTool(req)
+        ? { text: "after the parent died", usage: USAGE }
+        : { toolCalls: [{ name: "bash", args: { command: "sleep 2; echo done" } }], usage: USAGE }
+    );
+    server.requests.length = 0;
+    const parent = spawn(
+      XCSH,
+      ["run", "quick_task", "--model", PRICED, "--max-budget-usd", "5", "go"],
+      { cwd: w.cwd, env: cleanEnv(w.home, env), stdio: ["ignore", "ignore", "pipe"] },
+    );
+    const exited = new Promise((r) => parent.on("close", r));
+    // Kill the parent once its child has made its first call and runs the command.
+    const until = Date.now() + 30_000;
+    while (server.requests.length < 1 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(server.requests.length, 1);
+    assert.ok(childPids(w.cwd).length > 0, "the child runs");
+    parent.kill("SIGKILL");
+    await exited;
+    assert.deepEqual(await waitForNoProcessesIn(w.cwd, 20_000), []);
+    assert.equal(server.requests.length, 1, "no call after the governor died");
   });
 
   test("over xcsh mcp: one budget per task call", async () => {
