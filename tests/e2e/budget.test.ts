@@ -288,6 +288,30 @@ describe("budget", () => {
     assert.equal(server.requests.length, 1, "no call after the governor died");
   });
 
+  test("an untrusted project config cannot raise the user's budget, only lower it", async () => {
+    const w = pricedWorld({}, "  budget: { requests: 1 }\n");
+    respond(() => ({ text: "answer", usage: USAGE }));
+    const tasks = ["a", "b", "c"].flatMap((id) => ["--task", `${id}=go`]);
+    const run = async (project: string) => {
+      writeFileSync(join(w.cwd, ".xcsh", "config.yml"), project);
+      server.requests.length = 0;
+      const r = await runXcsh(["run", "quick_task", "--json", ...tasks], {
+        cwd: w.cwd,
+        home: w.home,
+        env,
+      });
+      assert.equal(r.code, 1, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    const raised = await run("task:\n  budget: { requests: 100, usd: 1000 }\n");
+    assert.equal(server.requests.length, 1, "the user's limit of 1 request holds");
+    // A limit the user had not set is a new cap: it can only lower what runs.
+    assert.deepEqual(raised.budget.limits, { requests: 1, usd: 1000 });
+    const lowered = await run("task:\n  budget: { tokens: 1 }\n");
+    assert.equal(server.requests.length, 0, "a lower limit applies");
+    assert.deepEqual(lowered.budget.limits, { requests: 1, tokens: 1 });
+  });
+
   test("over xcsh mcp: one budget per task call", async () => {
     const w = pricedWorld();
     respond(() => ({ text: "answer", usage: USAGE }));
