@@ -223,6 +223,25 @@ describe("budget", () => {
     assert.deepEqual(doc.results.map((x: Result) => x.status), ["ok", "ok", "budget"]);
     assert.equal(server.requests.length, 2);
     assert.equal(doc.budget.exhausted, "requests");
+    // The stream's last record carries the same account.
+    server.requests.length = 0;
+    const streamed = await runXcsh([
+      "run",
+      "quick_task",
+      "--output-format",
+      "stream-json",
+      "--max-requests",
+      "2",
+      ...["a", "b", "c"].flatMap((id) => ["--task", `${id}=go`]),
+    ], { cwd: w.cwd, home: w.home, env });
+    assert.equal(streamed.code, 1, streamed.stderr);
+    const last = JSON.parse(streamed.stdout.trim().split("\n").at(-1)!);
+    assert.equal(last.type, "run_result");
+    assert.equal(last.budget.spent.requests, 2);
+    assert.equal(last.budget.exhausted, "requests");
+    assert.match(streamed.stderr, /task c stopped by the run's budget/);
+    // No budget_request or budget_spent reaches the stream: they are the channel's.
+    assert.ok(!streamed.stdout.includes("budget_request"), streamed.stdout);
   });
 
   test("a child that reads no control channel is stopped, not run unbudgeted", async () => {
