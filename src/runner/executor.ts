@@ -4,13 +4,16 @@
  * Decides how a child is started (this executable re-executed as
  * `xcsh __child` in its own process group, envelope on stdin), how its JSON
  * Lines events are read, and how a run ends: the child's `result` event; a
- * timeout or a cancellation (the child gets SIGTERM and ends its own tree,
+ * timeout or a cancellation (the child gets a `cancel` control message on
+ * its stdin when it reads the channel, and SIGTERM, and ends its own tree,
  * so a sub-task never dies before its parent knows it is cancelled; what is
  * left of the tree, as it stood when the end began, gets SIGKILL when the
  * child exits or after a grace period, and so does every process carrying
  * the task's mark, `XCSH_TASK_MARK` in its environment, which finds what
  * double-forked out of the tree); or a child that exits without a result,
- * reported with the tail of its stderr.
+ * reported with the tail of its stderr. Under a budget it answers the
+ * child's `budget_request` events on the child's stdin from the run's
+ * budget, and refuses to run a child that does not read control messages.
  *
  * @module
  */
@@ -66,6 +69,8 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const envelope: TaskEnvelope = run.budget ? { ...run.envelope, budget: true } : run.envelope;
   // The child's request ids and the grants they stand for, until settled.
   const grants = new Map<string, string>();
+  // Whether the child said it reads control messages (its `start` event).
+  let readsControl = false;
   const self = selfCommand();
   const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
@@ -109,6 +114,11 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const stop = (why: "timeout" | "cancelled" | "protocol") => {
     if (ending || settled) return;
     ending = why;
+    // A child that reads the control channel hears it there too: through a
+    // launcher the signal may not reach the far side, the pipe does.
+    if (readsControl && why !== "protocol") {
+      child?.write(controlLine({ type: "cancel", reason: why }));
+    }
     const pid = child?.pid;
     if (pid !== undefined) {
       // The tree is collected first, so that its members can still be reached
@@ -169,6 +179,7 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
       if (event.type === "start") {
         ranOn = event.model;
         fallback = event.note;
+        readsControl = event.control !== undefined;
         if (run.budget && event.control === undefined && !ending) {
           protocolError = `the child reads no control channel (an xcsh older than this one?), ` +
             `so it cannot run under the run's budget`;

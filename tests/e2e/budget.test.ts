@@ -424,3 +424,101 @@ describe("budget through a launcher on a one-node Slurm cluster", () => {
     assert.equal(doc.budget.spent.requests, ok);
   });
 });
+
+// deno-lint-ignore no-explicit-any
+type Event = Record<string, any>;
+
+/** Runs `xcsh __child` as a parent would (pipe kept open), answering its events with `answer`. */
+function driveChild(
+  w: { cwd: string; home: string },
+  envelope: Event,
+  answer: (e: Event, write: (line: Event) => void) => void,
+): Promise<{ events: Event[]; code: number | null }> {
+  const child = spawn(XCSH, ["__child"], {
+    cwd: w.cwd,
+    env: cleanEnv(w.home, { ...env, XCSH_PARENT_PIPE: "1" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const events: Event[] = [];
+  const write = (line: Event) => child.stdin.write(JSON.stringify(line) + "\n");
+  let pending = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    pending += d;
+    let nl: number;
+    while ((nl = pending.indexOf("\n")) >= 0) {
+      const e = JSON.parse(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+      events.push(e);
+      answer(e, write);
+    }
+  });
+  child.stderr.resume();
+  child.stdin.on("error", () => {});
+  write(envelope);
+  return new Promise((resolve) => child.on("close", (code) => resolve({ events, code })));
+}
+
+describe("the control channel, driven by hand", () => {
+  const envelopeFor = (cwd: string, extra: Event = {}): Event => ({
+    version: 1,
+    id: "0-test",
+    agent: { name: "tester", description: "Test agent", systemPrompt: "You are a test agent." },
+    assignment: "List the folder, then answer.",
+    outputSchema: null,
+    model: "local/mock-large",
+    cwd,
+    planMode: false,
+    limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 },
+    ...extra,
+  });
+
+  test("under a budget the child asks before each call, and a deny ends it", async () => {
+    const w = pricedWorld();
+    respond((req) =>
+      isAfterTool(req)
+        ? { text: "never asked for" }
+        : { toolCalls: [{ name: "ls", args: { path: "." } }], usage: USAGE }
+    );
+    server.requests.length = 0;
+    let asked = 0;
+    const { events, code } = await driveChild(
+      w,
+      envelopeFor(w.cwd, { budget: true }),
+      (e, write) => {
+        if (e.type !== "budget_request") return;
+        asked++;
+        // A forged id first: the child must not take it for the answer.
+        write({ type: "grant", reqId: "not-" + e.reqId });
+        write(
+          asked === 1
+            ? { type: "grant", reqId: e.reqId }
+            : { type: "deny", reqId: e.reqId, reason: "out of money" },
+        );
+      },
+    );
+    assert.equal(code, 1);
+    assert.equal(events.find((e) => e.type === "start")?.control, 1);
+    assert.equal(asked, 2);
+    assert.equal(server.requests.length, 1, "the denied call was not made");
+    const spent = events.find((e) => e.type === "budget_spent");
+    assert.equal(spent?.output, USAGE.output);
+    const result = events.at(-1)!;
+    assert.equal(result.type, "result");
+    assert.equal(result.reason, "budget");
+    assert.match(result.error, /out of money/);
+  });
+
+  test("without a budget nothing is asked, and a cancel on stdin ends the child", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "slow", delayMs: 20_000 }));
+    server.requests.length = 0;
+    const { events, code } = await driveChild(w, envelopeFor(w.cwd), (e, write) => {
+      if (e.type === "start") write({ type: "cancel" });
+    });
+    assert.equal(code, 1);
+    assert.ok(!events.some((e) => e.type === "budget_request"));
+    const result = events.at(-1)!;
+    assert.equal(result.type, "result");
+    assert.match(result.error, /cancel from the parent/);
+  });
+});
