@@ -244,6 +244,38 @@ describe("budget", () => {
     assert.ok(!streamed.stdout.includes("budget_request"), streamed.stdout);
   });
 
+  test("--deadline and --max-tokens stop the next call too", async () => {
+    const w = pricedWorld();
+    const tasks = ["a", "b"].flatMap((id) => ["--task", `${id}=go`]);
+    // The first call takes longer than the whole deadline: the second is refused.
+    respond(() => ({ text: "answer", usage: USAGE, delayMs: 1500 }));
+    server.requests.length = 0;
+    const late = await runXcsh(["run", "quick_task", "--json", "--deadline", "1s", ...tasks], {
+      cwd: w.cwd,
+      home: w.home,
+      env,
+    });
+    assert.equal(late.code, 1, late.stderr);
+    const d = JSON.parse(late.stdout);
+    assert.deepEqual(d.results.map((x: Result) => x.status), ["ok", "budget"]);
+    assert.equal(d.budget.exhausted, "deadline");
+    assert.equal(server.requests.length, 1);
+    // Tokens: one call reserves its input estimate plus 16,384 output tokens.
+    respond(() => ({ text: "answer", usage: USAGE }));
+    server.requests.length = 0;
+    const few = await runXcsh(["run", "quick_task", "--json", "--max-tokens", "20000", ...tasks], {
+      cwd: w.cwd,
+      home: w.home,
+      env,
+    });
+    assert.equal(few.code, 1, few.stderr);
+    const t = JSON.parse(few.stdout);
+    assert.deepEqual(t.results.map((x: Result) => x.status), ["ok", "budget"]);
+    assert.equal(t.budget.exhausted, "tokens");
+    assert.equal(t.budget.spent.tokens, USAGE.input + USAGE.output);
+    assert.equal(server.requests.length, 1);
+  });
+
   test("a child that reads no control channel is stopped, not run unbudgeted", async () => {
     // Stands for an older xcsh on the far side of a launcher: it takes the
     // envelope, starts without saying it reads control messages, then would answer.
