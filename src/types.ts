@@ -291,6 +291,8 @@ export interface TaskItem {
 export interface TaskRequest {
   agent: string;
   tasks: TaskItem[];
+  /** This call's budget (MCP); `unpricedFree` counts a model with no price as free. */
+  budget?: BudgetSetting & { unpricedFree?: boolean };
   context?: string;
   /** Call-level output schema (used when the agent has none). */
   schema?: unknown;
@@ -330,7 +332,7 @@ export interface TaskResult {
    * `rejected`: its acceptance checks still failed after the allowed rounds;
    * `stopped`: a hook answered `continue: false` (`error` is its reason).
    */
-  status: "ok" | "error" | "cancelled" | "max_turns" | "rejected" | "stopped";
+  status: "ok" | "error" | "cancelled" | "max_turns" | "rejected" | "stopped" | "budget";
   data?: unknown;
   text?: string;
   error?: string;
@@ -379,6 +381,14 @@ export interface LauncherEntry {
   shell: boolean;
 }
 
+/** A run's limits as set (`config/budget-setting.ts`); each optional. `deadline` is in seconds. */
+export interface BudgetSetting {
+  usd?: number;
+  tokens?: number;
+  requests?: number;
+  deadline?: number;
+}
+
 /** The merged configuration (defaults applied). */
 export interface XcshConfig {
   task: {
@@ -386,6 +396,8 @@ export interface XcshConfig {
     maxConcurrency: number;
     /** Seconds. */
     timeout: number;
+    /** The run's budget; every config file can only lower each limit. */
+    budget?: BudgetSetting;
     disabledAgents: string[];
     agentModelOverrides: Record<string, string>;
     /** Absent: the default (`workspace-write` where bubblewrap works). */

@@ -47,6 +47,9 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
+import { createBudgetGate, DEFAULT_GRANT_TIMEOUT_MS } from "./budget-gate.ts";
+import { type BudgetLink, BudgetRefused } from "../protocol/budget-link.ts";
+import { CONTROL_VERSION, type ControlMessage } from "../protocol/control.ts";
 import { spillingTools } from "./spill.ts";
 import { inlineLimit } from "../tools/result-share.ts";
 import {
@@ -94,6 +97,11 @@ export interface ChildDeps {
   abort?: AbortSignal;
   /** Called before each tool call runs (the orphan watch starts at the first). */
   beforeTool?: () => void;
+  /**
+   * The control channel on stdin, when a parent keeps it open: the run's
+   * control messages and the pipe's end reach the handlers set here.
+   */
+  control?: { listen(onMessage: (m: ControlMessage) => void, onGone: () => void): void };
   /** Builds the model (tests may substitute one). */
   createModel?: (
     provider: ResolvedProvider,
@@ -110,6 +118,8 @@ export interface TaskRunnerContext {
   model: string;
   /** The child's environment, with the variables its envelope decides laid over it. */
   env: Record<string, string | undefined>;
+  /** The run's budget, asked through this child's parent; absent: no budget. */
+  budget?: BudgetLink;
 }
 
 export { StopReason };
@@ -147,6 +157,12 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   // environment's (through a launcher they are on no command line).
   const env = { ...deps.env, ...envelopeVariables(envelope) };
   const id = envelope.id;
+  // Under a budget every model call is first asked of the parent; without
+  // one (or without a parent reading the channel) nothing is asked.
+  const gate = envelope.budget && deps.control
+    ? createBudgetGate({ id, emit, timeoutMs: DEFAULT_GRANT_TIMEOUT_MS })
+    : undefined;
+  deps.control?.listen((m) => gate?.onControl(m), () => gate?.parentGone());
   const fail = (error: string, extra: Partial<ChildEvent> = {}): number => {
     emit({ type: "result", id, status: "error", error, ...extra } as ChildEvent);
     return 1;
@@ -227,6 +243,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     depth: reportedDepth(env),
     note: envelope.modelNote ?? choice.note,
     windowNote,
+    control: deps.control !== undefined,
     unavailable,
   });
 
@@ -259,6 +276,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     signal: stop.signal,
     emit,
     log,
+    ...(gate ? { budget: gate } : {}),
   });
   const ctx = toolContextFor({
     envelope,
@@ -268,7 +286,13 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     signal: stop.signal,
     commandEnv: commands.env,
     findings: [],
-    runTask: deps.taskRunnerFor?.({ envelope, config, model: choice.id, env }) ??
+    runTask: deps.taskRunnerFor?.({
+      envelope,
+      config,
+      model: choice.id,
+      env,
+      ...(gate ? { budget: gate } : {}),
+    }) ??
       deps.runTask ?? unavailableTaskRunner,
   });
   const hooks = hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
@@ -310,7 +334,10 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     });
   } catch (err) {
     const reason = stop.signal.aborted ? stop.signal.reason : err;
-    outcome = { status: "error", error: stopMessage(reason, envelope.limits.timeoutMs, target) };
+    // A call the budget refused ends the task with what it has so far.
+    outcome = reason instanceof BudgetRefused
+      ? { status: "error", error: reason.message, reason: "budget" }
+      : { status: "error", error: stopMessage(reason, envelope.limits.timeoutMs, target) };
   } finally {
     stop.release();
     killAllCommandGroups();
@@ -425,6 +452,8 @@ function announceStart(
     depth: number;
     note: string | undefined;
     windowNote: string | undefined;
+    /** The child reads the control channel. */
+    control: boolean;
     unavailable: readonly { tool: string; message: string }[];
   },
 ): void {
@@ -439,6 +468,7 @@ function announceStart(
     ...(o.note ? { note: o.note } : {}),
     ...(o.windowNote ? { windowNote: o.windowNote } : {}),
     ...(envelope.session ? { session: envelope.session } : {}),
+    ...(o.control ? { control: CONTROL_VERSION } : {}),
   });
   for (const u of o.unavailable) {
     log(`xcsh: warning: ${u.message}`);

@@ -13,6 +13,7 @@
 import process from "node:process";
 import { isTerminal, writeErr, writeOutRaw } from "../text/stdio.ts";
 import { EnvelopeTooLarge, readEnvelope } from "./stdin.ts";
+import type { ControlMessage } from "../protocol/control.ts";
 import { homeDirectory } from "../fs/home.ts";
 import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
 import { COMMAND_MARK, parentPipe } from "../protocol/variables.ts";
@@ -64,10 +65,21 @@ export async function childCommand(
         mark: { name: COMMAND_MARK, prefix: commandMarkPrefix() },
       })
       : undefined;
+    const control = controlHub();
     let input = "";
     try {
       if (!isTerminal(0)) {
-        input = await readEnvelope({ watchParent, onParentGone: () => onSignal("parent exit") });
+        input = await readEnvelope({
+          watchParent,
+          onParentGone: () => {
+            control.gone();
+            onSignal("parent exit");
+          },
+          onControl: (m) => {
+            if (m.type === "cancel") onSignal("a cancel from the parent");
+            else control.message(m);
+          },
+        });
       }
     } catch (err) {
       if (!(err instanceof EnvelopeTooLarge)) throw err;
@@ -85,6 +97,7 @@ export async function childCommand(
       ...(taskRunnerFor ? { taskRunnerFor } : {}),
       abort: abort.signal,
       ...(watch ? { beforeTool: () => void watch.start() } : {}),
+      ...(watchParent ? { control } : {}),
     });
     finished = true;
     // Events are written synchronously, so the result is out: end now instead
@@ -97,4 +110,23 @@ export async function childCommand(
     process.off("SIGINT", onInt);
     process.off("SIGHUP", onHup);
   }
+}
+
+/** Where the control messages read on stdin go once the child listens for them. */
+function controlHub() {
+  let onMessage: ((m: ControlMessage) => void) | undefined;
+  let onGone: (() => void) | undefined;
+  let gone = false;
+  return {
+    listen(m: (m: ControlMessage) => void, g: () => void) {
+      onMessage = m;
+      onGone = g;
+      if (gone) g();
+    },
+    message: (m: ControlMessage) => onMessage?.(m),
+    gone() {
+      gone = true;
+      onGone?.();
+    },
+  };
 }

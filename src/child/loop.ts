@@ -47,8 +47,9 @@ export interface LoopOutcome {
   data?: unknown;
   text?: string;
   error?: string;
-  /** `max_turns`: the turn limit ended the loop; `stopped`: a hook's `continue: false`. */
-  reason?: "max_turns" | "stopped";
+  /** `max_turns`: the turn limit ended the loop; `stopped`: a hook's `continue: false`;
+   * `budget`: the run's budget refused the next model call. */
+  reason?: "max_turns" | "stopped" | "budget";
 }
 
 export interface LoopOptions {

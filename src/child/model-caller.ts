@@ -27,6 +27,8 @@ import { streamTurn, type TurnOutput } from "./turn.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
 import { forTarget, openLoopWithoutThinking } from "../sessions/target-rules.ts";
+import { type BudgetLink, BudgetRefused } from "../protocol/budget-link.ts";
+import { estimateTokens } from "./compaction.ts";
 
 /** What one task's model calls are made with. */
 export interface ModelCallerOptions {
@@ -51,6 +53,8 @@ export interface ModelCallerOptions {
   signal: AbortSignal;
   emit: Emit;
   log: (line: string) => void;
+  /** The run's budget: each call (with its retries) is granted first and settled after. */
+  budget?: BudgetLink;
 }
 
 /** One model call: `quiet` keeps its text out of the `text` events (a compaction's summary). */
@@ -142,6 +146,14 @@ export function createModelCaller(
         return turn();
       });
     };
+    // Under a budget, the call reserves its input estimate and the output it may ask for.
+    let granted: string | undefined;
+    if (o.budget) {
+      const input = estimateTokens(o.system + JSON.stringify(o.tools) + JSON.stringify(messages));
+      const answer = await o.budget.request(o.model.id, input, reservedOutput(call));
+      if (!answer.ok) throw new BudgetRefused(answer.reason);
+      granted = answer.reqId;
+    }
     const out = await callModelWithRetries(turn, {
       policy,
       signal: o.signal,
@@ -156,6 +168,7 @@ export function createModelCaller(
       },
     });
     emit({ type: "usage", id, ...out.usage });
+    if (granted !== undefined) o.budget?.spent(granted, o.model.id, out.usage);
     return out;
   };
   return { callModel, reserve: () => reservedOutput(call) };

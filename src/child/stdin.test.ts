@@ -80,3 +80,41 @@ describe("readEnvelope", () => {
     );
   });
 });
+
+describe("readEnvelope: the control channel", () => {
+  test("lines after the envelope are control messages, in the same chunk or later", async () => {
+    const got: unknown[] = [];
+    let gone = 0;
+    const text = await readEnvelope({
+      watchParent: true,
+      onParentGone: () => gone++,
+      onControl: (m) => got.push(m),
+      ...reads(
+        '{"v":1}\n{"type":"grant","reqId":"a"}\n{"type":"de',
+        'ny","reqId":"b"}\nnoise\n',
+        '{"type":"cancel"}\n',
+        null,
+      ),
+    });
+    assert.equal(text, '{"v":1}');
+    await tick();
+    assert.deepEqual(got, [
+      { type: "grant", reqId: "a" },
+      { type: "deny", reqId: "b", reason: "the run's budget is spent" },
+      { type: "cancel" },
+    ]);
+    assert.equal(gone, 1);
+  });
+
+  test("not watching: no control messages, all of stdin is the envelope", async () => {
+    const got: unknown[] = [];
+    const text = await readEnvelope({
+      watchParent: false,
+      onParentGone: () => {},
+      onControl: (m) => got.push(m),
+      ...reads('{"v":1}\n{"type":"grant","reqId":"a"}\n', null),
+    });
+    assert.equal(text, '{"v":1}\n{"type":"grant","reqId":"a"}\n');
+    assert.deepEqual(got, []);
+  });
+});

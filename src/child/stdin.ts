@@ -3,7 +3,8 @@
  *
  * A parent xcsh writes the envelope as one line and keeps the pipe open
  * (`XCSH_PARENT_PIPE=1`), so the pipe's end means the parent died: the line
- * is the envelope and the later end calls `onParentGone`. Anyone else may pipe
+ * is the envelope, each later line a control message (`protocol/control.ts`)
+ * handed to `onControl`, and the later end calls `onParentGone`. Anyone else may pipe
  * the envelope and close; then all of stdin is the envelope. Reads go straight
  * to the descriptor (Node's `process.stdin` stream stack costs a child
  * several milliseconds to build); a non-blocking descriptor is polled.
@@ -18,6 +19,7 @@
  */
 import { read } from "node:fs";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
+import { type ControlMessage, lineSplitter, parseControlLine } from "../protocol/control.ts";
 
 const CHUNK = 64 * 1024;
 
@@ -46,6 +48,8 @@ export interface ReadEnvelopeOptions {
   onParentGone: () => void;
   /** The descriptor to read (stdin). */
   fd?: number;
+  /** Called with each control message that follows the envelope on a watched pipe. */
+  onControl?: (message: ControlMessage) => void;
   /** Reads one chunk; for tests. */
   readChunk?: (fd: number) => Promise<Uint8Array | null>;
   /** Input beyond this many bytes is refused ({@link EnvelopeTooLarge}). */
@@ -79,19 +83,31 @@ export async function readEnvelope(opts: ReadEnvelopeOptions): Promise<string> {
     text += decoder.decode(chunk, { stream: true });
     const nl = opts.watchParent ? text.indexOf("\n") : -1;
     if (nl >= 0) {
-      watch(fd, next, opts.onParentGone);
+      const onControl = opts.onControl;
+      const feed = lineSplitter((line) => {
+        const m = parseControlLine(line);
+        if (m) onControl?.(m);
+      });
+      // What came with the envelope's chunk is already the channel's.
+      feed(text.slice(nl + 1));
+      watch(fd, next, (chunk) => feed(decoder.decode(chunk, { stream: true })), opts.onParentGone);
       return text.slice(0, nl);
     }
   }
 }
 
-/** Reads and drops whatever follows the envelope until the pipe ends. */
+/** Hands whatever follows the envelope to `onChunk` until the pipe ends. */
 function watch(
   fd: number,
   next: (fd: number) => Promise<Uint8Array | null>,
+  onChunk: (chunk: Uint8Array) => void,
   onGone: () => void,
 ): void {
   const loop = (): Promise<void> =>
-    next(fd).then((chunk) => (chunk === null ? onGone() : loop()), () => onGone());
+    next(fd).then((chunk) => {
+      if (chunk === null) return onGone();
+      onChunk(chunk);
+      return loop();
+    }, () => onGone());
   void loop();
 }

@@ -29,7 +29,7 @@ Flags (Claude Code's names):
   --agents JSON            agents for this run: '{"NAME": {"description", "prompt", "tools"}}'
   --model PROVIDER/MODEL   the model for this run
   --max-turns N            stop after N model calls (subtype error_max_turns)
-  --max-budget-usd USD     stop once the task has cost more than USD (subtype error_max_budget_usd)
+  --max-budget-usd USD     no model call that could take the run past USD (subtype error_max_budget_usd)
   -r, --resume SESSION     continue that session (its id is the result's session_id)
   -c, --continue           continue the most recent session started in this folder
   --allowedTools LIST      the tools the agent may use (permission rules such as
@@ -216,6 +216,8 @@ export function runArgs(plan: PrintPlan, resume: string | undefined): string[] {
   if (plan.schema !== undefined) args.push("--schema", plan.schema);
   if (plan.model !== undefined) args.push("--model", plan.model);
   if (plan.maxTurns !== undefined) args.push("--max-turns", plan.maxTurns);
+  // The run's budget keeps it, before each model call.
+  if (plan.budgetUSD !== undefined) args.push("--max-budget-usd", String(plan.budgetUSD));
   if (plan.plan && resume === undefined) args.push("--plan");
   if (plan.verbose) args.push("--verbose");
   return args;

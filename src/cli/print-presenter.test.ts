@@ -1,8 +1,7 @@
-// Unit tests for how `xcsh -p` prints a run and keeps --max-budget-usd.
+// Unit tests for how `xcsh -p` prints a run and reports a task --max-budget-usd stopped.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PrintPresenter } from "./print-presenter.ts";
-import type { PriceCall } from "../runner/task-cost.ts";
 import type { PreparedTask } from "../runner/task-runner.ts";
 import type { TaskResult, XcshConfig } from "../types.ts";
 
@@ -11,8 +10,6 @@ const task = {
   envelope: { cwd: "/p", model: "anth/m", toolSet: { tools: ["read", "submit_result"] } },
   session: { id: "s1" },
 } as unknown as PreparedTask;
-/** $0.40 a call, whatever the usage. */
-const price: PriceCall = () => ({ ok: true, usd: 0.4 });
 const usage = {
   type: "usage",
   id: "t",
@@ -22,7 +19,7 @@ const usage = {
   cacheWrite: 0,
 } as const;
 
-function presenter(format: "json" | "stream-json", budgetUSD?: number) {
+function presenter(format: "json" | "stream-json") {
   const lines: string[] = [];
   let aborted = 0;
   const p = new PrintPresenter({
@@ -30,40 +27,33 @@ function presenter(format: "json" | "stream-json", budgetUSD?: number) {
     partial: true,
     cwd: "/p",
     agent: "task",
-    price,
-    ...(budgetUSD !== undefined ? { budgetUSD } : {}),
     write: (l) => lines.push(l),
   });
   p.begin({ config, tasks: [task], abort: () => aborted++ });
   return { p, lines, aborted: () => aborted };
 }
 
-test("the budget: the call that passes it stops the task, once", () => {
-  const { p, aborted } = presenter("json", 1);
-  p.event("t", usage);
-  p.event("t", usage);
-  assert.equal(aborted(), 0, "$0.80 is within $1");
-  p.event("t", usage);
-  assert.equal(aborted(), 1, "$1.20 is past it");
-  p.event("t", usage);
-  assert.equal(aborted(), 1);
-});
-
-test("no budget: never stopped", () => {
-  const { p, aborted } = presenter("json");
-  for (let i = 0; i < 10; i++) p.event("t", usage);
-  assert.equal(aborted(), 0);
-});
-
 test("a task the budget stopped: error_max_budget_usd, exit 1, the reason in result", () => {
-  const { p, lines } = presenter("json", 0.1);
+  const { p, lines } = presenter("json");
   p.event("t", usage);
-  const cancelled: TaskResult = { id: "t", agent: "task", status: "cancelled", error: "cancelled" };
-  assert.equal(p.end([cancelled]), 1);
+  const stopped: TaskResult = {
+    id: "t",
+    agent: "task",
+    status: "budget",
+    error: "stopped by the run's budget: the run's budget of 1 model requests is spent",
+  };
+  assert.equal(p.end([stopped]), 1);
   const out = JSON.parse(lines.at(-1)!);
   assert.equal(out.subtype, "error_max_budget_usd");
-  assert.match(out.result, /--max-budget-usd 0\.1/);
+  assert.equal(out.is_error, true);
+  assert.match(out.result, /run's budget/);
   assert.equal(out.num_turns, 1);
+});
+
+test("another failure is not a budget stop", () => {
+  const { p, lines } = presenter("json");
+  assert.equal(p.end([{ id: "t", agent: "task", status: "cancelled", error: "cancelled" }]), 1);
+  assert.equal(JSON.parse(lines.at(-1)!).subtype, "error_during_execution");
 });
 
 test("stream-json: init first, then messages, partial text, the result last", () => {

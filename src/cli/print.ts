@@ -58,16 +58,11 @@ export async function printCommand(args: string[]): Promise<number> {
       "Run 'xcsh -p --help' for usage.",
     );
   }
-  const price = plan.budgetUSD !== undefined
-    ? (await import("../model/price-call.ts")).priceCall
-    : undefined;
   const presenter = new PrintPresenter({
     format: plan.format,
     partial: plan.partial,
     cwd: env.cwd,
     agent: plan.agent,
-    ...(plan.budgetUSD !== undefined ? { budgetUSD: plan.budgetUSD } : {}),
-    ...(price ? { price } : {}),
   });
   const changes = edits.tools || edits.deny.length > 0 || edits.disallowedTools.length > 0 ||
     edits.disallowedAgents.length > 0 || edits.systemPrompt !== undefined ||

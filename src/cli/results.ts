@@ -9,6 +9,8 @@
  */
 import { writeErr, writeOut } from "../text/stdio.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
+import type { BudgetReport } from "../runner/budget-governor.ts";
+import { budgetLine } from "./budget-flags.ts";
 import { printJson } from "./output.ts";
 import type { TaskResult } from "../types.ts";
 import type { OutputFormat } from "./output-format.ts";
@@ -35,6 +37,7 @@ export function failureLine(r: TaskResult): string {
     return `task ${r.id} was rejected: ${r.error ?? "its checks failed"}`;
   }
   if (r.status === "stopped") return `task ${r.id} was stopped by a hook: ${r.error ?? ""}`;
+  if (r.status === "budget") return `task ${r.id} ${r.error ?? "was stopped by the run's budget"}`;
   return `task ${r.id} failed: ${r.error ?? "unknown error"}`;
 }
 
@@ -67,10 +70,11 @@ export function printResults(
   agent: string,
   results: readonly TaskResult[],
   format: OutputFormat,
+  budget?: BudgetReport,
 ): number {
   const json = format !== "text";
   if (format === "json") {
-    printJson({ version: 1, agent, results });
+    printJson({ version: 1, agent, results, ...(budget ? { budget } : {}) });
   } else if (format === "stream-json") {
     for (const r of results) if (r.status !== "ok") writeErr(`xcsh: ${failureLine(r)}\n`);
   } else if (results.length === 1) {
@@ -99,5 +103,6 @@ export function printResults(
       );
     }
   }
+  if (budget && format !== "json") writeErr(`xcsh: ${budgetLine(budget)}\n`);
   return results.every((r) => r.status === "ok") ? EXIT_OK : EXIT_FAILURE;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { BUDGET_FLAG_SPECS, BUDGET_HELP } from "./budget-flags.ts";
+
 export const RUN_HELP = `Usage:
   xcsh run AGENT [ASSIGNMENT...]          run one task (assignment from args, or stdin)
   xcsh run AGENT --task ID=ASSIGNMENT...  run several tasks in parallel
@@ -40,12 +42,12 @@ Flags:
                          (JSON Lines as the run goes: events, each task's result, the run's)
   --json                 the same as --output-format json
   --max-turns N          stop a task after N model calls (status max_turns)
-  --dry-run              resolve, guard and print the child envelopes, their models, the
+${BUDGET_HELP}  --dry-run              resolve, guard and print the child envelopes, their models, the
                          instruction files they would hold, their lanes and order; no model call
   --verbose              print every warning about agent files (default: one summary line)
 
-Exit codes: 0 every task succeeded, 1 a task failed, was rejected by its checks or was
-cancelled, 2 usage or guard error.
+Exit codes: 0 every task succeeded, 1 a task failed, was rejected by its checks, was
+cancelled or was stopped by the budget, 2 usage or guard error.
 `;
 
 export const RUN_FLAGS = {
@@ -68,6 +70,7 @@ export const RUN_FLAGS = {
   json: { type: "boolean" },
   "output-format": { type: "string" },
   "max-turns": { type: "string" },
+  ...BUDGET_FLAG_SPECS,
   "dry-run": { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },

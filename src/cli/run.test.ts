@@ -32,4 +32,15 @@ describe("failureLine", () => {
       "task a failed: timed out after 3 s",
     );
   });
+  test("a task the budget stopped says so, not 'failed'", () => {
+    assert.equal(
+      failureLine({
+        id: "a",
+        agent: "x",
+        status: "budget",
+        error: "not started: the run's budget is spent",
+      }),
+      "task a not started: the run's budget is spent",
+    );
+  });
 });

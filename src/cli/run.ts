@@ -47,6 +47,9 @@ import { hideUrlCredentials, redactValue } from "../text/redact.ts";
 import { isSecretVariable } from "../text/secrets.ts";
 import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
+import { readBudgetFlags } from "./budget-flags.ts";
+import { hasBudget } from "../config/budget-setting.ts";
+import { runBudgetFor } from "../runner/run-budget.ts";
 import { printResults } from "./results.ts";
 import { outputFormat } from "./output-format.ts";
 import { StreamJson } from "./stream-json.ts";
@@ -341,6 +344,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
   if (!format.ok) throw new UsageError(format.message);
   const json = format.value === "json";
   const maxTurns = parseMaxTurns(values["max-turns"]);
+  const budgetFlags = readBudgetFlags(values);
   const timeout = parseTimeout(values.timeout);
   const sandbox = parseSandboxFlag(values.sandbox);
   const isolation = parseIsolation(values.isolation);
@@ -399,6 +403,14 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     reportDiagnostics(parsed.warnings);
     sessionAgents = parsed.agents;
   }
+  // One budget for the whole run: every task and every task they start draws
+  // from it. A flag sets its limit over config's (config files only lower theirs).
+  const budgetSetting = { ...loaded.config.task.budget, ...budgetFlags };
+  const budget = hasBudget(budgetSetting) && !values["dry-run"]
+    ? await runBudgetFor(budgetSetting, loaded.config, {
+      ...process.env,
+    }, values["budget-unpriced-free"] === true)
+    : undefined;
   const present = hooks?.presenter;
   const progress = values["dry-run"] || present ? undefined : new Progress();
   const controller = new AbortController();
@@ -429,6 +441,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
     ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),
+    ...(budget ? { budget } : {}),
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.
@@ -551,6 +564,18 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     });
     return EXIT_OK;
   }
+  if (budget) {
+    // A dollar budget cannot count a model without a price: said before any call.
+    const unpriced = budget.unpriced(prepared.tasks.map((t) => t.envelope.model));
+    if (unpriced) {
+      tool.abandon(prepared.tasks);
+      if (present) return present.refused(unpriced, "usage");
+      if (json) printJson({ version: 1, agent, error: unpriced, kind: "usage" });
+      stream?.runResult(agent, { error: unpriced, kind: "usage" }, EXIT_USAGE);
+      writeErr(`xcsh: ${unpriced}\n`);
+      return EXIT_USAGE;
+    }
+  }
   sink?.sessions(agent, prepared.tasks.flatMap((t) => t.session ? [t.session.id] : []));
 
   const onSignal = () => controller.abort();
@@ -578,7 +603,8 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
   progress?.stop();
   sink?.done(agent, results);
   if (present) return present.end(results);
-  const code = printResults(agent, results, format.value);
-  stream?.runResult(agent, { results }, code);
+  const report = budget?.report();
+  const code = printResults(agent, results, format.value, report);
+  stream?.runResult(agent, { results, ...(report ? { budget: report } : {}) }, code);
   return code;
 }

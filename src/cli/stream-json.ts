@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { BudgetReport } from "../runner/budget-governor.ts";
 import { writeText } from "../text/stdio.ts";
 import type { TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
@@ -61,7 +62,9 @@ export class StreamJson {
   /** The last line: every task's outcome and the exit code, or why nothing started. */
   runResult(
     agent: string,
-    outcome: { results: readonly TaskResult[] } | { error: string; kind: string },
+    outcome:
+      | { results: readonly TaskResult[]; budget?: BudgetReport }
+      | { error: string; kind: string },
     exitCode: number,
   ): void {
     this.line({ type: "run_result", version: STREAM_VERSION, agent, ...outcome, exitCode });

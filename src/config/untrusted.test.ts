@@ -146,3 +146,11 @@ test("disabledAgents adds to the user's list and never re-enables an agent", () 
     { task: { disabledAgents: ["designer", "task"] } },
   );
 });
+
+test("an untrusted project's task.budget applies, and can only lower the user's", () => {
+  const base = mergeConfigs([{ task: { budget: { usd: 2 } } }]);
+  const r = restrictUntrusted({ task: { budget: { usd: 100, requests: 3 } } }, new Set(), base);
+  assert.deepEqual(r.dropped, []);
+  const merged = mergeConfigs([{ task: { budget: { usd: 2 } } }, r.kept]);
+  assert.deepEqual(merged.task.budget, { usd: 2, requests: 3 });
+});

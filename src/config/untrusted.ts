@@ -5,6 +5,8 @@
  * - Limits (`task.maxRecursionDepth`, `maxConcurrency`, `timeout`) may only
  *   lower the user's value: a larger number is ignored (`-1`, unlimited
  *   depth, counts as the largest).
+ * - `task.budget` may only lower each limit: config files combine it limit
+ *   by limit, the lower value winning (`validate.ts`'s merge).
  * - `task.disabledAgents` adds to the user's list, never removes from it.
  * - `task.sandboxNetwork` applies on top of the user's: the result is no
  *   looser than either (`false` switches the network off, an allow list
@@ -46,6 +48,7 @@ const HARMLESS_TASK_KEYS = new Set([
   "maxRecursionDepth",
   "maxConcurrency",
   "timeout",
+  "budget",
   "disabledAgents",
   "agentModelOverrides",
   "allowEnv",

@@ -287,3 +287,35 @@ describe("mergeConfigs", () => {
     assert.deepEqual(c.providers.p, { type: "openai-compatible", baseURL: "http://b/v1" });
   });
 });
+
+describe("task.budget", () => {
+  test("each limit checked, a bad one named", () => {
+    const ok = validateConfig(
+      { task: { budget: { usd: 2.5, deadline: "30m", requests: 10 } } },
+      FILE,
+    );
+    assert.ok(ok.ok);
+    assert.deepEqual(ok.value.task?.budget, { usd: 2.5, deadline: 1800, requests: 10 });
+    for (
+      const [budget, key] of [
+        [{ usd: "$5" }, "task.budget.usd"],
+        [{ usd: 0 }, "task.budget.usd"],
+        [{ tokens: -1 }, "task.budget.tokens"],
+        [{ pounds: 3 }, "task.budget.pounds"],
+        ["lots", "task.budget"],
+      ] as const
+    ) {
+      const r = validateConfig({ task: { budget } }, FILE);
+      assert.ok(!r.ok, JSON.stringify(budget));
+      assert.ok(r.error.message.includes(`'${key}'`), r.error.message);
+    }
+  });
+
+  test("files combine limit by limit, the lower winning: a later file never raises one", () => {
+    const merged = mergeConfigs([
+      { task: { budget: { usd: 1, requests: 50 } } },
+      { task: { budget: { usd: 5, tokens: 1000 } } },
+    ]);
+    assert.deepEqual(merged.task.budget, { usd: 1, requests: 50, tokens: 1000 });
+  });
+});

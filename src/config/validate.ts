@@ -39,6 +39,13 @@ import { parseSandboxNetwork } from "../sandbox/net-policy.ts";
 import { checkMcpServerMap } from "../discovery/mcp-definition.ts";
 import { checkSearchConfig, SEARCH_KEYS, SearchConfigError } from "./search.ts";
 import { parseAllowEntry } from "../net/net-address.ts";
+import {
+  BUDGET_KEYS,
+  type BudgetKey,
+  type BudgetSetting,
+  lowerBudget,
+  parseBudgetValue,
+} from "./budget-setting.ts";
 import { checkLauncherKeys } from "./launchers.ts";
 import { mergeHooks, parseHooks } from "../discovery/hook-config.ts";
 
@@ -151,6 +158,7 @@ function checkTask(
       "maxRecursionDepth",
       "maxConcurrency",
       "timeout",
+      "budget",
       "disabledAgents",
       "agentModelOverrides",
       "sandbox",
@@ -185,6 +193,7 @@ function checkTask(
     }
     out.timeout = t;
   }
+  if (raw.budget !== undefined) out.budget = checkBudget(raw.budget);
   if (raw.disabledAgents !== undefined) {
     out.disabledAgents = stringList(raw.disabledAgents, "task.disabledAgents");
   }
@@ -428,6 +437,20 @@ export function validateConfig(doc: unknown, file: string): ConfigCheck {
   }
 }
 
+/** `task.budget`: a mapping of `usd`, `tokens`, `requests`, `deadline`, each valid. */
+function checkBudget(raw: unknown): BudgetSetting {
+  const out: BudgetSetting = {};
+  for (const [k, v] of Object.entries(mapping(raw, "task.budget"))) {
+    if (!(BUDGET_KEYS as readonly string[]).includes(k)) {
+      fail(`task.budget.${k}`, "one of usd, tokens, requests, deadline", k);
+    }
+    const r = parseBudgetValue(k as BudgetKey, v);
+    if (!r.ok) throw new KeyError(`task.budget.${k}`, `'task.budget.${k}': ${r.message}`);
+    out[k as BudgetKey] = r.value;
+  }
+  return out;
+}
+
 /**
  * Lays config files over the defaults, later files winning key by key
  * (`providers.<name>` and the maps merge per entry). A provider may still
@@ -445,8 +468,10 @@ export function mergeConfigs(parts: readonly PartialConfig[]): XcshConfig {
   const providers: Record<string, Partial<ProviderConfig>> = {};
   for (const p of parts) {
     if (p.task) {
-      const { agentModelOverrides, launchers, ...rest } = p.task;
+      const { agentModelOverrides, launchers, budget, ...rest } = p.task;
       Object.assign(config.task, rest);
+      // A budget is a cap: a later file lowers a limit, never raises it.
+      if (budget) config.task.budget = lowerBudget(config.task.budget ?? {}, budget);
       if (agentModelOverrides) {
         Object.assign(config.task.agentModelOverrides, agentModelOverrides);
       }

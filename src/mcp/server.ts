@@ -41,6 +41,9 @@ import { cutToShare, type Kept } from "../tools/result-share.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
+import { runBudgetFor } from "../runner/run-budget.ts";
+import { budgetLine } from "../runner/budget-governor.ts";
+import { hasBudget } from "../config/budget-setting.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import type { Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
@@ -324,11 +327,18 @@ async function runTaskCall(
   logWarnings(loaded.warnings);
   if (!loaded.ok) return errorResult(formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
   const run = runId();
+  // One budget per call: the call's own limits over config's.
+  const { unpricedFree, ...limits } = req.budget ?? {};
+  const setting = { ...loaded.config.task.budget, ...limits };
+  const budget = hasBudget(setting)
+    ? await runBudgetFor(setting, loaded.config, process.env, unpricedFree === true)
+    : undefined;
   const tool = new TaskTool({
     env,
     config: loaded.config,
     caller,
     runId: run,
+    ...(budget ? { budget } : {}),
     onEvent,
     onWarnings: logWarnings,
     onDiscoveryWarnings: ctx.onDiscoveryWarnings,
@@ -338,8 +348,14 @@ async function runTaskCall(
   const outcome = await tool.execute(req, signal);
   if (!outcome.ok) return errorResult(outcome.message);
   const results = outcome.results;
+  const answer = await taskAnswer(results, (r, text) => saveArtifact(env.home, run, r.id, text));
+  if (budget) {
+    const report = budget.report();
+    answer.content = [{ type: "text", text: budgetLine(report) }, ...answer.content];
+    answer.structuredContent = { ...answer.structuredContent, budget: report };
+  }
   return {
-    ...await taskAnswer(results, (r, text) => saveArtifact(env.home, run, r.id, text)),
+    ...answer,
     ...(results.every((r) => r.status !== "ok") ? { isError: true } : {}),
   };
 }

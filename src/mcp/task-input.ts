@@ -9,6 +9,7 @@
 import type { TaskRequest } from "../types.ts";
 import { MAX_TASKS_PER_CALL } from "../protocol/limits.ts";
 import { laneProblem } from "../fs/write-lane.ts";
+import { BUDGET_KEYS, type BudgetKey, parseBudgetValue } from "../config/budget-setting.ts";
 import {
   MAX_ACCEPT_RETRIES,
   parseAcceptList,
@@ -44,6 +45,21 @@ export const TASK_INPUT_SCHEMA = {
       minimum: 1,
       description:
         "The most model calls each task may make; a task that reaches it ends with status max_turns.",
+    },
+    budget: {
+      type: "object",
+      description: "One budget for this call and every task it starts, their sub-tasks included: " +
+        "usd (dollars), tokens (input + output), requests (model calls), deadline (seconds). " +
+        "A model call that could pass a limit is not made; its task ends with status budget. " +
+        "unpricedFree: count a model with no known price as free under usd.",
+      properties: {
+        usd: { type: "number", exclusiveMinimum: 0 },
+        tokens: { type: "integer", minimum: 1 },
+        requests: { type: "integer", minimum: 1 },
+        deadline: { type: "number", exclusiveMinimum: 0 },
+        unpricedFree: { type: "boolean" },
+      },
+      additionalProperties: false,
     },
     accept: {
       type: "array",
@@ -124,6 +140,12 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   ) {
     return "'maxTurns' must be a whole number ≥ 1";
   }
+  let budget: TaskRequest["budget"];
+  if (a.budget !== undefined) {
+    const read = readBudgetArgument(a.budget);
+    if (typeof read === "string") return read;
+    budget = read;
+  }
   let accept: TaskRequest["accept"];
   if (a.accept !== undefined) {
     if (!Array.isArray(a.accept)) return "'accept' must be a list of checks";
@@ -181,7 +203,30 @@ export function readTaskInput(args: unknown): TaskRequest | string {
     ...(a.isolation !== undefined ? { isolation: a.isolation as "worktree" | "none" } : {}),
     ...(a.launcher !== undefined ? { launcher: (a.launcher as string).trim() } : {}),
     ...(a.maxTurns !== undefined ? { maxTurns: a.maxTurns as number } : {}),
+    ...(budget ? { budget } : {}),
     ...(accept && accept.length > 0 ? { accept } : {}),
     ...(acceptRetries !== undefined ? { acceptRetries } : {}),
   };
+}
+
+/** The `budget` argument, or what is wrong with it (naming the field). */
+function readBudgetArgument(v: unknown): NonNullable<TaskRequest["budget"]> | string {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    return "'budget' must be an object of usd, tokens, requests, deadline";
+  }
+  const out: NonNullable<TaskRequest["budget"]> = {};
+  for (const [k, value] of Object.entries(v)) {
+    if (k === "unpricedFree") {
+      if (typeof value !== "boolean") return "'budget.unpricedFree' must be true or false";
+      out.unpricedFree = value;
+      continue;
+    }
+    if (!(BUDGET_KEYS as readonly string[]).includes(k)) {
+      return `'budget.${k}' is not a limit: use usd, tokens, requests, deadline`;
+    }
+    const r = parseBudgetValue(k as BudgetKey, value);
+    if (!r.ok) return `'budget.${k}': ${r.message}`;
+    out[k as BudgetKey] = r.value;
+  }
+  return out;
 }

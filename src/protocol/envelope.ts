@@ -68,6 +68,12 @@ export interface TaskEnvelope {
   context?: string;
   /** The output schema the result must satisfy, or null. */
   outputSchema: unknown;
+  /**
+   * The run has a budget: before each model call the child asks its parent
+   * over the control channel (`control.ts`) and makes the call only when
+   * granted. Absent: no question is asked (no round trip).
+   */
+  budget?: true;
   /** Resolved `provider/model`, or null to let the child resolve it. */
   model: string | null;
   /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
@@ -447,6 +453,7 @@ export function parseEnvelope(text: string): EnvelopeResult {
     if (doc.planMode !== undefined && typeof doc.planMode !== "boolean") {
       bad("planMode", "must be true or false");
     }
+    if (doc.budget !== undefined && doc.budget !== true) bad("budget", "must be true when set");
     const envelope: TaskEnvelope = {
       version: 1,
       id,
@@ -460,6 +467,7 @@ export function parseEnvelope(text: string): EnvelopeResult {
       planMode: doc.planMode === true,
       limits: parseLimits(doc.limits),
     };
+    if (doc.budget === true) envelope.budget = true;
     const modelNote = optString(doc, "modelNote");
     if (modelNote !== undefined) envelope.modelNote = modelNote;
     const config = parseConfig(doc.config);

@@ -35,6 +35,29 @@ export type ChildEvent =
     session?: string;
     /** Added by the parent when the task runs in a worktree of its own. */
     worktree?: { path: string; branch: string };
+    /** The control channel version the child reads on stdin (`control.ts`); absent: none. */
+    control?: number;
+  }
+  /** Before a model call under a budget: may a call with this many tokens be made?
+   * The parent answers `grant` or `deny` with the same `reqId` on stdin. */
+  | {
+    type: "budget_request";
+    id: string;
+    reqId: string;
+    model: string;
+    input: number;
+    output: number;
+  }
+  /** What the granted call `reqId` used, to settle its reservation. */
+  | {
+    type: "budget_spent";
+    id: string;
+    reqId: string;
+    model: string;
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
   }
   | { type: "message"; id: string; message: unknown }
   /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
@@ -81,7 +104,7 @@ export type ChildEvent =
     text?: string;
     error?: string;
     /** Why an error result ended the task, when it is one a caller may act on. */
-    reason?: "max_turns" | "stopped";
+    reason?: "max_turns" | "stopped" | "budget";
   };
 
 export type Emit = (event: ChildEvent) => void;

@@ -49,6 +49,8 @@ export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
       inheritedDeny: ctx.envelope.agent.permissions?.deny ?? [],
       // Nor does any write outside this task's lane.
       ...(ctx.envelope.writes ? { lane: ctx.envelope.writes } : {}),
+      // Under a budget, its tasks ask through this child's own parent.
+      ...(ctx.budget ? { budget: ctx.budget } : {}),
     });
     const outcome = await tool.execute(req, signal);
     if (!outcome.ok) throw new Error(outcome.message);

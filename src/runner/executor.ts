@@ -4,13 +4,16 @@
  * Decides how a child is started (this executable re-executed as
  * `xcsh __child` in its own process group, envelope on stdin), how its JSON
  * Lines events are read, and how a run ends: the child's `result` event; a
- * timeout or a cancellation (the child gets SIGTERM and ends its own tree,
+ * timeout or a cancellation (the child gets a `cancel` control message on
+ * its stdin when it reads the channel, and SIGTERM, and ends its own tree,
  * so a sub-task never dies before its parent knows it is cancelled; what is
  * left of the tree, as it stood when the end began, gets SIGKILL when the
  * child exits or after a grace period, and so does every process carrying
  * the task's mark, `XCSH_TASK_MARK` in its environment, which finds what
  * double-forked out of the tree); or a child that exits without a result,
- * reported with the tail of its stderr.
+ * reported with the tail of its stderr. Under a budget it answers the
+ * child's `budget_request` events on the child's stdin from the run's
+ * budget, and refuses to run a child that does not read control messages.
  *
  * @module
  */
@@ -22,6 +25,8 @@ import type { TaskResult, TokenUsage } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
 import { type ChildEvent, parseEventLine } from "../protocol/events.ts";
+import { controlLine } from "../protocol/control.ts";
+import type { BudgetLink } from "../protocol/budget-link.ts";
 
 let taskCount = 0;
 
@@ -40,6 +45,8 @@ export interface ChildRun {
   onSpawn?: (pid: number) => void;
   /** Start the child through this launcher, running `binary` on the far side. */
   launch?: { plan: LaunchPlan; binary: readonly string[] };
+  /** The run's budget: the child asks it before each model call, over its stdin. */
+  budget?: BudgetLink;
 }
 
 function lastLines(text: string, n: number): string {
@@ -49,7 +56,21 @@ function lastLines(text: string, n: number): string {
 /** Starts the child, feeds it the envelope and waits for its outcome. */
 export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const started = Date.now();
-  const { envelope } = run;
+  // A spent budget starts no task; a budget makes the child ask before each call.
+  if (run.budget?.exhausted()) {
+    return {
+      id: run.envelope.id,
+      agent: run.envelope.agent.name,
+      status: "budget",
+      error: "not started: the run's budget is spent",
+      durationMs: 0,
+    };
+  }
+  const envelope: TaskEnvelope = run.budget ? { ...run.envelope, budget: true } : run.envelope;
+  // The child's request ids and the grants they stand for, until settled.
+  const grants = new Map<string, string>();
+  // Whether the child said it reads control messages (its `start` event).
+  let readsControl = false;
   const self = selfCommand();
   const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
@@ -93,6 +114,11 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const stop = (why: "timeout" | "cancelled" | "protocol") => {
     if (ending || settled) return;
     ending = why;
+    // A child that reads the control channel hears it there too: through a
+    // launcher the signal may not reach the far side, the pipe does.
+    if (readsControl && why !== "protocol") {
+      child?.write(controlLine({ type: "cancel", reason: why }));
+    }
     const pid = child?.pid;
     if (pid !== undefined) {
       // The tree is collected first, so that its members can still be reached
@@ -146,9 +172,19 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         continue;
       }
       sawEvent = true;
+      if (event.type === "budget_request" || event.type === "budget_spent") {
+        onBudget(event);
+        continue;
+      }
       if (event.type === "start") {
         ranOn = event.model;
         fallback = event.note;
+        readsControl = event.control !== undefined;
+        if (run.budget && event.control === undefined && !ending) {
+          protocolError = `the child reads no control channel (an xcsh older than this one?), ` +
+            `so it cannot run under the run's budget`;
+          stop("protocol");
+        }
       } else if (event.type === "usage") {
         sawUsage = true;
         turns++;
@@ -163,6 +199,36 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
       }
       run.onEvent?.(event);
     }
+  };
+
+  /** A budget question from the child, answered on its stdin; a report of what a call used. */
+  const onBudget = (
+    event: Extract<ChildEvent, { type: "budget_request" | "budget_spent" }>,
+  ) => {
+    const budget = run.budget;
+    if (!budget || typeof event.reqId !== "string") return;
+    if (event.type === "budget_spent") {
+      const up = grants.get(event.reqId);
+      if (up === undefined) return;
+      grants.delete(event.reqId);
+      budget.spent(up, event.model, {
+        input: event.input,
+        output: event.output,
+        cacheRead: event.cacheRead,
+        cacheWrite: event.cacheWrite,
+      });
+      return;
+    }
+    const reqId = event.reqId;
+    void budget.request(event.model, event.input, event.output).then((answer) => {
+      if (answer.ok) grants.set(reqId, answer.reqId);
+      if (settled) return;
+      child?.write(
+        controlLine(
+          answer.ok ? { type: "grant", reqId } : { type: "deny", reqId, reason: answer.reason },
+        ),
+      );
+    });
   };
 
   const onClose = (code: number | null, signal: string | null) => {
@@ -203,7 +269,8 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
       finish({
         status: final.status === "ok"
           ? "ok"
-          : final.reason === "max_turns" || final.reason === "stopped"
+          : final.reason === "max_turns" || final.reason === "stopped" ||
+              final.reason === "budget"
           ? final.reason
           : "error",
         ...(final.data !== undefined ? { data: final.data } : {}),

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { BudgetLink } from "../protocol/budget-link.ts";
 import { spawnChild } from "./executor.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
@@ -48,6 +49,8 @@ export interface TaskStart {
   onEvent?: (event: ChildEvent) => void;
   /** Start the child through this launcher. */
   launch?: { plan: LaunchPlan; binary: readonly string[] };
+  /** The run's budget the child draws from. */
+  budget?: BudgetLink;
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;
   /** The task's acceptance checks, and what their commands run with. */
@@ -99,6 +102,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         timeoutMs: t.timeoutMs,
         signal: t.signal,
         ...(t.launch ? { launch: t.launch } : {}),
+        ...(t.budget ? { budget: t.budget } : {}),
         onEvent: (event) => {
           if (event.type === "message") messages.push(event.message);
           // The start of a task in a worktree says where it works.

@@ -39,6 +39,7 @@ import { memoryDir, openMemory } from "./agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
+import type { BudgetLink } from "../protocol/budget-link.ts";
 import { runPreparedTask } from "./run-task.ts";
 import { decideLanes, laneWaits } from "./write-lanes.ts";
 import type { PreparedTask } from "./prepared-task.ts";
@@ -163,6 +164,8 @@ export interface TaskToolOptions {
    * them here (`config/settings-hooks.ts`).
    */
   settingsHooks?: AgentHooks;
+  /** The run's budget, which every task started here draws from (`budget-link.ts`). */
+  budget?: BudgetLink;
 }
 
 export type { PreparedTask };
@@ -789,6 +792,7 @@ export class TaskTool {
                 session: task.session,
                 isolate: task.isolate,
                 ...(task.launch ? { launch: task.launch } : {}),
+                ...(this.opts.budget ? { budget: this.opts.budget } : {}),
                 ...(task.accept
                   ? { accept: { plan: task.accept, config, home: env.home, env: env.env } }
                   : {}),

@@ -227,7 +227,7 @@ describe("xcsh -p", () => {
     assert.equal(out.num_turns, 2);
   });
 
-  test("--max-budget-usd: the task stops once its cost passes the budget", async () => {
+  test("--max-budget-usd: the run's budget stops the call that could pass it", async () => {
     const extra =
       `  anth: { type: anthropic, baseURL: "${server.url}/v1", apiKeyEnv: TEST_ANTH_KEY }\n`;
     const w = harness.keep(makeWorld(
@@ -245,7 +245,7 @@ describe("xcsh -p", () => {
       "--model",
       "anth/claude-sonnet-4-5",
       "--max-budget-usd",
-      "0.5",
+      "2.5",
       "--max-turns",
       "40",
       "--output-format",
@@ -255,14 +255,15 @@ describe("xcsh -p", () => {
     const out = JSON.parse(r.stdout);
     assert.equal(out.subtype, "error_max_budget_usd", r.stdout);
     assert.equal(out.is_error, true);
-    assert.match(r.stderr, /over --max-budget-usd 0\.5/);
-    // The second call's price passes $0.50; the parent then stops the task (the
-    // child may already have sent a call or two more, never its 40 turns).
+    assert.match(out.result, /run's budget/);
+    // Each call reserves what it may cost at most before it is made: the one
+    // that could pass $2.50 is never sent, so the spend stays within it.
     assert.ok(
-      server.requests.length >= 2 && server.requests.length < 10,
+      server.requests.length >= 2 && server.requests.length < 40,
       `${server.requests.length} calls`,
     );
-    assert.ok(out.total_cost_usd > 0.5, String(out.total_cost_usd));
+    assert.ok(out.total_cost_usd <= 2.5, String(out.total_cost_usd));
+    assert.ok(Math.abs(out.total_cost_usd - server.requests.length * 0.3) < 1e-9);
   });
 
   test("a refusal (an unknown agent) is a result with is_error under json, exit 1", async () => {
