@@ -47,6 +47,7 @@ import { childTools } from "./tool-set.ts";
 import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
+import { setProviderLimits } from "../model/provider-gate.ts";
 import { spillingTools } from "./spill.ts";
 import { inlineLimit } from "../tools/result-share.ts";
 import {
@@ -241,6 +242,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
   const system = systemPromptOf(envelope, validator.value, tools.has("skill"));
   const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
+  setProviderLimits(provider.name, config.providers[provider.name]);
   const { callModel, reserve } = createModelCaller({
     id,
     provider,

@@ -186,6 +186,24 @@ describe("validateConfig", () => {
       "providers.p.contextWindow.m",
       /at least 1024/,
     ],
+    [
+      "requests per minute of 0",
+      { providers: { p: { requestsPerMinute: 0 } } },
+      "providers.p.requestsPerMinute",
+      /whole number, at least 1, got 0/,
+    ],
+    [
+      "a concurrency cap that is text",
+      { providers: { p: { maxConcurrentRequests: "4" } } },
+      "providers.p.maxConcurrentRequests",
+      /whole number, at least 1, got "4"/,
+    ],
+    [
+      "tokens per minute that is a fraction",
+      { providers: { p: { tokensPerMinute: 1.5 } } },
+      "providers.p.tokensPerMinute",
+      /whole number/,
+    ],
     ["mcpServers as a list", { mcpServers: ["fs"] }, "mcpServers", /mapping of server names/],
     ["an MCP server with nothing to run", { mcpServers: { fs: {} } }, "mcpServers.fs", /'command'/],
     [

@@ -266,6 +266,18 @@ export class RateLimitView {
     }
   }
 
+  /** The latest pause still running for any scope of `provider` (any key or model). */
+  providerPausedUntil(provider: string, now: number): number | undefined {
+    let until: number | undefined;
+    for (const [k, s] of this.scopes) {
+      if (!k.startsWith(`${provider}\u0000`)) continue;
+      if (s.pauseUntil !== undefined && s.pauseUntil > now) {
+        until = Math.max(until ?? 0, s.pauseUntil);
+      }
+    }
+    return until;
+  }
+
   /** The state of every scope with a pause still running, for the parent. */
   paused(now: number): { scope: string; pauseUntil: number }[] {
     const out: { scope: string; pauseUntil: number }[] = [];
