@@ -2,6 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   keyFingerprint,
+  MAX_HELD_429,
   mergeRateLimit,
   newsOf,
   providerGate,
@@ -31,21 +32,54 @@ describe("providerGate", () => {
     const first = providerGate(p, "gpt-x", { onLearn: (n) => news.push(n) }, view);
     const waits: number[] = [];
     const sibling = providerGate(p, "gpt-x", { onWait: (ms) => waits.push(ms) }, view);
-    await assert.rejects(
-      first.run(() => Promise.reject(rateLimited({ "retry-after-ms": "80" })), { signal }),
-    );
+    let calls = 0;
+    let siblingDone: Promise<unknown> | undefined;
+    const out = await first.run(() => {
+      if (calls++ > 0) return Promise.resolve("answered");
+      const refused = Promise.reject(rateLimited({ "retry-after-ms": "80" }));
+      // The sibling asks right after the 429 is known.
+      siblingDone = refused.catch(() => sibling.run(() => Promise.resolve({}), { signal }));
+      return refused;
+    }, { signal });
+    await siblingDone;
+    assert.equal(out, "answered", "the 429 was waited out, not thrown");
+    assert.equal(calls, 2);
     assert.equal(news.length, 1);
     assert.equal(news[0].provider, "openai");
     assert.equal(news[0].key, keyFingerprint("sk-one"));
     assert.ok(!JSON.stringify(news).includes("sk-one"), "the key never leaves");
-    const out = await sibling.run(() => Promise.resolve({ text: "ok" }), { signal });
-    assert.equal(out.text, "ok");
     assert.equal(waits.length, 1, "the sibling waited for the pause");
     assert.ok(waits[0] > 0 && waits[0] <= 88);
     const other = providerGate({ ...p, apiKey: "sk-two" }, "gpt-x", {
       onWait: () => assert.fail("another key is not paused"),
     }, view);
     await other.run(() => Promise.resolve({}), { signal });
+  });
+
+  test("429s past the most a call waits out go to the retry policy", async () => {
+    const g = providerGate({ name: "o", type: "openai" }, "m", {}, new RateLimitView());
+    let calls = 0;
+    await assert.rejects(
+      g.run(() => {
+        calls++;
+        return Promise.reject(rateLimited({ "retry-after-ms": "1" }));
+      }, { signal }),
+      /rate limited/,
+    );
+    assert.equal(calls, MAX_HELD_429 + 1);
+    const plain = providerGate({ name: "o", type: "openai" }, "m", {}, new RateLimitView());
+    calls = 0;
+    await assert.rejects(plain.run(() => {
+      calls++;
+      return Promise.reject(Object.assign(new Error("boom"), { statusCode: 500 }));
+    }, { signal }));
+    assert.equal(calls, 1, "other failures are the retry policy's");
+    calls = 0;
+    await assert.rejects(plain.run(() => {
+      calls++;
+      return Promise.reject(rateLimited({ "retry-after": "0" }));
+    }, { signal }));
+    assert.equal(calls, 1, "a 429 that asks for no wait is a plain retry");
   });
 
   test("headers of a good answer are read: nothing left waits for the reset", async () => {
@@ -69,13 +103,31 @@ describe("providerGate", () => {
     const body = JSON.stringify({
       error: {
         code: 429,
-        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "30s" }],
+        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.06s" }],
       },
     });
     const g = providerGate(p, "gemini-a", {}, view);
-    await assert.rejects(g.run(() => Promise.reject(rateLimited({}, body)), { signal }));
-    assert.ok(view.waitMs(scopeOf(p, "gemini-a"), Date.now(), 0) > 29_000);
-    assert.equal(view.waitMs(scopeOf(p, "gemini-b"), Date.now(), 0), 0);
+    let calls = 0;
+    let seen: [number, number] = [0, 0];
+    await g.run(() => {
+      if (calls++ === 0) {
+        const refused = Promise.reject(rateLimited({}, body));
+        // Read once the gate has taken in the 429.
+        refused.catch(() =>
+          setTimeout(() => {
+            const now = Date.now();
+            seen = [
+              view.waitMs(scopeOf(p, "gemini-a"), now, 0),
+              view.waitMs(scopeOf(p, "gemini-b"), now, 0),
+            ];
+          }, 0)
+        );
+        return refused;
+      }
+      return Promise.resolve({});
+    }, { signal });
+    assert.ok(seen[0] > 30 && seen[0] <= 60, `gemini-a waits ${seen[0]} ms`);
+    assert.equal(seen[1], 0, "another model is not paused");
   });
 
   test("maxConcurrentRequests queues calls, never refuses them", async () => {
@@ -105,6 +157,13 @@ describe("providerGate", () => {
     mergeRateLimit({ provider: "openai", key: "abc", pauseUntil: now + 1000 }, now, view);
     assert.equal(view.providerPausedUntil("openai", now), now + 1000);
     assert.equal(view.providerPausedUntil("anthropic", now), undefined);
-    assert.equal(newsOf({ provider: "x", key: "k" }, { requestsRemaining: 3 }), undefined);
+    const x = { provider: "x", key: "k" };
+    assert.equal(newsOf(x, { requestsRemaining: 3, requestsLimit: 10 }, now), undefined);
+    assert.deepEqual(newsOf(x, { requestsRemaining: 2, requestsLimit: 10 }, now), {
+      ...x,
+      pauseUntil: now,
+      requestsRemaining: 2,
+      requestsLimit: 10,
+    }, "a quarter left or less is news");
   });
 });

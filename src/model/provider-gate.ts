@@ -4,7 +4,10 @@
  * process's one {@link RateLimitView} says the provider is paused or spent,
  * or while `maxConcurrentRequests` of its requests are in flight; then it
  * feeds the answer's rate-limit headers (or the 429's) back into the view,
- * so one 429 holds every sibling call of the process, not only its own.
+ * so one 429 holds every sibling call of the process, not only its own. A
+ * 429 that asks for a wait is waited out (up to {@link MAX_HELD_429} times)
+ * without using one of the retry policy's attempts; one that asks for none
+ * (`retry-after: 0`) goes to the retry policy like any other failure.
  * What a call learns that other processes should know (a pause, nothing
  * left) is handed to `onLearn`: a child reports it to its parent as a
  * `rate_limit` event, and the parent merges those into its own view
@@ -29,6 +32,9 @@ import {
   readRateLimit,
 } from "./rate-limit-view.ts";
 
+/** 429s one call waits out before the retry policy counts one as a failure. */
+export const MAX_HELD_429 = 8;
+
 /** A provider's own limits from the user's config (`providers.<name>`). */
 export interface ProviderLimits extends ProviderPace {
   maxConcurrentRequests?: number;
@@ -42,7 +48,10 @@ export interface RateLimitNews {
   model?: string;
   pauseUntil: number;
   requestsRemaining?: number;
+  requestsLimit?: number;
+  requestsResetAt?: number;
   tokensRemaining?: number;
+  tokensResetAt?: number;
 }
 
 const limits = new Map<string, ProviderLimits>();
@@ -142,21 +151,32 @@ function errorAnswer(err: unknown) {
   };
 }
 
-/** The news worth passing on: a pause, or nothing left until a reset. */
-export function newsOf(scope: RateLimitScope, r: RateLimitReading): RateLimitNews | undefined {
-  const spentUntil = r.requestsRemaining === 0
-    ? r.requestsResetAt
-    : r.tokensRemaining === 0
-    ? r.tokensResetAt
-    : undefined;
-  const pauseUntil = r.pauseUntil ?? spentUntil;
-  if (pauseUntil === undefined) return undefined;
-  return {
-    ...scope,
-    pauseUntil,
-    ...(r.requestsRemaining !== undefined ? { requestsRemaining: r.requestsRemaining } : {}),
-    ...(r.tokensRemaining !== undefined ? { tokensRemaining: r.tokensRemaining } : {}),
-  };
+/**
+ * The news worth passing on: a pause (`pauseUntil`: when this scope's next
+ * request may go, by this process's view), or a bucket a quarter full or
+ * less, with its counts so the parent can pace from them too.
+ */
+export function newsOf(
+  scope: RateLimitScope,
+  r: RateLimitReading,
+  pauseUntil: number,
+): RateLimitNews | undefined {
+  const low = r.requestsRemaining !== undefined &&
+    r.requestsRemaining <= Math.max(1, (r.requestsLimit ?? 0) / 4);
+  if (r.pauseUntil === undefined && !low && r.tokensRemaining !== 0) return undefined;
+  const news: RateLimitNews = { ...scope, pauseUntil };
+  for (
+    const k of [
+      "requestsRemaining",
+      "requestsLimit",
+      "requestsResetAt",
+      "tokensRemaining",
+      "tokensResetAt",
+    ] as const
+  ) {
+    if (r[k] !== undefined) news[k] = r[k];
+  }
+  return news;
 }
 
 /** Merges a pause another process learned into this process's view. */
@@ -167,7 +187,8 @@ export function mergeRateLimit(
 ): void {
   const scope: RateLimitScope = { provider: news.provider, key: news.key };
   if (news.model !== undefined) scope.model = news.model;
-  view.observe(scope, { pauseUntil: news.pauseUntil }, now);
+  const { provider: _p, key: _k, model: _m, ...reading } = news;
+  view.observe(scope, reading, now);
 }
 
 /** The gate of one provider and model for this process. */
@@ -179,8 +200,9 @@ export function providerGate(
 ) {
   const scope = scopeOf(provider, model);
   const learn = (r: RateLimitReading) => {
-    view.observe(scope, r, Date.now());
-    const news = newsOf(scope, r);
+    const now = Date.now();
+    view.observe(scope, r, now);
+    const news = newsOf(scope, r, now + view.waitMs(scope, now, 0));
     if (news) hooks.onLearn?.(news);
   };
   return {
@@ -196,15 +218,32 @@ export function providerGate(
         opts.signal,
       );
       try {
-        await waitForProvider(scope, { ...opts, onWait: hooks.onWait }, view);
-        const out = await call();
-        const headers = (out as { headers?: Record<string, string> } | undefined)?.headers;
-        learn(readRateLimit(provider.type, headers, undefined, Date.now()));
-        return out;
-      } catch (err) {
-        const answer = errorAnswer(err);
-        if (answer) learn(readRateLimit(provider.type, answer.headers, answer.error, Date.now()));
-        throw err;
+        for (let held = 0;; held++) {
+          await waitForProvider(scope, { ...opts, onWait: hooks.onWait }, view);
+          try {
+            const out = await call();
+            const headers = (out as { headers?: Record<string, string> } | undefined)?.headers;
+            learn(readRateLimit(provider.type, headers, undefined, Date.now()));
+            return out;
+          } catch (err) {
+            const answer = errorAnswer(err);
+            if (!answer) throw err;
+            const now = Date.now();
+            const r = readRateLimit(provider.type, answer.headers, answer.error, now);
+            learn(r);
+            // A 429 that says when to come back is waited out here, not counted as
+            // a failed attempt; calls held by one pause come back spread over as
+            // long again (doubling with each 429 the call meets in a row, at most
+            // 5 s), so they do not all ask in the same instant.
+            // One that asks for no wait is a plain retry: the retry policy's.
+            if (r.pauseUntil === undefined || r.pauseUntil <= now || held >= MAX_HELD_429) {
+              throw err;
+            }
+            const spread = Math.random() * Math.min((r.pauseUntil - now) * 2 ** held, 5000);
+            hooks.onWait?.(r.pauseUntil - now + spread);
+            await sleep(r.pauseUntil - now + spread, opts.signal);
+          }
+        }
       } finally {
         release();
       }

@@ -176,3 +176,36 @@ describe("RateLimitView", () => {
     assert.deepEqual(v.paused(T0 + 60).map((p) => p.pauseUntil), [T0 + 100]);
   });
 });
+
+describe("RateLimitView with the limit known", () => {
+  const a = { provider: "openai", key: "k1" };
+  test("a spent bucket gives one request back per refill interval, not all at the reset", () => {
+    const v = new RateLimitView();
+    // 4 per 1200 ms: the bucket was empty at T0 and is full again at T0 + 1200.
+    v.observe(a, { requestsRemaining: 0, requestsLimit: 4, requestsResetAt: T0 + 1200 }, T0);
+    assert.equal(v.waitMs(a, T0, 0), 300);
+    v.started(a, T0 + 300);
+    assert.equal(v.waitMs(a, T0 + 300, 0), 300, "the next one a further interval on");
+    v.started(a, T0 + 600);
+    v.started(a, T0 + 900);
+    v.started(a, T0 + 1200);
+    assert.equal(v.waitMs(a, T0 + 1200, 0), 300, "past the reset, still paced");
+  });
+
+  test("readings carry the limit", () => {
+    const r = readRateLimit(
+      "anthropic",
+      {
+        "anthropic-ratelimit-requests-limit": "50",
+        "anthropic-ratelimit-requests-remaining": "49",
+      },
+      undefined,
+      T0,
+    );
+    assert.equal(r.requestsLimit, 50);
+    assert.equal(
+      readRateLimit("openai", { "x-ratelimit-limit-requests": "3" }, undefined, T0).requestsLimit,
+      3,
+    );
+  });
+});

@@ -25,6 +25,8 @@
 /** What one answer said; times are epoch milliseconds. */
 export interface RateLimitReading {
   requestsRemaining?: number;
+  /** The most requests the bucket holds (the `-limit` header). */
+  requestsLimit?: number;
   requestsResetAt?: number;
   tokensRemaining?: number;
   tokensResetAt?: number;
@@ -55,6 +57,11 @@ export const MAX_PAUSE_MS = 10 * 60_000;
 /** The scope's map key. */
 export function scopeKey(s: RateLimitScope): string {
   return `${s.provider}\u0000${s.key}\u0000${s.model ?? ""}`;
+}
+
+function scopeOfKey(k: string): RateLimitScope {
+  const [provider, key, model] = k.split("\u0000");
+  return model ? { provider, key, model } : { provider, key };
 }
 
 /** Whether the provider limits per model rather than per key alone. */
@@ -136,12 +143,14 @@ export function readRateLimit(
     t === undefined ? undefined : Math.min(t, now + MAX_PAUSE_MS);
   if (wire === "anthropic") {
     r.requestsRemaining = count(h["anthropic-ratelimit-requests-remaining"]);
+    r.requestsLimit = count(h["anthropic-ratelimit-requests-limit"]);
     r.requestsResetAt = cap(instant(h["anthropic-ratelimit-requests-reset"]));
     r.tokensRemaining = count(h["anthropic-ratelimit-tokens-remaining"]);
     r.tokensResetAt = cap(instant(h["anthropic-ratelimit-tokens-reset"]));
   } else {
     // OpenAI and every server speaking its format (some send these, most none).
     r.requestsRemaining = count(h["x-ratelimit-remaining-requests"]);
+    r.requestsLimit = count(h["x-ratelimit-limit-requests"]);
     const rr = parseDuration(h["x-ratelimit-reset-requests"] ?? "");
     r.requestsResetAt = cap(rr === undefined ? undefined : now + rr);
     r.tokensRemaining = count(h["x-ratelimit-remaining-tokens"]);
@@ -180,9 +189,27 @@ function resetWait(r: RateLimitReading, now: number): number | undefined {
   return at === undefined ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * When the scope's request bucket holds `n` more requests than at its last
+ * reading: the limits refill continuously (a token bucket: Anthropic says
+ * so; OpenAI's reset is the time until the bucket is full), so with the
+ * limit known one request comes back every `(reset - read) / (limit -
+ * remaining)`. Without the limit, the reset itself.
+ */
+function refilled(s: ScopeState, n: number): number {
+  const reset = s.requestsResetAt ?? 0;
+  const { requestsLimit: limit, requestsRemaining: left, readAt } = s;
+  if (limit === undefined || left === undefined || readAt === undefined || limit <= left) {
+    return reset;
+  }
+  return readAt + ((reset - readAt) / (limit - left)) * n;
+}
+
 interface ScopeState extends RateLimitReading {
   /** Requests sent since the last reading (they count against `requestsRemaining`). */
   sentSince: number;
+  /** When the last reading with counts came. */
+  readAt?: number;
   /** When this process may next start a request under the user's pace. */
   paceNextAt: number;
 }
@@ -206,7 +233,10 @@ export class RateLimitView {
   observe(scope: RateLimitScope, r: RateLimitReading, now: number): void {
     const s = this.state(scope);
     const pause = Math.max(s.pauseUntil ?? 0, r.pauseUntil ?? 0);
-    if (r.requestsRemaining !== undefined || r.tokensRemaining !== undefined) s.sentSince = 0;
+    if (r.requestsRemaining !== undefined || r.tokensRemaining !== undefined) {
+      s.sentSince = 0;
+      s.readAt = now;
+    }
     Object.assign(s, r);
     s.pauseUntil = pause > now ? pause : undefined;
   }
@@ -231,7 +261,7 @@ export class RateLimitView {
         ? undefined
         : s.requestsRemaining - s.sentSince;
       if (left !== undefined && left <= 0 && s.requestsResetAt !== undefined) {
-        until = Math.max(until, s.requestsResetAt);
+        until = Math.max(until, refilled(s, 1 - left));
       }
       if (s.tokensRemaining === 0 && s.tokensResetAt !== undefined) {
         until = Math.max(until, s.tokensResetAt);
@@ -255,14 +285,35 @@ export class RateLimitView {
     const tpm = pace?.tokensPerMinute ?? 0;
     const gap = Math.max(rpm > 0 ? 60_000 / rpm : 0, tpm > 0 ? (tokens * 60_000) / tpm : 0);
     if (gap > 0) s.paceNextAt = Math.max(now, s.paceNextAt) + gap;
-    // A reset that has passed: the numbers are stale until the next answer.
-    if (s.requestsResetAt !== undefined && s.requestsResetAt <= now) {
+    // A reset that has passed: without the limit to count the refill by, the
+    // numbers are stale until the next answer.
+    if (
+      s.requestsResetAt !== undefined && s.requestsResetAt <= now && s.requestsLimit === undefined
+    ) {
       delete s.requestsRemaining;
       delete s.requestsResetAt;
     }
     if (s.tokensResetAt !== undefined && s.tokensResetAt <= now) {
       delete s.tokensRemaining;
       delete s.tokensResetAt;
+    }
+  }
+
+  /** The longest wait of any scope of `provider` (any key or model); see {@link waitMs}. */
+  providerWaitMs(provider: string, now: number, jitter: number): number {
+    let ms = 0;
+    for (const k of this.scopes.keys()) {
+      if (k.startsWith(`${provider}\u0000`)) {
+        ms = Math.max(ms, this.waitMs(scopeOfKey(k), now, jitter));
+      }
+    }
+    return ms;
+  }
+
+  /** Counts a request started on every scope of `provider` (a task about to call it). */
+  providerStarted(provider: string, now: number): void {
+    for (const k of this.scopes.keys()) {
+      if (k.startsWith(`${provider}\u0000`)) this.started(scopeOfKey(k), now);
     }
   }
 

@@ -62,9 +62,9 @@ export type ChildEvent =
     /** Why the summary failed, on the first compaction that had to cut. */
     note?: string;
   }
-  /** A provider asked for a pause (a 429) or said nothing is left until a reset:
-   * the parent holds its other tasks' calls to that provider until `pauseUntil`
-   * (epoch ms). `key` is a short hash of the API key, never the key; `model`
+  /** A provider asked for a pause (a 429) or said little is left: the parent
+   * holds its other tasks' calls to that provider until `pauseUntil` (epoch ms)
+   * and paces them from the counts (`…ResetAt`: epoch ms). `key` is a short hash of the API key, never the key; `model`
    * is set where the provider limits per model. */
   | {
     type: "rate_limit";
@@ -74,7 +74,10 @@ export type ChildEvent =
     model?: string;
     pauseUntil: number;
     requestsRemaining?: number;
+    requestsLimit?: number;
+    requestsResetAt?: number;
     tokensRemaining?: number;
+    tokensResetAt?: number;
   }
   /** The task is held before its next step: `queued` for a free slot of the
    * concurrency cap, `rate_limit` until `provider` lets the next call go

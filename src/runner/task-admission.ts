@@ -32,7 +32,8 @@ export function queued<T>(cap: Limiter, onQueued: () => void, run: () => Promise
 
 /**
  * Waits while the provider of `model` (`provider/model`; null: the child
- * chooses, nothing to wait for) is paused in this process's view.
+ * chooses, nothing to wait for) is paused or spent in this process's view,
+ * then counts the task's first request against it.
  */
 export async function pausedProvider(
   model: string | null,
@@ -43,10 +44,8 @@ export async function pausedProvider(
   if (!model || !model.includes("/")) return;
   const provider = model.slice(0, model.indexOf("/"));
   for (;;) {
-    const until = view.providerPausedUntil(provider, Date.now());
-    if (until === undefined || signal?.aborted) return;
-    const ms = until - Date.now() +
-      Math.round(Math.random() * Math.min(1000, (until - Date.now()) / 10));
+    const ms = view.providerWaitMs(provider, Date.now(), Math.random());
+    if (ms <= 0 || signal?.aborted) break;
     onWait(ms, provider);
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, ms);
@@ -58,4 +57,6 @@ export async function pausedProvider(
       signal?.addEventListener("abort", done, { once: true });
     });
   }
+  // The task's first call counts against what the provider has left.
+  view.providerStarted(provider, Date.now());
 }
