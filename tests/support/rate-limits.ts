@@ -260,7 +260,8 @@ function refusal(
       error: {
         code: 429,
         message: "You exceeded your current quota, please check your plan and billing details. " +
-          `Please retry in ${delay}.`,
+          "For more information on this error, head to: " +
+          "https://ai.google.dev/gemini-api/docs/rate-limits.",
         status: "RESOURCE_EXHAUSTED",
         details: [
           {
