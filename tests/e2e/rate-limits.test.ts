@@ -51,5 +51,8 @@ describe("a fan-out against a rate-limited provider", () => {
       "tasks were held for the provider instead of asking it",
     );
     assert.ok(!events.some((e) => e.type === "retry"), "no 429 used up a retry");
+    const progress = records.at(-2)!;
+    assert.equal(progress.type, "run_progress");
+    assert.equal(progress.done, 12);
   });
 });
