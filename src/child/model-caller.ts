@@ -107,6 +107,7 @@ export function createModelCaller(
     onLearn: (news) => emit({ type: "rate_limit", id, ...news }),
     onWait: (ms) =>
       emit({ type: "waiting", id, reason: "rate_limit", provider: provider.name, ms }),
+    maxWaitMs: policy.maxDelayMs,
   });
 
   const callModel: CallModel = async (history, forceTool, opts) => {

@@ -10,7 +10,7 @@ import {
   scopeOf,
   setProviderLimits,
 } from "./provider-gate.ts";
-import { RateLimitView } from "./rate-limit-view.ts";
+import { MAX_PAUSE_MS, RateLimitView } from "./rate-limit-view.ts";
 
 const signal = new AbortController().signal;
 
@@ -149,6 +149,37 @@ describe("providerGate", () => {
     } finally {
       setProviderLimits("capped", undefined);
     }
+  });
+
+  test("a 429 asking for longer than the policy allows goes to the retry policy", async () => {
+    const g = providerGate(
+      { name: "o", type: "openai" },
+      "m",
+      { maxWaitMs: 1000 },
+      new RateLimitView(),
+    );
+    let calls = 0;
+    await assert.rejects(g.run(() => {
+      calls++;
+      return Promise.reject(rateLimited({ "retry-after": "120" }));
+    }, { signal }));
+    assert.equal(calls, 1);
+  });
+
+  test("a child's malformed or far-off report cannot park the run", () => {
+    const view = new RateLimitView();
+    const now = Date.now();
+    mergeRateLimit({ provider: "p", key: "k", pauseUntil: now + 10 * MAX_PAUSE_MS }, now, view);
+    assert.equal(view.providerPausedUntil("p", now), now + MAX_PAUSE_MS);
+    const bogus = { provider: "q", key: "k", pauseUntil: "soon", requestsRemaining: -1 };
+    mergeRateLimit(bogus as unknown as RateLimitNews, now, view);
+    assert.equal(view.providerWaitMs("q", now, 0), 0);
+    mergeRateLimit(
+      { provider: 5, key: "k", pauseUntil: now + 100 } as unknown as RateLimitNews,
+      now,
+      view,
+    );
+    assert.equal(view.providerPausedUntil("5", now), undefined);
   });
 
   test("a parent merges a child's news into its view", () => {

@@ -25,6 +25,7 @@
 import { createHash } from "node:crypto";
 import {
   limitsPerModel,
+  MAX_PAUSE_MS,
   type ProviderPace,
   type RateLimitReading,
   type RateLimitScope,
@@ -179,15 +180,35 @@ export function newsOf(
   return news;
 }
 
-/** Merges a pause another process learned into this process's view. */
+/**
+ * Merges what a child learned into this process's view. The event comes
+ * from another process: only well-formed fields count, and no time lies
+ * further ahead than {@link MAX_PAUSE_MS}, so a bogus report cannot park
+ * the run.
+ */
 export function mergeRateLimit(
   news: RateLimitNews,
   now = Date.now(),
   view: RateLimitView = processView,
 ): void {
+  if (typeof news.provider !== "string" || typeof news.key !== "string") return;
   const scope: RateLimitScope = { provider: news.provider, key: news.key };
-  if (news.model !== undefined) scope.model = news.model;
-  const { provider: _p, key: _k, model: _m, ...reading } = news;
+  if (typeof news.model === "string") scope.model = news.model;
+  const count = (v: unknown) =>
+    typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined;
+  const time = (v: unknown) =>
+    typeof v === "number" && Number.isFinite(v) ? Math.min(v, now + MAX_PAUSE_MS) : undefined;
+  const reading: RateLimitReading = {
+    pauseUntil: time(news.pauseUntil),
+    requestsRemaining: count(news.requestsRemaining),
+    requestsLimit: count(news.requestsLimit),
+    requestsResetAt: time(news.requestsResetAt),
+    tokensRemaining: count(news.tokensRemaining),
+    tokensResetAt: time(news.tokensResetAt),
+  };
+  for (const k of Object.keys(reading) as (keyof RateLimitReading)[]) {
+    if (reading[k] === undefined) delete reading[k];
+  }
   view.observe(scope, reading, now);
 }
 
@@ -195,7 +216,12 @@ export function mergeRateLimit(
 export function providerGate(
   provider: { name: string; type: string; apiKey?: string },
   model: string,
-  hooks: { onLearn?: (news: RateLimitNews) => void; onWait?: (ms: number) => void } = {},
+  hooks: {
+    onLearn?: (news: RateLimitNews) => void;
+    onWait?: (ms: number) => void;
+    /** The longest 429 wait held here (the retry policy's cap); a longer one is the policy's. */
+    maxWaitMs?: number;
+  } = {},
   view: RateLimitView = processView,
 ) {
   const scope = scopeOf(provider, model);
@@ -236,7 +262,10 @@ export function providerGate(
             // long again (doubling with each 429 the call meets in a row, at most
             // 5 s), so they do not all ask in the same instant.
             // One that asks for no wait is a plain retry: the retry policy's.
-            if (r.pauseUntil === undefined || r.pauseUntil <= now || held >= MAX_HELD_429) {
+            if (
+              r.pauseUntil === undefined || r.pauseUntil <= now || held >= MAX_HELD_429 ||
+              r.pauseUntil - now > (hooks.maxWaitMs ?? MAX_PAUSE_MS)
+            ) {
               throw err;
             }
             const spread = Math.random() * Math.min((r.pauseUntil - now) * 2 ** held, 5000);
