@@ -5,6 +5,7 @@ import {
   MAX_HELD_429,
   mergeRateLimit,
   newsOf,
+  pausesFor,
   providerGate,
   type RateLimitNews,
   scopeOf,
@@ -180,6 +181,36 @@ describe("providerGate", () => {
       view,
     );
     assert.equal(view.providerPausedUntil("5", now), undefined);
+  });
+
+  test("a pause one child met reaches a sibling through the parent", async () => {
+    const [childA, parent, childB] = [
+      new RateLimitView(),
+      new RateLimitView(),
+      new RateLimitView(),
+    ];
+    const p = { name: "anthropic", type: "anthropic", apiKey: "k" };
+    const up: RateLimitNews[] = [];
+    const a = providerGate(p, "claude-x", { onLearn: (n) => up.push(n) }, childA);
+    let calls = 0;
+    let seenB = 0;
+    await a.run(() => {
+      if (calls++ > 0) return Promise.resolve({});
+      // Sent up the channel, merged by the parent, carried down to the sibling.
+      const refused = Promise.reject(rateLimited({ "retry-after": "1" }));
+      refused.catch(() =>
+        setTimeout(() => {
+          for (const n of up) mergeRateLimit(n, Date.now(), parent);
+          for (const n of pausesFor("anthropic", Date.now(), parent)) {
+            mergeRateLimit(n, Date.now(), childB);
+          }
+          seenB = childB.waitMs(scopeOf(p, "claude-x"), Date.now(), 0);
+        }, 0)
+      );
+      return refused;
+    }, { signal });
+    assert.ok(seenB > 500 && seenB <= 1000, `the sibling would wait ${seenB} ms`);
+    assert.equal(pausesFor("openai", Date.now(), parent).length, 0);
   });
 
   test("a parent merges a child's news into its view", () => {

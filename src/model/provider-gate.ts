@@ -212,6 +212,19 @@ export function mergeRateLimit(
   view.observe(scope, reading, now);
 }
 
+/**
+ * What the run's top-level process knows about `provider` that a running
+ * child should apply: one pause per scope (key fingerprint, model), for the
+ * channel to carry down; the child applies each with {@link mergeRateLimit}.
+ */
+export function pausesFor(
+  provider: string,
+  now = Date.now(),
+  view: RateLimitView = processView,
+): RateLimitNews[] {
+  return view.pausesOf(provider, now).map(({ scope, pauseUntil }) => ({ ...scope, pauseUntil }));
+}
+
 /** The gate of one provider and model for this process. */
 export function providerGate(
   provider: { name: string; type: string; apiKey?: string },

@@ -310,6 +310,17 @@ export class RateLimitView {
     return ms;
   }
 
+  /** The pauses still running for the scopes of `provider`. */
+  pausesOf(provider: string, now: number): { scope: RateLimitScope; pauseUntil: number }[] {
+    const out: { scope: RateLimitScope; pauseUntil: number }[] = [];
+    for (const [k, s] of this.scopes) {
+      if (!k.startsWith(`${provider}\u0000`)) continue;
+      const until = Math.max(s.pauseUntil ?? 0, now + this.waitMs(scopeOfKey(k), now, 0));
+      if (until > now) out.push({ scope: scopeOfKey(k), pauseUntil: until });
+    }
+    return out;
+  }
+
   /** Counts a request started on every scope of `provider` (a task about to call it). */
   providerStarted(provider: string, now: number): void {
     for (const k of this.scopes.keys()) {
