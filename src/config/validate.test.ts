@@ -33,10 +33,18 @@ describe("validateConfig", () => {
         roles: { smol: "ollama/q" },
         aliases: { Opus: "x/y" },
       },
-      providers: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1/" } },
+      providers: {
+        local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1/" },
+        anthropic: { requestsPerMinute: 50, tokensPerMinute: 30000, maxConcurrentRequests: 4 },
+      },
     }, FILE);
     assert.ok(r.ok);
     assert.deepEqual(r.warnings, []);
+    assert.deepEqual(r.value.providers?.anthropic, {
+      requestsPerMinute: 50,
+      tokensPerMinute: 30000,
+      maxConcurrentRequests: 4,
+    });
     assert.equal(r.value.task?.maxRecursionDepth, -1);
     assert.deepEqual(r.value.models?.aliases, { opus: "x/y" });
     assert.equal(r.value.providers?.local.baseURL, "http://127.0.0.1:8080/v1");

@@ -12,6 +12,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
+import { isAfterTool } from "../support/world.ts";
 
 // 4 requests per 1.2 s: one every 300 ms, bursts of at most 4.
 const harness = modelHarness({
@@ -54,5 +55,35 @@ describe("a fan-out against a rate-limited provider", () => {
     const progress = records.at(-2)!;
     assert.equal(progress.type, "run_progress");
     assert.equal(progress.done, 12);
+  });
+
+  test("the user's requestsPerMinute paces a task's calls before any 429", async () => {
+    const w = harness.world({
+      config: "providers:\n" +
+        `  local: { type: openai-compatible, baseURL: "${server.url}/v1", requestsPerMinute: 20 }\n` +
+        "models:\n  default: local/mock-large\n",
+    });
+    const before = server.limited();
+    harness.respond((req) =>
+      isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "ls", args: { path: "." } }] }
+    );
+    try {
+      // Let the bucket refill from the test before (4 per 1.2 s).
+      await new Promise((r) => setTimeout(r, 1300));
+      const r = await runXcsh(["run", "task", "--output-format", "stream-json", "look"], {
+        cwd: w.cwd,
+        home: w.home,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l))
+        .filter((x: Rec) => x.type === "event").map((x: Rec) => x.event);
+      // Two calls: the second waits for the user's pace (one call per 3 s).
+      const waits = events.filter((e: Rec) => e.type === "waiting" && e.reason === "rate_limit");
+      assert.equal(waits.length, 1, JSON.stringify(waits));
+      assert.ok(waits[0].ms > 0 && waits[0].ms <= 3300, `waited ${waits[0].ms} ms`);
+      assert.equal(server.limited().refused, before.refused, "no 429");
+    } finally {
+      harness.respond(() => ({ text: "done" }));
+    }
   });
 });
