@@ -5,7 +5,7 @@
  * raw samples to bench/results.json.
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
- *                    [tools] [collections] [background] [git] [launcher] [stream]
+ *                    [tools] [collections] [background] [git] [launcher] [stream] [ratelimit]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -53,6 +53,9 @@
  *   skipped with the reason where the cluster cannot start.
  * - stream: a 10-turn task with `--output-format stream-json` vs `--json`
  *   (bench/sections/stream.ts): ≤ 1.05×.
+ * - ratelimit: 64 tasks at concurrency 16 against a server limiting them to
+ *   8 requests per second (bench/sections/ratelimit.ts): no task fails, and
+ *   the wall time is ≤ 1.2× the least the limits allow.
  *
  * @module
  */
@@ -74,6 +77,7 @@ import { benchBackground } from "./sections/background.ts";
 import { benchGit } from "./sections/git.ts";
 import { benchLauncher } from "./sections/launcher.ts";
 import { benchStream } from "./sections/stream.ts";
+import { benchRateLimit } from "./sections/ratelimit.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -90,6 +94,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   git: benchGit,
   launcher: benchLauncher,
   stream: benchStream,
+  ratelimit: benchRateLimit,
 };
 
 async function main(): Promise<void> {

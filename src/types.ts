@@ -371,6 +371,10 @@ export interface ProviderConfig {
   apiKeyEnv?: string;
   /** The models' context window in tokens: one for all, or by model name (`*`: the others). */
   contextWindow?: number | Record<string, number>;
+  /** Limits this machine's requests to the provider keeps to before any 429 (per process). */
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  maxConcurrentRequests?: number;
 }
 
 /** A launcher (`config/launchers.ts` reads it): its words, and whether its far side is a shell. */

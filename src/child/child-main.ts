@@ -50,6 +50,7 @@ import { createModelCaller } from "./model-caller.ts";
 import { createBudgetGate, DEFAULT_GRANT_TIMEOUT_MS } from "./budget-gate.ts";
 import { type BudgetLink, BudgetRefused } from "../protocol/budget-link.ts";
 import { CONTROL_VERSION, type ControlMessage } from "../protocol/control.ts";
+import { setProviderLimits } from "../model/provider-gate.ts";
 import { spillingTools } from "./spill.ts";
 import { inlineLimit } from "../tools/result-share.ts";
 import {
@@ -258,6 +259,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
   const system = systemPromptOf(envelope, validator.value, tools.has("skill"));
   const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
+  setProviderLimits(provider.name, config.providers[provider.name]);
   const { callModel, reserve } = createModelCaller({
     id,
     provider,

@@ -4,7 +4,8 @@
  * refused so far), the stream of one turn with its text as `text` events,
  * the retries of a failed call as `retry` events, a parameter the server
  * refuses dropped for the rest of the task, and the turn's usage as a
- * `usage` event. Every request's history is first made to fit the provider
+ * `usage` event. Every attempt first waits for the provider's rate limits
+ * (`model/provider-gate.ts`). Every request's history is first made to fit the provider
  * (`sessions/target-rules.ts`: tool-call ids, blank text), and a budget-thinking
  * Anthropic request inside a tool loop its last assistant message began
  * without thinking is sent without thinking, as Anthropic's guide allows.
@@ -23,6 +24,7 @@ import type { ThinkingLevel } from "../types.ts";
 import type { Emit } from "../protocol/events.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries } from "./retries.ts";
+import { providerGate } from "../model/provider-gate.ts";
 import { streamTurn, type TurnOutput } from "./turn.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
@@ -104,6 +106,13 @@ export function createModelCaller(
   };
   let call = request();
   const target = { model: o.model.id, baseURL: o.model.baseURL };
+  // Rate limits: every attempt waits for the provider; what it learns goes up to the parent.
+  const gate = providerGate(provider, o.model.name, {
+    onLearn: (news) => emit({ type: "rate_limit", id, ...news }),
+    onWait: (ms) =>
+      emit({ type: "waiting", id, reason: "rate_limit", provider: provider.name, ms }),
+    maxWaitMs: policy.maxDelayMs,
+  });
 
   const callModel: CallModel = async (history, forceTool, opts) => {
     const messages = forTarget(history, provider.type).messages as Message[];
@@ -154,7 +163,9 @@ export function createModelCaller(
       if (!answer.ok) throw new BudgetRefused(answer.reason);
       granted = answer.reqId;
     }
-    const out = await callModelWithRetries(turn, {
+    const tokens = Math.ceil(JSON.stringify(messages).length / 4);
+    const gated = () => gate.run(turn, { signal: o.signal, tokens });
+    const out = await callModelWithRetries(gated, {
       policy,
       signal: o.signal,
       target,

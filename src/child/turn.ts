@@ -51,6 +51,8 @@ export interface TurnOutput {
   text: string;
   usage: TurnUsage;
   finishReason: string;
+  /** The answer's HTTP headers, when the provider package passes them on (rate limits). */
+  headers?: Record<string, string>;
 }
 
 /** Most characters one model turn may produce (text, reasoning and tool arguments). */
@@ -177,7 +179,7 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
     const narrow = force !== undefined && req.controls?.narrow === true;
     let tools = toProviderTools(narrow ? req.tools.filter((t) => t.name === force) : req.tools);
     if (req.breakpoints) ({ prompt, tools } = withAnthropicBreakpoints(prompt, tools));
-    const { stream } = await unlessAborted(
+    const { stream, response } = await unlessAborted(
       req.model.doStream({
         prompt,
         tools,
@@ -296,7 +298,8 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
     if (failure !== undefined) throw failure;
     const kept = content.filter((p) => p.type !== "text" || p.text !== "" || p.providerOptions);
     const messages: Message[] = kept.length > 0 ? [{ role: "assistant", content: kept }] : [];
-    return { messages, toolCalls, text, usage, finishReason };
+    const headers = response?.headers as Record<string, string> | undefined;
+    return { messages, toolCalls, text, usage, finishReason, ...(headers ? { headers } : {}) };
   } catch (err) {
     if (req.signal.aborted) throw req.signal.reason;
     if (idleError) throw idleError;

@@ -72,4 +72,39 @@ describe("Progress (terminal)", () => {
     assert.match(text, /xcsh: \[a\] explore: sonnet unavailable .*; using ollama\/q\n/);
     assert.match(text, /a .*running \(ollama\/q\)/);
   });
+
+  test("each task shows its turns and tokens; one total line counts the run", () => {
+    const out: string[] = [];
+    const p = new Progress({ isTTY: true, write: (t) => out.push(t) });
+    for (const id of ["a", "b", "c"]) p.add(id, "task");
+    p.event("a", { type: "usage", id: "a", input: 1500, output: 500, cacheRead: 0, cacheWrite: 0 });
+    p.event("a", { type: "tool_start", id: "a", callId: "1", tool: "grep", args: {} });
+    p.event("b", { type: "waiting", id: "b", reason: "queued" });
+    p.event("c", { type: "waiting", id: "c", reason: "rate_limit", provider: "openai", ms: 2000 });
+    p.stop();
+    const text = out.join("");
+    assert.match(text, /a .*grep.*turn 1 · 2\.0k tokens/);
+    assert.match(text, /b .*queued/);
+    assert.match(text, /c .*waiting on openai's rate limit \(2\.0s\)/);
+    assert.match(text, /0 done · 1 running · 1 queued · 1 waiting on a rate limit · 2\.0k tokens/);
+  });
+});
+
+describe("Progress (plain lines) for waits", () => {
+  test("a queued task and a rate-limit wait each say so", () => {
+    const { p, lines } = plain();
+    p.add("a", "task");
+    p.event("a", { type: "waiting", id: "a", reason: "queued" });
+    p.event("a", {
+      type: "waiting",
+      id: "a",
+      reason: "rate_limit",
+      provider: "anthropic",
+      ms: 1500,
+    });
+    assert.deepEqual(lines, [
+      "xcsh: [a] queued\n",
+      "xcsh: [a] waiting on anthropic's rate limit (1.5s)\n",
+    ]);
+  });
 });

@@ -2,10 +2,12 @@
  * Shows task progress on stderr while `xcsh run` waits.
  *
  * Decides the two forms: on a terminal, one live line per task (state, the
- * tool calls running now, side by side when there are several, elapsed
- * time) redrawn in place, colours unless `NO_COLOR` is set; elsewhere, one
- * plain line per milestone (start, tool calls, retries, end), so logs stay
- * readable. A model fallback is said on a line of its own in both. An ending
+ * tool calls running now, side by side when there are several, its turns
+ * and tokens, elapsed time) and one total line for the run (done / running
+ * / queued / waiting on a rate limit, tokens, dollars) redrawn in place,
+ * colours unless `NO_COLOR` is set; elsewhere, one plain line per milestone
+ * (start, tool calls, retries, a wait for a slot or a rate limit, end), so
+ * logs stay readable. A model fallback is said on a line of its own in both. An ending
  * says only the status: the error is reported once, with the results. Stdout
  * is never touched.
  *
@@ -20,6 +22,7 @@ import { oneLine } from "../text/labels.ts";
 import { compactLabel } from "../progress/compact-label.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";
+import { runLine, RunTally, shortCount } from "../progress/run-tally.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
 export interface ProgressOutput {
@@ -44,6 +47,7 @@ function seconds(ms: number): string {
 export class Progress {
   private rows = new Map<string, Row>();
   private running = new RunningTools();
+  private tally = new RunTally();
   private timer?: ReturnType<typeof setInterval>;
   private drawn = 0;
   private frame = 0;
@@ -59,6 +63,7 @@ export class Progress {
   }
 
   add(id: string, agent: string): void {
+    this.tally.add(id);
     this.rows.set(id, {
       id: cleanText(id),
       agent: cleanText(agent),
@@ -74,7 +79,17 @@ export class Progress {
   event(id: string, e: ChildEvent): void {
     const row = this.rows.get(id);
     if (!row) return;
-    if (e.type === "start") {
+    this.tally.event(id, e);
+    if (e.type === "waiting") {
+      row.state = e.reason === "queued"
+        ? "queued"
+        : `waiting on ${cleanText(String(e.provider ?? "the provider"))}'s rate limit${
+          e.ms ? ` (${seconds(e.ms)})` : ""
+        }`;
+      this.plain(`[${row.id}] ${row.state}`);
+    } else if (e.type === "usage" && row.state.startsWith("waiting on")) {
+      row.state = "thinking";
+    } else if (e.type === "start") {
       row.state = `running (${cleanText(String(e.model))})`;
       if (e.note) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.note))}`);
       if (e.windowNote) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.windowNote))}`);
@@ -106,6 +121,7 @@ export class Progress {
     const row = this.rows.get(result.id);
     if (!row) return;
     row.done = result;
+    this.tally.finish(result.id, result.costUSD);
     this.plain(`[${row.id}] ${result.status} after ${seconds(Date.now() - row.started)}`);
   }
 
@@ -135,16 +151,23 @@ export class Progress {
 
   private draw(): void {
     this.frame = (this.frame + 1) % FRAMES.length;
-    const lines = [...this.rows.values()].map((r) => {
+    const snapshot = this.tally.snapshot();
+    const turns = new Map(snapshot.tasks.map((t) => [t.id, t]));
+    const lines = [...this.rows].map(([key, r]) => {
       const elapsed = seconds(r.done?.durationMs ?? Date.now() - r.started);
       if (r.done) {
         const mark = r.done.status === "ok" ? this.paint("32", "✓") : this.paint("31", "✗");
         return `${mark} ${r.id} ${this.paint("2", r.agent)} ${r.done.status} ${elapsed}`;
       }
+      const t = turns.get(key);
+      const counts = t && t.turns > 0
+        ? ` ${this.paint("2", `turn ${t.turns} · ${shortCount(t.tokens)} tokens`)}`
+        : "";
       return `${this.paint("36", FRAMES[this.frame])} ${r.id} ${
         this.paint("2", r.agent)
-      } ${r.state} ${elapsed}`;
+      } ${r.state}${counts} ${elapsed}`;
     });
+    if (this.rows.size > 1) lines.push(this.paint("1", runLine(snapshot)));
     let s = this.drawn > 0 ? `\x1b[${this.drawn}A` : "";
     for (const l of lines) s += `\r\x1b[2K${l}\n`;
     this.drawn = lines.length;

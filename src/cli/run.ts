@@ -53,6 +53,7 @@ import { runBudgetFor } from "../runner/run-budget.ts";
 import { printResults } from "./results.ts";
 import { outputFormat } from "./output-format.ts";
 import { StreamJson } from "./stream-json.ts";
+import { RunTally } from "../progress/run-tally.ts";
 import { readStdinCapped, withStdin } from "./stdin-assignment.ts";
 import {
   BACKGROUND_ENV,
@@ -418,17 +419,21 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
   const stream = format.value === "stream-json" && !values["dry-run"] && !present
     ? new StreamJson(() => controller.abort())
     : undefined;
+  // Where the run stands, for the stream's run_progress records.
+  const tally = new RunTally();
   const tool = new TaskTool({
     env,
     config: loaded.config,
     caller: caller.state,
     runId: runId(),
     onEvent: (id, e) => {
+      tally.event(id, e);
       progress?.event(id, e);
       stream?.event(e);
       present?.event(id, e);
     },
     onResult: (r) => {
+      tally.finish(r.id, r.costUSD);
       progress?.finish(r);
       stream?.result(r);
       present?.result(r);
@@ -594,12 +599,17 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     tasks: prepared.tasks,
     abort: () => controller.abort(),
   });
+  for (const t of tasks) tally.add(t.id);
+  const ticker = stream ? setInterval(() => stream.runProgress(tally.snapshot()), 1000) : undefined;
+  ticker?.unref?.();
   let results: TaskResult[];
   try {
     results = await tool.start(prepared.tasks, controller.signal);
   } finally {
     for (const s of signals) process.off(s, onSignal);
+    if (ticker) clearInterval(ticker);
   }
+  stream?.runProgress(tally.snapshot());
   progress?.stop();
   sink?.done(agent, results);
   if (present) return present.end(results);

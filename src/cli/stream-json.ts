@@ -7,7 +7,8 @@
  * prints — `{"type": "event", "event": {…}}` for each child event and
  * `{"type": "result", "at", "result": {…}}` for each task's outcome — between
  * a first `run_start` and a last `run_result` record that only the stream
- * has. Conversation `message` events are left out: answer text arrives as
+ * has, and a `run_progress` record (done / running / queued / waiting tasks,
+ * tokens, dollars, each task's step) every second and once before the last. Conversation `message` events are left out: answer text arrives as
  * `text` deltas. When the reader goes away (`| head -1`), `onClosed` is
  * told once and nothing more is written.
  *
@@ -24,6 +25,7 @@ import type { BudgetReport } from "../runner/budget-governor.ts";
 import { writeText } from "../text/stdio.ts";
 import type { TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
+import type { RunSnapshot } from "../progress/run-tally.ts";
 
 /** The version of the stream's records; fields are only ever added within a version. */
 export const STREAM_VERSION = 1;
@@ -52,6 +54,11 @@ export class StreamJson {
   /** A child's event, as its session records it. */
   event(event: ChildEvent): void {
     if (event.type !== "message") this.line({ type: "event", event });
+  }
+
+  /** Where the run stands (`progress/run-tally.ts`): written every second while it runs, and last before `run_result`. */
+  runProgress(snapshot: RunSnapshot): void {
+    this.line({ type: "run_progress", at: new Date().toISOString(), ...snapshot });
   }
 
   /** One task's outcome, as its session records it. */

@@ -33,10 +33,18 @@ describe("validateConfig", () => {
         roles: { smol: "ollama/q" },
         aliases: { Opus: "x/y" },
       },
-      providers: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1/" } },
+      providers: {
+        local: { type: "openai-compatible", baseURL: "http://127.0.0.1:8080/v1/" },
+        anthropic: { requestsPerMinute: 50, tokensPerMinute: 30000, maxConcurrentRequests: 4 },
+      },
     }, FILE);
     assert.ok(r.ok);
     assert.deepEqual(r.warnings, []);
+    assert.deepEqual(r.value.providers?.anthropic, {
+      requestsPerMinute: 50,
+      tokensPerMinute: 30000,
+      maxConcurrentRequests: 4,
+    });
     assert.equal(r.value.task?.maxRecursionDepth, -1);
     assert.deepEqual(r.value.models?.aliases, { opus: "x/y" });
     assert.equal(r.value.providers?.local.baseURL, "http://127.0.0.1:8080/v1");
@@ -185,6 +193,24 @@ describe("validateConfig", () => {
       { providers: { p: { contextWindow: { m: 100 } } } },
       "providers.p.contextWindow.m",
       /at least 1024/,
+    ],
+    [
+      "requests per minute of 0",
+      { providers: { p: { requestsPerMinute: 0 } } },
+      "providers.p.requestsPerMinute",
+      /whole number, at least 1, got 0/,
+    ],
+    [
+      "a concurrency cap that is text",
+      { providers: { p: { maxConcurrentRequests: "4" } } },
+      "providers.p.maxConcurrentRequests",
+      /whole number, at least 1, got "4"/,
+    ],
+    [
+      "tokens per minute that is a fraction",
+      { providers: { p: { tokensPerMinute: 1.5 } } },
+      "providers.p.tokensPerMinute",
+      /whole number/,
     ],
     ["mcpServers as a list", { mcpServers: ["fs"] }, "mcpServers", /mapping of server names/],
     ["an MCP server with nothing to run", { mcpServers: { fs: {} } }, "mcpServers.fs", /'command'/],

@@ -304,7 +304,19 @@ function checkProvider(
     );
   }
   const raw = mapping(value, key);
-  unknownKeys(raw, ["type", "baseURL", "apiKeyEnv", "contextWindow"], key, file, warnings);
+  unknownKeys(
+    raw,
+    [
+      "type",
+      "baseURL",
+      "apiKeyEnv",
+      "contextWindow",
+      ...RATE_LIMIT_FIELDS,
+    ],
+    key,
+    file,
+    warnings,
+  );
   const out: Partial<ProviderConfig> = {};
   if (raw.type !== undefined) {
     const t = raw.type;
@@ -328,8 +340,23 @@ function checkProvider(
     out.apiKeyEnv = env;
   }
   if (raw.contextWindow !== undefined) out.contextWindow = windowSetting(raw.contextWindow, key);
+  for (const field of RATE_LIMIT_FIELDS) {
+    const v = raw[field];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+      fail(`${key}.${field}`, "a whole number, at least 1", v);
+    }
+    out[field] = v;
+  }
   return out;
 }
+
+/** `providers.<name>` limits applied before any 429 (`model/provider-gate.ts`). */
+const RATE_LIMIT_FIELDS = [
+  "requestsPerMinute",
+  "tokensPerMinute",
+  "maxConcurrentRequests",
+] as const;
 
 /** `providers.<name>.contextWindow`: a whole number of tokens, or such numbers by model name. */
 function windowSetting(value: unknown, key: string): number | Record<string, number> {

@@ -51,6 +51,7 @@ import { formatDiagnostic } from "../text/labels.ts";
 import { compactLabel } from "../progress/compact-label.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";
+import { runLine, RunTally } from "../progress/run-tally.ts";
 import { isVerbose, warningSummary } from "../text/warnings.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -252,13 +253,24 @@ export async function createMcpServer(
     const token = extra._meta?.progressToken;
     let progress = 0;
     const calls = new RunningTools();
+    // The call's totals, said after each message (done / running / queued / waiting, tokens).
+    const tally = new RunTally();
+    let lastTotals = "";
     // Notifications still being written: the response waits for them, so a
     // client never sees progress arrive after the result.
     const sending = new Set<Promise<unknown>>();
     const onEvent = (id: string, e: ChildEvent) => {
       if (token === undefined) return;
+      tally.event(id, e);
+      if (e.type === "result") tally.finish(id);
       let message: string | undefined;
-      if (e.type === "start") {
+      if (e.type === "waiting") {
+        message = e.reason === "queued"
+          ? `[${id}] queued`
+          : `[${id}] waiting on ${e.provider ?? "the provider"}'s rate limit${
+            e.ms ? ` (${(e.ms / 1000).toFixed(1)}s)` : ""
+          }`;
+      } else if (e.type === "start") {
         message = `[${id}] started on ${e.model}${e.note ? ` (${e.note})` : ""}`;
       } else if (e.type === "retry") message = `[${id}] ${retryLabel(e)}`;
       else if (e.type === "compact") message = `[${id}] ${compactLabel(e)}`;
@@ -267,14 +279,22 @@ export async function createMcpServer(
         message = `[${id}] ${calls.label(id)}`;
       } else if (e.type === "tool_end") calls.event(id, e);
       else if (e.type === "result") message = `[${id}] ${e.status}`;
-      if (!message) return;
-      progress++;
-      const sent = extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress, message },
-      }).catch(() => {});
-      sending.add(sent);
-      sent.finally(() => sending.delete(sent));
+      const send = (text: string) => {
+        progress++;
+        const sent = extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress, message: text },
+        }).catch(() => {});
+        sending.add(sent);
+        sent.finally(() => sending.delete(sent));
+      };
+      if (message) send(message);
+      // The call's totals, when they change at a call, a wait or an ending.
+      if (e.type === "usage" || e.type === "waiting" || e.type === "result") {
+        const line = `run: ${runLine(tally.snapshot())}`;
+        if (line !== lastTotals) send(line);
+        lastTotals = line;
+      }
     };
     const run = async (signal: AbortSignal): Promise<ToolResult> => {
       const call = runTaskCall(

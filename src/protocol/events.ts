@@ -85,6 +85,27 @@ export type ChildEvent =
     /** Why the summary failed, on the first compaction that had to cut. */
     note?: string;
   }
+  /** A provider asked for a pause (a 429) or said little is left: the parent
+   * holds its other tasks' calls to that provider until `pauseUntil` (epoch ms)
+   * and paces them from the counts (`…ResetAt`: epoch ms). `key` is a short hash of the API key, never the key; `model`
+   * is set where the provider limits per model. */
+  | {
+    type: "rate_limit";
+    id: string;
+    provider: string;
+    key: string;
+    model?: string;
+    pauseUntil: number;
+    requestsRemaining?: number;
+    requestsLimit?: number;
+    requestsResetAt?: number;
+    tokensRemaining?: number;
+    tokensResetAt?: number;
+  }
+  /** The task is held before its next step: `queued` for a free slot of the
+   * concurrency cap, `rate_limit` until `provider` lets the next call go
+   * (`ms`: how long, as far as known). */
+  | { type: "waiting"; id: string; reason: "queued" | "rate_limit"; provider?: string; ms?: number }
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
   | { type: "text"; id: string; delta: string }

@@ -32,6 +32,8 @@
 import { writeErr } from "../text/stdio.ts";
 import { taskArtifactsFolder } from "./artifacts.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
+import { pausedProvider, queued } from "./task-admission.ts";
+import { mergeRateLimit } from "../model/provider-gate.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
@@ -767,6 +769,9 @@ export class TaskTool {
       tasks.map((t) => t.isolate !== undefined),
     );
     const cap = createLimiter(config.task.maxConcurrency);
+    // A task held for a free slot says so once.
+    const onQueued = (id: string) => () =>
+      this.opts.onEvent?.(id, { type: "waiting", id, reason: "queued" });
     const runs: Promise<TaskResult>[] = [];
     tasks.forEach((task, i) => {
       // Where the child keeps its long tool results (named here, made there).
@@ -774,55 +779,71 @@ export class TaskTool {
       if (artifacts) task.envelope.artifacts = artifacts;
       const before = Promise.all(waits[i].map((j) => runs[j].catch(() => undefined)));
       runs[i] = before.then(() =>
-        cap(() =>
-          slot(async () => {
-            const calls: TokenUsage[] = [];
-            // Tasks still queued when the call is cancelled never start.
-            const final: TaskResult = signal?.aborted
-              ? {
-                id: task.envelope.id,
-                agent: task.envelope.agent.name,
-                status: "cancelled",
-                error: "cancelled",
+        queued(
+          cap,
+          onQueued(task.envelope.id),
+          () =>
+            queued(slot, onQueued(task.envelope.id), async () => {
+              // A provider a sibling found paused: this task starts when the pause ends.
+              await pausedProvider(task.envelope.model, signal, (ms, provider) =>
+                this.opts.onEvent?.(task.envelope.id, {
+                  type: "waiting",
+                  id: task.envelope.id,
+                  reason: "rate_limit",
+                  provider,
+                  ms,
+                }));
+              const calls: TokenUsage[] = [];
+              // Tasks still queued when the call is cancelled never start.
+              const final: TaskResult = signal?.aborted
+                ? {
+                  id: task.envelope.id,
+                  agent: task.envelope.agent.name,
+                  status: "cancelled",
+                  error: "cancelled",
+                }
+                : await runPreparedTask({
+                  envelope: task.envelope,
+                  env: { ...baseEnv, ...task.childEnv },
+                  timeoutMs: task.timeoutMs,
+                  session: task.session,
+                  isolate: task.isolate,
+                  ...(task.launch ? { launch: task.launch } : {}),
+                  ...(this.opts.budget ? { budget: this.opts.budget } : {}),
+                  ...(task.accept
+                    ? { accept: { plan: task.accept, config, home: env.home, env: env.env } }
+                    : {}),
+                  finalize: async (r) => {
+                    const asked = task.requestedModel !== undefined && r.model !== undefined
+                      ? { ...r, requestedModel: task.requestedModel }
+                      : r;
+                    return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
+                  },
+                  keeper: this.keeper,
+                  secrets: this.secrets,
+                  worktrees: this.worktreesDir,
+                  run: this.opts.backgroundRun,
+                  signal,
+                  onEvent: (e) => {
+                    // What one child learns about a provider holds every other task here.
+                    if (e.type === "rate_limit") mergeRateLimit(e);
+                    if (e.type === "usage") {
+                      calls.push({
+                        input: e.input ?? 0,
+                        output: e.output ?? 0,
+                        cacheRead: e.cacheRead ?? 0,
+                        cacheWrite: e.cacheWrite ?? 0,
+                      });
+                    }
+                    this.opts.onEvent?.(task.envelope.id, e);
+                  },
+                });
+              if (signal?.aborted) {
+                task.session?.release();
               }
-              : await runPreparedTask({
-                envelope: task.envelope,
-                env: { ...baseEnv, ...task.childEnv },
-                timeoutMs: task.timeoutMs,
-                session: task.session,
-                isolate: task.isolate,
-                ...(task.launch ? { launch: task.launch } : {}),
-                ...(this.opts.budget ? { budget: this.opts.budget } : {}),
-                ...(task.accept
-                  ? { accept: { plan: task.accept, config, home: env.home, env: env.env } }
-                  : {}),
-                finalize: async (r) => {
-                  const asked = task.requestedModel !== undefined && r.model !== undefined
-                    ? { ...r, requestedModel: task.requestedModel }
-                    : r;
-                  return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
-                },
-                keeper: this.keeper,
-                secrets: this.secrets,
-                worktrees: this.worktreesDir,
-                run: this.opts.backgroundRun,
-                signal,
-                onEvent: (e) => {
-                  if (e.type === "usage") {
-                    calls.push({
-                      input: e.input ?? 0,
-                      output: e.output ?? 0,
-                      cacheRead: e.cacheRead ?? 0,
-                      cacheWrite: e.cacheWrite ?? 0,
-                    });
-                  }
-                  this.opts.onEvent?.(task.envelope.id, e);
-                },
-              });
-            if (signal?.aborted) task.session?.release();
-            this.opts.onResult?.(final);
-            return final;
-          })
+              this.opts.onResult?.(final);
+              return final;
+            }),
         )
       );
     });

@@ -67,8 +67,22 @@ describe("--output-format stream-json", () => {
       assert.ok(lines.indexOf(result) < lines.length - 1);
     }
     for (const l of lines) {
-      assert.ok(["run_start", "event", "result", "run_result"].includes(l.type));
+      assert.ok(["run_start", "event", "result", "run_progress", "run_result"].includes(l.type));
     }
+    // Where the run stands, last before run_result: both done, their tokens counted.
+    const progress = lines.at(-2)!;
+    assert.equal(progress.type, "run_progress");
+    assert.deepEqual(
+      [progress.done, progress.running, progress.queued, progress.waiting],
+      [2, 0, 0, 0],
+    );
+    const used = lines.filter((l) => l.type === "event" && l.event.type === "usage")
+      .reduce((n, l) => n + l.event.input, 0);
+    assert.equal(progress.tokens.input, used);
+    assert.deepEqual(progress.tasks.map((t: Rec) => [t.id, t.step, t.turns]), [
+      ["a", "done", 2],
+      ["b", "done", 2],
+    ]);
   });
 
   test("a refusal before any task starts is a run_result with the error", async () => {

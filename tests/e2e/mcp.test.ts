@@ -132,6 +132,11 @@ describe("xcsh mcp", () => {
     assert.equal(r.structuredContent.results[0].text, "it is a demo");
     assert.ok(messages.includes("[q] read README.md"), messages.join(" | "));
     assert.ok(messages.includes("[q] ok"), messages.join(" | "));
+    // The call's totals follow its calls and its ending.
+    assert.ok(
+      messages.some((m) => /^run: 1 done · 0 running · \d+ tokens$/.test(m)),
+      messages.join(" | "),
+    );
   });
 
   test("progress shows the read-only calls of one turn running side by side", async () => {

@@ -107,6 +107,7 @@ export function modelHarness(options: HarnessOptions = {}): Harness {
     peakInFlight: () => live().peakInFlight(),
     resetPeak: () => live().resetPeak(),
     limitWindow: (rule) => live().limitWindow(rule),
+    limited: () => live().limited(),
     close: () => live().close(),
   };
   const keep = <W extends World>(w: W): W => {

@@ -51,6 +51,10 @@
  *   and thought signatures (Gemini 3 function calls) are opaque tokens issued
  *   per answer. `lenient: "why"` turns the rules off. `POST /api/show`
  *   answers the Ollama-shaped models of `strict.ollama` (404 for others).
+ * - With `rateLimits`, requests are limited per API key as the real APIs
+ *   limit them (`rate-limits.ts`): every answer carries the provider's
+ *   rate-limit headers, and a request over a limit gets the provider's 429
+ *   and uses no turn. `limited()` counts what was admitted and refused.
  *
  * Only `node:` built-ins are used so the module runs the same under Bun and Deno.
  */
@@ -69,6 +73,7 @@ import {
   StrictState,
 } from "./strict-rules.ts";
 import { promptTokens } from "./prompt-cache.ts";
+import { type LimitCounts, RateLimiter, type RateLimitRules, requestKey } from "./rate-limits.ts";
 
 /** A tool call the scripted model makes. `args` that is a string is sent verbatim
  * as the arguments text (lets a test send broken JSON); anything else is
@@ -159,6 +164,8 @@ export interface ModelServer {
   /** Sets the context window requests are refused past (strict mode), for the
    * tests that follow; undefined: the options' own (none by default). */
   limitWindow(rule: ContextWindowRule | undefined): void;
+  /** With `rateLimits`: model requests admitted and refused with a 429. */
+  limited(): LimitCounts;
   /** Stop listening and end every open connection, stalled ones included. */
   close(): Promise<void>;
 }
@@ -179,6 +186,8 @@ export interface ModelServerOptions {
   strict?: StrictOptions;
   /** Turns the strict rules off; the value says why the test needs that. */
   lenient?: string;
+  /** Limits per API key, with the real headers and 429s (`rate-limits.ts`). */
+  rateLimits?: RateLimitRules;
 }
 
 type Format = RecordedRequest["format"];
@@ -217,6 +226,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   const ollamaModels: Record<string, OllamaModel> = opts.strict?.ollama ?? {};
   const shown: string[] = [];
   let windowRule: ContextWindowRule | undefined;
+  const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimits) : undefined;
 
   const server: Server = createServer((req, res) => {
     openResponses.add(res);
@@ -374,6 +384,19 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     // Unpaired tool calls and results: refused as the real API refuses them.
     const unpaired = strict ? pairingRefusal(format, body) : undefined;
     if (unpaired) return sendJson(res, unpaired.status, unpaired.body);
+
+    // Over a limit: the provider's 429, no turn used. Admitted: its headers on the answer.
+    if (limiter) {
+      const decision = limiter.admit(
+        format,
+        requestKey(headers, query),
+        model,
+        promptTokens(format, body),
+      );
+      if (!decision.ok) return sendJson(res, decision.status, decision.body, decision.headers);
+      for (const [k, v] of Object.entries(decision.headers)) res.setHeader(k, v);
+      res.on("close", decision.release);
+    }
 
     let turn: Turn | undefined = queue.shift();
     if (!turn && opts.respond) {
@@ -882,6 +905,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     shown,
     limitWindow(rule) {
       windowRule = rule;
+    },
+    limited() {
+      return { ...(limiter?.counts ?? { allowed: 0, refused: 0 }) };
     },
     close() {
       if (closed) return Promise.resolve();

@@ -1,0 +1,48 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { runLine, RunTally, shortCount } from "./run-tally.ts";
+
+const usage = (id: string, input: number, output: number) =>
+  ({ type: "usage", id, input, output, cacheRead: 0, cacheWrite: 0 }) as const;
+
+test("the tally follows each task through queued, waiting, tools and done", () => {
+  const t = new RunTally();
+  for (const id of ["a", "b", "c", "d"]) t.add(id);
+  t.event("b", { type: "waiting", id: "b", reason: "queued" });
+  t.event("c", { type: "waiting", id: "c", reason: "rate_limit", provider: "p", ms: 500 });
+  t.event("a", usage("a", 1000, 200));
+  t.event("a", { type: "tool_start", id: "a", callId: "1", tool: "grep", args: {} });
+  t.event("d", usage("d", 100, 50));
+  t.finish("d", 0.0123);
+  let s = t.snapshot();
+  assert.deepEqual(
+    [s.done, s.running, s.queued, s.waiting],
+    [1, 1, 1, 1],
+  );
+  assert.deepEqual(s.tasks.find((x) => x.id === "a"), {
+    id: "a",
+    state: "running",
+    step: "grep",
+    turns: 1,
+    tokens: 1200,
+  });
+  assert.equal(s.tasks.find((x) => x.id === "c")?.step, "waiting on a rate limit");
+  assert.equal(
+    runLine(s),
+    "1 done · 1 running · 1 queued · 1 waiting on a rate limit · 1.4k tokens · $0.01",
+  );
+  t.event("a", { type: "tool_end", id: "a", callId: "1", tool: "grep", ok: true, summary: "" });
+  t.event("c", usage("c", 10, 5));
+  s = t.snapshot();
+  assert.equal(s.tasks.find((x) => x.id === "a")?.step, "model call");
+  assert.equal(s.waiting, 0, "a call that went ends the wait");
+  t.event("d", usage("d", 1, 1));
+  assert.equal(t.snapshot().tokens.input, 1110, "nothing counts after a task ended");
+});
+
+test("short counts", () => {
+  assert.equal(shortCount(999), "999");
+  assert.equal(shortCount(12_345), "12k");
+  assert.equal(shortCount(1_500), "1.5k");
+  assert.equal(shortCount(2_500_000), "2.5M");
+});
