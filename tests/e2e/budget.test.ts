@@ -95,6 +95,34 @@ describe("budget", () => {
     assert.ok(ok.length < ids.length);
   });
 
+  test("run_progress shows the spend so far against --max-budget-usd", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "answer", usage: USAGE }));
+    const r = await runXcsh([
+      "run",
+      "quick_task",
+      "--output-format",
+      "stream-json",
+      "--model",
+      PRICED,
+      "--max-budget-usd",
+      "5",
+      ...["a", "b", "c"].flatMap((id) => ["--task", `${id}=say hi ${id}`]),
+    ], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 0, r.stderr);
+    // deno-lint-ignore no-explicit-any
+    const records: any[] = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const progress = records.filter((x) => x.type === "run_progress");
+    assert.ok(progress.length > 0);
+    for (const p of progress) assert.equal(p.budget.limits.usd, 5, JSON.stringify(p));
+    const last = progress.at(-1);
+    const end = records.at(-1);
+    assert.equal(end.type, "run_result");
+    assert.ok(Math.abs(last.budget.spent.usd - 3 * CALL_USD) < 1e-9, JSON.stringify(last));
+    assert.equal(last.budget.spent.usd, end.budget.spent.usd);
+    assert.equal(last.budget.spent.tokens, end.budget.spent.tokens);
+  });
+
   test("the overshoot is bounded by the calls in flight", async () => {
     const w = pricedWorld({}, "", 4);
     // Four calls at once, each with far more input than its request's estimate: $0.45 each.
