@@ -1,6 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { learnedFromChild, learnedFromParent, listenDown, setUpward } from "./pause-relay.ts";
+import {
+  learnedFromChild,
+  learnedFromParent,
+  learnedHere,
+  listenDown,
+  setUpward,
+} from "./pause-relay.ts";
 import type { RateLimitNews } from "./provider-gate.ts";
 
 test("a child's pause reaches every other child and goes up; a parent's goes down only", () => {
@@ -25,9 +31,15 @@ test("a child's pause reaches every other child and goes up; a parent's goes dow
     assert.equal(heard.b[1].length, 2, "both keys' pauses");
     assert.equal(up.length, 1, "a pause from above does not go back up");
 
+    // What this process's own call learned goes down to every child, not up.
+    learnedHere("relay-p");
+    assert.equal(heard.a.length, 2);
+    assert.equal(heard.b.length, 3);
+    assert.equal(up.length, 1);
+
     // News without a pause (a bucket running low, already past) sends nothing down.
     learnedFromChild({ provider: "relay-q", key: "k", pauseUntil: Date.now() - 1 }, a);
-    assert.equal(heard.b.length, 2);
+    assert.equal(heard.b.length, 3);
   } finally {
     offA();
     offB();

@@ -5,7 +5,8 @@
  * and goes up; a pause the parent sends down reaches every child here and
  * does not go back up. Both are merged into this process's view first
  * ({@link mergeRateLimit}), and what goes down is {@link pausesFor} the
- * provider: numbers and a key fingerprint, never a key.
+ * provider: numbers and a key fingerprint, never a key. A pause this
+ * process's own model call meets goes down too ({@link learnedHere}).
  *
  * @example
  * ```ts
@@ -48,6 +49,11 @@ export function learnedFromChild(news: RateLimitNews, from?: PauseListener): voi
   if (typeof news.provider !== "string") return;
   relayDown(news.provider, from);
   up?.(news);
+}
+
+/** This process's own call learned of `provider` (already in its view): its sub-tasks hear it. */
+export function learnedHere(provider: string): void {
+  relayDown(provider);
 }
 
 /** The parent sent a pause down: apply it here and pass it to every child. */
