@@ -69,6 +69,11 @@ describe("parseControlLine", () => {
       parseControlLine('{"type":"rate_limit","version":1,"provider":"p","key":"k","pauseUntil":5}'),
       { type: "rate_limit", version: 1, provider: "p", key: "k", pauseUntil: 5 },
     );
+    // A provider without a key: the empty fingerprint.
+    assert.deepEqual(
+      parseControlLine('{"type":"rate_limit","version":1,"provider":"p","key":"","pauseUntil":5}'),
+      { type: "rate_limit", version: 1, provider: "p", key: "", pauseUntil: 5 },
+    );
   });
 
   test("a written line reads back", () => {

@@ -92,9 +92,13 @@ export function parseControlLine(line: string): ControlMessage | undefined {
   }
   if (v.type === "rate_limit" && v.version === RATE_LIMIT_VERSION) {
     const provider = nameOf(v.provider);
-    const key = nameOf(v.key);
+    // A provider without a key has the empty fingerprint.
+    const key = v.key === "" ? "" : nameOf(v.key);
     const pauseUntil = v.pauseUntil;
-    if (!provider || !key || typeof pauseUntil !== "number" || !Number.isFinite(pauseUntil)) {
+    if (
+      !provider || key === undefined || typeof pauseUntil !== "number" ||
+      !Number.isFinite(pauseUntil)
+    ) {
       return undefined;
     }
     const model = nameOf(v.model);

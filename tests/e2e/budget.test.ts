@@ -568,6 +568,41 @@ describe("the control channel, driven by hand", () => {
     assert.match(result.error, /out of money/);
   });
 
+  test("a sibling's pause sent down holds the child's next call", async () => {
+    const w = pricedWorld();
+    respond((req) =>
+      isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "ls", args: { path: "." } }] }
+    );
+    server.requests.length = 0;
+    let sentAt = 0;
+    let requestsWhenSent = -1;
+    const { events, code } = await driveChild(w, envelopeFor(w.cwd), (e, write) => {
+      // After the first answer, a sibling's pause: the local provider has no key.
+      if (e.type === "usage" && sentAt === 0) {
+        sentAt = Date.now();
+        requestsWhenSent = server.requests.length;
+        write({
+          type: "rate_limit",
+          version: 1,
+          provider: "local",
+          key: "",
+          pauseUntil: sentAt + 2000,
+        });
+        // Another version of the message is not this child's to act on.
+        write({ type: "rate_limit", version: 2, provider: "local", key: "", pauseUntil: 0 });
+      }
+    });
+    assert.equal(requestsWhenSent, 1);
+    assert.equal(code, 0);
+    assert.equal(server.requests.length, 2);
+    // The second call waited on the pause first (the child's own measure of it).
+    const waits = events.filter((e) => e.type === "waiting" && e.reason === "rate_limit");
+    assert.equal(waits.length, 1, JSON.stringify(events.map((e) => e.type)));
+    assert.equal(waits[0].provider, "local");
+    assert.ok(waits[0].ms > 1000, `waited ${waits[0].ms} ms`);
+    assert.equal(events.at(-1)?.status, "ok");
+  });
+
   test("without a budget nothing is asked, and a cancel on stdin ends the child", async () => {
     const w = pricedWorld();
     respond(() => ({ text: "slow", delayMs: 20_000 }));
