@@ -80,13 +80,18 @@ describe("a fan-out against a rate-limited provider", () => {
       const allowed = after.allowed - before.allowed;
       const refused = after.refused - before.refused;
       assert.equal(allowed, 16, "two answered requests per task");
-      // Every child's channel carries its siblings' pauses; none of that
-      // turns a 429 into a failure or a second answer.
+      // None of the 429s turns into a failure or a second answer.
       assert.ok(
         records.some((x) => x.type === "event" && x.event.type === "rate_limit"),
         "children reported the limit",
       );
       assert.ok(refused > 0, "the server refused some requests");
+      // Without the push each running child learns of a pause only from its
+      // own 429, so each of the 16 calls meets about two (27 to 40 over ten
+      // runs); with its siblings' pauses on its channel a child mostly holds
+      // instead (15 to 21 over eight). 1.5 refusals per answered call
+      // separates the two.
+      assert.ok(refused <= 24, `${refused} 429s for 16 answered calls`);
     } finally {
       harness.respond(() => ({ text: "done" }));
     }
