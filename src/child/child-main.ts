@@ -51,6 +51,7 @@ import { createBudgetGate, DEFAULT_GRANT_TIMEOUT_MS } from "./budget-gate.ts";
 import { type BudgetLink, BudgetRefused } from "../protocol/budget-link.ts";
 import { CONTROL_VERSION, type ControlMessage } from "../protocol/control.ts";
 import { setProviderLimits } from "../model/provider-gate.ts";
+import { learnedFromParent, setUpward } from "../model/pause-relay.ts";
 import { spillingTools } from "./spill.ts";
 import { inlineLimit } from "../tools/result-share.ts";
 import {
@@ -163,7 +164,15 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const gate = envelope.budget && deps.control
     ? createBudgetGate({ id, emit, timeoutMs: DEFAULT_GRANT_TIMEOUT_MS })
     : undefined;
-  deps.control?.listen((m) => gate?.onControl(m), () => gate?.parentGone());
+  // A sibling's pause, sent down, holds this child's calls and its sub-tasks';
+  // a sub-task's pause goes up to the parent as this child's own news.
+  deps.control?.listen((m) => {
+    if (m.type === "rate_limit") {
+      const { type: _t, version: _v, ...news } = m;
+      learnedFromParent(news);
+    } else gate?.onControl(m);
+  }, () => gate?.parentGone());
+  if (deps.control) setUpward((news) => emit({ type: "rate_limit", ...news, id }));
   const fail = (error: string, extra: Partial<ChildEvent> = {}): number => {
     emit({ type: "result", id, status: "error", error, ...extra } as ChildEvent);
     return 1;

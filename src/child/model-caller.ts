@@ -25,6 +25,7 @@ import type { Emit } from "../protocol/events.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries } from "./retries.ts";
 import { providerGate } from "../model/provider-gate.ts";
+import { learnedHere } from "../model/pause-relay.ts";
 import { streamTurn, type TurnOutput } from "./turn.ts";
 import { cacheOptions, mergeProviderOptions } from "./cache-breakpoints.ts";
 import { refusedParameter } from "./refused-parameter.ts";
@@ -106,9 +107,13 @@ export function createModelCaller(
   };
   let call = request();
   const target = { model: o.model.id, baseURL: o.model.baseURL };
-  // Rate limits: every attempt waits for the provider; what it learns goes up to the parent.
+  // Rate limits: every attempt waits for the provider; what it learns goes up
+  // to the parent and down to this child's running sub-tasks.
   const gate = providerGate(provider, o.model.name, {
-    onLearn: (news) => emit({ type: "rate_limit", id, ...news }),
+    onLearn: (news) => {
+      emit({ type: "rate_limit", id, ...news });
+      learnedHere(news.provider);
+    },
     onWait: (ms) =>
       emit({ type: "waiting", id, reason: "rate_limit", provider: provider.name, ms }),
     maxWaitMs: policy.maxDelayMs,

@@ -22,7 +22,7 @@ import { oneLine } from "../text/labels.ts";
 import { compactLabel } from "../progress/compact-label.ts";
 import { retryLabel } from "../progress/retry-label.ts";
 import { RunningTools } from "../progress/running-tools.ts";
-import { runLine, RunTally, shortCount } from "../progress/run-tally.ts";
+import { type BudgetSpend, runLine, RunTally, shortCount } from "../progress/run-tally.ts";
 
 /** Where progress goes: stderr unless a test passes its own. */
 export interface ProgressOutput {
@@ -60,6 +60,11 @@ export class Progress {
     this.out = out ?? { isTTY: isTerminal(2), write: writeErrRaw };
     this.tty = this.out.isTTY;
     this.color = this.tty && !process.env.NO_COLOR;
+  }
+
+  /** Under a budget: the total line says what it has counted so far against its limits. */
+  budgetFrom(read: () => BudgetSpend): void {
+    this.tally.budgetFrom(read);
   }
 
   add(id: string, agent: string): void {

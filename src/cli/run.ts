@@ -421,6 +421,11 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     : undefined;
   // Where the run stands, for the stream's run_progress records.
   const tally = new RunTally();
+  // Under a budget, both say what it has counted so far, running tasks' calls included.
+  if (budget) {
+    tally.budgetFrom(() => budget.report());
+    progress?.budgetFrom(() => budget.report());
+  }
   const tool = new TaskTool({
     env,
     config: loaded.config,

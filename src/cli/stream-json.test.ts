@@ -36,3 +36,25 @@ test("a reader that goes away is told once and gets nothing more", () => {
   assert.equal(closed, 1);
   assert.equal(writes, 1);
 });
+
+test("run_progress carries the budget's spend so far when there is one", () => {
+  const lines: string[] = [];
+  const s = new StreamJson(() => assert.fail("not closed"), (l) => (lines.push(l), true));
+  const snapshot = {
+    done: 0,
+    running: 1,
+    queued: 0,
+    waiting: 0,
+    tokens: { input: 10, output: 5 },
+    costUSD: 0,
+    budget: { limits: { usd: 1 }, spent: { usd: 0.25, tokens: 15 } },
+    tasks: [],
+  };
+  s.runProgress(snapshot);
+  const { budget: without, ...rest } = snapshot;
+  s.runProgress(rest);
+  const [withBudget, noBudget] = lines.map((l) => JSON.parse(l));
+  assert.equal(withBudget.type, "run_progress");
+  assert.deepEqual(withBudget.budget, without);
+  assert.equal("budget" in noBudget, false);
+});

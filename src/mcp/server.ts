@@ -42,7 +42,7 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { runBudgetFor } from "../runner/run-budget.ts";
-import { budgetLine } from "../runner/budget-governor.ts";
+import { budgetLine, type BudgetReport } from "../runner/budget-governor.ts";
 import { hasBudget } from "../config/budget-setting.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import type { Diagnostic, TaskRequest, TaskResult } from "../types.ts";
@@ -298,7 +298,14 @@ export async function createMcpServer(
     };
     const run = async (signal: AbortSignal): Promise<ToolResult> => {
       const call = runTaskCall(
-        { env, caller, onEvent, onDiscoveryWarnings: discoveryWarnings, limiter },
+        {
+          env,
+          caller,
+          onEvent,
+          onDiscoveryWarnings: discoveryWarnings,
+          limiter,
+          onBudget: (read) => tally.budgetFrom(read),
+        },
         req,
         AbortSignal.any([signal, shutdown]),
       );
@@ -338,6 +345,8 @@ async function runTaskCall(
     onEvent: (id: string, e: ChildEvent) => void;
     onDiscoveryWarnings: (warnings: readonly Diagnostic[]) => void;
     limiter: Limiter;
+    /** Called with the call's budget, when it has one, before any task starts. */
+    onBudget?: (read: () => BudgetReport) => void;
   },
   req: TaskRequest,
   signal: AbortSignal,
@@ -353,6 +362,7 @@ async function runTaskCall(
   const budget = hasBudget(setting)
     ? await runBudgetFor(setting, loaded.config, process.env, unpricedFree === true)
     : undefined;
+  if (budget) ctx.onBudget?.(() => budget.report());
   const tool = new TaskTool({
     env,
     config: loaded.config,

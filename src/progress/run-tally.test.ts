@@ -46,3 +46,23 @@ test("short counts", () => {
   assert.equal(shortCount(1_500), "1.5k");
   assert.equal(shortCount(2_500_000), "2.5M");
 });
+
+test("under a budget the snapshot and line say what it has counted so far", () => {
+  const t = new RunTally();
+  t.add("a");
+  t.add("b");
+  assert.equal(t.snapshot().budget, undefined, "no budget, no field");
+  // What the governor has settled: a running task's calls count before it ends.
+  const spend = { limits: { usd: 0.5 }, spent: { usd: 0, tokens: 0 } };
+  t.budgetFrom(() => spend);
+  t.event("a", usage("a", 1000, 200));
+  spend.spent = { usd: 0.0412, tokens: 1200 };
+  const s = t.snapshot();
+  assert.equal(s.running, 2);
+  assert.equal(s.done, 0);
+  assert.deepEqual(s.budget, { limits: { usd: 0.5 }, spent: { usd: 0.0412, tokens: 1200 } });
+  assert.equal(runLine(s), "0 done · 2 running · 1.2k tokens · $0.0412 of $0.50 budget");
+  const tokens = { limits: { tokens: 10_000 }, spent: { usd: 0, tokens: 1200 } };
+  t.budgetFrom(() => tokens);
+  assert.equal(runLine(t.snapshot()), "0 done · 2 running · 1.2k of 10k budget tokens");
+});

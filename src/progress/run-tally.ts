@@ -3,7 +3,9 @@
  * (`model call`, or the tools running now), its turns and tokens, and for
  * the run how many tasks are done, running, queued for a slot, or waiting
  * on a provider's rate limit, with the tokens used and the dollars of the
- * tasks that ended priced. One tally feeds the terminal's total line, the
+ * tasks that ended priced, and, under a budget, what the budget has counted
+ * so far against its limits (every settled call, running tasks' too). One
+ * tally feeds the terminal's total line, the
  * `run_progress` records of `stream-json` and MCP progress notifications.
  * Pure: events and results in, a {@link RunSnapshot} out.
  *
@@ -31,6 +33,12 @@ export interface TaskSnapshot {
   tokens: number;
 }
 
+/** What the run's budget has counted so far against its dollar and token limits. */
+export interface BudgetSpend {
+  limits: { usd?: number; tokens?: number };
+  spent: { usd: number; tokens: number };
+}
+
 /** The whole run at one moment. */
 export interface RunSnapshot {
   done: number;
@@ -41,6 +49,8 @@ export interface RunSnapshot {
   tokens: { input: number; output: number };
   /** Dollars of the ended tasks that were priced. */
   costUSD: number;
+  /** Under a budget: spent so far, settled calls of running tasks included. */
+  budget?: BudgetSpend;
   tasks: TaskSnapshot[];
 }
 
@@ -56,6 +66,12 @@ export class RunTally {
   private input = 0;
   private output = 0;
   private cost = 0;
+  private budget?: () => BudgetSpend;
+
+  /** Reads the run's budget at each snapshot (the governor holds the running totals). */
+  budgetFrom(read: () => BudgetSpend): void {
+    this.budget = read;
+  }
 
   /** A task the run is about to start. */
   add(id: string): void {
@@ -106,6 +122,7 @@ export class RunTally {
 
   snapshot(): RunSnapshot {
     const count = (s: TaskState) => [...this.tasks.values()].filter((t) => t.state === s).length;
+    const b = this.budget?.();
     return {
       done: count("done"),
       // A task started but not yet heard from is running.
@@ -114,6 +131,17 @@ export class RunTally {
       waiting: count("waiting"),
       tokens: { input: this.input, output: this.output },
       costUSD: this.cost,
+      ...(b
+        ? {
+          budget: {
+            limits: {
+              ...(b.limits.usd !== undefined ? { usd: b.limits.usd } : {}),
+              ...(b.limits.tokens !== undefined ? { tokens: b.limits.tokens } : {}),
+            },
+            spent: { usd: b.spent.usd, tokens: b.spent.tokens },
+          },
+        }
+        : {}),
       tasks: [...this.tasks].map(([id, t]) => ({
         id,
         state: t.state,
@@ -142,12 +170,22 @@ export function shortCount(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** The run's one total line, e.g. `3 done · 5 running · 8 queued · 12.3k tokens · $0.04`. */
+/**
+ * The run's one total line, e.g. `3 done · 5 running · 8 queued · 12.3k tokens · $0.04`;
+ * under a budget its spend so far against each limit, e.g. `… · $0.0412 of $0.50 budget`.
+ */
 export function runLine(s: RunSnapshot): string {
   const parts = [`${s.done} done`, `${s.running} running`];
   if (s.queued > 0) parts.push(`${s.queued} queued`);
   if (s.waiting > 0) parts.push(`${s.waiting} waiting on a rate limit`);
-  parts.push(`${shortCount(s.tokens.input + s.tokens.output)} tokens`);
-  if (s.costUSD > 0) parts.push(`$${s.costUSD.toFixed(2)}`);
+  const b = s.budget;
+  parts.push(
+    b?.limits.tokens !== undefined
+      ? `${shortCount(b.spent.tokens)} of ${shortCount(b.limits.tokens)} budget tokens`
+      : `${shortCount(s.tokens.input + s.tokens.output)} tokens`,
+  );
+  if (b?.limits.usd !== undefined) {
+    parts.push(`$${b.spent.usd.toFixed(4)} of $${b.limits.usd.toFixed(2)} budget`);
+  } else if (s.costUSD > 0) parts.push(`$${s.costUSD.toFixed(2)}`);
   return parts.join(" · ");
 }

@@ -43,8 +43,37 @@ describe("parseControlLine", () => {
         '{"type":"deny"}',
         '{"type":"pause"}',
         '{"reqId":"r1"}',
+        // A rate_limit of another version, or without its fields, is ignored.
+        '{"type":"rate_limit","version":2,"provider":"p","key":"k","pauseUntil":1}',
+        '{"type":"rate_limit","provider":"p","key":"k","pauseUntil":1}',
+        '{"type":"rate_limit","version":1,"key":"k","pauseUntil":1}',
+        '{"type":"rate_limit","version":1,"provider":"p","pauseUntil":1}',
+        '{"type":"rate_limit","version":1,"provider":"p","key":"k"}',
+        '{"type":"rate_limit","version":1,"provider":"p","key":"k","pauseUntil":"1"}',
+        `{"type":"rate_limit","version":1,"provider":"${
+          "p".repeat(300)
+        }","key":"k","pauseUntil":1}`,
       ]
     ) assert.equal(parseControlLine(line), undefined, line);
+  });
+
+  test("rate_limit: a sibling's pause, numbers and names only", () => {
+    assert.deepEqual(
+      parseControlLine(
+        '{"type":"rate_limit","version":1,"provider":"p","key":"k1","model":"m",' +
+          '"pauseUntil":5,"apiKey":"sk-secret","extra":true}',
+      ),
+      { type: "rate_limit", version: 1, provider: "p", key: "k1", model: "m", pauseUntil: 5 },
+    );
+    assert.deepEqual(
+      parseControlLine('{"type":"rate_limit","version":1,"provider":"p","key":"k","pauseUntil":5}'),
+      { type: "rate_limit", version: 1, provider: "p", key: "k", pauseUntil: 5 },
+    );
+    // A provider without a key: the empty fingerprint.
+    assert.deepEqual(
+      parseControlLine('{"type":"rate_limit","version":1,"provider":"p","key":"","pauseUntil":5}'),
+      { type: "rate_limit", version: 1, provider: "p", key: "", pauseUntil: 5 },
+    );
   });
 
   test("a written line reads back", () => {

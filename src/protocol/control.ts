@@ -7,6 +7,10 @@
  * - `grant {reqId}` / `deny {reqId, reason}`: the answer to the child's
  *   `budget_request` event with that `reqId`.
  * - `cancel {reason?}`: end the task as a cancellation would.
+ * - `rate_limit {version: 1, provider, key, model?, pauseUntil}`: a sibling
+ *   found `provider` paused for the key whose fingerprint is `key` until
+ *   `pauseUntil` (epoch ms); the child holds its calls there too. Another
+ *   `version` of it is ignored.
  *
  * A line that is not a known message of this version is ignored, so a newer
  * parent may add messages an older child does not act on. Request ids are
@@ -32,7 +36,25 @@ export const CONTROL_VERSION = 1;
 export type ControlMessage =
   | { type: "grant"; reqId: string }
   | { type: "deny"; reqId: string; reason: string }
-  | { type: "cancel"; reason?: string };
+  | { type: "cancel"; reason?: string }
+  | {
+    type: "rate_limit";
+    version: typeof RATE_LIMIT_VERSION;
+    provider: string;
+    key: string;
+    model?: string;
+    pauseUntil: number;
+  };
+
+/** The version of the `rate_limit` control message this xcsh reads. */
+export const RATE_LIMIT_VERSION = 1;
+
+/** The longest provider, key fingerprint or model name accepted in `rate_limit`. */
+const MAX_NAME = 256;
+
+function nameOf(v: unknown): string | undefined {
+  return typeof v === "string" && v.length > 0 && v.length <= MAX_NAME ? v : undefined;
+}
 
 /** The longest request id accepted; longer ones are not ours. */
 const MAX_REQ_ID = 128;
@@ -67,6 +89,27 @@ export function parseControlLine(line: string): ControlMessage | undefined {
   }
   if (v.type === "cancel") {
     return typeof v.reason === "string" ? { type: "cancel", reason: v.reason } : { type: "cancel" };
+  }
+  if (v.type === "rate_limit" && v.version === RATE_LIMIT_VERSION) {
+    const provider = nameOf(v.provider);
+    // A provider without a key has the empty fingerprint.
+    const key = v.key === "" ? "" : nameOf(v.key);
+    const pauseUntil = v.pauseUntil;
+    if (
+      !provider || key === undefined || typeof pauseUntil !== "number" ||
+      !Number.isFinite(pauseUntil)
+    ) {
+      return undefined;
+    }
+    const model = nameOf(v.model);
+    return {
+      type: "rate_limit",
+      version: RATE_LIMIT_VERSION,
+      provider,
+      key,
+      ...(model ? { model } : {}),
+      pauseUntil,
+    };
   }
   return undefined;
 }

@@ -14,6 +14,9 @@
  * reported with the tail of its stderr. Under a budget it answers the
  * child's `budget_request` events on the child's stdin from the run's
  * budget, and refuses to run a child that does not read control messages.
+ * A `rate_limit` event one child reports is merged here and sent on every
+ * other running child's open channel as a `rate_limit` control message
+ * (`model/pause-relay.ts`).
  *
  * @module
  */
@@ -25,8 +28,9 @@ import type { TaskResult, TokenUsage } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
 import { type ChildEvent, parseEventLine } from "../protocol/events.ts";
-import { controlLine } from "../protocol/control.ts";
+import { controlLine, RATE_LIMIT_VERSION } from "../protocol/control.ts";
 import type { BudgetLink } from "../protocol/budget-link.ts";
+import { learnedFromChild, listenDown, type PauseListener } from "../model/pause-relay.ts";
 
 let taskCount = 0;
 
@@ -71,6 +75,14 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const grants = new Map<string, string>();
   // Whether the child said it reads control messages (its `start` event).
   let readsControl = false;
+  // This child's share of the pauses its siblings find, once its channel is open.
+  const hearPauses: PauseListener = (pauses) => {
+    if (settled || ending) return;
+    for (const p of pauses) {
+      child?.write(controlLine({ type: "rate_limit", version: RATE_LIMIT_VERSION, ...p }));
+    }
+  };
+  let unlisten: (() => void) | undefined;
   const self = selfCommand();
   const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
@@ -95,6 +107,7 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
   const finish = (result: Omit<TaskResult, "id" | "agent" | "durationMs">) => {
     if (settled) return;
     settled = true;
+    unlisten?.();
     clearTimeout(timer);
     clearTimeout(graceTimer);
     child?.end();
@@ -180,6 +193,7 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         ranOn = event.model;
         fallback = event.note;
         readsControl = event.control !== undefined;
+        if (readsControl && !unlisten) unlisten = listenDown(hearPauses);
         if (run.budget && event.control === undefined && !ending) {
           protocolError = `the child reads no control channel (an xcsh older than this one?), ` +
             `so it cannot run under the run's budget`;
@@ -192,6 +206,9 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         usage.output += event.output ?? 0;
         usage.cacheRead = (usage.cacheRead ?? 0) + (event.cacheRead ?? 0);
         usage.cacheWrite = (usage.cacheWrite ?? 0) + (event.cacheWrite ?? 0);
+      } else if (event.type === "rate_limit") {
+        // What one child learns about a provider holds every other task.
+        learnedFromChild(event, readsControl ? hearPauses : undefined);
       } else if (event.type === "text") {
         textParts += event.delta ?? "";
       } else if (event.type === "result" && !final) {

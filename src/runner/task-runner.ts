@@ -33,7 +33,6 @@ import { writeErr } from "../text/stdio.ts";
 import { taskArtifactsFolder } from "./artifacts.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import { pausedProvider, queued } from "./task-admission.ts";
-import { mergeRateLimit } from "../model/provider-gate.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
@@ -825,8 +824,6 @@ export class TaskTool {
                   run: this.opts.backgroundRun,
                   signal,
                   onEvent: (e) => {
-                    // What one child learns about a provider holds every other task here.
-                    if (e.type === "rate_limit") mergeRateLimit(e);
                     if (e.type === "usage") {
                       calls.push({
                         input: e.input ?? 0,

@@ -95,6 +95,34 @@ describe("budget", () => {
     assert.ok(ok.length < ids.length);
   });
 
+  test("run_progress shows the spend so far against --max-budget-usd", async () => {
+    const w = pricedWorld();
+    respond(() => ({ text: "answer", usage: USAGE }));
+    const r = await runXcsh([
+      "run",
+      "quick_task",
+      "--output-format",
+      "stream-json",
+      "--model",
+      PRICED,
+      "--max-budget-usd",
+      "5",
+      ...["a", "b", "c"].flatMap((id) => ["--task", `${id}=say hi ${id}`]),
+    ], { cwd: w.cwd, home: w.home, env });
+    assert.equal(r.code, 0, r.stderr);
+    // deno-lint-ignore no-explicit-any
+    const records: any[] = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const progress = records.filter((x) => x.type === "run_progress");
+    assert.ok(progress.length > 0);
+    for (const p of progress) assert.equal(p.budget.limits.usd, 5, JSON.stringify(p));
+    const last = progress.at(-1);
+    const end = records.at(-1);
+    assert.equal(end.type, "run_result");
+    assert.ok(Math.abs(last.budget.spent.usd - 3 * CALL_USD) < 1e-9, JSON.stringify(last));
+    assert.equal(last.budget.spent.usd, end.budget.spent.usd);
+    assert.equal(last.budget.spent.tokens, end.budget.spent.tokens);
+  });
+
   test("the overshoot is bounded by the calls in flight", async () => {
     const w = pricedWorld({}, "", 4);
     // Four calls at once, each with far more input than its request's estimate: $0.45 each.
@@ -538,6 +566,41 @@ describe("the control channel, driven by hand", () => {
     assert.equal(result.type, "result");
     assert.equal(result.reason, "budget");
     assert.match(result.error, /out of money/);
+  });
+
+  test("a sibling's pause sent down holds the child's next call", async () => {
+    const w = pricedWorld();
+    respond((req) =>
+      isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "ls", args: { path: "." } }] }
+    );
+    server.requests.length = 0;
+    let sentAt = 0;
+    let requestsWhenSent = -1;
+    const { events, code } = await driveChild(w, envelopeFor(w.cwd), (e, write) => {
+      // After the first answer, a sibling's pause: the local provider has no key.
+      if (e.type === "usage" && sentAt === 0) {
+        sentAt = Date.now();
+        requestsWhenSent = server.requests.length;
+        write({
+          type: "rate_limit",
+          version: 1,
+          provider: "local",
+          key: "",
+          pauseUntil: sentAt + 2000,
+        });
+        // Another version of the message is not this child's to act on.
+        write({ type: "rate_limit", version: 2, provider: "local", key: "", pauseUntil: 0 });
+      }
+    });
+    assert.equal(requestsWhenSent, 1);
+    assert.equal(code, 0);
+    assert.equal(server.requests.length, 2);
+    // The second call waited on the pause first (the child's own measure of it).
+    const waits = events.filter((e) => e.type === "waiting" && e.reason === "rate_limit");
+    assert.equal(waits.length, 1, JSON.stringify(events.map((e) => e.type)));
+    assert.equal(waits[0].provider, "local");
+    assert.ok(waits[0].ms > 1000, `waited ${waits[0].ms} ms`);
+    assert.equal(events.at(-1)?.status, "ok");
   });
 
   test("without a budget nothing is asked, and a cancel on stdin ends the child", async () => {

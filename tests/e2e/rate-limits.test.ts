@@ -57,6 +57,46 @@ describe("a fan-out against a rate-limited provider", () => {
     assert.equal(progress.done, 12);
   });
 
+  test("8 running tasks at once share their pauses: none fails", async () => {
+    const w = harness.world({ extraConfig: "task: { maxConcurrency: 8 }\n" });
+    harness.respond((req) =>
+      isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "ls", args: { path: "." } }] }
+    );
+    try {
+      // Let the bucket refill from the test before (4 per 1.2 s).
+      await new Promise((r) => setTimeout(r, 1300));
+      const before = server.limited();
+      const tasks = Array.from({ length: 8 }, (_, i) => ["--task", `t${i}=job ${i}`]).flat();
+      const r = await runXcsh(["run", "task", "--output-format", "stream-json", ...tasks], {
+        cwd: w.cwd,
+        home: w.home,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const records: Rec[] = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const results = records.filter((x) => x.type === "result").map((x) => x.result);
+      assert.equal(results.length, 8);
+      for (const res of results) assert.equal(res.status, "ok", JSON.stringify(res));
+      const after = server.limited();
+      const allowed = after.allowed - before.allowed;
+      const refused = after.refused - before.refused;
+      assert.equal(allowed, 16, "two answered requests per task");
+      // None of the 429s turns into a failure or a second answer.
+      assert.ok(
+        records.some((x) => x.type === "event" && x.event.type === "rate_limit"),
+        "children reported the limit",
+      );
+      assert.ok(refused > 0, "the server refused some requests");
+      // Without the push each running child learns of a pause only from its
+      // own 429, so each of the 16 calls meets about two (27 to 40 over ten
+      // runs); with its siblings' pauses on its channel a child mostly holds
+      // instead (15 to 21 over eight). 1.5 refusals per answered call
+      // separates the two.
+      assert.ok(refused <= 24, `${refused} 429s for 16 answered calls`);
+    } finally {
+      harness.respond(() => ({ text: "done" }));
+    }
+  });
+
   test("the user's requestsPerMinute paces a task's calls before any 429", async () => {
     const w = harness.world({
       config: "providers:\n" +
