@@ -89,7 +89,7 @@ describe("resultRecord", () => {
 });
 
 describe("stream records", () => {
-  test("system/init carries the session, folder, tools and model", () => {
+  test("system/init carries the session, folder, tools (Claude Code's names) and model", () => {
     assert.deepEqual(
       initRecord({ session: "s", cwd: "/p", tools: ["read"], model: "m/x", agent: "task" }),
       {
@@ -97,7 +97,7 @@ describe("stream records", () => {
         subtype: "init",
         session_id: "s",
         cwd: "/p",
-        tools: ["read"],
+        tools: ["Read"],
         mcp_servers: [],
         model: "m/x",
         permissionMode: "default",
@@ -121,7 +121,7 @@ describe("stream records", () => {
         role: "assistant",
         content: [
           { type: "text", text: "Looking." },
-          { type: "tool_use", id: "c1", name: "ls", input: { path: "." } },
+          { type: "tool_use", id: "c1", name: "LS", input: { path: "." } },
         ],
       },
       parent_tool_use_id: null,

@@ -18,6 +18,7 @@
  * @module
  */
 import type { TaskResult, TokenUsage } from "../types.ts";
+import { claudeToolInput, claudeToolName } from "../child/claude-tool-shape.ts";
 
 /** What the printer counted while the task ran. */
 export interface Tally {
@@ -95,7 +96,8 @@ export function initRecord(t: {
     subtype: "init",
     session_id: t.session ?? null,
     cwd: t.cwd,
-    tools: [...t.tools],
+    // Claude Code's names, as its hooks see them (`child/claude-tool-shape.ts`).
+    tools: t.tools.map(claudeToolName),
     mcp_servers: [],
     model: t.model ?? null,
     permissionMode: "default",
@@ -127,7 +129,12 @@ function block(part: unknown): Json | undefined {
     case "reasoning":
       return { type: "thinking", thinking: String(p.text ?? "") };
     case "tool-call":
-      return { type: "tool_use", id: p.toolCallId, name: p.toolName, input: p.input ?? {} };
+      return {
+        type: "tool_use",
+        id: p.toolCallId,
+        name: claudeToolName(String(p.toolName)),
+        input: claudeToolInput(String(p.toolName), p.input ?? {}),
+      };
     case "tool-result": {
       const out = outputText(p.output);
       return {

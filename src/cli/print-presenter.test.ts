@@ -68,7 +68,7 @@ test("stream-json: init first, then messages, partial text, the result last", ()
   const types = lines.map((l) => JSON.parse(l).type);
   assert.deepEqual(types, ["system", "stream_event", "assistant", "result"]);
   assert.equal(JSON.parse(lines[0]).session_id, "s1");
-  assert.deepEqual(JSON.parse(lines[0]).tools, ["read", "submit_result"]);
+  assert.deepEqual(JSON.parse(lines[0]).tools, ["Read", "submit_result"]);
 });
 
 test("json prints only the result; a refusal is a result with is_error, exit 1", () => {

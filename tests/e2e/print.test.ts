@@ -152,8 +152,8 @@ describe("a CI script written for claude -p", () => {
     assert.match(v.init, /^[0-9A-Za-z_-]{8,}$/);
     assert.equal(v.result_session, v.init);
     assert.equal(v.cwd, w.cwd);
-    assert.ok(v.tools.split(",").includes("ls"), v.tools);
-    assert.equal(v.tool_use, "ls");
+    assert.ok(v.tools.split(",").includes("LS"), v.tools);
+    assert.equal(v.tool_use, "LS", "Claude Code's name of the tool");
     assert.ok(v.tool_use_id !== "" && v.tool_use_id !== "null");
     assert.equal(v.tool_result_for, v.tool_use_id);
     assert.equal(v.said, "The project is a demo.");
