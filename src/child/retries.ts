@@ -24,6 +24,7 @@ import {
   retryDelayMs,
   type RetryPolicy,
 } from "../model/retry.ts";
+import { sleep } from "../process/abortable-sleep.ts";
 
 /** Raised when a model call failed for good; the message names model and endpoint. */
 export class ModelCallError extends Error {
@@ -31,22 +32,6 @@ export class ModelCallError extends Error {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "ModelCallError";
   }
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**

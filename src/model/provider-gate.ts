@@ -32,6 +32,7 @@ import {
   RateLimitView,
   readRateLimit,
 } from "./rate-limit-view.ts";
+import { sleep } from "../process/abortable-sleep.ts";
 
 /** 429s one call waits out before the retry policy counts one as a failure. */
 export const MAX_HELD_429 = 8;
@@ -80,21 +81,6 @@ export function scopeOf(
   const scope: RateLimitScope = { provider: provider.name, key: keyFingerprint(provider.apiKey) };
   if (limitsPerModel(provider.type)) scope.model = model;
   return scope;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**
