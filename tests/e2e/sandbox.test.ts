@@ -341,12 +341,27 @@ describe("a double fork never outlives its task", { skip: linux }, () => {
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
         stdio: ["ignore", "pipe", "pipe"],
       });
-      const closed = new Promise((resolve) => proc.on("close", resolve));
-      const until = Date.now() + 20_000;
-      while (withMarker(marker).length === 0 && Date.now() < until) {
+      let stderr = "";
+      proc.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+      proc.stdout.resume();
+      let exit: number | null | undefined = undefined;
+      const closed = new Promise((resolve) =>
+        proc.on("close", (code) => {
+          exit = code;
+          resolve(code);
+        })
+      );
+      const until = Date.now() + 30_000;
+      while (withMarker(marker).length === 0 && exit === undefined && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 25));
       }
-      assert.notDeepEqual(withMarker(marker), [], "the double fork started");
+      assert.notDeepEqual(
+        withMarker(marker),
+        [],
+        `the double fork started (xcsh ${
+          exit === undefined ? "still running" : `exited ${exit}`
+        }; ${server.requests.length} model requests; stderr: ${stderr.trim() || "(none)"})`,
+      );
       process.kill(proc.pid!, "SIGINT");
       await closed;
       assert.deepEqual(await survivors(marker), []);
