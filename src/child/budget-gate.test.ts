@@ -37,6 +37,17 @@ describe("createBudgetGate", () => {
     assert.equal(g.exhausted(), true);
   });
 
+  test("the parent's exhausted notice: spent here too, and passed on once", () => {
+    const { g } = gate();
+    const heard: string[] = [];
+    g.onExhausted((why) => heard.push(why));
+    assert.equal(g.exhausted(), false);
+    g.onControl({ type: "exhausted", reason: "a sibling spent it" });
+    g.onControl({ type: "exhausted", reason: "again" });
+    assert.equal(g.exhausted(), true);
+    assert.deepEqual(heard, ["a sibling spent it"]);
+  });
+
   test("a grant for an id it did not ask is ignored", async () => {
     const { g, lastReq } = gate(50);
     const asked = g.request("m", 1, 1);

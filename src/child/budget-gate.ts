@@ -17,7 +17,7 @@
  */
 import type { Emit } from "../protocol/events.ts";
 import { type ControlMessage, newRequestId } from "../protocol/control.ts";
-import type { BudgetAnswer, BudgetLink } from "../protocol/budget-link.ts";
+import { type BudgetAnswer, type BudgetLink, exhaustionNotice } from "../protocol/budget-link.ts";
 
 /** How long a child waits for its parent's answer before taking it as a refusal. */
 export const DEFAULT_GRANT_TIMEOUT_MS = 60_000;
@@ -39,6 +39,7 @@ export function createBudgetGate(o: BudgetGateOptions): BudgetGate {
   const waiting = new Map<string, (a: BudgetAnswer) => void>();
   let gone = false;
   let refused = false;
+  const notice = exhaustionNotice();
   const answer = (reqId: string, a: BudgetAnswer) => {
     const resolve = waiting.get(reqId);
     if (!resolve) return;
@@ -81,9 +82,14 @@ export function createBudgetGate(o: BudgetGateOptions): BudgetGate {
       });
     },
     exhausted: () => refused,
+    onExhausted: notice.listen,
     onControl(m) {
       if (m.type === "grant") answer(m.reqId, { ok: true, reqId: m.reqId });
       else if (m.type === "deny") answer(m.reqId, { ok: false, reason: m.reason });
+      else if (m.type === "exhausted") {
+        refused = true;
+        notice.tell(m.reason);
+      }
     },
     parentGone() {
       gone = true;

@@ -19,6 +19,38 @@ export interface BudgetLink {
   spent(reqId: string, model: string, usage: TokenUsage): void;
   /** Whether the budget has refused a call: then no new task starts. */
   exhausted(): boolean;
+  /**
+   * Calls `listener` once, with the reason, when the budget first becomes
+   * exhausted anywhere in the run (here, or told by the parent); the result
+   * removes it. Running children pass it on, so no task of the tree starts
+   * a sub-task after that.
+   */
+  onExhausted(listener: (reason: string) => void): () => void;
+}
+
+/** The listeners of one budget link, told once when it becomes exhausted. */
+export function exhaustionNotice(): {
+  listen(listener: (reason: string) => void): () => void;
+  tell(reason: string): void;
+} {
+  const listeners = new Set<(reason: string) => void>();
+  let told: string | undefined;
+  return {
+    listen(listener) {
+      if (told !== undefined) {
+        listener(told);
+        return () => {};
+      }
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    tell(reason) {
+      if (told !== undefined) return;
+      told = reason;
+      for (const l of [...listeners]) l(reason);
+      listeners.clear();
+    },
+  };
 }
 
 /** The error a model call refused by the budget throws; its message says which limit. */

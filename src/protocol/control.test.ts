@@ -21,6 +21,14 @@ describe("parseControlLine", () => {
       reqId: "r1",
       reason: "the run's budget is spent",
     });
+    assert.deepEqual(parseControlLine('{"type":"exhausted","reason":"spent"}'), {
+      type: "exhausted",
+      reason: "spent",
+    });
+    assert.deepEqual(parseControlLine('{"type":"exhausted"}'), {
+      type: "exhausted",
+      reason: "the run's budget is spent",
+    });
     assert.deepEqual(parseControlLine('{"type":"cancel"}'), { type: "cancel" });
     assert.deepEqual(parseControlLine('{"type":"cancel","reason":"user"}'), {
       type: "cancel",

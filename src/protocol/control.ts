@@ -7,6 +7,9 @@
  * - `grant {reqId}` / `deny {reqId, reason}`: the answer to the child's
  *   `budget_request` event with that `reqId`.
  * - `cancel {reason?}`: end the task as a cancellation would.
+ * - `exhausted {reason}`: the run's budget is spent somewhere in the tree:
+ *   the child starts no new sub-task (and tells its own children); its
+ *   next model call is refused by its parent anyway.
  * - `rate_limit {version: 1, provider, key, model?, pauseUntil}`: a sibling
  *   found `provider` paused for the key whose fingerprint is `key` until
  *   `pauseUntil` (epoch ms); the child holds its calls there too. Another
@@ -37,6 +40,7 @@ export type ControlMessage =
   | { type: "grant"; reqId: string }
   | { type: "deny"; reqId: string; reason: string }
   | { type: "cancel"; reason?: string }
+  | { type: "exhausted"; reason: string }
   | {
     type: "rate_limit";
     version: typeof RATE_LIMIT_VERSION;
@@ -86,6 +90,12 @@ export function parseControlLine(line: string): ControlMessage | undefined {
       ? v.reason.split("\n")[0].slice(0, 500)
       : "the run's budget is spent";
     return { type: "deny", reqId, reason };
+  }
+  if (v.type === "exhausted") {
+    const reason = typeof v.reason === "string" && v.reason.trim() !== ""
+      ? v.reason.split("\n")[0].slice(0, 500)
+      : "the run's budget is spent";
+    return { type: "exhausted", reason };
   }
   if (v.type === "cancel") {
     return typeof v.reason === "string" ? { type: "cancel", reason: v.reason } : { type: "cancel" };

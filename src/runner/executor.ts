@@ -83,6 +83,8 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     }
   };
   let unlisten: (() => void) | undefined;
+  // A budget spent elsewhere in the tree: this child starts no sub-task either.
+  let unlistenBudget: (() => void) | undefined;
   const self = selfCommand();
   const usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let sawUsage = false;
@@ -108,6 +110,7 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     if (settled) return;
     settled = true;
     unlisten?.();
+    unlistenBudget?.();
     clearTimeout(timer);
     clearTimeout(graceTimer);
     child?.end();
@@ -194,6 +197,11 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         fallback = event.note;
         readsControl = event.control !== undefined;
         if (readsControl && !unlisten) unlisten = listenDown(hearPauses);
+        if (readsControl && run.budget && !unlistenBudget) {
+          unlistenBudget = run.budget.onExhausted((reason) => {
+            if (!settled && !ending) child?.write(controlLine({ type: "exhausted", reason }));
+          });
+        }
         if (run.budget && event.control === undefined && !ending) {
           protocolError = `the child reads no control channel (an xcsh older than this one?), ` +
             `so it cannot run under the run's budget`;

@@ -34,6 +34,32 @@ describe("createRunBudget", () => {
     assert.equal(r.exhausted, "usd");
   });
 
+  test("tells its listeners once, when a limit first stops a call", async () => {
+    const b = budget({ requests: 1 });
+    const heard: string[] = [];
+    const off = b.onExhausted((why) => heard.push(why));
+    assert.equal((await b.request("x/m", 1, 1)).ok, true);
+    assert.deepEqual(heard, [], "a granted call tells nobody");
+    assert.equal((await b.request("x/m", 1, 1)).ok, false);
+    assert.equal((await b.request("x/m", 1, 1)).ok, false);
+    assert.equal(heard.length, 1, "told once");
+    assert.match(heard[0], /request/);
+    // A listener that comes later hears it at once; one removed hears nothing more.
+    const late: string[] = [];
+    b.onExhausted((why) => late.push(why));
+    assert.deepEqual(late, heard);
+    off();
+  });
+
+  test("an unpriced model's refusal does not end the budget for the others", async () => {
+    const b = budget({ usd: 10 });
+    let told = 0;
+    b.onExhausted(() => told++);
+    assert.equal((await b.request("x/unpriced", 1, 1)).ok, false);
+    assert.equal(told, 0);
+    assert.equal(b.exhausted(), false);
+  });
+
   test("no price under a dollar limit: refused with the opt-in named", async () => {
     const b = budget({ usd: 1 });
     const a = await b.request("x/unpriced", 1, 1);

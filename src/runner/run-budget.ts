@@ -24,7 +24,7 @@
  * @module
  */
 import type { TokenUsage, XcshConfig } from "../types.ts";
-import type { BudgetAnswer, BudgetLink } from "../protocol/budget-link.ts";
+import { type BudgetAnswer, type BudgetLink, exhaustionNotice } from "../protocol/budget-link.ts";
 import type { PriceCall } from "./task-cost.ts";
 import { type BudgetLimits, type BudgetReport, createGovernor } from "./budget-governor.ts";
 import type { BudgetSetting } from "../config/budget-setting.ts";
@@ -79,6 +79,7 @@ function unpricedLine(model: string, reason: string): string {
 export function createRunBudget(o: RunBudgetOptions): RunBudget {
   const now = o.now ?? Date.now;
   const governor = createGovernor(o.limits, now());
+  const notice = exhaustionNotice();
   let next = 0;
   /** The dollars `usage` on `model` costs, or the reason it cannot be priced. */
   const usd = (model: string, usage: TokenUsage): { ok: true; usd: number } | {
@@ -101,6 +102,7 @@ export function createRunBudget(o: RunBudgetOptions): RunBudget {
         });
       }
       const g = governor.reserve(reqId, { usd: cost.usd, tokens: input + output }, now());
+      if (!g.ok && governor.exhausted() !== undefined) notice.tell(g.reason);
       return Promise.resolve(g.ok ? { ok: true, reqId } : { ok: false, reason: g.reason });
     },
     spent(reqId, model, usage) {
@@ -111,6 +113,7 @@ export function createRunBudget(o: RunBudgetOptions): RunBudget {
       });
     },
     exhausted: () => governor.exhausted() !== undefined,
+    onExhausted: notice.listen,
     unpriced(models) {
       for (const model of models) {
         if (!model) continue;

@@ -21,6 +21,7 @@ import {
   childPids,
   isAfterTool,
   localConfig,
+  toolResults,
   waitForNoProcessesIn,
 } from "../support/world.ts";
 import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
@@ -566,6 +567,47 @@ describe("the control channel, driven by hand", () => {
     assert.equal(result.type, "result");
     assert.equal(result.reason, "budget");
     assert.match(result.error, /out of money/);
+  });
+
+  test("a budget spent elsewhere in the tree: the child starts no sub-task", async () => {
+    const w = pricedWorld({ helper: agentMd("helper", "tools: [read]\n") });
+    respond((req) =>
+      isAfterTool(req) ? { text: "gave up" } : {
+        toolCalls: [{
+          name: "task",
+          args: { agent: "helper", tasks: [{ id: "h", assignment: "help" }] },
+        }],
+      }
+    );
+    server.requests.length = 0;
+    const { events, code } = await driveChild(
+      w,
+      envelopeFor(w.cwd, {
+        budget: true,
+        agent: {
+          name: "boss",
+          description: "Delegates",
+          systemPrompt: "You delegate.",
+          tools: ["task"],
+        },
+        toolSet: {
+          tools: ["task"],
+          spawns: ["helper"],
+          mcp: { patterns: [], declared: [], deny: [], readOnlyOnly: false },
+        },
+      }),
+      (e, write) => {
+        // A sibling spent the budget: the parent says so as soon as the child reads control.
+        if (e.type === "start") write({ type: "exhausted", reason: "a sibling spent it" });
+        // This child's own calls are still answered (the parent would deny them; here
+        // they are granted, so that the task call is what meets the notice).
+        if (e.type === "budget_request") write({ type: "grant", reqId: e.reqId });
+      },
+    );
+    assert.equal(code, 0);
+    assert.equal(server.requests.length, 2, "the boss's two calls, no helper's");
+    assert.match(toolResults(server.requests[1]), /not started: the run.s budget is spent/);
+    assert.equal(events.filter((e) => e.type === "budget_request").length, 2);
   });
 
   test("a sibling's pause sent down holds the child's next call", async () => {
