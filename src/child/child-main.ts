@@ -48,9 +48,10 @@ import { submitTool } from "./submit-tool.ts";
 import { prepareWorkspace } from "./workspace.ts";
 import { createModelCaller } from "./model-caller.ts";
 import { createBudgetGate, DEFAULT_GRANT_TIMEOUT_MS } from "./budget-gate.ts";
+import { createPaceLink } from "./pace-link.ts";
 import { type BudgetLink, BudgetRefused } from "../protocol/budget-link.ts";
 import { CONTROL_VERSION, type ControlMessage } from "../protocol/control.ts";
-import { setProviderLimits } from "../model/provider-gate.ts";
+import { setPaceUpstream, useProviderLimits } from "../model/provider-gate.ts";
 import { learnedFromParent, setUpward } from "../model/pause-relay.ts";
 import { spillingTools } from "./spill.ts";
 import { inlineLimit } from "../tools/result-share.ts";
@@ -164,14 +165,22 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const gate = envelope.budget && deps.control
     ? createBudgetGate({ id, emit, timeoutMs: DEFAULT_GRANT_TIMEOUT_MS })
     : undefined;
+  // A paced child asks its parent before each model request (its own and its
+  // sub-tasks', which ask it).
+  const pace = envelope.pace && deps.control ? createPaceLink({ id, emit }) : undefined;
+  if (pace) setPaceUpstream(pace.upstream);
   // A sibling's pause, sent down, holds this child's calls and its sub-tasks';
   // a sub-task's pause goes up to the parent as this child's own news.
   deps.control?.listen((m) => {
     if (m.type === "rate_limit") {
       const { type: _t, version: _v, ...news } = m;
       learnedFromParent(news);
-    } else gate?.onControl(m);
-  }, () => gate?.parentGone());
+    } else if (m.type === "pace_grant") pace?.onControl(m);
+    else gate?.onControl(m);
+  }, () => {
+    gate?.parentGone();
+    pace?.parentGone();
+  });
   if (deps.control) setUpward((news) => emit({ type: "rate_limit", ...news, id }));
   const fail = (error: string, extra: Partial<ChildEvent> = {}): number => {
     emit({ type: "result", id, status: "error", error, ...extra } as ChildEvent);
@@ -268,7 +277,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
   const system = systemPromptOf(envelope, validator.value, tools.has("skill"));
   const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
-  setProviderLimits(provider.name, config.providers[provider.name]);
+  useProviderLimits({ [provider.name]: config.providers[provider.name] });
   const { callModel, reserve } = createModelCaller({
     id,
     provider,

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  admitForChild,
   keyFingerprint,
   MAX_HELD_429,
   mergeRateLimit,
@@ -9,7 +10,9 @@ import {
   providerGate,
   type RateLimitNews,
   scopeOf,
+  setPaceUpstream,
   setProviderLimits,
+  useProviderLimits,
 } from "./provider-gate.ts";
 import { MAX_PAUSE_MS, RateLimitView } from "./rate-limit-view.ts";
 
@@ -227,5 +230,79 @@ describe("providerGate", () => {
       requestsRemaining: 2,
       requestsLimit: 10,
     }, "a quarter left or less is news");
+  });
+});
+
+describe("admitting the tree's requests", () => {
+  test("a child's requests share this process's slots and view", async () => {
+    const view = new RateLimitView();
+    setProviderLimits("tree", { maxConcurrentRequests: 1 });
+    try {
+      const scope = { provider: "tree", key: "" };
+      const first = await admitForChild(scope, 10, { signal }, view);
+      let second = false;
+      const next = admitForChild(scope, 10, { signal }, view).then((leave) => {
+        second = true;
+        return leave;
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(second, false, "the one slot is taken");
+      first();
+      first({ requestsRemaining: 0 }); // a second report changes nothing
+      const leave = await next;
+      assert.equal(second, true);
+      assert.equal(view.waitMs(scope, Date.now(), 0), 0);
+      // Its answer said nothing is left until a second from now.
+      leave({ requestsRemaining: 0, requestsResetAt: Date.now() + 1000 });
+      assert.ok(view.waitMs(scope, Date.now(), 0) > 0, "the reading reached the view");
+    } finally {
+      setProviderLimits("tree", undefined);
+    }
+  });
+
+  test("a waiting admission ends when its task does", async () => {
+    const view = new RateLimitView();
+    const scope = { provider: "held", key: "" };
+    view.observe(scope, { pauseUntil: Date.now() + 60_000 }, Date.now());
+    const ac = new AbortController();
+    const waits: number[] = [];
+    const asked = admitForChild(
+      scope,
+      0,
+      { signal: ac.signal, onWait: (ms) => waits.push(ms) },
+      view,
+    );
+    ac.abort(new Error("task ended"));
+    await assert.rejects(asked, /task ended/);
+    assert.equal(waits.length, 1);
+  });
+
+  test("a paced process asks upstream for each attempt and applies no limits of its own", async () => {
+    const asked: string[] = [];
+    const reported: unknown[] = [];
+    setPaceUpstream((scope) => {
+      asked.push(scope.provider);
+      return Promise.resolve((reading) => reported.push(reading));
+    });
+    try {
+      useProviderLimits({ paced: { maxConcurrentRequests: 1 } });
+      const view = new RateLimitView();
+      const g = providerGate({ name: "paced", type: "anthropic" }, "m", {}, view);
+      let running = 0;
+      let peak = 0;
+      const call = async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        return { headers: { "anthropic-ratelimit-requests-remaining": "7" } };
+      };
+      await Promise.all([g.run(call, { signal }), g.run(call, { signal })]);
+      assert.deepEqual(asked, ["paced", "paced"]);
+      assert.deepEqual(reported, [{ requestsRemaining: 7 }, { requestsRemaining: 7 }]);
+      assert.equal(peak, 2, "the cap is the top-level process's to apply");
+    } finally {
+      setPaceUpstream(undefined);
+    }
   });
 });

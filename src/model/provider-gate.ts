@@ -11,7 +11,13 @@
  * What a call learns that other processes should know (a pause, nothing
  * left) is handed to `onLearn`: a child reports it to its parent as a
  * `rate_limit` event, and the parent merges those into its own view
- * ({@link mergeRateLimit}) before it starts the next task.
+ * ({@link mergeRateLimit}) before it starts the next task. A child whose
+ * parent paces it (`setPaceUpstream`) also asks the parent before each
+ * attempt and reports the answer's limits after it: the run's top-level
+ * process admits every request of the tree ({@link admitForChild}) by one
+ * view and one `maxConcurrentRequests` count, so the headers one child
+ * reads pace all of them, and the user's per-provider limits hold for the
+ * whole tree, not per process.
  *
  * @example
  * ```ts
@@ -60,6 +66,72 @@ const limits = new Map<string, ProviderLimits>();
 /** The one view of this process: its model calls', and (in a parent) its children's. */
 export const processView = new RateLimitView((provider) => limits.get(provider));
 const inFlight = new Map<string, { running: number; waiting: (() => void)[] }>();
+
+/**
+ * Asks the process above before one request of `scope` goes out; resolves
+ * when it may, with the function that reports the answer's limits (or
+ * nothing, for an answer without them) and ends the admission.
+ */
+export type PaceUpstream = (
+  scope: RateLimitScope,
+  tokens: number,
+  signal: AbortSignal,
+) => Promise<(reading?: RateLimitReading) => void>;
+
+let upstream: PaceUpstream | undefined;
+
+/** Inside a child paced by its parent: how each request is asked for upstream. */
+export function setPaceUpstream(u: PaceUpstream | undefined): void {
+  upstream = u;
+}
+
+/**
+ * Admits one request a child (or its descendants) is about to send: waits
+ * for a `maxConcurrentRequests` slot and for this process's view, then asks
+ * this process's own parent when it has one. The result reports the
+ * answer's limits into the view (and upstream) and frees the slot; call it
+ * exactly once.
+ */
+export async function admitForChild(
+  scope: RateLimitScope,
+  tokens: number,
+  opts: { signal: AbortSignal; onWait?: (ms: number) => void },
+  view: RateLimitView = processView,
+): Promise<(reading?: RateLimitReading) => void> {
+  const release = await takeSlot(
+    scope.provider,
+    limits.get(scope.provider)?.maxConcurrentRequests,
+    opts.signal,
+  );
+  let up: ((reading?: RateLimitReading) => void) | undefined;
+  try {
+    await waitForProvider(scope, { signal: opts.signal, tokens, onWait: opts.onWait }, view);
+    up = upstream ? await upstream(scope, tokens, opts.signal) : undefined;
+  } catch (err) {
+    release();
+    throw err;
+  }
+  let left = false;
+  return (reading) => {
+    if (left) return;
+    left = true;
+    if (reading) view.observe(scope, reading, Date.now());
+    up?.(reading);
+    release();
+  };
+}
+
+/**
+ * Takes the user's per-provider limits (`providers.<name>`:
+ * `requestsPerMinute`, `tokensPerMinute`, `maxConcurrentRequests`) for this
+ * process, unless a parent paces it: then the run's top-level process
+ * applies them to the whole tree and a child applying them again would
+ * count its own calls twice.
+ */
+export function useProviderLimits(providers: Record<string, ProviderLimits | undefined>): void {
+  if (upstream) return;
+  for (const [name, l] of Object.entries(providers)) setProviderLimits(name, l);
+}
 
 /** Sets the user's limits for a provider (from config) for this process. */
 export function setProviderLimits(provider: string, l: ProviderLimits | undefined): void {
@@ -180,6 +252,17 @@ export function mergeRateLimit(
   if (typeof news.provider !== "string" || typeof news.key !== "string") return;
   const scope: RateLimitScope = { provider: news.provider, key: news.key };
   if (typeof news.model === "string") scope.model = news.model;
+  view.observe(scope, readingFrom(news, now), now);
+}
+
+/**
+ * The well-formed part of a reading another process sent: counts that are
+ * whole and not negative, times no further ahead than {@link MAX_PAUSE_MS}.
+ */
+export function readingFrom(
+  news: Partial<Record<keyof RateLimitReading, unknown>>,
+  now = Date.now(),
+): RateLimitReading {
   const count = (v: unknown) =>
     typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined;
   const time = (v: unknown) =>
@@ -195,7 +278,7 @@ export function mergeRateLimit(
   for (const k of Object.keys(reading) as (keyof RateLimitReading)[]) {
     if (reading[k] === undefined) delete reading[k];
   }
-  view.observe(scope, reading, now);
+  return reading;
 }
 
 /**
@@ -245,16 +328,23 @@ export function providerGate(
       try {
         for (let held = 0;; held++) {
           await waitForProvider(scope, { ...opts, onWait: hooks.onWait }, view);
+          const leave = upstream ? await upstream(scope, opts.tokens ?? 0, opts.signal) : undefined;
           try {
             const out = await call();
             const headers = (out as { headers?: Record<string, string> } | undefined)?.headers;
-            learn(readRateLimit(provider.type, headers, undefined, Date.now()));
+            const r = readRateLimit(provider.type, headers, undefined, Date.now());
+            leave?.(r);
+            learn(r);
             return out;
           } catch (err) {
             const answer = errorAnswer(err);
-            if (!answer) throw err;
+            if (!answer) {
+              leave?.();
+              throw err;
+            }
             const now = Date.now();
             const r = readRateLimit(provider.type, answer.headers, answer.error, now);
+            leave?.(r);
             learn(r);
             // A 429 that says when to come back is waited out here, not counted as
             // a failed attempt; calls held by one pause come back spread over as

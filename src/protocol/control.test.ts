@@ -21,6 +21,11 @@ describe("parseControlLine", () => {
       reqId: "r1",
       reason: "the run's budget is spent",
     });
+    assert.deepEqual(parseControlLine('{"type":"pace_grant","reqId":"r2"}'), {
+      type: "pace_grant",
+      reqId: "r2",
+    });
+    assert.equal(parseControlLine('{"type":"pace_grant"}'), undefined);
     assert.deepEqual(parseControlLine('{"type":"exhausted","reason":"spent"}'), {
       type: "exhausted",
       reason: "spent",

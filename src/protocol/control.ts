@@ -6,6 +6,8 @@
  *
  * - `grant {reqId}` / `deny {reqId, reason}`: the answer to the child's
  *   `budget_request` event with that `reqId`.
+ * - `pace_grant {reqId}`: the child's `pace_request` with that id may go
+ *   (the run's rate-limit view and concurrency count allow it now).
  * - `cancel {reason?}`: end the task as a cancellation would.
  * - `exhausted {reason}`: the run's budget is spent somewhere in the tree:
  *   the child starts no new sub-task (and tells its own children); its
@@ -39,6 +41,7 @@ export const CONTROL_VERSION = 1;
 export type ControlMessage =
   | { type: "grant"; reqId: string }
   | { type: "deny"; reqId: string; reason: string }
+  | { type: "pace_grant"; reqId: string }
   | { type: "cancel"; reason?: string }
   | { type: "exhausted"; reason: string }
   | {
@@ -82,6 +85,10 @@ export function parseControlLine(line: string): ControlMessage | undefined {
   if (v.type === "grant") {
     const reqId = reqIdOf(v.reqId);
     return reqId ? { type: "grant", reqId } : undefined;
+  }
+  if (v.type === "pace_grant") {
+    const reqId = reqIdOf(v.reqId);
+    return reqId ? { type: "pace_grant", reqId } : undefined;
   }
   if (v.type === "deny") {
     const reqId = reqIdOf(v.reqId);

@@ -74,6 +74,13 @@ export interface TaskEnvelope {
    * granted. Absent: no question is asked (no round trip).
    */
   budget?: true;
+  /**
+   * The parent paces the child's model requests: before each one the child
+   * asks over the control channel (`pace_request`) and reports what the
+   * answer said of the provider's limits (`pace_done`), so one view admits
+   * every request of the run's tree. Absent: the child's own view alone.
+   */
+  pace?: true;
   /** Resolved `provider/model`, or null to let the child resolve it. */
   model: string | null;
   /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
@@ -454,6 +461,7 @@ export function parseEnvelope(text: string): EnvelopeResult {
       bad("planMode", "must be true or false");
     }
     if (doc.budget !== undefined && doc.budget !== true) bad("budget", "must be true when set");
+    if (doc.pace !== undefined && doc.pace !== true) bad("pace", "must be true when set");
     const envelope: TaskEnvelope = {
       version: 1,
       id,
@@ -468,6 +476,7 @@ export function parseEnvelope(text: string): EnvelopeResult {
       limits: parseLimits(doc.limits),
     };
     if (doc.budget === true) envelope.budget = true;
+    if (doc.pace === true) envelope.pace = true;
     const modelNote = optString(doc, "modelNote");
     if (modelNote !== undefined) envelope.modelNote = modelNote;
     const config = parseConfig(doc.config);

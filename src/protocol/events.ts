@@ -59,6 +59,31 @@ export type ChildEvent =
     cacheRead: number;
     cacheWrite: number;
   }
+  /** Before one request of a paced child: may it go now? The parent answers
+   * `pace_grant` with the same `reqId` on stdin once the run's view allows. */
+  | {
+    type: "pace_request";
+    id: string;
+    reqId: string;
+    provider: string;
+    /** The key's fingerprint (`model/provider-gate.ts`), never the key. */
+    key: string;
+    model?: string;
+    /** About the request's input tokens (for a tokens-per-minute pace). */
+    tokens: number;
+  }
+  /** The granted request `reqId` was answered: what the answer said of the limits. */
+  | {
+    type: "pace_done";
+    id: string;
+    reqId: string;
+    pauseUntil?: number;
+    requestsRemaining?: number;
+    requestsLimit?: number;
+    requestsResetAt?: number;
+    tokensRemaining?: number;
+    tokensResetAt?: number;
+  }
   | { type: "message"; id: string; message: unknown }
   /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
    * without an optional parameter the server refused (`reason` names it). */

@@ -31,6 +31,8 @@ import { type ChildEvent, parseEventLine } from "../protocol/events.ts";
 import { controlLine, RATE_LIMIT_VERSION } from "../protocol/control.ts";
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { learnedFromChild, listenDown, type PauseListener } from "../model/pause-relay.ts";
+import { admitForChild, readingFrom } from "../model/provider-gate.ts";
+import type { RateLimitReading, RateLimitScope } from "../model/rate-limit-view.ts";
 
 let taskCount = 0;
 
@@ -70,7 +72,16 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
       durationMs: 0,
     };
   }
-  const envelope: TaskEnvelope = run.budget ? { ...run.envelope, budget: true } : run.envelope;
+  // Every child is paced by this process: one view admits the tree's requests.
+  const envelope: TaskEnvelope = {
+    ...run.envelope,
+    pace: true,
+    ...(run.budget ? { budget: true as const } : {}),
+  };
+  // The child's admitted requests, until their answers are reported; their
+  // waits end when the task does.
+  const admitted = new Map<string, (reading?: RateLimitReading) => void>();
+  const admissions = new AbortController();
   // The child's request ids and the grants they stand for, until settled.
   const grants = new Map<string, string>();
   // Whether the child said it reads control messages (its `start` event).
@@ -111,6 +122,9 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     settled = true;
     unlisten?.();
     unlistenBudget?.();
+    admissions.abort();
+    for (const leave of admitted.values()) leave();
+    admitted.clear();
     clearTimeout(timer);
     clearTimeout(graceTimer);
     child?.end();
@@ -192,6 +206,10 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         onBudget(event);
         continue;
       }
+      if (event.type === "pace_request" || event.type === "pace_done") {
+        onPace(event);
+        continue;
+      }
       if (event.type === "start") {
         ranOn = event.model;
         fallback = event.note;
@@ -254,6 +272,38 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
         ),
       );
     });
+  };
+
+  /** A paced child's request, admitted by this process's view; an answer's limits. */
+  const onPace = (event: Extract<ChildEvent, { type: "pace_request" | "pace_done" }>) => {
+    if (typeof event.reqId !== "string" || event.reqId.length > 128) return;
+    if (event.type === "pace_done") {
+      const leave = admitted.get(event.reqId);
+      admitted.delete(event.reqId);
+      leave?.(readingFrom(event));
+      return;
+    }
+    if (typeof event.provider !== "string" || typeof event.key !== "string") return;
+    if (admitted.has(event.reqId)) return;
+    const scope: RateLimitScope = { provider: event.provider, key: event.key };
+    if (typeof event.model === "string") scope.model = event.model;
+    const tokens = Number.isFinite(event.tokens) && event.tokens > 0 ? event.tokens : 0;
+    const reqId = event.reqId;
+    admitForChild(scope, tokens, {
+      signal: admissions.signal,
+      onWait: (ms) =>
+        run.onEvent?.({
+          type: "waiting",
+          id: envelope.id,
+          reason: "rate_limit",
+          provider: event.provider,
+          ms,
+        }),
+    }).then((leave) => {
+      if (settled) return leave();
+      admitted.set(reqId, leave);
+      child?.write(controlLine({ type: "pace_grant", reqId }));
+    }, () => {/* the task ended while its request waited */});
   };
 
   const onClose = (code: number | null, signal: string | null) => {

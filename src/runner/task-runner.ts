@@ -32,6 +32,7 @@
 import { writeErr } from "../text/stdio.ts";
 import { taskArtifactsFolder } from "./artifacts.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
+import { useProviderLimits } from "../model/provider-gate.ts";
 import { pausedProvider, queued } from "./task-admission.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
@@ -197,7 +198,11 @@ export class TaskTool {
     private readonly opts: TaskToolOptions,
     /** The agents discovered at creation (the description may be stale later). */
     readonly agents: readonly AgentDefinition[] = [],
-  ) {}
+  ) {
+    // The user's per-provider limits hold for the whole tree: applied here
+    // in the run's top-level process, which admits every child's requests.
+    useProviderLimits(opts.config.providers);
+  }
 
   /** Discovers agents once and builds the tool. */
   static async create(opts: TaskToolOptions): Promise<TaskTool> {
