@@ -166,7 +166,14 @@ export class Progress {
       }
       const t = turns.get(key);
       const counts = t && t.turns > 0
-        ? ` ${this.paint("2", `turn ${t.turns} · ${shortCount(t.tokens)} tokens`)}`
+        ? ` ${
+          this.paint(
+            "2",
+            `turn ${t.turns} · ${shortCount(t.tokens)} tokens${
+              t.costUSD ? ` · $${t.costUSD.toFixed(t.costUSD < 1 ? 4 : 2)}` : ""
+            }`,
+          )
+        }`
         : "";
       return `${this.paint("36", FRAMES[this.frame])} ${r.id} ${
         this.paint("2", r.agent)

@@ -66,3 +66,23 @@ test("under a budget the snapshot and line say what it has counted so far", () =
   t.budgetFrom(() => tokens);
   assert.equal(runLine(t.snapshot()), "0 done · 2 running · 1.2k of 10k budget tokens");
 });
+
+test("priced calls: each task's dollars so far, and the run's including running tasks", () => {
+  const t = new RunTally();
+  t.add("a");
+  t.add("b");
+  t.event("a", { ...usage("a", 1000, 100), costUSD: 0.004 });
+  t.event("a", { ...usage("a", 1000, 100), costUSD: 0.006 });
+  t.event("b", usage("b", 10, 10)); // not priced (yet)
+  let s = t.snapshot();
+  assert.equal(s.tasks.find((x) => x.id === "a")?.costUSD, 0.01);
+  assert.equal(s.tasks.find((x) => x.id === "b")?.costUSD, undefined);
+  assert.ok(Math.abs(s.costUSD - 0.01) < 1e-12);
+  // Its own total replaces the running sum once a task ends; an unpriced end counts nothing.
+  t.finish("a", 0.0125);
+  t.finish("b", null);
+  s = t.snapshot();
+  assert.equal(s.tasks.find((x) => x.id === "a")?.costUSD, 0.0125);
+  assert.equal(s.tasks.find((x) => x.id === "b")?.costUSD, undefined);
+  assert.ok(Math.abs(s.costUSD - 0.0125) < 1e-12);
+});

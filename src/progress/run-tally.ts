@@ -1,9 +1,10 @@
 /**
  * Where a run stands, from its tasks' events: per task its current step
- * (`model call`, or the tools running now), its turns and tokens, and for
- * the run how many tasks are done, running, queued for a slot, or waiting
- * on a provider's rate limit, with the tokens used and the dollars of the
- * tasks that ended priced, and, under a budget, what the budget has counted
+ * (`model call`, or the tools running now), its turns, tokens and dollars
+ * (of the calls the runner priced: `usage` events with `costUSD`; a task's
+ * own total once it ends), and for the run how many tasks are done,
+ * running, queued for a slot, or waiting on a provider's rate limit, with
+ * the tokens used and the dollars so far, and, under a budget, what the budget has counted
  * so far against its limits (every settled call, running tasks' too). One
  * tally feeds the terminal's total line, the
  * `run_progress` records of `stream-json` and MCP progress notifications.
@@ -31,6 +32,8 @@ export interface TaskSnapshot {
   step: string;
   turns: number;
   tokens: number;
+  /** Dollars of its calls priced so far (its total once done); absent: none priced. */
+  costUSD?: number;
 }
 
 /** What the run's budget has counted so far against its dollar and token limits. */
@@ -47,7 +50,7 @@ export interface RunSnapshot {
   /** Held until a provider's rate limit lets them go. */
   waiting: number;
   tokens: { input: number; output: number };
-  /** Dollars of the ended tasks that were priced. */
+  /** Dollars so far: the ended tasks' totals and the running tasks' priced calls. */
   costUSD: number;
   /** Under a budget: spent so far, settled calls of running tasks included. */
   budget?: BudgetSpend;
@@ -58,6 +61,7 @@ interface TaskTally {
   state: TaskState;
   turns: number;
   tokens: number;
+  costUSD?: number;
   tools: Map<string, string>;
 }
 
@@ -96,6 +100,7 @@ export class RunTally {
         t.tokens += e.input + e.output;
         this.input += e.input;
         this.output += e.output;
+        if (typeof e.costUSD === "number") t.costUSD = (t.costUSD ?? 0) + e.costUSD;
         break;
       case "tool_start":
         t.state = "running";
@@ -117,12 +122,17 @@ export class RunTally {
     if (!t || t.state === "done") return;
     t.state = "done";
     t.tools.clear();
-    if (typeof costUSD === "number") this.cost += costUSD;
+    if (typeof costUSD === "number") {
+      t.costUSD = costUSD;
+      this.cost += costUSD;
+    } else delete t.costUSD;
   }
 
   snapshot(): RunSnapshot {
     const count = (s: TaskState) => [...this.tasks.values()].filter((t) => t.state === s).length;
     const b = this.budget?.();
+    let running = 0;
+    for (const t of this.tasks.values()) if (t.state !== "done") running += t.costUSD ?? 0;
     return {
       done: count("done"),
       // A task started but not yet heard from is running.
@@ -130,7 +140,7 @@ export class RunTally {
       queued: count("queued"),
       waiting: count("waiting"),
       tokens: { input: this.input, output: this.output },
-      costUSD: this.cost,
+      costUSD: this.cost + running,
       ...(b
         ? {
           budget: {
@@ -158,6 +168,7 @@ export class RunTally {
           : "model call",
         turns: t.turns,
         tokens: t.tokens,
+        ...(t.costUSD !== undefined ? { costUSD: t.costUSD } : {}),
       })),
     };
   }

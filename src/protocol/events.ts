@@ -141,6 +141,8 @@ export type ChildEvent =
     output: number;
     cacheRead: number;
     cacheWrite: number;
+    /** Added by the run's runner when it can price the call: what it cost, in dollars. */
+    costUSD?: number;
   }
   | {
     type: "result";

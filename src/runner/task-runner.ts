@@ -78,7 +78,7 @@ import { skillBudget } from "../protocol/skill-listing.ts";
 import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "./agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
-import { withCost } from "./task-cost.ts";
+import { type PriceCall, withCost } from "./task-cost.ts";
 import { acceptPlan } from "./acceptance/accept-plan.ts";
 import { checksProblem } from "./acceptance/compile-checks.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
@@ -765,6 +765,9 @@ export class TaskTool {
     // pricing only needs the provider's type and URL.
     const pricing = import("../model/price-call.ts");
     const priceEnv = { ...env.env, ...this.opts.keys };
+    // Once loaded, each call is priced as it is reported, for the progress.
+    let price: PriceCall | undefined;
+    void pricing.then((p) => price = p.priceCall, () => {});
     // Tasks whose write lanes overlap in one workspace run one after the
     // other: each waits for the earlier ones it overlaps (never a later
     // one, so no cycle) before it queues for a slot; the rest queue in order.
@@ -798,6 +801,7 @@ export class TaskTool {
                   ms,
                 }));
               const calls: TokenUsage[] = [];
+              let ranOn: string | undefined;
               // Tasks still queued when the call is cancelled never start.
               const final: TaskResult = signal?.aborted
                 ? {
@@ -829,13 +833,21 @@ export class TaskTool {
                   run: this.opts.backgroundRun,
                   signal,
                   onEvent: (e) => {
+                    if (e.type === "start") ranOn = e.model;
                     if (e.type === "usage") {
-                      calls.push({
+                      const call: TokenUsage = {
                         input: e.input ?? 0,
                         output: e.output ?? 0,
                         cacheRead: e.cacheRead ?? 0,
                         cacheWrite: e.cacheWrite ?? 0,
-                      });
+                      };
+                      calls.push(call);
+                      const cost = price && ranOn
+                        ? price(ranOn, call, config, priceEnv, new Date())
+                        : undefined;
+                      if (cost?.ok) {
+                        e = { ...e, costUSD: cost.usd };
+                      }
                     }
                     this.opts.onEvent?.(task.envelope.id, e);
                   },

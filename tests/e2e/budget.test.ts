@@ -122,6 +122,10 @@ describe("budget", () => {
     assert.ok(Math.abs(last.budget.spent.usd - 3 * CALL_USD) < 1e-9, JSON.stringify(last));
     assert.equal(last.budget.spent.usd, end.budget.spent.usd);
     assert.equal(last.budget.spent.tokens, end.budget.spent.tokens);
+    // Each task's dollars, and the run's.
+    assert.deepEqual(last.tasks.map((t: { id: string }) => t.id).sort(), ["a", "b", "c"]);
+    for (const t of last.tasks) assert.ok(Math.abs(t.costUSD - CALL_USD) < 1e-9, JSON.stringify(t));
+    assert.ok(Math.abs(last.costUSD - 3 * CALL_USD) < 1e-9, JSON.stringify(last));
   });
 
   test("the overshoot is bounded by the calls in flight", async () => {
