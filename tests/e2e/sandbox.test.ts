@@ -23,7 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { runXcsh, XCSH } from "../support/cli.ts";
+import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { outsideFolder as outsideFolderAt } from "../support/outside-folder.ts";
 import { modelHarness } from "../support/harness.ts";
 import { runXcshVia } from "../support/fixtures.ts";
@@ -338,7 +338,7 @@ describe("a double fork never outlives its task", { skip: linux }, () => {
       server.requests.length = 0;
       const proc = spawn(XCSH, ["run", "quick_task", "go"], {
         cwd: w.cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: w.home },
+        env: cleanEnv(w.home),
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stderr = "";
