@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { remoteDescription, remoteFields } from "./remote-fields.ts";
 import {
   type Frontmatter,
   FrontmatterError,
@@ -172,7 +173,13 @@ export function parseAgentFields(
   }
   const badName = agentNameProblem(name);
   if (badName) return fail("name", badName);
-  const description = requiredString("description");
+  // A remote agent (Gemini CLI) may leave its description to its card.
+  const remoteKind = fm.kind === "remote";
+  const remote = remoteKind ? remoteFields(fm) : undefined;
+  if (remote && !remote.ok) return fail(remote.field, remote.message);
+  const description = remote?.ok && (fm.description === undefined || fm.description === null)
+    ? remoteDescription(remote.remote)
+    : requiredString("description");
   if (typeof description !== "string") return description;
 
   const fields: AgentFields = { name, description };
@@ -395,8 +402,9 @@ export function parseAgentFields(
   }
 
   if (fm.kind !== undefined && fm.kind !== null && fm.kind !== "local") {
-    if (fm.kind === "remote") {
-      fields.notRunnable = "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet";
+    if (remote?.ok) {
+      fields.remote = remote.remote;
+      if (remote.notRunnable) fields.notRunnable = remote.notRunnable;
     } else warn("kind", `'kind' must be local or remote, not ${describe(fm.kind)}; ignored`);
   }
 
