@@ -30,8 +30,8 @@ import { taskOutcome } from "../a2a/task-outcome.ts";
 import { INTERRUPTED_STATES } from "../a2a/task-updates.ts";
 import { isRecord } from "../formats/values.ts";
 
-/** How long a cancel sent on the way out may take. */
-export const CANCEL_WAIT_MS = 5_000;
+/** How long a cancel sent on the way out may take (within the parent's grace before its kill). */
+export const CANCEL_WAIT_MS = 2_000;
 /** The pause between two `get`s of a task a blocking send left running. */
 export const POLL_MS = 500;
 
@@ -164,17 +164,30 @@ async function exchange(
     if (text !== "") r.emit({ type: "text", id: r.envelope.id, delta: `${text}\n` });
   };
   if (target.card.streaming) {
-    for await (const update of rpcStream(target, params)) {
-      tracker.apply(update);
-      if (update.kind === "status") said(update.text);
-      if (tracker.settled()) break;
+    let broke: A2ACallError | undefined;
+    try {
+      for await (const update of rpcStream(target, params)) {
+        tracker.apply(update);
+        if (update.kind === "status") said(update.text);
+        if (tracker.settled()) break;
+      }
+    } catch (err) {
+      // A stream that breaks after naming its task: the task says how it went.
+      if (!(err instanceof A2ACallError) || !tracker.taskId || r.signal.aborted) throw err;
+      broke = err;
     }
     if (tracker.settled()) return;
     if (!tracker.taskId) {
       throw new A2ACallError(`${target.card.url}: the stream ended before it named a task`);
     }
     // The stream dropped: the task itself says how it ended.
-    const got = await rpcCall(target, "get", taskParams(tracker.taskId));
+    const got = await rpcCall(target, "get", taskParams(tracker.taskId)).catch((err) => {
+      if (!(err instanceof A2ACallError)) throw err;
+      throw new A2ACallError(
+        `the stream dropped${broke ? ` (${broke.message.replace(/^.*: /, "")})` : ""} ` +
+          `before task ${tracker.taskId} finished; ${err.message}`,
+      );
+    });
     if (got) tracker.apply(got);
     if (!tracker.settled()) {
       throw new A2ACallError(

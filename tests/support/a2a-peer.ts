@@ -9,7 +9,7 @@
  * - `count`: an artifact naming how many messages its context has had
  *   (a resumed task continues the context: `messages in context: 2`);
  * - `hang`: a `working` status, then nothing until it is cancelled
- *   (`cancelled` lists the task ids whose cancel arrived);
+ *   (`hanging()` counts such tasks, `cancelled` lists the task ids whose cancel arrived);
  * - `fail`: the task fails with a status message `the far side failed`.
  *
  * The card is at `<url>/.well-known/agent-card.json`; `requests` records
@@ -44,6 +44,8 @@ export interface A2APeer {
   legacyCardJson(): string;
   requests: { method: string; authorization?: string; apiKey?: string; version?: string }[];
   cancelled: string[];
+  /** Tasks waiting to be cancelled now. */
+  hanging(): number;
   close(): Promise<void>;
 }
 
@@ -255,6 +257,7 @@ export async function startA2APeer(): Promise<A2APeer> {
       }),
     requests,
     cancelled,
+    hanging: () => waiting.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const release of waiting.values()) release();
