@@ -27,6 +27,7 @@ import {
   InMemoryTaskStore,
   type RequestContext,
 } from "@a2a-js/sdk/server";
+import type { AgentCard } from "@a2a-js/sdk";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 
 /** What the peer's middleware reads of a request (express ships no types here). */
@@ -121,9 +122,8 @@ export async function startA2APeer(): Promise<A2APeer> {
         history: [ctx.userMessage],
         metadata: undefined,
       }));
-      const [word, ...rest] = text.trim().split(/\s+/);
+      const word = text.trim().split(/\s+/)[0];
       const arg = text.trim().slice(word.length).trim();
-      void rest;
       if (word === "hang") {
         status(ctx, bus, WORKING, "waiting to be cancelled");
         await new Promise<void>((resolve) => waiting.set(ctx.taskId, resolve));
@@ -187,12 +187,6 @@ export async function startA2APeer(): Promise<A2APeer> {
     }],
     signatures: [],
   });
-  const handler = new DefaultRequestHandler(
-    // deno-lint-ignore no-explicit-any
-    card() as any,
-    new InMemoryTaskStore(),
-    executor,
-  );
   const requests: A2APeer["requests"] = [];
   const app = express();
   app.use((req: PeerRequest, _res: unknown, next: () => void) => {
@@ -211,11 +205,21 @@ export async function startA2APeer(): Promise<A2APeer> {
     if (req.method === "POST" && last && last.method === "") last.method = String(req.body?.method);
     next();
   });
+  // Listening first: the card names the port it is served on.
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const addr = server.address();
+  url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}/`;
+  const handler = new DefaultRequestHandler(
+    card() as unknown as AgentCard,
+    new InMemoryTaskStore(),
+    executor,
+  );
   app.use(
     "/.well-known/agent-card.json",
-    // deno-lint-ignore no-explicit-any
     agentCardHandler({
-      agentCardProvider: () => Promise.resolve(card() as any),
+      agentCardProvider: () => Promise.resolve(card() as unknown as AgentCard),
       legacyCompat: { enabled: true },
     }),
   );
@@ -226,18 +230,6 @@ export async function startA2APeer(): Promise<A2APeer> {
       userBuilder: UserBuilder.noAuthentication,
       legacyCompat: { enabled: true },
     }),
-  );
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const addr = server.address();
-  url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}/`;
-  // The handler read the card when it was made: give it the real URL.
-  Object.assign(
-    (handler as unknown as { agentCard: { supportedInterfaces: unknown } }).agentCard ?? {},
-    {
-      supportedInterfaces: card().supportedInterfaces,
-    },
   );
   return {
     url,
