@@ -403,7 +403,7 @@ export class TaskTool {
         override: config.task.agentModelOverrides[agent.name],
         agent,
       }),
-      ...(model.ok ? {} : { modelError: model.error }),
+      ...(model.ok || remote.target ? {} : { modelError: model.error }),
       ...(launch.value ? { launch: launch.value } : {}),
       ...(accept ? { accept } : {}),
     }));

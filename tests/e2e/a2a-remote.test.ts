@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { cleanEnv, requireBinary, runXcsh, XCSH } from "../support/cli.ts";
@@ -82,6 +82,18 @@ function failure(stderr: string, id = "0-"): string {
   assert.equal(lines.length, 1, stderr);
   assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
   return lines[0];
+}
+
+/** Files under `dir` whose text holds one of `needles`. */
+function filesHolding(dir: string, needles: string[]): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const text = readFileSync(file, "utf8");
+    if (needles.some((n) => text.includes(n))) out.push(file);
+  }
+  return out;
 }
 
 const methodsSince = (n: number) => peer.requests.slice(n).map((r) => r.method);
@@ -163,16 +175,30 @@ describe("a remote agent runs on the far side", () => {
       w,
       "user",
       "bearer",
-      cardUrlField() + "auth:\n  type: http\n  scheme: Bearer\n  token: $PEER_TOKEN\n",
+      cardUrlField() + "auth:\n  type: http\n  scheme: Bearer\n  token: $PEER_WORD\n",
     );
     const seen = peer.requests.length;
     const a = await run(w, ["keyed", "echo k"], { PEER_KEY: "key-from-env-123" });
     assert.equal(a.code, 0, a.stderr);
-    const b = await run(w, ["bearer", "echo b"], { PEER_TOKEN: "token-from-env-456" });
+    const b = await run(w, ["bearer", "echo b"], { PEER_WORD: "token-from-env-456" });
     assert.equal(b.code, 0, b.stderr);
     const sent = peer.requests.slice(seen);
     assert.deepEqual(sent.map((q) => q.apiKey), ["key-from-env-123", undefined]);
     assert.deepEqual(sent.map((q) => q.authorization), [undefined, "Bearer token-from-env-456"]);
+    // The key is shown nowhere and kept nowhere: not in a dry run, not on disk.
+    const dry = await run(w, ["keyed", "--dry-run", "echo k"], { PEER_KEY: "key-from-env-123" });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /"X-API-Key": "[<[]redacted[>\]]"/);
+    assert.doesNotMatch(dry.stdout, /modelError/, "a remote agent needs no model");
+    assert.doesNotMatch(dry.stdout + dry.stderr, /key-from-env-123/);
+    // A variable whose name does not look secret is hidden all the same.
+    const dryBearer = await run(w, ["bearer", "--dry-run", "echo b"], {
+      PEER_WORD: "token-from-env-456",
+    });
+    assert.equal(dryBearer.code, 0, dryBearer.stderr);
+    assert.match(dryBearer.stdout, /"Authorization": "[<[]redacted[>\]]"/);
+    assert.doesNotMatch(dryBearer.stdout, /token-from-env-456/);
+    assert.deepEqual(filesHolding(w.root, ["key-from-env-123", "token-from-env-456"]), []);
     const missing = await run(w, ["keyed", "echo k"]);
     assert.equal(missing.code, 2);
     assert.match(
