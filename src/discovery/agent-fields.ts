@@ -558,7 +558,9 @@ export function parseAgent(
   text: string,
   origin: AgentOrigin,
   level: ParseLevel,
-): (Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus }) | NeedsParser {
+):
+  | (Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus; more?: AgentDefinition[] })
+  | NeedsParser {
   let fm: Frontmatter | NeedsParser;
   try {
     fm = parseFrontmatter(text, { file: origin.file, level });
@@ -580,6 +582,7 @@ export function parseAgent(
       frontmatter: fm.status,
     };
   }
+  if (fm.list) return parseRemoteList(fm.list, fm, origin, level);
   const fields = parseAgentFields(fm.data, { file: origin.file, family: origin.family });
   const warnings = [...fm.warnings, ...fields.warnings];
   if (!fields.ok) {
@@ -607,6 +610,61 @@ export function parseAgent(
   return {
     ok: true,
     value: agent,
+    warnings: level === "off" ? [] : warnings,
+    frontmatter: fm.status,
+  };
+}
+
+/**
+ * A file whose frontmatter is a list (Gemini CLI): several remote agents,
+ * each entry one (`kind: remote`); the first is the file's agent, the
+ * others come in `more`. An entry that is not remote, fails to parse, or
+ * repeats a name refuses the whole file, naming the entry.
+ */
+function parseRemoteList(
+  list: readonly Record<string, unknown>[],
+  fm: Frontmatter,
+  origin: AgentOrigin,
+  level: ParseLevel,
+): Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus; more?: AgentDefinition[] } {
+  const warnings = [...fm.warnings];
+  const agents: AgentDefinition[] = [];
+  const refuse = (field: string | undefined, message: string) => {
+    if (level === "fatal") throw new AgentParsingError(origin.file, message, field);
+    return {
+      ok: false as const,
+      error: { level: "error" as const, file: origin.file, ...(field ? { field } : {}), message },
+      warnings: level === "off" ? [] : warnings,
+      frontmatter: fm.status,
+    };
+  };
+  for (const [i, entry] of list.entries()) {
+    const at = `agent ${i + 1} of the list`;
+    if (entry.kind !== "remote") {
+      return refuse(
+        "kind",
+        `${at}: a list of agents in one file holds remote agents only ('kind: remote' each)`,
+      );
+    }
+    const fields = parseAgentFields(entry, { file: origin.file, family: origin.family });
+    warnings.push(...fields.warnings);
+    if (!fields.ok) return refuse(fields.error.field, `${at}: ${fields.error.message}`);
+    if (agents.some((a) => a.name === fields.value.name)) {
+      return refuse("name", `${at}: the name '${fields.value.name}' is already in this file`);
+    }
+    agents.push({
+      ...fields.value,
+      systemPrompt: "",
+      source: origin.source,
+      filePath: origin.file,
+      family: origin.family,
+      ...(origin.plugin ? { plugin: origin.plugin } : {}),
+    });
+  }
+  return {
+    ok: true,
+    value: agents[0],
+    ...(agents.length > 1 ? { more: agents.slice(1) } : {}),
     warnings: level === "off" ? [] : warnings,
     frontmatter: fm.status,
   };

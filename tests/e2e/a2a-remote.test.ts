@@ -141,6 +141,37 @@ describe("a remote agent runs on the far side", () => {
     assert.deepEqual(peer.requests.slice(seen).map((q) => q.version), [undefined, undefined]);
   });
 
+  test("one file may hold several remote agents (a list); a local entry refuses the file", async () => {
+    const w = world();
+    const dir = join(w.home, ".gemini", "agents");
+    mkdirSync(dir, { recursive: true });
+    const card = `${peer.url}.well-known/agent-card.json`;
+    writeFileSync(
+      join(dir, "pair.md"),
+      `---\n- kind: remote\n  name: first\n  agent_card_url: ${card}\n` +
+        `- kind: remote\n  name: second\n  agent_card_url: ${card}\n---\n`,
+    );
+    const listed = await runXcsh(["agents"], { cwd: w.cwd, home: w.home });
+    assert.match(listed.stdout, /first .*pair\.md/);
+    assert.match(listed.stdout, /second .*pair\.md/);
+    for (const name of ["first", "second"]) {
+      const r = await run(w, [name, `echo from ${name}`]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), `echo: from ${name}`);
+    }
+    writeFileSync(
+      join(dir, "mixed.md"),
+      `---\n- kind: remote\n  name: third\n  agent_card_url: ${card}\n` +
+        `- name: local-one\n  description: d\n---\n`,
+    );
+    const mixed = await runXcsh(["agents", "--verbose"], { cwd: w.cwd, home: w.home });
+    assert.doesNotMatch(mixed.stdout, /third/);
+    assert.match(
+      mixed.stderr,
+      /mixed\.md.*agent 2 of the list: a list of agents in one file holds remote agents only/,
+    );
+  });
+
   test("resume continues the same A2A context", async () => {
     const w = world();
     geminiAgent(w, "user", "peer", cardUrlField());
