@@ -60,3 +60,14 @@ export function remotePlan(
 export function remoteModelId(agent: AgentDefinition): string {
   return `a2a/${agent.name}`;
 }
+
+/**
+ * `agent` as its child is sent it: a remote agent's `auth` (literal values
+ * of the user's own file among them) stays with the parent, which sends the
+ * resolved headers in the envelope's `remote` instead.
+ */
+export function withoutAuth<A extends { remote?: AgentDefinition["remote"] }>(agent: A): A {
+  if (!agent.remote?.auth) return agent;
+  const { auth: _auth, ...remote } = agent.remote;
+  return { ...agent, remote };
+}

@@ -81,7 +81,7 @@ import { withCost } from "./task-cost.ts";
 import { acceptPlan } from "./acceptance/accept-plan.ts";
 import { checksProblem } from "./acceptance/compile-checks.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
-import { remoteModelId, remotePlan } from "./remote-plan.ts";
+import { remoteModelId, remotePlan, withoutAuth } from "./remote-plan.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
@@ -354,7 +354,7 @@ export class TaskTool {
     // The checks stay with the parent: the child is told only what failed.
     const { accept: _checks, acceptRetries: _rounds, ...childAgent } = agent;
     const parts: EnvelopeParts = {
-      agent: childAgent,
+      agent: withoutAuth(childAgent),
       context: req.context,
       outputSchema,
       model: remote.target ? { id: remoteModelId(asked) } : model.ok ? model.value : null,

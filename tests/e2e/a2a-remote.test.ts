@@ -208,6 +208,11 @@ describe("a remote agent runs on the far side", () => {
       "bearer",
       cardUrlField() + "auth:\n  type: http\n  scheme: Bearer\n  token: $PEER_WORD\n",
     );
+    const shown = await runXcsh(["agents", "show", "keyed"], { cwd: w.cwd, home: w.home });
+    assert.match(
+      shown.stdout,
+      /remote: +A2A, card http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json, auth apiKey/,
+    );
     const seen = peer.requests.length;
     const a = await run(w, ["keyed", "echo k"], { PEER_KEY: "key-from-env-123" });
     assert.equal(a.code, 0, a.stderr);
@@ -230,6 +235,24 @@ describe("a remote agent runs on the far side", () => {
     assert.match(dryBearer.stdout, /"Authorization": "[<[]redacted[>\]]"/);
     assert.doesNotMatch(dryBearer.stdout, /token-from-env-456/);
     assert.deepEqual(filesHolding(w.root, ["key-from-env-123", "token-from-env-456"]), []);
+    // A literal in the user's own file is sent, and likewise kept nowhere.
+    geminiAgent(
+      w,
+      "user",
+      "literal",
+      cardUrlField() + "auth:\n  type: apiKey\n  key: lit-key-789\n",
+    );
+    const lit = await run(w, ["literal", "echo l"]);
+    assert.equal(lit.code, 0, lit.stderr);
+    assert.equal(peer.requests.at(-1)?.apiKey, "lit-key-789");
+    const dryLit = await run(w, ["literal", "--dry-run", "echo l"]);
+    assert.doesNotMatch(dryLit.stdout, /lit-key-789/);
+    const kept = filesHolding(w.root, ["lit-key-789"]);
+    assert.deepEqual(
+      kept,
+      [join(w.home, ".gemini", "agents", "literal.md")],
+      "only the file itself",
+    );
     const missing = await run(w, ["keyed", "echo k"]);
     assert.equal(missing.code, 2);
     assert.match(
