@@ -44,7 +44,27 @@ describe("resolveValue", () => {
     assert.deepEqual(resolveValue("!!x", "key", user), { ok: true, value: "!x" });
     const cmd = resolveValue("!echo hi", "key", user);
     assert.equal(cmd.ok, false);
-    assert.match(cmd.ok ? "" : cmd.error, /xcsh does not run '!command' values/);
+    assert.match(cmd.ok ? "" : cmd.error, /'!command' values are not run here/);
+  });
+
+  test("the user's file: a !command is run by the caller's runner, its failure named", () => {
+    const ran: string[] = [];
+    const runCommand = (c: string) => {
+      ran.push(c);
+      return c === "fail" ? { ok: false as const, error: "'!fail' failed (exit 1)" } : {
+        ok: true as const,
+        value: "from-cmd",
+      };
+    };
+    assert.deepEqual(resolveValue("!print it", "token", { ...user, runCommand }), {
+      ok: true,
+      value: "from-cmd",
+    });
+    assert.deepEqual(resolveValue("!fail", "token", { ...user, runCommand }), {
+      ok: false,
+      error: "a.md: auth.token: '!fail' failed (exit 1)",
+    });
+    assert.deepEqual(ran, ["print it", "fail"]);
   });
 
   test("a repository's file: only $VAR; literals and commands are refused", () => {
@@ -54,7 +74,10 @@ describe("resolveValue", () => {
       assert.equal(r.ok, false, raw);
       assert.match(r.ok ? "" : r.error, /a repository's agent file may not hold credentials/);
     }
-    const cmd = resolveValue("!cat ~/.ssh/id_rsa", "token", project);
+    let ran = 0;
+    const runCommand = () => (ran++, { ok: true as const, value: "x" });
+    const cmd = resolveValue("!cat ~/.ssh/id_rsa", "token", { ...project, runCommand });
+    assert.equal(ran, 0, "a repository's command was run");
     assert.match(
       cmd.ok ? "" : cmd.error,
       /^a\.md: auth\.token: a '!command' of a repository's agent file is never run/,

@@ -3,8 +3,9 @@
  * the user's side only. A value is `$VAR` (the user's environment), `$$…`
  * or `!!…` (a literal starting with `$` or `!`), `!command`, or a literal.
  * A repository's file (`fromProject`) holds no credentials: its literals
- * are refused (write `$VAR`), and its `!command`s are never run. xcsh runs
- * no `!command` from any file (one line says to use `$VAR`). Headers:
+ * are refused (write `$VAR`), and its `!command`s are never run. The user's
+ * own file's `!command` is run by the caller's `runCommand` (without one, it
+ * is refused in one line saying to use `$VAR`). Headers:
  * `apiKey` → `<name, default X-API-Key>: key`; `http` Bearer →
  * `Authorization: Bearer token`; Basic → `Authorization: Basic base64(user:password)`;
  * another scheme → `Authorization: <scheme> value`. Pure.
@@ -26,6 +27,8 @@ export interface SecretSource {
   fromProject: boolean;
   /** The file, for messages. */
   where: string;
+  /** Runs a `!command` of the user's own file: what it printed, or why not. */
+  runCommand?: (command: string) => { ok: true; value: string } | { ok: false; error: string };
 }
 
 export type AuthHeaders =
@@ -55,13 +58,22 @@ export function resolveValue(
     return { ok: true, value };
   }
   if (raw.startsWith("!")) {
-    return {
-      ok: false,
-      error: src.fromProject
-        ? `${at}: a '!command' of a repository's agent file is never run; ` +
-          "give the value as $VAR from your environment"
-        : `${at}: xcsh does not run '!command' values; set an environment variable and write $VAR`,
-    };
+    if (src.fromProject) {
+      return {
+        ok: false,
+        error: `${at}: a '!command' of a repository's agent file is never run; ` +
+          "give the value as $VAR from your environment",
+      };
+    }
+    if (!src.runCommand) {
+      return {
+        ok: false,
+        error:
+          `${at}: '!command' values are not run here; set an environment variable and write $VAR`,
+      };
+    }
+    const ran = src.runCommand(raw.slice(1));
+    return ran.ok ? ran : { ok: false, error: `${at}: ${ran.error}` };
   }
   if (src.fromProject) return projectLiteral(at);
   return { ok: true, value: raw };

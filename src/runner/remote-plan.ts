@@ -29,7 +29,12 @@ export type RemotePlan =
 /** The remote target of `agent`, or why it may not run. */
 export function remotePlan(
   agent: AgentDefinition,
-  o: { env: Record<string, string | undefined>; trusted: () => boolean },
+  o: {
+    env: Record<string, string | undefined>;
+    trusted: () => boolean;
+    /** Runs a `!command` of the user's own file (`secret-command.ts`). */
+    runCommand?: (command: string) => { ok: true; value: string } | { ok: false; error: string };
+  },
 ): RemotePlan {
   const remote = agent.remote;
   if (!remote) return { ok: true, secrets: [] };
@@ -43,7 +48,12 @@ export function remotePlan(
         "read the file and run 'xcsh trust' to allow it.",
     };
   }
-  const auth = authHeaders(remote.auth, { env: o.env, fromProject, where });
+  const auth = authHeaders(remote.auth, {
+    env: o.env,
+    fromProject,
+    where,
+    ...(o.runCommand ? { runCommand: o.runCommand } : {}),
+  });
   if (!auth.ok) return { ok: false, message: `Cannot run '${agent.name}': ${auth.error}.` };
   return {
     ok: true,

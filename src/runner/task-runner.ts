@@ -82,6 +82,7 @@ import { acceptPlan } from "./acceptance/accept-plan.ts";
 import { checksProblem } from "./acceptance/compile-checks.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
 import { remoteModelId, remotePlan, withoutAuth } from "./remote-plan.ts";
+import { runSecretCommand } from "./secret-command.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
@@ -313,7 +314,11 @@ export class TaskTool {
       planMode,
     );
     // A remote agent: a project's only once trusted, credentials from the user's side.
-    const remote = remotePlan(asked, { env: env.env, trusted: () => agentFileTrusted(asked, env) });
+    const remote = remotePlan(asked, {
+      env: env.env,
+      trusted: () => agentFileTrusted(asked, env),
+      runCommand: (command) => runSecretCommand(command, { env: env.env, home: env.home }),
+    });
     if (!remote.ok) return { ok: false, kind: "unrunnable", message: remote.message };
     const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
     const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);

@@ -261,6 +261,33 @@ describe("a remote agent runs on the far side", () => {
     );
   });
 
+  test("a !command of the user's own file gives its value; a failing one is one line", async () => {
+    const w = world();
+    geminiAgent(
+      w,
+      "user",
+      "cmd",
+      cardUrlField() + 'auth:\n  type: http\n  scheme: Bearer\n  token: "!printf tok-from-cmd"\n',
+    );
+    geminiAgent(
+      w,
+      "user",
+      "broken",
+      cardUrlField() + 'auth:\n  type: apiKey\n  key: "!exit 3"\n',
+    );
+    const r = await run(w, ["cmd", "echo c"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(peer.requests.at(-1)?.authorization, "Bearer tok-from-cmd");
+    const seen = peer.requests.length;
+    const bad = await run(w, ["broken", "echo c"]);
+    assert.equal(bad.code, 2);
+    assert.match(
+      bad.stderr,
+      /Cannot run 'broken': .*broken\.md: auth\.key: '!exit 3' failed \(exit 3\)/,
+    );
+    assert.equal(peer.requests.length, seen, "nothing was sent");
+  });
+
   test("google-credentials and oauth are listed but refused as unsupported", async () => {
     const w = world();
     geminiAgent(w, "user", "gcp", cardUrlField() + "auth:\n  type: google-credentials\n");
