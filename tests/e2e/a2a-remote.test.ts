@@ -398,9 +398,10 @@ describe("trust and addresses", () => {
     assert.equal(existsSync(marker), false, "the command ran");
   });
 
-  test("loopback is refused unless the user's config opens it", async () => {
+  test("loopback is refused unless the user's config opens it (a project's cannot)", async () => {
     const w = world("task: {}\n");
     geminiAgent(w, "user", "peer", cardUrlField());
+    writeFileSync(join(w.cwd, ".xcsh", "config.yml"), OPEN_LOOPBACK);
     const seen = peer.requests.length;
     const r = await run(w, ["peer", "echo x"]);
     assert.equal(r.code, 1);
