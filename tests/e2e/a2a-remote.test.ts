@@ -20,11 +20,23 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import process from "node:process";
 import { cleanEnv, requireBinary, runXcsh, XCSH } from "../support/cli.ts";
-import { makeWorld, processesIn, waitForNoProcessesIn, type World } from "../support/world.ts";
+import {
+  agentMd,
+  isAfterTool,
+  makeWorld,
+  processesIn,
+  toolResults,
+  waitForNoProcessesIn,
+  type World,
+} from "../support/world.ts";
+import { modelHarness } from "../support/harness.ts";
 import { type A2APeer, startA2APeer } from "../support/a2a-peer.ts";
 
 /** The user's config: no model at all (a remote agent needs none), loopback opened. */
 const OPEN_LOOPBACK = 'task:\n  webFetchAllow: ["127.0.0.1"]\n';
+
+// For the one test where a local agent (on a scripted model) delegates to a remote one.
+const harness = modelHarness();
 
 let peer: A2APeer;
 let bad: { url: string; close(): Promise<void> };
@@ -303,6 +315,34 @@ describe("a remote agent runs on the far side", () => {
         new RegExp(`Cannot run '${name}': its auth type '${type}' is not supported`),
       );
     }
+  });
+});
+
+describe("a remote agent among the others", () => {
+  test("a local agent's task call runs it, under the caller's spawns", async () => {
+    const w = harness.world({ extraConfig: OPEN_LOOPBACK });
+    w.addAgent("lead", agentMd("lead", "tools: task\nspawns: [peer]\n"));
+    geminiAgent(w, "user", "peer", cardUrlField());
+    geminiAgent(w, "user", "other", cardUrlField());
+    harness.respond((req) =>
+      isAfterTool(req) ? { text: `got: ${toolResults(req)}` } : {
+        toolCalls: [{
+          name: "task",
+          args: {
+            agent: "peer",
+            tasks: [{ id: "far", assignment: "echo via lead" }],
+          },
+        }, {
+          name: "task",
+          args: { agent: "other", tasks: [{ id: "no", assignment: "echo refused" }] },
+        }],
+      }
+    );
+    const r = await run(w, ["lead", "delegate"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /echo: via lead/);
+    assert.match(r.stdout, /Cannot spawn 'other'/);
+    assert.doesNotMatch(r.stdout, /echo: refused/);
   });
 });
 
