@@ -196,6 +196,32 @@ describe("a remote agent runs on the far side", () => {
     assert.equal(again.stdout.trim(), "messages in context: 2");
   });
 
+  test("a task that asks for input is answered by resuming its session", async () => {
+    const w = world();
+    geminiAgent(w, "user", "peer", cardUrlField());
+    const asked = await run(w, ["peer", "--json", "ask"]);
+    assert.equal(asked.code, 1);
+    const result = JSON.parse(asked.stdout).results[0];
+    assert.match(
+      result.error,
+      /^remote agent 'peer' waits for input \(input-required\): which color\?; answer it by resuming/,
+    );
+    const answered = await run(w, ["--resume", result.session, "blue"]);
+    assert.equal(answered.code, 0, answered.stderr);
+    assert.equal(answered.stdout.trim(), "answered: blue");
+  });
+
+  test("a task the far side fails is one line with its words", async () => {
+    const w = world();
+    geminiAgent(w, "user", "peer", cardUrlField());
+    const r = await run(w, ["peer", "fail"]);
+    assert.equal(r.code, 1);
+    assert.match(
+      failure(r.stderr),
+      /remote agent 'peer' ended the task as failed: the far side failed$/,
+    );
+  });
+
   test("an output schema checks the far side's result", async () => {
     const w = world();
     geminiAgent(w, "user", "peer", cardUrlField());

@@ -10,7 +10,9 @@
  *   (a resumed task continues the context: `messages in context: 2`);
  * - `hang`: a `working` status, then nothing until it is cancelled
  *   (`hanging()` counts such tasks, `cancelled` lists the task ids whose cancel arrived);
- * - `fail`: the task fails with a status message `the far side failed`.
+ * - `fail`: the task fails with a status message `the far side failed`;
+ * - `ask`: the task asks for input (`which color?`); the next message to
+ *   that task completes it with `answered: TEXT`.
  *
  * The card is at `<url>/.well-known/agent-card.json`; `requests` records
  * each JSON-RPC method and the `authorization` / `x-api-key` headers seen.
@@ -51,7 +53,7 @@ export interface A2APeer {
 }
 
 // The SDK's enums, by value (TaskState, Role), so no runtime import of them is needed.
-const WORKING = 2, COMPLETED = 3, FAILED = 4, CANCELED = 5;
+const WORKING = 2, COMPLETED = 3, FAILED = 4, CANCELED = 5, INPUT_REQUIRED = 6;
 const ROLE_AGENT = 2;
 
 function textOf(ctx: RequestContext): string {
@@ -122,7 +124,19 @@ export async function startA2APeer(): Promise<A2APeer> {
         history: [ctx.userMessage],
         metadata: undefined,
       }));
+      // The answer to a task that asked for input continues that task.
+      if (ctx.task?.status?.state === INPUT_REQUIRED) {
+        artifact(ctx, bus, `answered: ${text}`);
+        status(ctx, bus, COMPLETED);
+        bus.finished();
+        return;
+      }
       const word = text.trim().split(/\s+/)[0];
+      if (word === "ask") {
+        status(ctx, bus, INPUT_REQUIRED, "which color?");
+        bus.finished();
+        return;
+      }
       const arg = text.trim().slice(word.length).trim();
       if (word === "hang") {
         status(ctx, bus, WORKING, "waiting to be cancelled");
