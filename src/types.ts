@@ -91,10 +91,12 @@ export interface AgentDefinition {
   /** Top-k sampling (`top_k`). */
   topK?: number;
   /**
-   * Why this agent cannot run (Gemini `kind: remote`, …): resolving it is
-   * refused with this reason.
+   * Why this agent cannot run (a remote agent's unsupported auth, …):
+   * resolving it is refused with this reason.
    */
   notRunnable?: string;
+  /** `kind: remote`: the agent runs behind an A2A endpoint (see {@link RemoteAgent}). */
+  remote?: RemoteAgent;
   /** `background: true`: `xcsh run` detaches as with `--background`. */
   background?: boolean;
   /** `memory:`: the agent keeps a memory folder of this scope (Claude Code's layout). */
@@ -110,6 +112,31 @@ export interface AgentDefinition {
   /** Rounds a child is sent back for failed checks (`acceptRetries:`, default 1). */
   acceptRetries?: number;
 }
+
+/**
+ * A Gemini CLI remote agent (`kind: remote`): its A2A Agent Card, by URL
+ * (`agent_card_url`) or inline (`agent_card_json`), and the credentials it
+ * is sent (`auth`), whose values are `$VAR` references, `!command`s or
+ * literals as the file wrote them (resolved when the agent runs).
+ */
+export interface RemoteAgent {
+  cardUrl?: string;
+  /** The inline card: a JSON string, or an object. */
+  cardJson?: unknown;
+  auth?: RemoteAuth;
+}
+
+/** The auth types xcsh sends: an API key header, or an HTTP `Authorization` scheme. */
+export type RemoteAuth =
+  | { type: "apiKey"; key: string; name?: string }
+  | {
+    type: "http";
+    scheme: string;
+    token?: string;
+    username?: string;
+    password?: string;
+    value?: string;
+  };
 
 /**
  * One acceptance check (`runner/acceptance/`): a command that must exit 0,

@@ -206,6 +206,23 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
 
   const cwdStat = await stat(envelope.cwd).catch(() => undefined);
   if (!cwdStat?.isDirectory()) return fail(`working directory ${envelope.cwd} does not exist`);
+  // A remote agent's loop runs on the far side, over A2A (child/remote-task.ts).
+  if (envelope.remote) {
+    const validator = await validatorOf(envelope);
+    if (!validator.ok) return fail(validator.error);
+    const { remoteChild } = await import("./remote-task.ts");
+    return await remoteChild({
+      envelope,
+      remote: envelope.remote,
+      config,
+      emit,
+      depth: reportedDepth(env),
+      control: deps.control !== undefined,
+      validator: validator.value,
+      addSecrets: (values) => emit.setSecrets(secrets = [...secrets, ...values]),
+      stop: stopControl(envelope.limits.timeoutMs, deps.abort),
+    });
+  }
   const chosen = chooseModel(envelope, config, modelVariable(env), keyEnv);
   if (!chosen.ok) return fail(chosen.error);
   const { choice, provider } = chosen;

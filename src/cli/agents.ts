@@ -187,6 +187,13 @@ export async function agentsCommand(args: string[]): Promise<number> {
         ...(agent.skills ? [`skills:       ${agent.skills.join(", ")} (preloaded)`] : []),
         ...(agent.memory ? [`memory:       ${agent.memory}`] : []),
         ...(agent.background ? ["background:   yes (xcsh run detaches)"] : []),
+        ...(agent.remote
+          ? [
+            `remote:       A2A, card ${agent.remote.cardUrl ?? "inline (agent_card_json)"}${
+              agent.remote.auth ? `, auth ${agent.remote.auth.type}` : ""
+            }`,
+          ]
+          : []),
         ...(agent.notRunnable ? [`cannot run:   ${agent.notRunnable}`] : []),
         ...(agent.ignoredFields
           ? [`not used:     ${agent.ignoredFields.join(", ")} (xcsh agents check says why)`]

@@ -105,7 +105,20 @@ function shownEnvelope(e: TaskEnvelope, secrets: readonly string[]): TaskEnvelop
       ]),
     ),
   };
-  return redactValue({ ...e, ...(config ? { config } : {}), ...(e.keys ? { keys } : {}) }, secrets);
+  // A remote agent's credential headers: their names only.
+  const remote = e.remote && {
+    ...e.remote,
+    headers: Object.fromEntries(Object.keys(e.remote.headers).map((h) => [h, "<redacted>"])),
+  };
+  return redactValue(
+    {
+      ...e,
+      ...(config ? { config } : {}),
+      ...(e.keys ? { keys } : {}),
+      ...(remote ? { remote } : {}),
+    },
+    secrets,
+  );
 }
 
 /** Reads `--schema` (or `flag`): inline JSON, or `@path` to a JSON file. */

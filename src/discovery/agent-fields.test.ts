@@ -691,11 +691,50 @@ const fieldRows: FieldRow[] = [
   },
   { name: "kind: local", fm: { kind: "local" }, value: {} },
   {
-    name: "kind: remote is not runnable",
+    name: "kind: remote reads its card URL",
     fm: { kind: "remote", agent_card_url: "https://x/card" },
+    value: { remote: { cardUrl: "https://x/card" } },
+  },
+  {
+    name: "kind: remote reads an inline card and its auth",
+    fm: {
+      kind: "remote",
+      agent_card_json: '{"name":"a"}',
+      auth: { type: "http", scheme: "Bearer", token: "$TOKEN" },
+    },
     value: {
-      notRunnable: "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet",
-      ignoredFields: ["agent_card_url"],
+      remote: {
+        cardJson: '{"name":"a"}',
+        auth: { type: "http", scheme: "Bearer", token: "$TOKEN" },
+      },
+    },
+  },
+  {
+    name: "kind: remote without a card is refused",
+    fm: { kind: "remote" },
+    error: { field: "agent_card_url", message: /needs 'agent_card_url' or 'agent_card_json'/ },
+  },
+  {
+    name: "kind: remote with an unknown auth type is refused",
+    fm: { kind: "remote", agent_card_url: "https://x/card", auth: { type: "magic" } },
+    error: { field: "auth.type", message: /must be apiKey, http, google-credentials or oauth/ },
+  },
+  {
+    name: "kind: remote with a Bearer scheme and no token is refused",
+    fm: {
+      kind: "remote",
+      agent_card_url: "https://x/card",
+      auth: { type: "http", scheme: "Bearer" },
+    },
+    error: { field: "auth.token", message: /'auth.token' is required/ },
+  },
+  {
+    name: "kind: remote with oauth is listed but cannot run",
+    fm: { kind: "remote", agent_card_url: "https://x/card", auth: { type: "oauth" } },
+    value: {
+      remote: { cardUrl: "https://x/card" },
+      notRunnable: "its auth type 'oauth' is not supported by xcsh (it sends apiKey and http " +
+        "credentials; google-credentials and oauth are not supported)",
     },
   },
 ];

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { remoteDescription, remoteFields } from "./remote-fields.ts";
 import {
   type Frontmatter,
   FrontmatterError,
@@ -172,7 +173,13 @@ export function parseAgentFields(
   }
   const badName = agentNameProblem(name);
   if (badName) return fail("name", badName);
-  const description = requiredString("description");
+  // A remote agent (Gemini CLI) may leave its description to its card.
+  const remoteKind = fm.kind === "remote";
+  const remote = remoteKind ? remoteFields(fm) : undefined;
+  if (remote && !remote.ok) return fail(remote.field, remote.message);
+  const description = remote?.ok && (fm.description === undefined || fm.description === null)
+    ? remoteDescription(remote.remote)
+    : requiredString("description");
   if (typeof description !== "string") return description;
 
   const fields: AgentFields = { name, description };
@@ -395,8 +402,9 @@ export function parseAgentFields(
   }
 
   if (fm.kind !== undefined && fm.kind !== null && fm.kind !== "local") {
-    if (fm.kind === "remote") {
-      fields.notRunnable = "it is a remote (A2A) agent ('kind: remote'), which xcsh cannot run yet";
+    if (remote?.ok) {
+      fields.remote = remote.remote;
+      if (remote.notRunnable) fields.notRunnable = remote.notRunnable;
     } else warn("kind", `'kind' must be local or remote, not ${describe(fm.kind)}; ignored`);
   }
 
@@ -550,7 +558,9 @@ export function parseAgent(
   text: string,
   origin: AgentOrigin,
   level: ParseLevel,
-): (Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus }) | NeedsParser {
+):
+  | (Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus; more?: AgentDefinition[] })
+  | NeedsParser {
   let fm: Frontmatter | NeedsParser;
   try {
     fm = parseFrontmatter(text, { file: origin.file, level });
@@ -572,6 +582,7 @@ export function parseAgent(
       frontmatter: fm.status,
     };
   }
+  if (fm.list) return parseRemoteList(fm.list, fm, origin, level);
   const fields = parseAgentFields(fm.data, { file: origin.file, family: origin.family });
   const warnings = [...fm.warnings, ...fields.warnings];
   if (!fields.ok) {
@@ -599,6 +610,61 @@ export function parseAgent(
   return {
     ok: true,
     value: agent,
+    warnings: level === "off" ? [] : warnings,
+    frontmatter: fm.status,
+  };
+}
+
+/**
+ * A file whose frontmatter is a list (Gemini CLI): several remote agents,
+ * each entry one (`kind: remote`); the first is the file's agent, the
+ * others come in `more`. An entry that is not remote, fails to parse, or
+ * repeats a name refuses the whole file, naming the entry.
+ */
+function parseRemoteList(
+  list: readonly Record<string, unknown>[],
+  fm: Frontmatter,
+  origin: AgentOrigin,
+  level: ParseLevel,
+): Parsed<AgentDefinition> & { frontmatter?: FrontmatterStatus; more?: AgentDefinition[] } {
+  const warnings = [...fm.warnings];
+  const agents: AgentDefinition[] = [];
+  const refuse = (field: string | undefined, message: string) => {
+    if (level === "fatal") throw new AgentParsingError(origin.file, message, field);
+    return {
+      ok: false as const,
+      error: { level: "error" as const, file: origin.file, ...(field ? { field } : {}), message },
+      warnings: level === "off" ? [] : warnings,
+      frontmatter: fm.status,
+    };
+  };
+  for (const [i, entry] of list.entries()) {
+    const at = `agent ${i + 1} of the list`;
+    if (entry.kind !== "remote") {
+      return refuse(
+        "kind",
+        `${at}: a list of agents in one file holds remote agents only ('kind: remote' each)`,
+      );
+    }
+    const fields = parseAgentFields(entry, { file: origin.file, family: origin.family });
+    warnings.push(...fields.warnings);
+    if (!fields.ok) return refuse(fields.error.field, `${at}: ${fields.error.message}`);
+    if (agents.some((a) => a.name === fields.value.name)) {
+      return refuse("name", `${at}: the name '${fields.value.name}' is already in this file`);
+    }
+    agents.push({
+      ...fields.value,
+      systemPrompt: "",
+      source: origin.source,
+      filePath: origin.file,
+      family: origin.family,
+      ...(origin.plugin ? { plugin: origin.plugin } : {}),
+    });
+  }
+  return {
+    ok: true,
+    value: agents[0],
+    ...(agents.length > 1 ? { more: agents.slice(1) } : {}),
     warnings: level === "off" ? [] : warnings,
     frontmatter: fm.status,
   };

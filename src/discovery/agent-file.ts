@@ -36,6 +36,8 @@ export interface FileOrigin {
 /** One file's parse: its agent if it gave one, and its warnings. */
 export interface FileParse {
   agent?: AgentDefinition;
+  /** The file's other agents, when it holds several (Gemini CLI's list of remote agents). */
+  more?: AgentDefinition[];
   warnings: Diagnostic[];
   /** Where the agent's prompt is in the file's text (see `prompt-ref.ts`). */
   promptAt?: [number, number];
@@ -81,5 +83,9 @@ export function parseAgentFile(file: SourceFile, origin: FileOrigin): FileParse 
   const parsed = parseAgent(file.text, base, "warn");
   if (isNeedsParser(parsed)) return parsed;
   if (!parsed.ok) return skippedFile(parsed.warnings, parsed.error);
-  return { agent: parsed.value, warnings: parsed.warnings };
+  return {
+    agent: parsed.value,
+    ...(parsed.more ? { more: parsed.more } : {}),
+    warnings: parsed.warnings,
+  };
 }

@@ -126,7 +126,7 @@ export function cachedParse(file: SourceFile, origin: FileOrigin): FileParse | N
 
 /** The parse of the file at `path` as the lint rules take it. */
 function outcomeOf(path: string, r: FileParse): FileOutcome {
-  return { path, agent: r.agent, warnings: r.warnings };
+  return { path, agent: r.agent, ...(r.more ? { more: r.more } : {}), warnings: r.warnings };
 }
 
 /** One file's parse as the lint rules take it, loading a full parser if it needs one. */
@@ -164,12 +164,15 @@ function isAgent(a: unknown): a is AgentDefinition {
 
 /** Whether `v` has the shape of a {@link FileParse}. */
 function isFileParse(v: unknown): v is FileParse {
-  const p = v as { agent?: unknown; warnings?: unknown; promptAt?: unknown } | null;
+  const p = v as
+    | { agent?: unknown; more?: unknown; warnings?: unknown; promptAt?: unknown }
+    | null;
   if (typeof p !== "object" || p === null || !Array.isArray(p.warnings)) return false;
   if (!isPromptAt(p.promptAt)) return false;
   if (!p.warnings.every((w) => typeof w?.message === "string" && typeof w?.level === "string")) {
     return false;
   }
+  if (p.more !== undefined && !isAgentList(p.more)) return false;
   return p.agent === undefined || isAgent(p.agent);
 }
 

@@ -100,6 +100,7 @@ async function readOrigin(
   const warnings = [...folder.warnings];
   for (const o of outcomes) {
     if (o.agent) agents.push(o.agent);
+    if (o.more) agents.push(...o.more);
     for (const w of o.warnings) warnings.push(w);
   }
   return {

@@ -51,6 +51,9 @@ export const HONOURED_FIELDS: readonly string[] = [
   "launcher",
   "permissionMode",
   "kind",
+  "agent_card_url",
+  "agent_card_json",
+  "auth",
   "temperature",
   "top_p",
   "top_k",
@@ -74,9 +77,6 @@ export const DISPLAY_FIELDS: readonly string[] = [
 /** Keys xcsh reads but does not act on, with why (the text after "not used by xcsh: "). */
 export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
   initialPrompt: "a subagent's first message is its assignment",
-  agent_card_url: "remote (A2A) agents are not supported",
-  agent_card_json: "remote (A2A) agents are not supported",
-  auth: "remote (A2A) agents are not supported",
   approval_policy: "xcsh never asks for approval: tools run within the sandbox",
   model_provider: "the provider comes from the model name and xcsh's config",
   model_verbosity: "not sent to the model",

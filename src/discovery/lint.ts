@@ -21,6 +21,8 @@ import { IGNORED_FIELDS } from "./field-catalogue.ts";
 export interface FileOutcome {
   path: string;
   agent?: AgentDefinition;
+  /** The file's other agents (a list of remote agents). */
+  more?: AgentDefinition[];
   /** Warnings from parsing (skips included, with messages starting `skipped:`). */
   warnings: Diagnostic[];
 }

@@ -469,3 +469,24 @@ describe("bounds before the full YAML parser", () => {
     assert.deepEqual(fm.data, { a: [[[1]]], b: { c: { d: 2 } } });
   });
 });
+
+describe("a list of mappings (Gemini CLI's several remote agents)", () => {
+  test("is read as the list, with empty data", () => {
+    const fm = parseFrontmatter(
+      "---\n- kind: remote\n  name: a\n- kind: remote\n  name: b\n---\n",
+      {
+        file: FILE,
+        level: "warn",
+      },
+    );
+    assert.equal(fm.status, "ok");
+    assert.deepEqual(fm.data, {});
+    assert.deepEqual(fm.list, [{ kind: "remote", name: "a" }, { kind: "remote", name: "b" }]);
+  });
+
+  test("a list holding anything but mappings is no list", () => {
+    const fm = parseFrontmatter("---\n- a\n- b\n---\n", { file: FILE, level: "warn" });
+    assert.equal(fm.list, undefined);
+    assert.equal(fm.status, "fallback");
+  });
+});

@@ -32,6 +32,11 @@ export interface Frontmatter {
   body: string;
   status: FrontmatterStatus;
   warnings: Diagnostic[];
+  /**
+   * A block that is a list of mappings (Gemini CLI's several remote agents
+   * in one file): the mappings, in order; `data` is then empty.
+   */
+  list?: Record<string, unknown>[];
 }
 
 export interface FrontmatterOptions {
@@ -54,6 +59,12 @@ export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 export const MAX_FRONTMATTER_LINES = 2000;
 /** `[`/`{` nesting a block may have before the full YAML parser is asked. */
 export const MAX_FRONTMATTER_NESTING = 64;
+
+/** A non-empty list whose every item is a mapping. */
+function isMappingList(v: unknown): v is Record<string, unknown>[] {
+  return Array.isArray(v) && v.length > 0 &&
+    v.every((x) => typeof x === "object" && x !== null && !Array.isArray(x));
+}
 
 function countLines(block: string): number {
   let n = block.endsWith("\n") ? 0 : 1;
@@ -302,6 +313,7 @@ export function parseFrontmatter(
     if (typeof data === "object" && !Array.isArray(data)) {
       return { data: data as Record<string, unknown>, body, status: "ok", warnings };
     }
+    if (isMappingList(data)) return { data: {}, list: data, body, status: "ok", warnings };
     yamlError = NOT_A_MAPPING;
   }
   if (opts.level === "fatal") throw new FrontmatterError(opts.file, `invalid YAML: ${yamlError}`);

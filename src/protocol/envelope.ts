@@ -16,7 +16,8 @@
  * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
  * `blockedAgent` (the agent the child may not start; absent: the
  * environment's `PI_BLOCKED_AGENT`), `writes` (the task's write lane; absent: none), `session` (the session id:
- * the child then reports each message), `history` (a resumed conversation). Every
+ * the child then reports each message), `history` (a resumed conversation), `remote` (a
+ * remote agent's card and credential headers: the child runs it over A2A). Every
  * problem names the field. Pure.
  *
  * @example
@@ -172,6 +173,38 @@ export interface TaskEnvelope {
   settingsHooks?: AgentHooks;
   /** A resumed session's conversation so far (the child's messages, in order). */
   history?: unknown[];
+  /**
+   * The agent is remote (`kind: remote`): the child runs the task over A2A
+   * (`child/remote-task.ts`) instead of a model loop. Absent: a local agent.
+   */
+  remote?: RemoteTarget;
+}
+
+/** Where a remote agent's card is, and the user's credentials as the headers it is sent. */
+export interface RemoteTarget {
+  cardUrl?: string;
+  /** The inline card (a JSON string or an object). */
+  cardJson?: unknown;
+  headers: Record<string, string>;
+}
+
+/** `remote`: a card URL or inline card, and string headers. */
+function parseRemote(v: unknown): RemoteTarget {
+  if (!isRecord(v)) bad("remote", "must be an object {cardUrl | cardJson, headers}");
+  const cardUrl = optString(v, "cardUrl", "remote.cardUrl");
+  const cardJson = v.cardJson ?? undefined;
+  if (cardUrl === undefined && cardJson === undefined) {
+    bad("remote", "must name a card: cardUrl or cardJson");
+  }
+  const headers = v.headers ?? {};
+  if (!isRecord(headers) || !Object.values(headers).every((h) => typeof h === "string")) {
+    bad("remote.headers", "must map header names to strings");
+  }
+  return {
+    ...(cardUrl !== undefined ? { cardUrl } : {}),
+    ...(cardJson !== undefined ? { cardJson } : {}),
+    headers: { ...headers } as Record<string, string>,
+  };
 }
 
 /** A decided tool set (see `protocol/tool-set-rule.ts`, which owns the rule). */
@@ -584,6 +617,7 @@ export function parseEnvelope(text: string): EnvelopeResult {
       }
       envelope.history = doc.history;
     }
+    if (doc.remote !== undefined && doc.remote !== null) envelope.remote = parseRemote(doc.remote);
     return { ok: true, value: envelope };
   } catch (err) {
     if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;

@@ -49,7 +49,7 @@ function sandboxField(agent: AgentDefinition): string {
 /**
  * The fields of `agent` that need trust when it is a project agent: inline
  * MCP servers, a sandbox other than `read-only`, a `timeout` or `maxTurns`,
- * hooks, user-scope memory, acceptance-check commands.
+ * hooks, user-scope memory, acceptance-check commands, a remote (A2A) agent.
  */
 export function trustNeeds(agent: AgentDefinition): string[] {
   const out: string[] = [];
@@ -66,6 +66,8 @@ export function trustNeeds(agent: AgentDefinition): string[] {
   if (agent.memory === "user") out.push("memory: user");
   // The parent runs an acceptance check's command: a program, like a hook.
   if (agent.accept?.some((c) => c.kind === "cmd")) out.push("accept");
+  // A remote agent sends the task to the address its file names.
+  if (agent.remote) out.push("kind: remote");
   return out;
 }
 

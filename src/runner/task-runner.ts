@@ -82,6 +82,8 @@ import { type PriceCall, withCost } from "./task-cost.ts";
 import { acceptPlan } from "./acceptance/accept-plan.ts";
 import { checksProblem } from "./acceptance/compile-checks.ts";
 import { restrictAgent, trustNeeds } from "./agent-trust.ts";
+import { remoteModelId, remotePlan, withoutAuth } from "./remote-plan.ts";
+import { runSecretCommand } from "./secret-command.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
@@ -316,6 +318,13 @@ export class TaskTool {
       agents,
       planMode,
     );
+    // A remote agent: a project's only once trusted, credentials from the user's side.
+    const remote = remotePlan(asked, {
+      env: env.env,
+      trusted: () => agentFileTrusted(asked, env),
+      runCommand: (command) => runSecretCommand(command, { env: env.env, home: env.home }),
+    });
+    if (!remote.ok) return { ok: false, kind: "unrunnable", message: remote.message };
     const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
     const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
     if (schemaProblem) return usage(schemaProblem);
@@ -323,7 +332,7 @@ export class TaskTool {
     // Refuse here rather than start a child that cannot run: an explicit
     // --model that names nothing must never fall back to another model. A
     // resumed task runs on its session's model (`session-binding.ts`).
-    if (!model.ok && !opts.withoutModel && !resumesOnly(req)) {
+    if (!model.ok && !remote.target && !opts.withoutModel && !resumesOnly(req)) {
       return usage(`Cannot run '${agent.name}': ${model.error}`);
     }
     const sandbox = await sandboxFor({
@@ -355,10 +364,10 @@ export class TaskTool {
     // The checks stay with the parent: the child is told only what failed.
     const { accept: _checks, acceptRetries: _rounds, ...childAgent } = agent;
     const parts: EnvelopeParts = {
-      agent: childAgent,
+      agent: withoutAuth(childAgent),
       context: req.context,
       outputSchema,
-      model: model.ok ? model.value : null,
+      model: remote.target ? { id: remoteModelId(asked) } : model.ok ? model.value : null,
       cwd: env.cwd,
       planMode,
       toolSet,
@@ -388,11 +397,14 @@ export class TaskTool {
     if (!lanes.ok) return usage(lanes.message);
     const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
     const tasks = req.tasks.map((t, i): PreparedTask => ({
-      envelope: buildEnvelope({
-        id: t.id,
-        assignment: t.assignment,
-        ...(lanes.lanes[i] ? { writes: lanes.lanes[i] } : {}),
-      }, parts),
+      envelope: {
+        ...buildEnvelope({
+          id: t.id,
+          assignment: t.assignment,
+          ...(lanes.lanes[i] ? { writes: lanes.lanes[i] } : {}),
+        }, parts),
+        ...(remote.target ? { remote: remote.target } : {}),
+      },
       childEnv,
       timeoutMs: timerMs(timeoutS * 1000),
       requestedModel: requestedModel({
@@ -401,7 +413,7 @@ export class TaskTool {
         override: config.task.agentModelOverrides[agent.name],
         agent,
       }),
-      ...(model.ok ? {} : { modelError: model.error }),
+      ...(model.ok || remote.target ? {} : { modelError: model.error }),
       ...(launch.value ? { launch: launch.value } : {}),
       ...(accept ? { accept } : {}),
     }));

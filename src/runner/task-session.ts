@@ -164,7 +164,9 @@ export class SessionKeeper {
         })`,
       );
     // Key values never go to disk; a resume gets fresh ones.
-    const { config: _c, history: _h, keys: _k, ...kept } = envelope;
+    // Nor do a remote agent's credential headers.
+    const { config: _c, history: _h, keys: _k, remote, ...rest } = envelope;
+    const kept = remote ? { ...rest, remote: { ...remote, headers: {} } } : rest;
     try {
       if (session.resumed) {
         writer = new SessionWriter(`${this.dir}/${session.id}.jsonl`, onError);

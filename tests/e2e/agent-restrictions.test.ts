@@ -255,18 +255,28 @@ describe("fields that are named, not dropped", () => {
     }
   });
 
-  test("kind: remote is refused with a clear error, and agents check names it", async () => {
+  test("a project's kind: remote is refused until trusted; an unsupported auth type is named", async () => {
     const w = world({
       far: agentMd("far", "kind: remote\nagent_card_url: http://127.0.0.1:1/card\n"),
+      gcp: agentMd(
+        "gcp",
+        "kind: remote\nagent_card_url: http://127.0.0.1:1/card\nauth:\n  type: oauth\n",
+      ),
     });
     server.requests.length = 0;
     const r = await runXcsh(["run", "far", "go"], { cwd: w.cwd, home: w.home });
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /Cannot run 'far': it is a remote \(A2A\) agent \('kind: remote'\)/);
+    assert.match(
+      r.stderr,
+      /Cannot run 'far': it is a remote \(A2A\) agent of this project \(.*far\.md\).*'xcsh trust'/,
+    );
     assert.equal(server.requests.length, 0, "no model call");
     const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
     assert.notEqual(check.code, 0);
-    assert.match(check.stdout, /far\.md: .*agent 'far' cannot run: it is a remote \(A2A\) agent/);
+    assert.match(
+      check.stdout,
+      /gcp\.md: .*agent 'gcp' cannot run: its auth type 'oauth' is not supported/,
+    );
   });
 });
 

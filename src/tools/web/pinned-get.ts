@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
@@ -46,6 +47,7 @@ export function chooseAddress(
   url: URL,
   addresses: readonly string[],
   allow: readonly string[],
+  who = "web_fetch",
 ): TargetCheck {
   const host = hostOf(url);
   let refused: { address: string; problem: string } | undefined;
@@ -61,19 +63,23 @@ export function chooseAddress(
   const what = parseAddress(host) ? host : `${host} resolves to ${refused.address}, which`;
   return {
     ok: false,
-    error: `${url.href}: ${what} is ${refused.problem}; web_fetch reaches only public ` +
+    error: `${url.href}: ${what} is ${refused.problem}; ${who} reaches only public ` +
       "addresses (task.webFetchAllow in your own config opens hosts or ranges)",
   };
 }
 
-/** Resolves `url`'s host and chooses the address to connect to. */
+/**
+ * Resolves `url`'s host and chooses the address to connect to; `who` names
+ * the caller in a refusal.
+ */
 export async function resolveTarget(
   url: URL,
   allow: readonly string[],
   signal: AbortSignal,
+  who = "web_fetch",
 ): Promise<TargetCheck> {
   const host = hostOf(url);
-  if (parseAddress(host)) return chooseAddress(url, [host], allow);
+  if (parseAddress(host)) return chooseAddress(url, [host], allow, who);
   let answers: { address: string }[];
   try {
     answers = await abortable(lookup(host, { all: true, verbatim: true }), signal);
@@ -82,7 +88,7 @@ export async function resolveTarget(
     const code = (err as { code?: string }).code;
     return { ok: false, error: `${url.href}: cannot resolve ${host}${code ? ` (${code})` : ""}` };
   }
-  return chooseAddress(url, answers.map((a) => a.address), allow);
+  return chooseAddress(url, answers.map((a) => a.address), allow, who);
 }
 
 function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -145,6 +151,20 @@ export function pinnedGet(
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<PinnedResponse> {
+  return pinnedRequest(url, target, { method: "GET", headers }, signal);
+}
+
+/**
+ * One request of `url` (any method, with an optional body) over a
+ * connection to one of `target.addresses`, as {@link pinnedGet}.
+ */
+export function pinnedRequest(
+  url: URL,
+  target: { addresses: readonly CheckedAddress[] },
+  request: { method: string; headers: Record<string, string>; body?: string },
+  signal: AbortSignal,
+): Promise<PinnedResponse> {
+  const { method, headers, body } = request;
   const client = url.protocol === "https:" ? https : http;
   return new Promise<PinnedResponse>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -152,8 +172,10 @@ export function pinnedGet(
       host: hostOf(url),
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
-      method: "GET",
-      headers,
+      method,
+      headers: body === undefined
+        ? headers
+        : { ...headers, "content-length": String(Buffer.byteLength(body, "utf8")) },
       agent: false,
       lookup: pinnedLookup(target.addresses),
     }, (res) => {
@@ -176,6 +198,6 @@ export function pinnedGet(
       signal.removeEventListener("abort", onAbort);
       reject(err);
     });
-    req.end();
+    req.end(body);
   });
 }
