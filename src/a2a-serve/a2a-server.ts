@@ -28,7 +28,7 @@ import { readCallerState } from "../protocol/variables.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import type { AgentDefinition, Diagnostic } from "../types.ts";
 import { bearerMatches } from "./bearer-check.ts";
-import { agentCard, cardShapeFor } from "./agent-card.ts";
+import { agentCard, cardShapeFor } from "./served-card.ts";
 import { agentsIndex } from "./agents-index.ts";
 import { readBody } from "./request-body.ts";
 import { routeOf } from "./serve-route.ts";

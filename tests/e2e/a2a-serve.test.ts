@@ -501,3 +501,47 @@ describe("xcsh a2a: bad input", () => {
     assert.deepEqual(childPids(w.root), [], "nothing left running");
   });
 });
+
+describe("xcsh a2a: the concurrency cap", () => {
+  test("requests share one cap of task.maxConcurrency children, as in xcsh mcp", async () => {
+    const w = world({ extraConfig: "task: { maxConcurrency: 1 }\n" });
+    const s = await serve(w);
+    try {
+      server.script([]);
+      server.requests.length = 0;
+      server.resetPeak();
+      respond(() => ({ text: "done", delayMs: 800 }));
+      const call = async (method: string, params: unknown) =>
+        JSON.parse(
+          (await raw(
+            s.base,
+            "POST",
+            "/agents/quick_task/",
+            { ...auth, "content-type": "application/json" },
+            JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+          )).text,
+        );
+      const ids: string[] = [];
+      for (const n of [1, 2, 3]) {
+        const r = await call("SendMessage", {
+          message: { messageId: `m${n}`, role: "ROLE_USER", parts: [{ text: `job ${n}` }] },
+          configuration: { returnImmediately: true },
+        });
+        ids.push(r.result.task.id);
+      }
+      const states = async () =>
+        await Promise.all(
+          ids.map(async (id) => (await call("GetTask", { id })).result.status.state),
+        );
+      for (let i = 0; i < 200; i++) {
+        if ((await states()).every((st) => st === "TASK_STATE_COMPLETED")) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.deepEqual(await states(), Array(3).fill("TASK_STATE_COMPLETED"));
+      assert.equal(server.requests.length, 3);
+      assert.equal(server.peakInFlight(), 1, "one child at a time");
+    } finally {
+      await s.stop();
+    }
+  });
+});
