@@ -4,8 +4,9 @@
  * streams (Server-Sent Events: the task, then each status and artifact
  * update, ending with the terminal status), gets or cancels a task of that
  * agent. A send that names a task continues nothing: tasks end when their
- * run ends, so it is told to send without one. Cancelling ends the task's
- * run (and its children's process trees) before it answers.
+ * run ends, so it is told to send without one; a send in a known context
+ * continues that context's session. Cancelling ends the task's run (and its
+ * children's process trees) before it answers.
  *
  * @module
  */
@@ -54,8 +55,15 @@ function fail(res: ServerResponse, id: RpcId, code: number, message: string): vo
 }
 
 /** Starts `task`'s run, kept in `ctx.running` until it ends. */
-function start(ctx: RpcContext, task: ServedTask, assignment: string): void {
-  const run = runServedTask(task, assignment, ctx.deps, ctx.shutdown);
+function start(ctx: RpcContext, task: ServedTask, assignment: string, resume?: string): void {
+  const { book } = ctx;
+  const onSession = (session: string) => book.keepSession(task.agent, task.contextId, session);
+  const run = runServedTask(
+    task,
+    { assignment, ...(resume ? { resume } : {}), onSession },
+    ctx.deps,
+    ctx.shutdown,
+  );
   ctx.running.add(run);
   run.finally(() => ctx.running.delete(run));
 }
@@ -107,6 +115,9 @@ async function send(
       `task "${input.taskId}" is ${known.status.state}: it takes no further messages; send a new message without 'taskId' (the same 'contextId' keeps them together)`,
     );
   }
+  const resume = input.contextId !== undefined
+    ? ctx.book.sessionOf(agent, input.contextId)
+    : undefined;
   const task = ctx.book.create(agent, {
     messageId: input.messageId,
     text: input.assignment,
@@ -114,10 +125,10 @@ async function send(
   });
   if (op === "stream") {
     streamTask(res, id, task, wire);
-    start(ctx, task, input.assignment);
+    start(ctx, task, input.assignment, resume);
     return;
   }
-  start(ctx, task, input.assignment);
+  start(ctx, task, input.assignment, resume);
   if (input.waits) await task.settled;
   answer(res, id, sendResultJson(task, wire, input.historyLength));
 }

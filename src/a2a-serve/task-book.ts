@@ -4,7 +4,10 @@
  * cancels its run, and the listeners a stream holds. A task belongs to the
  * agent whose endpoint made it: it is found only there. Ended tasks are
  * kept {@link KEEP_ENDED_MS} and at most {@link MAX_KEPT} of them, the
- * oldest dropped first; running ones are never dropped.
+ * oldest dropped first; running ones are never dropped. Also which xcsh
+ * session each context (an agent's `contextId`) last left, so a later
+ * message in that context continues the conversation; at most
+ * {@link MAX_CONTEXTS} contexts are remembered, the oldest forgotten first.
  *
  * @module
  */
@@ -22,6 +25,8 @@ import {
 export const KEEP_ENDED_MS = 60 * 60 * 1000;
 /** The most ended tasks kept. */
 export const MAX_KEPT = 1000;
+/** The most contexts whose session is remembered. */
+export const MAX_CONTEXTS = 10_000;
 
 export type TaskChange =
   | { kind: "status" }
@@ -94,6 +99,7 @@ export class ServedTask implements TaskView {
 
 export class TaskBook {
   private readonly tasks = new Map<string, ServedTask>();
+  private readonly sessions = new Map<string, string>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -116,6 +122,21 @@ export class TaskBook {
     this.sweep();
     const t = this.tasks.get(id);
     return t && t.agent === agent ? t : undefined;
+  }
+
+  /** The session context `contextId` of `agent` last left, if any. */
+  sessionOf(agent: string, contextId: string): string | undefined {
+    return this.sessions.get(`${agent}\n${contextId}`);
+  }
+
+  /** Remembers that context `contextId` of `agent` is now in session `session`. */
+  keepSession(agent: string, contextId: string, session: string): void {
+    const key = `${agent}\n${contextId}`;
+    this.sessions.delete(key);
+    this.sessions.set(key, session);
+    if (this.sessions.size > MAX_CONTEXTS) {
+      this.sessions.delete(this.sessions.keys().next().value!);
+    }
   }
 
   /** The tasks still running. */

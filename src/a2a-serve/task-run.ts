@@ -6,7 +6,9 @@
  * the task's artifact (its text, and a data part for structured output)
  * and its terminal state: `completed` for an ok result, `canceled` when it
  * was cancelled, `failed` otherwise (the one-line reason as the status
- * message). Never throws: a failure of the run is the task's `failed`.
+ * message). A message in a context that left a session continues it
+ * (`resume`); the session each run leaves is handed back for the next.
+ * Never throws: a failure of the run is the task's `failed`.
  *
  * @module
  */
@@ -57,13 +59,22 @@ function failureText(r: TaskResult): string {
   return r.status === "error" ? why : `${r.status}: ${why}`;
 }
 
-/** Runs `task` to its end; `signal` is the server's shutdown. */
+/** What one run is asked: the assignment, and the session it continues. */
+export interface RunInput {
+  assignment: string;
+  resume?: string;
+  /** Told the session the run leaves (to continue in the same context). */
+  onSession?: (session: string) => void;
+}
+
+/** Runs `task` to its end; `shutdown` is the server's. */
 export async function runServedTask(
   task: ServedTask,
-  assignment: string,
+  input: RunInput,
   deps: RunDeps,
   shutdown: AbortSignal,
 ): Promise<void> {
+  const { assignment, resume } = input;
   const calls = new RunningTools();
   try {
     task.setStatus("working");
@@ -75,7 +86,10 @@ export async function runServedTask(
           if (text !== undefined) task.setStatus("working", text);
         },
       },
-      { agent: task.agent, tasks: [{ id: XCSH_TASK_ID, assignment }] },
+      {
+        agent: task.agent,
+        tasks: [{ id: XCSH_TASK_ID, assignment, ...(resume ? { resume } : {}) }],
+      },
       AbortSignal.any([task.controller.signal, shutdown]),
     );
     if (!outcome.ok) {
@@ -83,6 +97,7 @@ export async function runServedTask(
       return;
     }
     const r = outcome.results[0];
+    if (r?.session) input.onSession?.(r.session);
     const artifact = r ? resultArtifact(r, outcome.budget) : undefined;
     if (artifact) task.addArtifact(artifact);
     if (!r) task.setStatus("failed", "the task returned no result");

@@ -7,7 +7,7 @@ import {
   taskJson,
   type TaskView,
 } from "./wire-shapes.ts";
-import { TaskBook } from "./task-book.ts";
+import { MAX_CONTEXTS, TaskBook } from "./task-book.ts";
 import { agentCard, cardShapeFor } from "./served-card.ts";
 import type { AgentDefinition } from "../types.ts";
 
@@ -100,6 +100,24 @@ describe("TaskBook", () => {
     now = 2 * 60 * 60 * 1000;
     assert.equal(book.find("a", ended.id), undefined);
     assert.equal(book.find("a", running.id), running);
+  });
+});
+
+describe("TaskBook sessions", () => {
+  test("a context of an agent remembers its last session; others are apart", () => {
+    const book = new TaskBook();
+    book.keepSession("a", "c1", "s1");
+    book.keepSession("a", "c1", "s2");
+    assert.equal(book.sessionOf("a", "c1"), "s2");
+    assert.equal(book.sessionOf("b", "c1"), undefined, "another agent's context");
+    assert.equal(book.sessionOf("a", "c2"), undefined);
+  });
+
+  test("past the cap the oldest context is forgotten", () => {
+    const book = new TaskBook();
+    for (let i = 0; i <= MAX_CONTEXTS; i++) book.keepSession("a", `c${i}`, `s${i}`);
+    assert.equal(book.sessionOf("a", "c0"), undefined);
+    assert.equal(book.sessionOf("a", `c${MAX_CONTEXTS}`), `s${MAX_CONTEXTS}`);
   });
 });
 

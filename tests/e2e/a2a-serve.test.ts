@@ -283,6 +283,25 @@ describe("xcsh a2a with the SDK's 0.3 client", () => {
       const got: Any = await client.getTask({ id: sent.result.id });
       assert.equal(got.result.status.state, "completed");
 
+      // The same context continues the conversation (as Gemini CLI sends it).
+      script([{ text: "follow-up answer" }]);
+      const next: Any = await client.sendMessage({
+        message: {
+          kind: "message",
+          messageId: randomUUID(),
+          role: "user",
+          contextId: sent.result.contextId,
+          parts: [{ kind: "text", text: "And then?" }],
+        },
+      });
+      assert.equal(next.result.contextId, sent.result.contextId);
+      assert.notEqual(next.result.id, sent.result.id, "a new task");
+      assert.equal(next.result.artifacts[0].parts[0].text, "follow-up answer");
+      assert.match(
+        JSON.stringify(server.requests[0].body.messages),
+        /Hello from 0\.3[^]*old-style answer[^]*And then\?/,
+      );
+
       script([{ text: "streamed 0.3" }]);
       const events: Any[] = [];
       for await (
@@ -432,6 +451,31 @@ describe("xcsh a2a: bad input", () => {
       assert.deepEqual(childPids(w.root), [], "nothing started");
     } finally {
       assert.equal(await s.stop(), 0);
+    }
+  });
+
+  test("an agent disabled by config is neither published nor run", async () => {
+    const w = world({ extraConfig: "task: { disabledAgents: [plan] }\n" });
+    const s = await serve(w);
+    try {
+      const index = JSON.parse((await raw(s.base, "GET", "/agents", auth)).text);
+      const names = index.agents.map((a: Any) => a.name);
+      assert.ok(names.includes("explore") && !names.includes("plan"), names.join(","));
+      assert.equal(
+        index.agents.find((a: Any) => a.name === "explore").card,
+        `${s.base}/agents/explore/.well-known/agent-card.json`,
+      );
+      const r = await raw(
+        s.base,
+        "POST",
+        "/agents/plan/",
+        { ...auth, "content-type": "application/json" },
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }),
+      );
+      assert.equal(r.status, 404);
+      assert.match(JSON.parse(r.text).error.message, /^Unknown agent "plan"\./);
+    } finally {
+      await s.stop();
     }
   });
 
