@@ -204,8 +204,12 @@ export async function serveA2a(env: DiscoveryEnv, opts: A2aOptions): Promise<num
     const e = err as NodeJS.ErrnoException;
     const why = e.code === "EADDRINUSE"
       ? "the port is in use (--port 0 takes a free one)"
-      : e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND"
+      : e.code === "EADDRNOTAVAIL"
       ? "no such address on this machine"
+      : e.code === "ENOTFOUND" || e.code === "EAI_AGAIN" || e.code === "ENOENT"
+      ? "the name does not resolve to an address of this machine"
+      : e.code === "EACCES"
+      ? "permission denied (ports below 1024 need privileges)"
       : e.message;
     throw new Error(`cannot listen on ${opts.host}:${opts.port}: ${why}`);
   }

@@ -518,6 +518,47 @@ describe("xcsh a2a: bad input", () => {
     assert.equal(short.stdout, "");
   });
 
+  test("a host that is not here, a port in use: one line, nothing left listening", async () => {
+    const w = world();
+    const host = await runXcsh(["a2a", "--host", "nohost.invalid", "--port", "0"], {
+      cwd: w.cwd,
+      home: w.home,
+      env: { XCSH_A2A_TOKEN: TOKEN },
+    });
+    assert.equal(host.code, 1);
+    assert.equal(
+      host.stderr,
+      "xcsh: error: cannot listen on nohost.invalid:0: the name does not resolve to an address of this machine\n",
+    );
+    assert.equal(host.stdout, "");
+    const s = await serve(w);
+    try {
+      const port = new URL(s.base).port;
+      const busy = await runXcsh(["a2a", "--port", port], {
+        cwd: w.cwd,
+        home: w.home,
+        env: { XCSH_A2A_TOKEN: TOKEN },
+      });
+      assert.equal(busy.code, 1);
+      assert.equal(
+        busy.stderr,
+        `xcsh: error: cannot listen on 127.0.0.1:${port}: the port is in use (--port 0 takes a free one)\n`,
+      );
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test("the help names the command, its paths, flags and the token", async () => {
+    const main = await runXcsh(["--help"]);
+    assert.match(main.stdout, /^\s+xcsh a2a\b.*A2A/m);
+    const r = await runXcsh(["a2a", "--help"]);
+    assert.equal(r.code, 0, r.stderr);
+    for (const word of ["--host", "--port", "--cwd", "XCSH_A2A_TOKEN", "agent-card.json"]) {
+      assert.ok(r.stdout.includes(word), word);
+    }
+  });
+
   test("stopping the server ends a running task's children", async () => {
     const w = world();
     const s = await serve(w);
