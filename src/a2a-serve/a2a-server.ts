@@ -52,6 +52,14 @@ function logWarnings(warnings: readonly Diagnostic[]): void {
   for (const w of warnings) writeErr(formatDiagnostic(w) + "\n");
 }
 
+/**
+ * A refusal sent before the request's body is read: the connection closes
+ * after it, so an unread body (however large) is never taken in.
+ */
+function refuse(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  sendJson(res, status, body, { connection: "close", ...headers });
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -117,8 +125,7 @@ export async function serveA2a(env: DiscoveryEnv, opts: A2aOptions): Promise<num
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!bearerMatches(req.headers.authorization, token.token)) {
-      req.resume();
-      return sendJson(
+      return refuse(
         res,
         401,
         rpcError(
@@ -131,12 +138,10 @@ export async function serveA2a(env: DiscoveryEnv, opts: A2aOptions): Promise<num
     }
     const route = routeOf(req.method ?? "GET", req.url ?? "/");
     if (route.kind === "none") {
-      req.resume();
-      return sendJson(res, 404, rpcError(null, RPC.methodNotFound, `no such path; ${LIST_HINT}`));
+      return refuse(res, 404, rpcError(null, RPC.methodNotFound, `no such path; ${LIST_HINT}`));
     }
     if (route.kind === "method") {
-      req.resume();
-      return sendJson(
+      return refuse(
         res,
         405,
         rpcError(null, RPC.invalidRequest, `use ${route.allow} here`),
@@ -144,8 +149,7 @@ export async function serveA2a(env: DiscoveryEnv, opts: A2aOptions): Promise<num
       );
     }
     if (route.kind === "bad-name") {
-      req.resume();
-      return sendJson(
+      return refuse(
         res,
         404,
         rpcError(
@@ -159,9 +163,8 @@ export async function serveA2a(env: DiscoveryEnv, opts: A2aOptions): Promise<num
     if (route.kind === "index") return sendJson(res, 200, agentsIndex(agents, base));
     const agent = agents.find((a) => a.name === route.name);
     if (!agent) {
-      req.resume();
       const names = agents.map((a) => a.name);
-      return sendJson(
+      return refuse(
         res,
         404,
         rpcError(null, RPC.invalidParams, unknownAgentMessage(route.name, names, LIST_HINT)),
@@ -173,9 +176,7 @@ export async function serveA2a(env: DiscoveryEnv, opts: A2aOptions): Promise<num
     }
     const body = await readBody(req);
     if (!body.ok) {
-      return sendJson(res, 413, rpcError(null, RPC.invalidRequest, body.message), {
-        connection: "close",
-      });
+      return refuse(res, 413, rpcError(null, RPC.invalidRequest, body.message));
     }
     await handleRpc(ctx, agent.name, body.text, res);
   };

@@ -381,6 +381,16 @@ describe("xcsh a2a: bad input", () => {
       }, rpc);
       assert.equal(basic.status, 401, "only a bearer token is taken");
 
+      // A huge body without the token: refused before it is read.
+      const hugeNoToken = await raw(
+        s.base,
+        "POST",
+        "/agents/quick_task/",
+        json,
+        Buffer.alloc(5 * 1024 * 1024, "a"),
+      ).catch((e: Error) => ({ status: -1, text: e.message }));
+      assert.equal(hugeNoToken.status, 401, hugeNoToken.text);
+
       // A huge body: refused by its size, one line.
       const huge = Buffer.alloc(5 * 1024 * 1024, "a");
       const big = await raw(s.base, "POST", "/agents/quick_task/", { ...auth, ...json }, huge);
