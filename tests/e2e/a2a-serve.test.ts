@@ -640,3 +640,56 @@ describe("xcsh a2a: the concurrency cap", () => {
     }
   });
 });
+
+describe("xcsh a2a: xcsh's rules hold for served tasks", () => {
+  async function sendWait(base: string, text: string): Promise<Any> {
+    const r = await raw(
+      base,
+      "POST",
+      "/agents/quick_task/",
+      { ...auth, "content-type": "application/json" },
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } },
+      }),
+    );
+    return JSON.parse(r.text).result.task;
+  }
+
+  test("the depth guard refuses a task of a server started at the depth limit", async () => {
+    const w = world({ extraConfig: "task: { maxRecursionDepth: 1 }\n" });
+    const s = await serve(w, { XCSH_TASK_DEPTH: "1" });
+    try {
+      script([]);
+      const task = await sendWait(s.base, "Go.");
+      assert.equal(task.status.state, "TASK_STATE_FAILED");
+      assert.match(
+        task.status.message.parts[0].text,
+        /^Cannot spawn 'quick_task': task depth limit reached \(this task is at depth 1/,
+      );
+      assert.equal(server.requests.length, 0, "no child started");
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test("the run budget stops a task: failed, the reason in one line", async () => {
+    const w = world({ extraConfig: "task:\n  budget: { requests: 1 }\n" });
+    const s = await serve(w);
+    try {
+      script([
+        { toolCalls: [{ name: "read", args: { path: "missing.txt" } }] },
+        { text: "never reached" },
+      ]);
+      const task = await sendWait(s.base, "Read it.");
+      assert.equal(task.status.state, "TASK_STATE_FAILED");
+      assert.match(task.status.message.parts[0].text, /^budget: /);
+      assert.equal(task.status.message.parts[0].text.includes("\n"), false);
+      assert.equal(server.requests.length, 1, "the second model call was not made");
+    } finally {
+      await s.stop();
+    }
+  });
+});
