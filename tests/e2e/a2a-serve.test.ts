@@ -14,7 +14,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { randomUUID } from "node:crypto";
 import process from "node:process";
-import { ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
 import { A2AClient as LegacyClient } from "a2a-sdk-v03/client";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
@@ -144,9 +148,13 @@ describe("xcsh a2a with the SDK's 1.x client (A2A 1.0)", () => {
         protocolVersion: "1.0",
       });
       assert.equal(card.securitySchemes.bearer.httpAuthSecurityScheme.scheme, "Bearer");
+      // The SDK resolves the card itself (with the token), as Gemini CLI's client does.
+      const fetchImpl = authFetch(methods);
       const client = await new ClientFactory({
-        transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch(methods) })],
-      }).createFromAgentCard(card);
+        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      }).createFromUrl(cardUrl(s.base, "quick_task"), "");
+      assert.equal(client.protocolVersion, "1.0");
 
       // Send (blocking): the result comes back as the task's artifact.
       script([{ text: "the answer is 42" }]);
