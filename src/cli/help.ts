@@ -22,6 +22,7 @@ Usage:
   xcsh logs ID [--json] [-f]                 a session's (or run's) transcript
   xcsh worktrees [rm ID | prune] [--json]    worktrees kept by isolated tasks
   xcsh mcp                                   MCP stdio server with a 'task' tool
+  xcsh a2a [--port N]                        serve every agent over A2A (HTTP, bearer token)
   xcsh doctor [--json]                       folders searched, which exist, plugins, models
   xcsh trust [DIR] | --list | --revoke [DIR] let a project's config set providers and servers
   xcsh --help | --version

@@ -30,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import("./doctor.ts")).doctorCommand,
   skills: async () => (await import("./skill-list.ts")).skillsCommand,
   mcp: async () => (await import("./mcp.ts")).mcpCommand,
+  a2a: async () => (await import("./a2a.ts")).a2aCommand,
   trust: async () => (await import("./trust.ts")).trustCommand,
   run: async () => (await import("./run-entry.ts")).runEntry,
   tasks: async () => (await import("./tasks.ts")).tasksCommand,

@@ -41,10 +41,9 @@ import { cutToShare, type Kept } from "../tools/result-share.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
-import { runBudgetFor } from "../runner/run-budget.ts";
-import { budgetLine, type BudgetReport } from "../runner/budget-governor.ts";
-import { hasBudget } from "../config/budget-setting.ts";
-import { createLimiter, type Limiter } from "../process/concurrency.ts";
+import { runServedCall, type ServedCallContext } from "../runner/served-call.ts";
+import { budgetLine } from "../runner/budget-governor.ts";
+import { createLimiter } from "../process/concurrency.ts";
 import type { Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import { formatDiagnostic } from "../text/labels.ts";
@@ -337,52 +336,26 @@ export async function createMcpServer(
   return server;
 }
 
-/** One `task` call: fresh config, the shared runner, the result as MCP content. */
+/** One `task` call: the shared served call, the result as MCP content. */
 async function runTaskCall(
-  ctx: {
-    env: DiscoveryEnv;
-    caller: CallerState;
-    onEvent: (id: string, e: ChildEvent) => void;
-    onDiscoveryWarnings: (warnings: readonly Diagnostic[]) => void;
-    limiter: Limiter;
-    /** Called with the call's budget, when it has one, before any task starts. */
-    onBudget?: (read: () => BudgetReport) => void;
-  },
+  ctx: Omit<ServedCallContext, "onWarnings" | "listHint">,
   req: TaskRequest,
   signal: AbortSignal,
 ): Promise<ToolResult> {
-  const { env, caller, onEvent } = ctx;
-  const loaded = await loadConfig(env.cwd, env.home);
-  logWarnings(loaded.warnings);
-  if (!loaded.ok) return errorResult(formatDiagnostic(loaded.error).replace(/^xcsh: /, ""));
-  const run = runId();
-  // One budget per call: the call's own limits over config's.
-  const { unpricedFree, ...limits } = req.budget ?? {};
-  const setting = { ...loaded.config.task.budget, ...limits };
-  const budget = hasBudget(setting)
-    ? await runBudgetFor(setting, loaded.config, process.env, unpricedFree === true)
-    : undefined;
-  if (budget) ctx.onBudget?.(() => budget.report());
-  const tool = new TaskTool({
-    env,
-    config: loaded.config,
-    caller,
-    runId: run,
-    ...(budget ? { budget } : {}),
-    onEvent,
-    onWarnings: logWarnings,
-    onDiscoveryWarnings: ctx.onDiscoveryWarnings,
-    limiter: ctx.limiter,
-    listHint: LIST_HINT,
-  });
-  const outcome = await tool.execute(req, signal);
+  const outcome = await runServedCall(
+    { ...ctx, onWarnings: logWarnings, listHint: LIST_HINT },
+    req,
+    signal,
+  );
   if (!outcome.ok) return errorResult(outcome.message);
-  const results = outcome.results;
-  const answer = await taskAnswer(results, (r, text) => saveArtifact(env.home, run, r.id, text));
+  const { results, run, budget } = outcome;
+  const answer = await taskAnswer(
+    results,
+    (r, text) => saveArtifact(ctx.env.home, run, r.id, text),
+  );
   if (budget) {
-    const report = budget.report();
-    answer.content = [{ type: "text", text: budgetLine(report) }, ...answer.content];
-    answer.structuredContent = { ...answer.structuredContent, budget: report };
+    answer.content = [{ type: "text", text: budgetLine(budget) }, ...answer.content];
+    answer.structuredContent = { ...answer.structuredContent, budget };
   }
   return {
     ...answer,
