@@ -29,6 +29,7 @@ import { type TaskTracker, taskTracker } from "../a2a/task-tracker.ts";
 import { taskOutcome } from "../a2a/task-outcome.ts";
 import { INTERRUPTED_STATES } from "../a2a/task-updates.ts";
 import { isRecord } from "../formats/values.ts";
+import { sleep } from "../process/abortable-sleep.ts";
 
 /** How long a cancel sent on the way out may take (within the parent's grace before its kill). */
 export const CANCEL_WAIT_MS = 2_000;
@@ -229,19 +230,4 @@ function stopped(r: RemoteRun, reason: unknown, url: string): LoopOutcome {
   }
   const message = reason instanceof Error ? reason.message : String(reason);
   return { status: "error", error: message };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
