@@ -32,8 +32,8 @@ export const findTool: ToolSpec = {
   inputSchema: {
     type: "object",
     properties: {
-      pattern: { type: "string", minLength: 1, description: "Glob pattern." },
-      path: { type: "string", description: "Directory to search (default: working directory)." },
+      pattern: { type: "string", minLength: 1 },
+      path: { type: "string", description: "Directory (default: working directory)." },
       max_results: { type: "integer", minimum: 1, maximum: FIND_MAX_RESULTS },
     },
     required: ["pattern"],
