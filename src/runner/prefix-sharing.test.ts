@@ -10,7 +10,13 @@ import { answerGate, prefixKey, prefixLeaders, providerTypeOf } from "./prefix-s
 const envelope = (id: string, extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
   version: 1,
   id,
-  agent: { name: "worker", description: "w", systemPrompt: "Work." },
+  agent: {
+    name: "worker",
+    description: "w",
+    systemPrompt: "Work.",
+    source: "bundled",
+    family: "bundled",
+  },
   assignment: `job ${id}`,
   outputSchema: null,
   model: "anthropic/claude-test",
