@@ -96,12 +96,10 @@ export function buildSystemPrompt(p: PromptInputs): string {
  * final answer or `submit_result`.
  */
 function finishing(schema: PromptInputs["schema"], inTool: boolean): string {
-  const giveUp =
-    'If the task cannot be done, call `submit_result` with `{"result": {"error": "<why>"}}`.';
   if (!schema) {
     return "## Finishing\n\nWhen you are done, reply with your final answer as plain text (no tool " +
-      "call); that text is the result. Alternatively call `submit_result` with " +
-      '`{"result": {"data": <structured result>}}`. ' + giveUp;
+      "call): that text is the result. Or finish with `submit_result`: structured `data`, or " +
+      "an `error` when the task cannot be done.";
   }
   const shape = inTool
     ? `The data must satisfy the ${kindName(schema.kind)} of that tool's \`result.data\` parameter.`
@@ -109,7 +107,8 @@ function finishing(schema: PromptInputs["schema"], inTool: boolean): string {
       `${JSON.stringify(schema.value)}\n\`\`\``;
   return "## Finishing\n\nWhen you are done, call the `submit_result` tool with " +
     `\`{"result": {"data": <your result>}}\`. ${shape}\n\nIf the submission is rejected you ` +
-    `get the validation errors back; fix them and submit again. ${giveUp} Ending your turn ` +
+    "get the validation errors back; fix them and submit again. If the task cannot be done, " +
+    'call `submit_result` with `{"result": {"error": "<why>"}}`. Ending your turn ' +
     "without calling `submit_result` does not finish the task.";
 }
 

@@ -26,8 +26,8 @@ export interface FindArgs {
 export const findTool: ToolSpec = {
   name: "find",
   description: "Find files and directories by glob pattern, e.g. `*.ts` (any depth), " +
-    "`src/**/*.test.ts`, `**/README.md`, `*.{yml,yaml}`. Skips what .gitignore excludes. " +
-    "Directories end with `/`.",
+    "`src/**/*.test.ts`, `*.{yml,yaml}`. Skips what .gitignore excludes. Directories end " +
+    "with `/`.",
   readOnly: TOOL_READ_ONLY.find,
   inputSchema: {
     type: "object",
