@@ -32,7 +32,9 @@
  *   per extra 1000 files stays flat.
  * - loop: one child's agent loop (bench/sections/loop.ts): the cached share
  *   of input tokens over a scripted 10-turn task on the Anthropic wire (a
- *   server counting prompt-cache reads from the breakpoints), and a turn of
+ *   server counting prompt-cache reads from the breakpoints), the cached
+ *   share of the 2nd–8th first requests of an Anthropic fan-out of 8
+ *   (≥ 90 %: they read the prefix the first task wrote), and a turn of
  *   four concurrent `task` calls against the slowest of them alone.
  * - sandbox: one bash tool call of `true` inside bubblewrap vs unsandboxed,
  *   and the bwrap probe.
