@@ -28,6 +28,8 @@ export interface Row {
 
 export const rows: Row[] = [];
 export const details: Record<string, unknown> = {};
+/** Lines a section adds under the table (how a figure was taken). */
+export const notes: string[] = [];
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -163,6 +165,7 @@ export function resultsMarkdown(meta: {
     `|${head.map((_, i) => (i >= 2 && i <= 4 ? "---:" : "---")).join("|")}|`,
     ...body.map((b) => `| ${b.map(esc).join(" | ")} |`),
     "",
+    ...(notes.length > 0 ? [...notes.map((n) => `- ${n}`), ""] : []),
   ];
   return lines.join("\n");
 }

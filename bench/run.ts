@@ -6,6 +6,7 @@
  *
  *   bun bench/run.ts [discovery] [coldstart] [task] [fanout] [scaling] [loop] [sandbox] [web]
  *                    [tools] [collections] [background] [git] [launcher] [stream] [ratelimit]
+ *                    [tokens]
  *
  * With no argument every section runs. The targets are the project's; the run
  * reports them but exits 0 unless the bench itself crashed. Times are wall
@@ -31,7 +32,9 @@
  *   per extra 1000 files stays flat.
  * - loop: one child's agent loop (bench/sections/loop.ts): the cached share
  *   of input tokens over a scripted 10-turn task on the Anthropic wire (a
- *   server counting prompt-cache reads from the breakpoints), and a turn of
+ *   server counting prompt-cache reads from the breakpoints), the cached
+ *   share of the 2nd–8th first requests of an Anthropic fan-out of 8
+ *   (≥ 90 %: they read the prefix the first task wrote), and a turn of
  *   four concurrent `task` calls against the slowest of them alone.
  * - sandbox: one bash tool call of `true` inside bubblewrap vs unsandboxed,
  *   and the bwrap probe.
@@ -56,6 +59,10 @@
  * - ratelimit: 64 tasks at concurrency 16 against a server limiting them to
  *   8 requests per second (bench/sections/ratelimit.ts): no task fails, and
  *   the wall time is ≤ 1.2× the least the limits allow.
+ * - tokens: each bundled agent's system prompt and tool schemas as its first
+ *   Anthropic request carries them, counted with o200k_base
+ *   (bench/sections/prompt-tokens.ts): `explore` and `quick_task` ≤ 2 000,
+ *   every agent ≤ 3 000.
  *
  * @module
  */
@@ -78,6 +85,7 @@ import { benchGit } from "./sections/git.ts";
 import { benchLauncher } from "./sections/launcher.ts";
 import { benchStream } from "./sections/stream.ts";
 import { benchRateLimit } from "./sections/ratelimit.ts";
+import { benchPromptTokens } from "./sections/prompt-tokens.ts";
 
 const SECTIONS: Record<string, () => Promise<void> | void> = {
   discovery: benchDiscovery,
@@ -95,6 +103,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   launcher: benchLauncher,
   stream: benchStream,
   ratelimit: benchRateLimit,
+  tokens: benchPromptTokens,
 };
 
 async function main(): Promise<void> {

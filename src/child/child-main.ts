@@ -292,7 +292,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
   const sampling = samplingFor(provider.type, choice.model, level, envelopeSampling(envelope));
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
-  const system = systemPromptOf(envelope, validator.value, tools.has("skill"));
+  const system = systemPromptOf(envelope, validator.value, tools.has("skill"), submit.schemaInTool);
   const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
   useProviderLimits({ [provider.name]: config.providers[provider.name] });
   const { callModel, reserve } = createModelCaller({
@@ -553,11 +553,13 @@ function systemPromptOf(
   envelope: TaskEnvelope,
   validator: OutputValidator | undefined,
   hasSkillTool: boolean,
+  schemaInTool: boolean,
 ): string {
   return buildSystemPrompt({
     agentPrompt: envelope.agent.systemPrompt,
     context: envelope.context,
     schema: validator ? { kind: validator.kind, value: validator.schema } : undefined,
+    schemaInTool,
     planMode: envelope.planMode,
     cwd: envelope.cwd,
     promptContext: envelope.promptContext,

@@ -119,6 +119,13 @@ export function createModelCaller(
     maxWaitMs: policy.maxDelayMs,
   });
 
+  // The first answer's start is said once: siblings waiting to share its cached prompt may go.
+  let answered = false;
+  const onAnswer = () => {
+    if (answered) return;
+    answered = true;
+    emit({ type: "answering", id });
+  };
   const callModel: CallModel = async (history, forceTool, opts) => {
     const messages = forTarget(history, provider.type).messages as Message[];
     const turn = (): Promise<TurnOutput> => {
@@ -142,6 +149,7 @@ export function createModelCaller(
         onText: (delta) => {
           if (!opts?.quiet) emit({ type: "text", id, delta });
         },
+        onAnswer,
         controls: { forceTool: force, narrow },
         breakpoints: provider.type === "anthropic",
         sampling: o.sampling,

@@ -34,3 +34,18 @@ test("past the budget: names only, then a count of the rest and how to find them
   assert.ok(m, p);
   assert.match(p, /Search them with the `skill` tool's `query`/);
 });
+
+test("a schema the submit tool carries as written is named, not repeated", () => {
+  const schema = { kind: "json-schema" as const, value: { type: "object", title: "UNIQUE-TITLE" } };
+  const named = buildSystemPrompt({
+    agentPrompt: "A.",
+    planMode: false,
+    schema,
+    schemaInTool: true,
+  });
+  assert.doesNotMatch(named, /UNIQUE-TITLE/);
+  assert.match(named, /JSON Schema of that tool's `result\.data` parameter/);
+  assert.match(named, /submit_result/);
+  const repeated = buildSystemPrompt({ agentPrompt: "A.", planMode: false, schema });
+  assert.match(repeated, /```json\n\{"type":"object","title":"UNIQUE-TITLE"\}\n```/);
+});

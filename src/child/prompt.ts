@@ -31,6 +31,11 @@ export interface PromptInputs {
   context?: string;
   /** The output schema and its dialect, when the result must satisfy one. */
   schema?: { kind: SchemaKind; value: unknown };
+  /**
+   * `submit_result`'s parameters carry the schema as written
+   * (`child/submit-tool.ts`): the prompt names it instead of repeating it.
+   */
+  schemaInTool?: boolean;
   planMode: boolean;
   /** The working directory, so the model knows where relative paths start. */
   cwd?: string;
@@ -81,25 +86,30 @@ export function buildSystemPrompt(p: PromptInputs): string {
         "read-only tools are available.",
     );
   }
-  if (p.schema) {
-    parts.push(
-      "## Finishing\n\nWhen you are done, call the `submit_result` tool with " +
-        '`{"result": {"data": <your result>}}`. The data must satisfy this ' +
-        `${kindName(p.schema.kind)}:\n\n\`\`\`json\n${JSON.stringify(p.schema.value, null, 2)}\n` +
-        "```\n\nIf the submission is rejected you get the validation errors back; fix them and " +
-        "submit again. If the task cannot be done, call `submit_result` with " +
-        '`{"result": {"error": "<why>"}}`. Ending your turn without calling `submit_result` ' +
-        "does not finish the task.",
-    );
-  } else {
-    parts.push(
-      "## Finishing\n\nWhen you are done, reply with your final answer as plain text (no tool " +
-        "call); that text is the result. Alternatively call `submit_result` with " +
-        '`{"result": {"data": <structured result>}}`, or with `{"result": {"error": "<why>"}}` ' +
-        "if the task cannot be done.",
-    );
-  }
+  parts.push(finishing(p.schema, p.schemaInTool === true));
   return parts.join("\n\n");
+}
+
+/**
+ * How to finish: with a schema, through `submit_result` (the schema itself
+ * only when the tool does not carry it as written); without one, a plain
+ * final answer or `submit_result`.
+ */
+function finishing(schema: PromptInputs["schema"], inTool: boolean): string {
+  if (!schema) {
+    return "## Finishing\n\nWhen you are done, reply with your final answer as plain text (no tool " +
+      "call): that text is the result. Or finish with `submit_result`: structured `data`, or " +
+      "an `error` when the task cannot be done.";
+  }
+  const shape = inTool
+    ? `The data must satisfy the ${kindName(schema.kind)} of that tool's \`result.data\` parameter.`
+    : `The data must satisfy this ${kindName(schema.kind)}:\n\n\`\`\`json\n` +
+      `${JSON.stringify(schema.value)}\n\`\`\``;
+  return "## Finishing\n\nWhen you are done, call the `submit_result` tool with " +
+    `\`{"result": {"data": <your result>}}\`. ${shape}\n\nIf the submission is rejected you ` +
+    "get the validation errors back; fix them and submit again. If the task cannot be done, " +
+    'call `submit_result` with `{"result": {"error": "<why>"}}`. Ending your turn ' +
+    "without calling `submit_result` does not finish the task.";
 }
 
 /** The `## Skills` section: the catalogue within its budget, and what is left out. */

@@ -14,6 +14,18 @@ function validator(schema: unknown): OutputValidator {
 const dataOf = (params: any) => params.properties.result.anyOf[0].properties.data;
 
 describe("submitTool", () => {
+  test("schemaInTool: only a JSON Schema sent as written (the plain form)", () => {
+    const json = validator({ type: "object", properties: { n: { type: "integer" } } });
+    assert.equal(submitTool("anthropic", json).schemaInTool, true);
+    assert.equal(submitTool("openai-compatible", json).schemaInTool, true);
+    // OpenAI's strict form and Gemini's subset change the schema: the prompt repeats it.
+    assert.equal(submitTool("openai", json).schemaInTool, false);
+    assert.equal(submitTool("google", json).schemaInTool, false);
+    const jtd = validator({ properties: { n: { type: "int32" } } });
+    assert.equal(submitTool("anthropic", jtd).schemaInTool, false);
+    assert.equal(submitTool("anthropic", undefined).schemaInTool, false);
+  });
+
   test("no schema: data stays open, for every provider", () => {
     for (const type of ["anthropic", "openai", "google", "openai-compatible"] as const) {
       const t = submitTool(type, undefined);

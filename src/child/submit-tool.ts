@@ -10,6 +10,10 @@
  * schema subset; Anthropic and OpenAI-compatible servers get the plain form.
  * Submissions are always validated against the original schema; under the
  * strict form, a `null` for an optional property first means "absent".
+ * `schemaInTool` says whether the parameters carry a JSON Schema as written
+ * (the plain form): the system prompt then points at the tool instead of
+ * repeating the schema (`child/prompt.ts`); a JTD schema or a provider form
+ * that changed it is repeated there whole.
  *
  * @example
  * ```ts
@@ -33,6 +37,7 @@ import {
 } from "../tools/submit-result.ts";
 import type { JsonSchemaObject } from "../tools/tool-spec.ts";
 import type { ToolDefinition } from "./conversation.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** The output schema as JSON Schema. */
 export function dataSchemaOf(validator: OutputValidator): unknown {
@@ -44,17 +49,31 @@ export function dataSchemaOf(validator: OutputValidator): unknown {
 export function submitTool(
   type: ProviderType,
   validator: OutputValidator | undefined,
-): { definition: ToolDefinition; validator: OutputValidator | undefined } {
+): { definition: ToolDefinition; validator: OutputValidator | undefined; schemaInTool: boolean } {
+  const { definition, validator: judge, params } = submitDefinition(type, validator);
+  const asWritten = validator?.kind === "json-schema" && isRecord(validator.schema);
+  return {
+    definition,
+    validator: judge,
+    schemaInTool: asWritten && definition.inputSchema === params,
+  };
+}
+
+/** The definition one provider is sent, its validator, and the plain parameters. */
+function submitDefinition(
+  type: ProviderType,
+  validator: OutputValidator | undefined,
+): { definition: ToolDefinition; validator: OutputValidator | undefined; params: unknown } {
   const dataSchema = validator ? dataSchemaOf(validator) : undefined;
   const params = submitResultParameters(dataSchema);
   const plain = { name: SUBMIT_RESULT, description: submitResultDescription, inputSchema: params };
-  if (!validator) return { definition: plain, validator };
+  if (!validator) return { definition: plain, validator, params };
   switch (type) {
     case "openai": {
       const strict = strictForm(params);
       if (!strict) {
         const inputSchema = openAIForm(params) as JsonSchemaObject;
-        return { definition: { ...plain, inputSchema }, validator };
+        return { definition: { ...plain, inputSchema }, validator, params };
       }
       const data = params;
       return {
@@ -65,14 +84,16 @@ export function submitTool(
             (dropAddedNulls({ result: { data: value } }, data) as { result: { data: unknown } })
               .result.data,
         },
+        params,
       };
     }
     case "google":
       return {
         definition: { ...plain, inputSchema: geminiForm(params) as JsonSchemaObject },
         validator,
+        params,
       };
     default:
-      return { definition: plain, validator };
+      return { definition: plain, validator, params };
   }
 }

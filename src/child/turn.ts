@@ -93,6 +93,8 @@ export interface TurnRequest {
   signal: AbortSignal;
   idleTimeoutMs: number;
   onText: (delta: string) => void;
+  /** Called at the answer's first part from the provider (the `stream-start` the SDK adds aside). */
+  onAnswer?: () => void;
   controls?: TurnControls;
   /** Mark Anthropic cache breakpoints (`cache-breakpoints.ts`). */
   breakpoints?: boolean;
@@ -224,11 +226,16 @@ export async function streamTurn(req: TurnRequest): Promise<TurnOutput> {
       if (meta) p.providerOptions = meta;
       return p;
     };
+    let answering = false;
     for (;;) {
       const next = await unlessAborted(reader.read(), attempt.signal);
       if (next.done) break;
       arm();
       const part = next.value;
+      if (!answering && part.type !== "stream-start") {
+        answering = true;
+        req.onAnswer?.();
+      }
       switch (part.type) {
         case "text-start":
           open.delete(`text:${part.id}`);

@@ -44,7 +44,7 @@ describe("prompt", () => {
     assert.match(p, /Working directory: \/w/);
     assert.match(p, /Plan mode/);
     assert.match(p, /satisfy this JSON Schema/);
-    assert.match(p, /"type": "object"/);
+    assert.match(p, /"type":"object"/);
     assert.match(p, /submit_result/);
   });
 

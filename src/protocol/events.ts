@@ -134,6 +134,10 @@ export type ChildEvent =
   | { type: "tool_start"; id: string; callId: string; tool: string; args: unknown }
   | { type: "tool_end"; id: string; callId: string; tool: string; ok: boolean; summary: string }
   | { type: "text"; id: string; delta: string }
+  /** The task's first model answer has started to arrive: the provider has
+   * read its prompt, so a cache entry it wrote can now be read by siblings
+   * (`runner/prefix-sharing.ts`). Sent once per task. */
+  | { type: "answering"; id: string }
   | {
     type: "usage";
     id: string;

@@ -44,6 +44,7 @@ import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { runPreparedTask } from "./run-task.ts";
 import { decideLanes, laneWaits } from "./write-lanes.ts";
+import { answerGate, prefixLeaders, providerTypeOf } from "./prefix-sharing.ts";
 import type { PreparedTask } from "./prepared-task.ts";
 import type { AcceptPlan } from "./acceptance/accept-plan.ts";
 import { bindSessions } from "./session-binding.ts";
@@ -787,6 +788,10 @@ export class TaskTool {
       tasks.map((t) => t.envelope.writes),
       tasks.map((t) => t.isolate !== undefined),
     );
+    // Siblings sharing an Anthropic prompt prefix start once the first one's
+    // first answer has started, so they read the cache entry it wrote.
+    const leaders = prefixLeaders(tasks, (model) => providerTypeOf(model, config));
+    const gates = leaders.map((_, i) => leaders.includes(i) ? answerGate() : undefined);
     const cap = createLimiter(config.task.maxConcurrency);
     // A task held for a free slot says so once.
     const onQueued = (id: string) => () =>
@@ -796,7 +801,11 @@ export class TaskTool {
       // Where the child keeps its long tool results (named here, made there).
       const artifacts = taskArtifactsFolder(env.home, this.opts.runId, task.envelope.id);
       if (artifacts) task.envelope.artifacts = artifacts;
-      const before = Promise.all(waits[i].map((j) => runs[j].catch(() => undefined)));
+      const leader = leaders[i];
+      const before = Promise.all([
+        ...waits[i].map((j) => runs[j].catch(() => undefined)),
+        ...(leader !== undefined ? [gates[leader]?.opened] : []),
+      ]);
       runs[i] = before.then(() =>
         queued(
           cap,
@@ -861,6 +870,7 @@ export class TaskTool {
                         e = { ...e, costUSD: cost.usd };
                       }
                     }
+                    gates[i]?.onEvent(e);
                     this.opts.onEvent?.(task.envelope.id, e);
                   },
                 });
@@ -872,6 +882,8 @@ export class TaskTool {
             }),
         )
       );
+      // A leader that ends without an answer (or never starts) lets its followers go.
+      runs[i].finally(() => gates[i]?.close()).catch(() => undefined);
     });
     return await Promise.all(runs);
   }

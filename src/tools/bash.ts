@@ -379,13 +379,11 @@ export interface BashArgs {
 
 export const bashTool: ToolSpec = {
   name: "bash",
-  description: "Run a shell command in the working directory and return its exit code and " +
-    "combined stdout/stderr. No stdin. Default timeout " + `${BASH_DEFAULT_TIMEOUT_S} s ` +
-    `(max ${BASH_MAX_TIMEOUT_S}); the command and everything it started are killed at the ` +
-    "timeout, and when it ends (nothing keeps running in the background). Commands may run " +
-    "in a sandbox where only the project folder and /tmp are writable. Environment variables " +
-    "that look like secrets (tokens, keys, passwords, URLs with credentials) and agent or " +
-    "display sockets are not passed to commands.",
+  description: "Run a shell command in the working directory; returns its exit code and " +
+    "combined stdout/stderr. No stdin. The command and all it started are killed when it " +
+    "ends or times out (nothing keeps running in the background). A sandbox may leave only " +
+    "the project folder and /tmp writable. Secret-looking variables (tokens, keys, " +
+    "passwords, URLs with credentials) and agent or display sockets are withheld.",
   readOnly: TOOL_READ_ONLY.bash,
   inputSchema: {
     type: "object",
@@ -395,7 +393,7 @@ export const bashTool: ToolSpec = {
         type: "number",
         exclusiveMinimum: 0,
         maximum: BASH_MAX_TIMEOUT_S,
-        description: `Seconds (default ${BASH_DEFAULT_TIMEOUT_S}).`,
+        description: `Seconds (default ${BASH_DEFAULT_TIMEOUT_S}, at most ${BASH_MAX_TIMEOUT_S}).`,
       },
     },
     required: ["command"],

@@ -130,10 +130,10 @@ export const editTool: ToolSpec = {
   inputSchema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "File to edit, relative to the working directory." },
-      old_string: { type: "string", description: "Exact text to replace." },
-      new_string: { type: "string", description: "Replacement text." },
-      all: { type: "boolean", description: "Replace every occurrence (default false)." },
+      path: { type: "string" },
+      old_string: { type: "string" },
+      new_string: { type: "string" },
+      all: { type: "boolean", description: "Default false." },
     },
     required: ["path", "old_string", "new_string"],
     additionalProperties: false,

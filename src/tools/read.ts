@@ -58,16 +58,15 @@ export function numberLines(
 
 export const readTool: ToolSpec = {
   name: "read",
-  description: "Read a text file. Lines come back numbered (`N<TAB>text`). Give start_line and " +
-    `end_line (1-based, inclusive) to read part of a large file; at most ${READ_MAX_LINES} ` +
-    "lines are returned per call.",
+  description: "Read a text file; lines come back numbered (`N<TAB>text`), at most " +
+    `${READ_MAX_LINES} per call. start_line and end_line (1-based, inclusive) read part of it.`,
   readOnly: TOOL_READ_ONLY.read,
   inputSchema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "File path, relative to the working directory." },
-      start_line: { type: "integer", minimum: 1, description: "First line to read (default 1)." },
-      end_line: { type: "integer", minimum: 1, description: "Last line to read (default: end)." },
+      path: { type: "string", description: "Relative to the working directory." },
+      start_line: { type: "integer", minimum: 1, description: "Default 1." },
+      end_line: { type: "integer", minimum: 1, description: "Default: the last line." },
     },
     required: ["path"],
     additionalProperties: false,

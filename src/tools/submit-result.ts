@@ -24,25 +24,23 @@ import { isRecord } from "../formats/values.ts";
 
 export const SUBMIT_RESULT = "submit_result";
 
+const RESULT_DESCRIPTION = "Exactly one of `data` or `error`.";
+const ERROR_SCHEMA = { type: "string", description: "Why the task cannot be done." };
+
 export const submitResultSchema: JsonSchemaObject = {
   type: "object",
   properties: {
     result: {
       type: "object",
-      description: "Exactly one of `data` (the finished result) or `error` (why the task " +
-        "cannot be done).",
+      description: RESULT_DESCRIPTION,
       properties: {
-        data: { description: "The result. Must match the output schema when one is given." },
-        error: { type: "string", description: "Why the task could not be completed." },
+        data: { description: "The finished result." },
+        error: ERROR_SCHEMA,
       },
     },
   },
   required: ["result"],
 };
-
-const RESULT_DESCRIPTION = "Exactly one of `data` (the finished result) or `error` (why the " +
-  "task cannot be done).";
-const ERROR_SCHEMA = { type: "string", description: "Why the task could not be completed." };
 
 /** Where the data schema sits inside the parameters. */
 const DATA_POINTER = "#/properties/result/anyOf/0/properties/data";
@@ -98,9 +96,9 @@ export function submitResultParameters(dataSchema: unknown): JsonSchemaObject {
   };
 }
 
-export const submitResultDescription = "Finish the task: submit the final result as " +
-  '{"result": {"data": …}}, or give up with {"result": {"error": "why"}}. When the ' +
-  "data does not match the output schema you get the errors back and may submit again.";
+export const submitResultDescription = "Finish the task with `result.data`, or give up with " +
+  "`result.error`. Data that fails the output schema comes back with the errors: fix it and " +
+  "submit again.";
 
 export type SubmitVerdict =
   | { kind: "accepted"; data: unknown }

@@ -57,9 +57,13 @@ export function describeResults(results: readonly TaskResult[]): string {
 export const taskTool: ToolSpec = {
   name: "task",
   description: "Delegate work to another agent. Each entry of `tasks` runs as a separate " +
-    "sub-agent (in parallel) with its own assignment; `context` is shared background. " +
-    "Returns each task's status and result; a result too long for one tool result comes " +
-    "back as its start and end with the path of the file holding all of it (read it in parts).",
+    "sub-agent (in parallel) with its own assignment; `context` is shared background. A " +
+    "sub-agent sees only what you give it: make each assignment complete and standalone. " +
+    "Delegate self-contained subproblems (`explore` scouts unfamiliar code read-only), not " +
+    "what a few tool calls of your own would finish, and check what comes back before you " +
+    "build on it. Returns each task's status and result; a result too long for one tool " +
+    "result comes back as its start and end with the path of the file holding all of it " +
+    "(read it in parts).",
   readOnly: TOOL_READ_ONLY.task,
   concurrent: true,
   inputSchema: {

@@ -54,9 +54,8 @@ export const todoTool: ToolSpec = {
   name: "todo",
   // It keeps nothing outside its answer: calls may run beside reads.
   readOnly: TOOL_READ_ONLY.todo,
-  description: "Keep a checklist of the steps of your task. Each call replaces the whole list: " +
-    "send every item with its status (pending, in_progress, done). Mark one item in_progress " +
-    "while you work on it and done as soon as it is finished.",
+  description: "Keep a checklist of your task's steps. Each call replaces the whole list: send " +
+    "every item. Mark one item in_progress while you work on it, and done once finished.",
   inputSchema: {
     type: "object",
     properties: {
@@ -67,7 +66,7 @@ export const todoTool: ToolSpec = {
         items: {
           type: "object",
           properties: {
-            content: { type: "string", minLength: 1, description: "What the step is." },
+            content: { type: "string", minLength: 1 },
             status: { type: "string", enum: [...TODO_STATUSES] },
           },
           required: ["content", "status"],

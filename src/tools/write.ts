@@ -29,7 +29,7 @@ export const writeTool: ToolSpec = {
   inputSchema: {
     type: "object",
     properties: {
-      path: { type: "string", description: "File path, relative to the working directory." },
+      path: { type: "string" },
       content: { type: "string", description: "The complete new content." },
     },
     required: ["path", "content"],

@@ -514,6 +514,7 @@ describe("xcsh __child (Gemini specifics)", () => {
     for (const e of evs) if (seq.at(-1) !== e.type || e.type !== "text") seq.push(e.type);
     assert.deepEqual(seq, [
       "start",
+      "answering",
       "text",
       "usage",
       "tool_start",

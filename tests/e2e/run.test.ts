@@ -397,7 +397,14 @@ describe("schema precedence: agent, then call, then parent", () => {
     assert.deepEqual(JSON.parse(r.stdout), { zebra_count: 3 });
     const helperReq = server.requests.find((q) => !offeredTools(q).includes("task"));
     assert.ok(helperReq, "the helper was started");
-    assert.match(systemPrompt(helperReq), /zebra_count/, "the helper got the boss's schema");
+    // The schema travels in submit_result's parameters (the prompt points there).
+    const submit = (helperReq.body.tools as { function: { name: string; parameters: unknown } }[])
+      .find((t) => t.function.name === "submit_result");
+    // deno-lint-ignore no-explicit-any
+    const params = submit?.function.parameters as any;
+    const data = params?.properties?.result?.anyOf?.[0]?.properties?.data;
+    assert.ok(data?.properties?.zebra_count, "the helper got the boss's schema");
+    assert.match(systemPrompt(helperReq), /result\.data/);
   });
 });
 

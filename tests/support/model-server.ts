@@ -34,7 +34,8 @@
  *   `cachedContentTokenCount`). With the server option `cache: "computed"`, a turn
  *   without `usage` gets input and cache counts computed from the request
  *   (`prompt-cache.ts`: Anthropic honours `cache_control` breakpoints, the others
- *   cache every prefix automatically).
+ *   cache every prefix automatically). A request reads the cache as it was when
+ *   the request arrived; what it writes is readable once its answer starts.
  * - Fault turns simulate provider failures: 500, 400 with a given message (a
  *   request the provider refuses), 429 + retry-after, a stall that
  *   never answers, a malformed SSE body, and a stream cut off mid-way. Error bodies
@@ -398,6 +399,8 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       res.on("close", decision.release);
     }
 
+    // Computed cache counts: read as the cache is on arrival, written when the answer starts.
+    const cached = opts.cache === "computed" ? promptCache.lookup(format, body) : undefined;
     let turn: Turn | undefined = queue.shift();
     if (!turn && opts.respond) {
       try {
@@ -445,7 +448,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       });
       if (res.destroyed) return;
     }
-    const usage = usageFor(turn, format, body);
+    const usage = usageFor(turn, cached);
     recorded.usage = usage;
     const answered: AnswerTurn = { ...turn, usage };
     if (format === "responses") {
@@ -479,11 +482,14 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
 
   // ---- usage --------------------------------------------------------------------
 
-  function usageFor(turn: AnswerTurn, f: Format, body: unknown): Required<TurnUsage> {
+  function usageFor(
+    turn: AnswerTurn,
+    cached: { usage: CacheUsage; commit(): void } | undefined,
+  ): Required<TurnUsage> {
     if (turn.usage) return { cacheRead: 0, cacheWrite: 0, ...turn.usage };
-    if (opts.cache !== "computed") return { ...DEFAULT_USAGE, cacheRead: 0, cacheWrite: 0 };
-    const counted: CacheUsage = promptCache.account(f, body);
-    return { ...counted, output: DEFAULT_USAGE.output };
+    if (!cached) return { ...DEFAULT_USAGE, cacheRead: 0, cacheWrite: 0 };
+    cached.commit();
+    return { ...cached.usage, output: DEFAULT_USAGE.output };
   }
 
   function responsesAnswer(turn: AnswerTurn, model: string, usage: Required<TurnUsage>) {

@@ -17,6 +17,11 @@
  * - OpenAI (chat and Responses) and Gemini cache automatically: every prefix of
  *   an earlier request (at a block boundary, keyed by `prompt_cache_key` when
  *   the request has one) can be read; nothing is reported as written.
+ * - When: a request reads what was in the cache when it arrived
+ *   ({@link PromptCache.lookup}), and what it writes can be read only once
+ *   its answer starts (`commit`), as on Anthropic, where a cache entry is
+ *   available only after the first response begins: siblings that send the
+ *   same prefix together each write their own.
  *
  * @module
  */
@@ -94,8 +99,18 @@ export class PromptCache {
   /** Cached prefixes (a hash chained over their blocks), per cache key. */
   private readonly prefixes = new Map<string, Set<string>>();
 
-  /** Counts one request's tokens and updates the cache. */
+  /** Counts one request's tokens and updates the cache at once. */
   account(format: WireFormat, body: Json): CacheUsage {
+    const { usage, commit } = this.lookup(format, body);
+    commit();
+    return usage;
+  }
+
+  /**
+   * Counts one request's tokens against the cache as it is now; `commit`
+   * makes what the request writes readable by later requests.
+   */
+  lookup(format: WireFormat, body: Json): { usage: CacheUsage; commit(): void } {
     const blocks = promptBlocks(format, body);
     const key = format === "anthropic"
       ? "anthropic"
@@ -116,9 +131,13 @@ export class PromptCache {
         if (b.breakpoint) lastBreakpointTokens = tokens;
       }
     }
-    for (const p of written) stored.add(p);
     const cacheWrite = format === "anthropic" ? Math.max(0, lastBreakpointTokens - cacheRead) : 0;
-    return { input: tokens, cacheRead, cacheWrite };
+    return {
+      usage: { input: tokens, cacheRead, cacheWrite },
+      commit: () => {
+        for (const p of written) stored.add(p);
+      },
+    };
   }
 }
 

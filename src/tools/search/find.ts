@@ -26,14 +26,14 @@ export interface FindArgs {
 export const findTool: ToolSpec = {
   name: "find",
   description: "Find files and directories by glob pattern, e.g. `*.ts` (any depth), " +
-    "`src/**/*.test.ts`, `**/README.md`, `*.{yml,yaml}`. Skips what .gitignore excludes. " +
-    "Directories end with `/`.",
+    "`src/**/*.test.ts`, `*.{yml,yaml}`. Skips what .gitignore excludes. Directories end " +
+    "with `/`.",
   readOnly: TOOL_READ_ONLY.find,
   inputSchema: {
     type: "object",
     properties: {
-      pattern: { type: "string", minLength: 1, description: "Glob pattern." },
-      path: { type: "string", description: "Directory to search (default: working directory)." },
+      pattern: { type: "string", minLength: 1 },
+      path: { type: "string", description: "Directory (default: working directory)." },
       max_results: { type: "integer", minimum: 1, maximum: FIND_MAX_RESULTS },
     },
     required: ["pattern"],

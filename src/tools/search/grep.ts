@@ -55,24 +55,16 @@ function cut(line: string): string {
 
 export const grepTool: ToolSpec = {
   name: "grep",
-  description: "Search file contents with a JavaScript regular expression. Searches every file " +
-    "below `path` (default: the working directory) that .gitignore does not exclude; `glob` " +
-    "filters file names (e.g. `*.ts`, `src/**/*.py`). Returns `path:line:text` lines, at most " +
-    `max_results (default ${GREP_DEFAULT_RESULTS}).`,
+  description: "Search with a JavaScript regular expression every file below `path` that " +
+    ".gitignore does not exclude. Returns `path:line:text` lines, at most max_results " +
+    `(default ${GREP_DEFAULT_RESULTS}).`,
   readOnly: TOOL_READ_ONLY.grep,
   inputSchema: {
     type: "object",
     properties: {
-      pattern: {
-        type: "string",
-        minLength: 1,
-        description: "Regular expression (JavaScript syntax).",
-      },
-      path: {
-        type: "string",
-        description: "File or directory to search (default: working directory).",
-      },
-      glob: { type: "string", description: "Only search files whose path matches this glob." },
+      pattern: { type: "string", minLength: 1 },
+      path: { type: "string", description: "File or directory (default: working directory)." },
+      glob: { type: "string", description: "Only paths matching it, e.g. `*.ts`, `src/**/*.py`." },
       ignore_case: { type: "boolean", description: "Case-insensitive match." },
       max_results: { type: "integer", minimum: 1, maximum: GREP_MAX_RESULTS },
     },

@@ -86,17 +86,17 @@ function reasonOf(err: unknown): string {
 export const webFetchTool: ToolSpec = {
   name: "web_fetch",
   readOnly: TOOL_READ_ONLY.web_fetch,
-  description: "Fetch a web page (http or https GET) and return its content as Markdown text; " +
-    "scripts and styles are left out, JSON and other text come back as they are. Long pages " +
-    `come back in slices of ${WEB_FETCH_MAX_CHARS} characters: pass start to read on.`,
+  description: "Fetch a web page (http or https GET) as Markdown, scripts and styles left " +
+    "out; JSON and other text come back as they are. Long pages come back in slices of " +
+    `${WEB_FETCH_MAX_CHARS} characters: pass start to read on.`,
   inputSchema: {
     type: "object",
     properties: {
-      url: { type: "string", description: "The absolute http(s) URL to fetch." },
+      url: { type: "string", description: "Absolute http(s) URL." },
       start: {
         type: "integer",
         minimum: 0,
-        description: "Character offset to continue a long page from (default 0).",
+        description: "Character offset (default 0).",
       },
     },
     required: ["url"],
