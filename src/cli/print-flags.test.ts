@@ -36,6 +36,17 @@ describe("readPrintFlags", () => {
     assert.equal(plan.budgetUSD, 1.5);
     assert.equal(plan.partial, true);
     assert.deepEqual(notes, []);
+    assert.equal(plan.unpricedFree, undefined);
+  });
+
+  test("--budget-unpriced-free travels to the run with the budget", () => {
+    const { plan } = read(["-p", "go", "--max-budget-usd", "2", "--budget-unpriced-free"]);
+    assert.equal(plan.unpricedFree, true);
+    const args = runArgs(plan, undefined);
+    assert.deepEqual(
+      args.slice(args.indexOf("--max-budget-usd")),
+      ["--max-budget-usd", "2", "--budget-unpriced-free"],
+    );
   });
 
   test("flags with no meaning here are accepted with one note each", () => {

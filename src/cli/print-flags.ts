@@ -30,6 +30,7 @@ Flags (Claude Code's names):
   --model PROVIDER/MODEL   the model for this run
   --max-turns N            stop after N model calls (subtype error_max_turns)
   --max-budget-usd USD     no model call that could take the run past USD (subtype error_max_budget_usd)
+  --budget-unpriced-free   under --max-budget-usd, count a model with no known price as free
   -r, --resume SESSION     continue that session (its id is the result's session_id)
   -c, --continue           continue the most recent session started in this folder
   --allowedTools LIST      the tools the agent may use (permission rules such as
@@ -81,6 +82,7 @@ export const PRINT_FLAGS = {
   model: { type: "string" },
   "max-turns": { type: "string" },
   "max-budget-usd": { type: "string" },
+  "budget-unpriced-free": { type: "boolean" },
   resume: { type: "string", short: "r" },
   continue: { type: "boolean", short: "c" },
   allowedTools: { type: "string", multiple: true },
@@ -117,6 +119,8 @@ export interface PrintPlan {
   model?: string;
   maxTurns?: string;
   budgetUSD?: number;
+  /** `--budget-unpriced-free`: a model with no price counts as free under the budget. */
+  unpricedFree?: true;
   resume?: string;
   continueLatest: boolean;
   /** `--allowedTools` / `--disallowedTools` entries, comma lists kept whole. */
@@ -197,6 +201,7 @@ export function readPrintFlags(
     ...(values["max-budget-usd"] !== undefined
       ? { budgetUSD: parseBudget(values["max-budget-usd"]) }
       : {}),
+    ...(values["budget-unpriced-free"] === true ? { unpricedFree: true as const } : {}),
     ...(values.resume !== undefined ? { resume: values.resume } : {}),
     ...(values["system-prompt"] !== undefined ? { systemPrompt: values["system-prompt"] } : {}),
     ...(values["append-system-prompt"] !== undefined
@@ -218,6 +223,7 @@ export function runArgs(plan: PrintPlan, resume: string | undefined): string[] {
   if (plan.maxTurns !== undefined) args.push("--max-turns", plan.maxTurns);
   // The run's budget keeps it, before each model call.
   if (plan.budgetUSD !== undefined) args.push("--max-budget-usd", String(plan.budgetUSD));
+  if (plan.unpricedFree) args.push("--budget-unpriced-free");
   if (plan.plan && resume === undefined) args.push("--plan");
   if (plan.verbose) args.push("--verbose");
   return args;

@@ -266,6 +266,27 @@ describe("xcsh -p", () => {
     assert.ok(Math.abs(out.total_cost_usd - server.requests.length * 0.3) < 1e-9);
   });
 
+  test("--max-budget-usd over a model with no price: refused, or counted free when asked", async () => {
+    // The OpenAI wire, priced by OpenAI's list, which has no such model.
+    const extra = `  far: { type: openai, baseURL: "${server.url}/v1", ` +
+      `apiKeyEnv: TEST_FAR_KEY }\n`;
+    const w = harness.keep(makeWorld(
+      localConfig(server.url).replace(/(providers:\n {2}local: [^\n]*\n)/, `$1${extra}`),
+    ));
+    respond(() => ({ text: "answered" }));
+    const base = ["-p", "go", "--model", "far/gpt-unheard-of-9", "--max-budget-usd", "1"];
+    const opts = { cwd: w.cwd, home: w.home, env: { TEST_FAR_KEY: "k" } };
+    server.requests.length = 0;
+    const refused = await runXcsh(base, opts);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr + refused.stdout, /no price is known for far\/gpt-unheard-of-9/);
+    assert.match(refused.stderr + refused.stdout, /--budget-unpriced-free/);
+    assert.equal(server.requests.length, 0, "refused before the first call");
+    const free = await runXcsh([...base, "--budget-unpriced-free"], opts);
+    assert.equal(free.code, 0, free.stderr);
+    assert.match(free.stdout, /answered/);
+  });
+
   test("a refusal (an unknown agent) is a result with is_error under json, exit 1", async () => {
     const w = harness.world();
     const r = await runXcsh(["-p", "--agent", "nobody", "go", "--output-format", "json"], {
