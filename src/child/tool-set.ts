@@ -1,6 +1,6 @@
 /**
- * The tools one child offers its model: the built-in tools the envelope's
- * tool set names (decided by `protocol/tool-set-rule.ts`; `skill` only when
+ * The tools one child offers its model: the built-in tools the plan's
+ * tool set names (decided by the parent, `runner/tool-set-rule.ts`; `skill` only when
  * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
  * approved for it (`envelope.mcpServers`, their tools as the tool set's MCP
@@ -12,8 +12,7 @@
  * @module
  */
 import { builtinTool } from "../tools/registry.ts";
-import { decideToolSet, type ToolSet } from "../protocol/tool-set-rule.ts";
-import { mcpTimeoutMs, spawnAllowed } from "../protocol/variables.ts";
+import { mcpTimeoutMs } from "../protocol/variables.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
@@ -28,21 +27,6 @@ export interface ChildTools {
   close(): Promise<void>;
 }
 
-/**
- * The tool set of an envelope that brings none (written by hand): the same
- * rule the parent runs, with the spawn right `XCSH_SPAWNS` gives.
- */
-function handWrittenToolSet(
-  envelope: TaskEnvelope,
-  env: Record<string, string | undefined>,
-): ToolSet {
-  return decideToolSet({
-    agent: envelope.agent,
-    planMode: envelope.planMode,
-    depthAllowsSpawn: spawnAllowed(env),
-  });
-}
-
 /** Builds the child's tools; `warn` receives one line per server that failed. */
 export async function childTools(
   envelope: TaskEnvelope,
@@ -50,7 +34,7 @@ export async function childTools(
   env: Record<string, string | undefined>,
   warn: (server: string, message: string) => void,
 ): Promise<ChildTools> {
-  const set = envelope.toolSet ?? handWrittenToolSet(envelope, env);
+  const set = envelope.toolSet;
   const names = set.tools;
   const tools = new Map<string, ToolSpec>();
   for (const name of names) {
