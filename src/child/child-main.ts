@@ -33,7 +33,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import { isOllama, samplingFor, type ServerFacts } from "../model/capabilities.ts";
 import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
-import { killAllCommandGroups } from "../tools/bash.ts";
+import { killAllCommandGroups } from "../tools/command-groups.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
 import type { TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import type { XcshConfig } from "../types.ts";

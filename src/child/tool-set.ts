@@ -1,5 +1,6 @@
 /**
- * The tools one child offers its model: the built-in tools the plan's
+ * The tools one child offers its model, each module loaded only when the
+ * plan names it: the built-in tools the plan's
  * tool set names (decided by the parent, `runner/tool-set-rule.ts`; `skill` only when
  * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
@@ -11,12 +12,11 @@
  *
  * @module
  */
-import { builtinTool } from "../tools/registry.ts";
+import { loadBuiltinTool } from "../tools/tool-loaders.ts";
 import { mcpTimeoutMs } from "../protocol/variables.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
-import { webSearchTool } from "../tools/web/web-search.ts";
 import type { XcshConfig } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { commandSettings } from "../process/git-config-rule.ts";
@@ -37,17 +37,22 @@ export async function childTools(
   const set = envelope.toolSet;
   const names = set.tools;
   const tools = new Map<string, ToolSpec>();
-  for (const name of names) {
-    const spec = name === SUBMIT_RESULT ? undefined : builtinTool(name);
+  // Each tool's module loads only when the plan names it; `skill` is
+  // offered only when there are skills to load.
+  const noSkills = !envelope.skills || envelope.skills.length === 0;
+  const wanted = names.filter((n) => n !== SUBMIT_RESULT && !(n === "skill" && noSkills));
+  const specs = await Promise.all(wanted.map(loadBuiltinTool));
+  wanted.forEach((name, i) => {
+    const spec = specs[i];
     if (spec) tools.set(name, spec);
-  }
-  // Offered only when there are skills to load.
-  if (!envelope.skills || envelope.skills.length === 0) tools.delete("skill");
+  });
   const search = config.search;
   if (names.includes("web_search") && search) {
     const key = env[search.apiKeyEnv];
-    if (key) tools.set("web_search", webSearchTool(search, key));
-    else if (envelope.agent.tools?.includes("web_search")) {
+    if (key) {
+      const { webSearchTool } = await import("../tools/web/web-search.ts");
+      tools.set("web_search", webSearchTool(search, key));
+    } else if (envelope.agent.tools?.includes("web_search")) {
       // Said only to an agent that asked for it, not to every all-tools agent.
       warn("web_search", `web_search is not offered: ${search.apiKeyEnv} is not set`);
     }
