@@ -760,6 +760,22 @@ describe("xcsh __child (either format)", () => {
     assert.deepEqual(events(r)[0].depth, 2);
   });
 
+  test("a bad config file is the parent's error, naming the file and the key", async () => {
+    fresh([{ text: "unused" }]);
+    const { home, cwd } = dirs(FORMATS[1].config(server.url) + "task:\n  maxConcurrency: 0\n");
+    const r = await runXcsh(["run", "quick_task", "go"], {
+      cwd,
+      home,
+      env: FORMATS[1].env(server.url),
+    });
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /\/\.xcsh\/agent\/config\.yml: 'task\.maxConcurrency' must be a positive integer, got 0/,
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
   test("a bad config in the plan is one error line naming the key; no file is read", async () => {
     fresh([{ text: "unused" }]);
     const { home, cwd } = dirs("task:\n  maxConcurrency: [not, read]\n");
