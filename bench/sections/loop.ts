@@ -40,6 +40,7 @@ import {
   type Turn,
 } from "../../tests/support/model-server.ts";
 import { cleanEnv, requireXcsh, timedAsync, tmp, XCSH } from "../measure.ts";
+import { agentSetOf, planText, userConfig } from "../../tests/support/plan.ts";
 import { details, floorRow, log, median, row } from "../report.ts";
 
 const SECTION = "loop";
@@ -314,20 +315,23 @@ async function concurrentTasks(): Promise<void> {
     const { home, cwd } = loopWorld("loop-concurrent", server.url, {
       helper: "---\nname: helper\ndescription: waits\ntools: read\n---\nAnswer.\n",
     });
-    const envelope = (assignment: string) => ({
-      version: 1,
-      id: "boss",
-      agent: {
-        name: "boss",
-        description: "delegates",
-        systemPrompt: "Delegate.",
-        tools: ["task", "submit_result"],
-        spawns: ["helper"],
-      },
-      assignment,
-      cwd,
-      model: "local/mock",
-    });
+    const agentSet = await agentSetOf(cwd, home);
+    const envelope = (assignment: string) =>
+      JSON.parse(planText({
+        id: "boss",
+        agent: {
+          name: "boss",
+          description: "delegates",
+          systemPrompt: "Delegate.",
+          tools: ["task", "submit_result"],
+          spawns: ["helper"],
+        },
+        assignment,
+        cwd,
+        model: "local/mock",
+        config: userConfig(home),
+        agentSet,
+      }));
     const slowest = String(Math.max(...DELAYS));
     await runChildTimed(envelope(slowest), home, cwd); // warm-up
     const alone: number[] = [];

@@ -1,8 +1,11 @@
 /**
- * One child run from envelope text to exit code, as a list of steps:
- * validate the envelope (`protocol/envelope.ts`), take its config
- * (`configOf`), the secrets no output may show (`runSecrets`), the model
- * and provider (`chooseModel`), the output schema's validator
+ * One child run from its plan (the envelope) to exit code, as a list of
+ * steps. The child decides nothing: it validates the plan
+ * (`protocol/envelope.ts`, with `plan-readers.ts`; a missing, unknown or
+ * bad field, or another protocol version, is one error line), takes the
+ * config the parent sent, the secrets no output may show (`runSecrets`),
+ * builds the provider of the model the plan names (`providerOf`), the
+ * output schema's validator
  * (`validatorOf`), the tools (`child/tool-set.ts`, starting the MCP servers,
  * ended with the run; their results reach the model scrubbed of every
  * secret), the built model (`readyModel`), the workspace, the `start` event
@@ -18,25 +21,24 @@
  * @module
  */
 import { stat } from "node:fs/promises";
-import { loadConfig } from "../config/load.ts";
 import { createLanguageModel } from "../model/create.ts";
 import {
   keyVariables,
   type ResolvedProvider,
   resolveProvider,
   runSecrets,
+  splitModelId,
 } from "../model/providers.ts";
-import { resolveModel } from "../model/resolve.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
 import { isOllama, samplingFor, type ServerFacts } from "../model/capabilities.ts";
 import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
-import { killAllCommandGroups } from "../tools/bash.ts";
+import { killAllCommandGroups } from "../tools/command-groups.ts";
 import { unavailableTaskRunner } from "../tools/task.ts";
 import type { TaskRunner, ToolContext, ToolSpec } from "../tools/tool-spec.ts";
-import { hookRunner } from "./hooks.ts";
 import type { XcshConfig } from "../types.ts";
 import { parseEnvelope, type TaskEnvelope } from "../protocol/envelope.ts";
+import { planReaders } from "./plan-readers.ts";
 import { type ChildEvent, createEmitter, type Emit, redact } from "../protocol/events.ts";
 import { hideUrlCredentials } from "../text/redact.ts";
 import { commandEnvironment } from "../sandbox/command-env.ts";
@@ -64,7 +66,6 @@ import {
 import { windowOf } from "../model/context-window.ts";
 import {
   announcingTools,
-  displayFile,
   envelopeSampling,
   redactingTools,
   stopMessage,
@@ -74,7 +75,6 @@ import {
 import {
   envelopeVariables,
   modelIdleTimeoutMs,
-  modelVariable,
   parentPipe,
   reportedDepth,
   retryBaseMs,
@@ -150,14 +150,14 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   let secrets: string[] = [];
   const emit = createEmitter(deps.writeEvent);
   const log = (line: string) => deps.log(redact(line, secrets));
-  const parsed = parseEnvelope(input);
+  const parsed = parseEnvelope(input, planReaders);
   if (!parsed.ok) {
     emit({ type: "result", id: parsed.id, status: "error", error: parsed.error });
     return 1;
   }
   const envelope = parsed.value;
-  // The spawn right and blocked agent the envelope carries win over the
-  // environment's (through a launcher they are on no command line).
+  // The spawn right and blocked agent are the plan's, whatever the
+  // environment held: its `task` tool and its commands get them from here.
   const env = { ...deps.env, ...envelopeVariables(envelope) };
   const id = envelope.id;
   // Under a budget every model call is first asked of the parent; without
@@ -187,12 +187,10 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return 1;
   };
 
-  const loaded = await configOf(envelope, deps.home, log);
-  if (!loaded.ok) return fail(loaded.error);
-  const config = loaded.config;
+  const config = envelope.config;
   const keyVars = keyVariables(config);
-  // Keys come in the envelope; a child started by hand may still have them
-  // in its environment.
+  // Keys come in the envelope; base URL variables (and a key a user's own
+  // environment holds) are read where the provider is built.
   const keyEnv = { ...env, ...envelope.keys };
   // What commands get (see src/sandbox/command-env.ts); every secret value
   // (text/secrets.ts) is hidden like a key.
@@ -223,7 +221,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       stop: stopControl(envelope.limits.timeoutMs, deps.abort),
     });
   }
-  const chosen = chooseModel(envelope, config, modelVariable(env), keyEnv);
+  const chosen = providerOf(envelope, config, keyEnv);
   if (!chosen.ok) return fail(chosen.error);
   const { choice, provider } = chosen;
   const validator = await validatorOf(envelope);
@@ -277,7 +275,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     envelope,
     model: choice.id,
     depth: reportedDepth(env),
-    note: envelope.modelNote ?? choice.note,
+    note: envelope.modelNote,
     windowNote,
     control: deps.control !== undefined,
     unavailable,
@@ -289,7 +287,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
   };
   const target = { model: choice.id, baseURL: hideUrlCredentials(provider.baseURL) };
-  const level = envelope.thinkingLevel ?? envelope.agent.thinkingLevel;
+  const level = envelope.thinkingLevel;
   const sampling = samplingFor(provider.type, choice.model, level, envelopeSampling(envelope));
   if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
   const system = systemPromptOf(envelope, validator.value, tools.has("skill"), submit.schemaInTool);
@@ -332,7 +330,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     }) ??
       deps.runTask ?? unavailableTaskRunner,
   });
-  const hooks = hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
+  const hooks = await hooksOf(envelope, ctx, workspace.value.roots, secrets, emit, log);
   const fixed = estimateTokens(system + JSON.stringify(toolDefs));
   const tooSmall = tooSmallWindow(target.model, window.tokens, reserve(), fixed);
   const compaction = createCompaction({
@@ -386,53 +384,32 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
 }
 
 /**
- * The configuration the parent resolved with, from the envelope; the config
- * files only when it sent none (an envelope written by hand). Warnings go
- * to the log.
+ * The provider of the model the plan names (`provider/model`), built from
+ * the plan's config and keys: no model is chosen here.
  */
-async function configOf(
-  envelope: TaskEnvelope,
-  home: string,
-  log: (line: string) => void,
-): Promise<{ ok: true; config: XcshConfig } | { ok: false; error: string }> {
-  const loaded = envelope.config
-    ? { ok: true as const, config: envelope.config, warnings: [] }
-    : await loadConfig(envelope.cwd, home);
-  for (const w of loaded.warnings) {
-    log(`xcsh: warning: ${displayFile(w.file, home)}: ${w.message}`);
-  }
-  if (!loaded.ok) {
-    return { ok: false, error: `${displayFile(loaded.error.file, home)}: ${loaded.error.message}` };
-  }
-  return { ok: true, config: loaded.config };
-}
-
-/** The model the envelope names (or the child resolves) and its provider. */
-function chooseModel(
+function providerOf(
   envelope: TaskEnvelope,
   config: XcshConfig,
-  envModel: string | undefined,
   keyEnv: Record<string, string | undefined>,
 ) {
-  const choice = resolveModel({
-    agentName: envelope.agent.name,
-    agentModels: envelope.agent.model,
-    config,
-    envelopeModel: envelope.model,
-    envModel,
-    env: keyEnv,
-  });
-  if (!choice.ok) return choice;
-  const provider = resolveProvider(choice.value.provider, config, keyEnv);
+  const id = envelope.model ?? "";
+  const split = splitModelId(id);
+  if (!split) {
+    return {
+      ok: false as const,
+      error: `invalid envelope: 'model' must be 'provider/model', not '${id}'`,
+    };
+  }
+  const provider = resolveProvider(split.provider, config, keyEnv);
   if (!provider.ok) return provider;
-  return { ok: true as const, choice: choice.value, provider: provider.value };
+  return { ok: true as const, choice: { id, model: split.model }, provider: provider.value };
 }
 
 /** The output schema's validator, if the task has a schema (Ajv loads only then). */
 async function validatorOf(
   envelope: TaskEnvelope,
 ): Promise<{ ok: true; value: OutputValidator | undefined } | { ok: false; error: string }> {
-  const source = envelope.outputSchema ?? envelope.agent.output ?? null;
+  const source = envelope.outputSchema ?? null;
   if (source === null || source === undefined) return { ok: true, value: undefined };
   const { compileOutputSchema } = await import("../schema/output-schema.ts");
   const compiled = compileOutputSchema(source);
@@ -575,8 +552,12 @@ function toolDefinition(t: ToolSpec): ToolDefinition {
   return { name: t.name, description: t.description, inputSchema: t.inputSchema };
 }
 
-/** The agent's hooks, whose warnings go to stderr and, as a failed `tool_end`, to the parent's progress. */
-function hooksOf(
+/**
+ * The agent's hooks, whose warnings go to stderr and, as a failed
+ * `tool_end`, to the parent's progress. The hook runner loads only for a
+ * plan with hooks.
+ */
+async function hooksOf(
   envelope: TaskEnvelope,
   ctx: ToolContext,
   roots: readonly string[],
@@ -584,8 +565,11 @@ function hooksOf(
   emit: Emit,
   log: (line: string) => void,
 ) {
+  const hooks = envelope.agent.hooks;
+  if (!hooks || Object.keys(hooks).length === 0) return undefined;
+  const { hookRunner } = await import("./hooks.ts");
   let hookWarnings = 0;
-  return hookRunner(envelope.agent.hooks, {
+  return hookRunner(hooks, {
     ctx,
     file: envelope.agent.filePath ?? envelope.agent.name,
     warn: (message) => {

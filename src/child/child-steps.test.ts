@@ -13,19 +13,18 @@ import { ModelCallError } from "./retries.ts";
 import { defaultConfig } from "../config/validate.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import { plan } from "../../tests/support/plan.ts";
 
-const envelope = (extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
-  version: 1,
-  id: "0",
-  agent: { name: "a", description: "d", systemPrompt: "", source: "bundled", family: "bundled" },
-  assignment: "",
-  outputSchema: null,
-  model: null,
-  cwd: "/p",
-  planMode: false,
-  limits: { maxTurns: 50, timeoutMs: 1000, submitRetries: 3 },
-  ...extra,
-});
+const envelope = (extra: Partial<TaskEnvelope> = {}): TaskEnvelope =>
+  plan({
+    id: "0",
+    agent: { name: "a", description: "d", systemPrompt: "", source: "bundled", family: "bundled" },
+    assignment: "",
+    model: "local/m",
+    cwd: "/p",
+    limits: { maxTurns: 50, timeoutMs: 1000, submitRetries: 3 },
+    ...extra,
+  });
 
 describe("redactingTools", () => {
   test("a tool's output and summary lose the secrets", async () => {

@@ -18,7 +18,7 @@ import { homeDirectory } from "../fs/home.ts";
 import { type ChildDeps, childMain, StopReason } from "./child-main.ts";
 import { COMMAND_MARK, parentPipe } from "../protocol/variables.ts";
 import { orphanWatch } from "./orphan-watch.ts";
-import { commandMarkPrefix } from "../tools/bash.ts";
+import { commandMarkPrefix } from "../tools/command-groups.ts";
 
 /** Longest wait for a cancelled run to report before the process exits anyway. */
 const SIGNAL_GRACE_MS = 3000;

@@ -25,7 +25,7 @@
  * @module
  */
 import type { OutputValidator } from "../schema/output-schema.ts";
-import { callTool } from "../tools/registry.ts";
+import { callTool } from "../tools/call-tool.ts";
 import { evaluateSubmission, SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolContext, ToolSpec } from "../tools/tool-spec.ts";
 import type { Emit } from "../protocol/events.ts";

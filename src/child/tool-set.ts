@@ -1,6 +1,7 @@
 /**
- * The tools one child offers its model: the built-in tools the envelope's
- * tool set names (decided by `protocol/tool-set-rule.ts`; `skill` only when
+ * The tools one child offers its model, each module loaded only when the
+ * plan names it: the built-in tools the plan's
+ * tool set names (decided by the parent, `runner/tool-set-rule.ts`; `skill` only when
  * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
  * approved for it (`envelope.mcpServers`, their tools as the tool set's MCP
@@ -11,13 +12,11 @@
  *
  * @module
  */
-import { builtinTool } from "../tools/registry.ts";
-import { decideToolSet, type ToolSet } from "../protocol/tool-set-rule.ts";
-import { mcpTimeoutMs, spawnAllowed } from "../protocol/variables.ts";
+import { loadBuiltinTool } from "../tools/tool-loaders.ts";
+import { mcpTimeoutMs } from "../protocol/variables.ts";
 import { MCP_CALL_TIMEOUT_MS, MCP_START_TIMEOUT_MS } from "../tools/mcp/mcp-limits.ts";
 import { SUBMIT_RESULT } from "../tools/submit-result.ts";
 import type { ToolSpec } from "../tools/tool-spec.ts";
-import { webSearchTool } from "../tools/web/web-search.ts";
 import type { XcshConfig } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { commandSettings } from "../process/git-config-rule.ts";
@@ -28,21 +27,6 @@ export interface ChildTools {
   close(): Promise<void>;
 }
 
-/**
- * The tool set of an envelope that brings none (written by hand): the same
- * rule the parent runs, with the spawn right `XCSH_SPAWNS` gives.
- */
-function handWrittenToolSet(
-  envelope: TaskEnvelope,
-  env: Record<string, string | undefined>,
-): ToolSet {
-  return decideToolSet({
-    agent: envelope.agent,
-    planMode: envelope.planMode,
-    depthAllowsSpawn: spawnAllowed(env),
-  });
-}
-
 /** Builds the child's tools; `warn` receives one line per server that failed. */
 export async function childTools(
   envelope: TaskEnvelope,
@@ -50,20 +34,25 @@ export async function childTools(
   env: Record<string, string | undefined>,
   warn: (server: string, message: string) => void,
 ): Promise<ChildTools> {
-  const set = envelope.toolSet ?? handWrittenToolSet(envelope, env);
+  const set = envelope.toolSet;
   const names = set.tools;
   const tools = new Map<string, ToolSpec>();
-  for (const name of names) {
-    const spec = name === SUBMIT_RESULT ? undefined : builtinTool(name);
+  // Each tool's module loads only when the plan names it; `skill` is
+  // offered only when there are skills to load.
+  const noSkills = !envelope.skills || envelope.skills.length === 0;
+  const wanted = names.filter((n) => n !== SUBMIT_RESULT && !(n === "skill" && noSkills));
+  const specs = await Promise.all(wanted.map(loadBuiltinTool));
+  wanted.forEach((name, i) => {
+    const spec = specs[i];
     if (spec) tools.set(name, spec);
-  }
-  // Offered only when there are skills to load.
-  if (!envelope.skills || envelope.skills.length === 0) tools.delete("skill");
+  });
   const search = config.search;
   if (names.includes("web_search") && search) {
     const key = env[search.apiKeyEnv];
-    if (key) tools.set("web_search", webSearchTool(search, key));
-    else if (envelope.agent.tools?.includes("web_search")) {
+    if (key) {
+      const { webSearchTool } = await import("../tools/web/web-search.ts");
+      tools.set("web_search", webSearchTool(search, key));
+    } else if (envelope.agent.tools?.includes("web_search")) {
       // Said only to an agent that asked for it, not to every all-tools agent.
       warn("web_search", `web_search is not offered: ${search.apiKeyEnv} is not set`);
     }

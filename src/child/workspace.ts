@@ -12,11 +12,11 @@
  * them, which stay read-only (the project's skill folders from the working
  * directory up to the project root, those at the top of each additional
  * folder, and the user's when an additional folder holds them; not one
- * the user named as an additional folder, or holding one). The
- * sandbox setting (the envelope's, else the
- * agent's and the config's by the usual precedence) and what happens when
- * bubblewrap cannot sandbox here: a required mode is an error, the default
- * runs commands (hooks too) unsandboxed with a warning. A sandboxed task
+ * the user named as an additional folder, or holding one). The sandbox is
+ * the one the plan names (`envelope.sandbox`, decided by the parent in
+ * `runner/sandbox-choice.ts`); where bubblewrap cannot run here (a
+ * launcher's far side), the plan's `required` says what follows: an error
+ * in one line, or commands (hooks too) unsandboxed with a warning. A sandboxed task
  * gets a private temporary folder (0700), removed by `cleanup`, and the
  * files its hooks and MCP servers run from its folders read-only
  * (`program-files.ts`).
@@ -31,7 +31,7 @@ import { type ConfinedFolder, confinedFolder } from "../fs/confined-folder.ts";
 import { isInside } from "../fs/path-inside.ts";
 import { realDir } from "../fs/real-entry.ts";
 import { PROJECT_SKILL_FOLDERS, userSkillFolders } from "../discovery/skill-places.ts";
-import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";
+import { startsCommands } from "../sandbox/mode.ts";
 import { sharesHostNetwork } from "../sandbox/net-policy.ts";
 import { bwrapLocations, sandboxSupport } from "../sandbox/probe.ts";
 import { findProjectRoot } from "../sandbox/project-root.ts";
@@ -157,11 +157,7 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     roots,
   });
   const none: Workspace = { roots, folders, programs, cleanup: () => {} };
-  const setting = i.envelope.sandbox ?? chooseSandbox({
-    agent: i.envelope.agent.sandbox,
-    config: i.config.task.sandbox,
-    network: i.config.task.sandboxNetwork,
-  });
+  const setting = i.envelope.sandbox;
   if (setting.mode === "off" || !startsCommands({ tools: i.toolNames, hooks })) {
     return { ok: true, value: none, warnings };
   }

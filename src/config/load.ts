@@ -38,7 +38,7 @@ import { normalizeText } from "../formats/frontmatter.ts";
 import { parseSimpleYaml } from "../formats/simple-yaml.ts";
 import { anchorServers } from "../discovery/mcp-definition.ts";
 import { mergeConfigs, type PartialConfig, validateConfig } from "./validate.ts";
-import { BUILTIN_PROVIDERS } from "../model/providers.ts";
+import { BUILTIN_PROVIDERS, untypedProvider, untypedProviderMessage } from "../model/providers.ts";
 import { narrowAllowList } from "../sandbox/command-env.ts";
 import type { Diagnostic, XcshConfig } from "../types.ts";
 
@@ -116,18 +116,6 @@ function narrowingOnly(part: PartialConfig, before: readonly PartialConfig[]): P
   if (part.task?.allowEnv === undefined) return part;
   const user = mergeConfigs(before).task.allowEnv;
   return { ...part, task: { ...part.task, allowEnv: narrowAllowList(user, part.task.allowEnv) } };
-}
-
-/** The first provider with no `type` that is not a built-in one, if any. */
-export function untypedProvider(config: XcshConfig): string | undefined {
-  return Object.entries(config.providers).find(([name, p]) =>
-    !p.type && !Object.hasOwn(BUILTIN_PROVIDERS, name)
-  )?.[0];
-}
-
-/** The message for {@link untypedProvider}'s finding. */
-export function untypedProviderMessage(name: string): string {
-  return `'providers.${name}.type' is required: one of openai-compatible, anthropic, openai, google`;
 }
 
 type ConfigRead =

@@ -180,6 +180,18 @@ export function resolveProvider(name: string, config: XcshConfig, env: Env): Pro
   return { ok: true, value: { name, type, baseURL } };
 }
 
+/** The first provider with no `type` that is not a built-in one, if any. */
+export function untypedProvider(config: XcshConfig): string | undefined {
+  return Object.entries(config.providers).find(([name, p]) =>
+    !p.type && !Object.hasOwn(BUILTIN_PROVIDERS, name)
+  )?.[0];
+}
+
+/** The message for {@link untypedProvider}'s finding. */
+export function untypedProviderMessage(name: string): string {
+  return `'providers.${name}.type' is required: one of openai-compatible, anthropic, openai, google`;
+}
+
 /** Splits `provider/model` at the first slash (model ids may contain more). */
 export function splitModelId(id: string): { provider: string; model: string } | undefined {
   const i = id.indexOf("/");

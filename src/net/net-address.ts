@@ -99,8 +99,15 @@ function range(cidr: string, what: string): Range {
   return { base: parseAddress(base)!, bits: Number(bits), what };
 }
 
+/** The ranges, built at first use: a process that checks no address never parses them. */
+let ranges: { v4: readonly Range[]; v6: readonly Range[]; special: Range[] } | undefined;
+
+function knownRanges(): NonNullable<typeof ranges> {
+  return ranges ??= { v4: v4Ranges(), v6: v6Ranges(), special: specialRanges() };
+}
+
 /** IPv4 ranges that are not public. */
-const V4_RANGES: readonly Range[] = [
+const v4Ranges = (): readonly Range[] => [
   range("0.0.0.0/8", 'a "this network" address'),
   range("10.0.0.0/8", "a private address"),
   range("100.64.0.0/10", "a carrier-grade NAT address"),
@@ -119,7 +126,7 @@ const V4_RANGES: readonly Range[] = [
 ];
 
 /** IPv6 ranges that are not public (those carrying IPv4 are handled apart). */
-const V6_RANGES: readonly Range[] = [
+const v6Ranges = (): readonly Range[] => [
   range("::1/128", "a loopback address (this machine)"),
   range("::/96", "an unspecified or IPv4-compatible address"),
   range("64:ff9b:1::/48", "a local NAT64 address"),
@@ -134,9 +141,12 @@ const V6_RANGES: readonly Range[] = [
   range("ff00::/8", "a multicast address"),
 ];
 
-const MAPPED = range("::ffff:0:0/96", "");
-const NAT64 = range("64:ff9b::/96", "");
-const SIX_TO_FOUR = range("2002::/16", "");
+/** IPv4-mapped, NAT64 and 6to4: IPv6 prefixes that carry an IPv4 address. */
+const specialRanges = (): Range[] => [
+  range("::ffff:0:0/96", ""),
+  range("64:ff9b::/96", ""),
+  range("2002::/16", ""),
+];
 
 /**
  * The IPv4 address an IPv6 address stands for (IPv4-mapped, NAT64 or
@@ -144,6 +154,7 @@ const SIX_TO_FOUR = range("2002::/16", "");
  */
 export function effectiveAddress(bytes: AddressBytes): AddressBytes {
   if (bytes.length !== 16) return bytes;
+  const [MAPPED, NAT64, SIX_TO_FOUR] = knownRanges().special;
   if (samePrefix(bytes, MAPPED.base, 96) || samePrefix(bytes, NAT64.base, 96)) {
     return bytes.slice(12);
   }
@@ -159,10 +170,10 @@ export function addressProblem(address: string): string | undefined {
   const parsed = parseAddress(address);
   if (!parsed) return "not an IP address";
   const bytes = effectiveAddress(parsed);
-  const ranges = bytes.length === 4 ? V4_RANGES : V6_RANGES;
+  const known = knownRanges();
   // The most specific range names the address best.
   let best: Range | undefined;
-  for (const r of ranges) {
+  for (const r of bytes.length === 4 ? known.v4 : known.v6) {
     if (samePrefix(bytes, r.base, r.bits) && (!best || r.bits > best.bits)) best = r;
   }
   return best?.what;

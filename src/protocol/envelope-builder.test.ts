@@ -4,9 +4,11 @@ import {
   buildEnvelope,
   type EnvelopeParts,
   envelopeSizeProblem,
+  envelopeText,
   sampling,
 } from "./envelope-builder.ts";
-import { parseEnvelope } from "./envelope.ts";
+import { ENVELOPE_FIELDS, parseEnvelope as parseWith } from "./envelope.ts";
+import { planReaders } from "../child/plan-readers.ts";
 import { MAX_ENVELOPE_BYTES } from "./limits.ts";
 import type { AgentDefinition } from "../types.ts";
 import { defaultConfig } from "../config/validate.ts";
@@ -19,6 +21,8 @@ const agent: AgentDefinition = {
   family: "bundled",
 };
 const config = defaultConfig();
+/** The child's parser, on the text the parent writes. */
+const parseEnvelope = (text: string) => parseWith(text, planReaders);
 
 function parts(extra: Partial<EnvelopeParts> = {}): EnvelopeParts {
   return {
@@ -52,7 +56,7 @@ describe("buildEnvelope", () => {
   test("the blocked agent travels in the envelope: the agent itself, none when recursive", () => {
     const env = buildEnvelope({ id: "0", assignment: "a" }, parts());
     assert.equal(env.blockedAgent, "explore");
-    const back = parseEnvelope(JSON.stringify(env));
+    const back = parseEnvelope(envelopeText(env));
     assert.equal(back.ok && back.value.blockedAgent, "explore");
     const loop = buildEnvelope(
       { id: "0", assignment: "a" },
@@ -62,14 +66,37 @@ describe("buildEnvelope", () => {
   });
   test("what the child's parser accepts, with the task's id and assignment", () => {
     const env = buildEnvelope({ id: "0-explore", assignment: "look" }, parts());
-    const back = parseEnvelope(JSON.stringify(env));
+    const back = parseEnvelope(envelopeText(env));
     assert.equal(back.ok, true, back.ok ? "" : back.error);
-    assert.equal(env.version, 1);
+    assert.equal(env.version, 2);
     assert.equal(env.id, "0-explore");
     assert.equal(env.assignment, "look");
     assert.equal(env.model, "local/m");
   });
-  test("optional fields only when they hold something", () => {
+  test("the spawn right travels once: in the tool set, not in the agent", () => {
+    const env = buildEnvelope(
+      { id: "0", assignment: "a" },
+      parts({ agent: { ...agent, spawns: "*" } }),
+    );
+    assert.equal("spawns" in env.agent, false);
+    assert.deepEqual(env.toolSet.spawns, []);
+  });
+  test("on the wire every field is there, in order, null (or empty) for none", () => {
+    const wire = JSON.parse(envelopeText(buildEnvelope({ id: "0", assignment: "a" }, parts())));
+    assert.deepEqual(Object.keys(wire), [...ENVELOPE_FIELDS]);
+    assert.equal(wire.context, null);
+    assert.equal(wire.budget, false);
+    assert.equal(wire.memory, null);
+    assert.deepEqual(wire.skills, []);
+    assert.deepEqual(wire.mcpServers, {});
+    assert.deepEqual(wire.sandbox, {
+      mode: "workspace-write",
+      network: true,
+      reach: null,
+      required: false,
+    });
+  });
+  test("in memory, optional fields only when they hold something", () => {
     const env = buildEnvelope({ id: "0", assignment: "" }, parts());
     for (
       const k of [
@@ -102,8 +129,14 @@ describe("buildEnvelope", () => {
     assert.equal(full.temperature, 0.2);
     assert.equal(full.skills?.length, 1);
   });
-  test("no model: null, for the child to resolve", () => {
-    assert.equal(buildEnvelope({ id: "0", assignment: "" }, parts({ model: null })).model, null);
+  test("no model (a dry run): null, which a child refuses", () => {
+    const env = buildEnvelope({ id: "0", assignment: "a" }, parts({ model: null }));
+    assert.equal(env.model, null);
+    const back = parseEnvelope(envelopeText(env));
+    assert.equal(
+      back.ok ? "" : back.error,
+      "invalid envelope: 'model' must be the resolved 'provider/model' (the parent resolves it)",
+    );
   });
 });
 

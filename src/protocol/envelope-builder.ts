@@ -1,8 +1,10 @@
 /**
- * How the parent writes a task envelope: the fields in their protocol order,
- * optional ones only when they hold something (the blocked agent among them:
- * the rule is `variables.ts`'s), the agent's sampling settings
- * as the envelope's own, and the size limit every envelope must stay under
+ * How the parent writes a task envelope, the child's complete plan: the
+ * agent without its spawn field (the right travels once, as
+ * `toolSet.spawns`), the blocked agent (the rule is `variables.ts`'s), the
+ * agent's sampling settings as the envelope's own, the text on the wire
+ * with every field of the protocol in its order (`null` for none:
+ * {@link envelopeText}), and the size limit every envelope must stay under
  * before a child is started for it. Pure.
  *
  * @example
@@ -24,7 +26,12 @@ import type {
   XcshConfig,
 } from "../types.ts";
 import type { PromptContext } from "./prompt-context.ts";
-import { ENVELOPE_VERSION, type EnvelopeToolSet, type TaskEnvelope } from "./envelope.ts";
+import {
+  ENVELOPE_FIELDS,
+  ENVELOPE_VERSION,
+  type EnvelopeToolSet,
+  type TaskEnvelope,
+} from "./envelope.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES, type TaskLimits } from "./limits.ts";
 import { blockedAgentOf } from "./variables.ts";
 
@@ -33,7 +40,7 @@ export interface EnvelopeParts {
   agent: AgentDefinition;
   context?: string;
   outputSchema: unknown;
-  /** The resolved model, or null (the child resolves it, or says why it cannot). */
+  /** The resolved model; null only when none resolved (a dry run, a resume not yet bound). */
   model: { id: string; note?: string } | null;
   cwd: string;
   planMode: boolean;
@@ -65,7 +72,7 @@ export function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
   return out;
 }
 
-/** The agent a child of `agent` may not start, as the envelope's field. */
+/** The agent a child of `agent` may not start, as the envelope's field (none: absent). */
 function blocked(agent: AgentDefinition): Partial<TaskEnvelope> {
   const name = blockedAgentOf(agent);
   return name !== undefined ? { blockedAgent: name } : {};
@@ -79,7 +86,9 @@ export function buildEnvelope(
   task: { id: string; assignment: string; writes?: readonly string[] },
   p: EnvelopeParts,
 ): TaskEnvelope {
-  const { agent, model } = p;
+  const { model } = p;
+  // The spawn right travels once: as the decided `toolSet.spawns`.
+  const { spawns: _right, ...agent } = p.agent;
   return {
     version: ENVELOPE_VERSION,
     id: task.id,
@@ -116,9 +125,36 @@ export function buildEnvelope(
   };
 }
 
+/** What "none" is on the wire for each field an envelope may leave out. */
+const NONE: Partial<Record<(typeof ENVELOPE_FIELDS)[number], unknown>> = {
+  budget: false,
+  pace: false,
+  commandGitSettings: [],
+  mcpServers: {},
+  skills: [],
+  preloadedSkills: [],
+  settingsHooks: {},
+};
+
+/**
+ * The envelope as the child reads it: every field of the protocol, in its
+ * order, `null` (or the empty list or object {@link NONE} names) for one
+ * that holds nothing.
+ */
+export function envelopeText(envelope: TaskEnvelope): string {
+  const e = envelope as unknown as Record<string, unknown>;
+  const wire: Record<string, unknown> = {};
+  for (const field of ENVELOPE_FIELDS) {
+    wire[field] = e[field] ?? (Object.hasOwn(NONE, field) ? NONE[field] : null);
+  }
+  const { mode, network, reach, required } = envelope.sandbox;
+  wire.sandbox = { mode, network, reach: reach ?? null, required };
+  return JSON.stringify(wire);
+}
+
 /** Why `envelope` may not be sent (over {@link MAX_ENVELOPE_BYTES}), naming its task. */
 export function envelopeSizeProblem(envelope: TaskEnvelope): string | undefined {
-  const bytes = Buffer.byteLength(JSON.stringify(envelope), "utf8");
+  const bytes = Buffer.byteLength(envelopeText(envelope), "utf8");
   return bytes > MAX_ENVELOPE_BYTES
     ? `task "${envelope.id}": ${envelopeTooLarge(bytes)}`
     : undefined;

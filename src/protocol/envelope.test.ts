@@ -1,18 +1,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_LIMITS, parseEnvelope } from "./envelope.ts";
-import { parseConfigText as configOnDemand } from "../config/load.ts";
-import { mergeConfigs } from "../config/validate.ts";
-import { loadParsers, parsedNow } from "../formats/full-parsers.ts";
+import { ENVELOPE_FIELDS, parseEnvelope as parseWith } from "./envelope.ts";
+import { DEFAULT_LIMITS } from "./limits.ts";
+import { planReaders } from "../child/plan-readers.ts";
+import { configOf, planText } from "../../tests/support/plan.ts";
 
-await loadParsers();
+/** The parser with the readers a child passes. */
+const parseEnvelope = (text: string) => parseWith(text, planReaders);
 
-/** parseConfigText with the parsers loaded above. */
-const parseConfigText = (...a: Parameters<typeof configOnDemand>) =>
-  parsedNow(configOnDemand(...a));
-
-const good = {
-  version: 1,
+const good = JSON.parse(planText({
   id: "0-explore",
   agent: {
     name: "explore",
@@ -23,7 +19,8 @@ const good = {
   },
   assignment: "Find main",
   cwd: "/tmp",
-};
+  model: "local/m",
+}));
 
 function withField(path: string, value: unknown): string {
   const doc = structuredClone(good) as Record<string, unknown>;
@@ -42,18 +39,64 @@ describe("parseEnvelope", () => {
     assert.deepEqual(r.value.writes, ["src/**", "docs/*.md"]);
   });
 
-  test("fills in defaults", () => {
+  test("a complete plan reads back as written", () => {
     const r = parseEnvelope(JSON.stringify(good));
-    assert.ok(r.ok);
+    assert.ok(r.ok, r.ok ? "" : r.error);
     assert.deepEqual(r.value.limits, DEFAULT_LIMITS);
-    assert.equal(r.value.model, null);
+    assert.equal(r.value.model, "local/m");
     assert.equal(r.value.outputSchema, null);
     assert.equal(r.value.planMode, false);
     assert.deepEqual(r.value.agent.tools, ["read"]);
+    assert.deepEqual(r.value.toolSet.tools, ["read", "submit_result"]);
+    assert.equal(r.value.blockedAgent, "explore");
+  });
+
+  test("the wire holds every field of the protocol, in its order", () => {
+    assert.deepEqual(Object.keys(good), [...ENVELOPE_FIELDS]);
+  });
+
+  for (const field of ENVELOPE_FIELDS.filter((f) => f !== "version" && f !== "id")) {
+    test(`a plan without '${field}' is refused, naming it`, () => {
+      const r = parseEnvelope(withField(field, undefined));
+      assert.ok(!r.ok);
+      assert.equal(
+        r.error,
+        `invalid envelope: '${field}' is missing (a version 2 plan names every field; null for none)`,
+      );
+      assert.equal(r.id, "0-explore");
+    });
+  }
+
+  test("an unknown field is refused, naming it", () => {
+    const r = parseEnvelope(withField("fallback", true));
+    assert.ok(!r.ok);
+    assert.equal(r.error, "invalid envelope: 'fallback' is not a field of a version 2 plan");
+  });
+
+  test("a plan of another protocol version: one line naming both versions", () => {
+    for (const version of [1, 3]) {
+      const r = parseEnvelope(withField("version", version));
+      assert.ok(!r.ok);
+      assert.equal(
+        r.error,
+        `invalid envelope: the plan is task envelope version ${version}; ` +
+          "this xcsh speaks version 2 (run the same xcsh version on both sides)",
+      );
+      assert.ok(!r.error.includes("\n"));
+    }
+  });
+
+  test("the spawn right travels once: an agent's own spawns field is refused", () => {
+    const r = parseEnvelope(withField("agent.spawns", "*"));
+    assert.ok(!r.ok);
+    assert.match(
+      r.error,
+      /'agent\.spawns' is not part of a plan: the spawn right is 'toolSet\.spawns'/,
+    );
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ["version", 2, /'version' must be 1/],
+    ["version", undefined, /the plan is task envelope version none; this xcsh speaks version 2/],
     ["id", "", /'id' must be a non-empty string/],
     ["agent", "explore", /'agent' must be an object/],
     ["agent.name", 3, /'agent\.name'/],
@@ -62,19 +105,36 @@ describe("parseEnvelope", () => {
     ["agent.thinkingLevel", "max", /'agent\.thinkingLevel' must be one of off, minimal/],
     ["assignment", undefined, /'assignment'/],
     ["cwd", "relative/dir", /'cwd' must be an absolute path/],
-    ["model", 5, /'model' must be a non-empty string or null/],
+    ["model", 5, /'model' must be the resolved 'provider\/model'/],
+    ["model", null, /'model' must be the resolved 'provider\/model' \(the parent resolves it\)/],
+    ["model", "mock", /'model' must be 'provider\/model', not 'mock'/],
+    ["budget", null, /'budget' must be true or false/],
+    ["toolSet", null, /'toolSet' must be an object \{tools, spawns, mcp\}/],
+    ["toolSet.spawns", undefined, /'toolSet\.spawns' is missing/],
+    ["toolSet.mcp.readOnlyOnly", "no", /'toolSet\.mcp\.readOnlyOnly' must be true or false/],
+    ["toolSet.extra", 1, /'toolSet\.extra' is not a field of a version 2 plan/],
+    ["promptContext", null, /'promptContext' must be an object/],
+    ["keys", null, /'keys' must be an object/],
+    ["sandbox", null, /'sandbox' must be an object/],
+    ["sandbox.required", undefined, /'sandbox\.required' is missing/],
+    ["limits.maxTurns", undefined, /'limits\.maxTurns' is missing/],
+    ["config", null, /'config' must be an object/],
+    ["mcpServers", null, /'mcpServers' must be a mapping of server names/],
+    ["skills", null, /'skills' must be a list/],
+    ["settingsHooks", null, /'settingsHooks' must be a mapping/],
     ["planMode", "yes", /'planMode' must be true or false/],
+    ["planMode", null, /'planMode' must be true or false/],
     ["writes", "src/**", /'writes' must be a list of strings/],
     ["writes", ["../x/**"], /'writes': '\.\.\/x\/\*\*' leaves the project/],
     ["writes", [], /'writes': a lane needs at least one glob/],
     ["thinkingLevel", "huge", /'thinkingLevel'/],
-    ["limits", { timeoutMs: 1.5 }, /'limits\.timeoutMs' must be a positive integer/],
-    ["limits", { submitRetries: -1 }, /'limits\.submitRetries' must be an integer ≥ 0/],
+    ["limits.timeoutMs", 1.5, /'limits\.timeoutMs' must be a positive integer/],
+    ["limits.submitRetries", -1, /'limits\.submitRetries' must be an integer ≥ 0/],
     ["config", "yes", /'config' must be an object/],
     ["sandbox", "off", /'sandbox' must be an object/],
-    ["sandbox", { mode: "none" }, /'sandbox\.mode' must be one of read-only, workspace-write, off/],
-    ["sandbox", { mode: "off", network: "no" }, /'sandbox\.network' must be true or false/],
-    ["sandbox", { mode: "off", reach: { allow: ["a"] } }, /'sandbox\.reach\.allow' must be/],
+    ["sandbox.mode", "none", /'sandbox\.mode' must be one of read-only, workspace-write, off/],
+    ["sandbox.network", "no", /'sandbox\.network' must be true or false/],
+    ["sandbox.reach", { allow: ["a"] }, /'sandbox\.reach\.allow' must be/],
     ["agent.sandbox", "loose", /'agent\.sandbox' must be one of/],
     ["session", 5, /'session' must be a string/],
     ["artifacts", "rel/dir", /'artifacts' must be an absolute path/],
@@ -124,7 +184,7 @@ describe("parseEnvelope", () => {
     assert.deepEqual(r.value.agentSet, { explore: "ab12" });
   });
 
-  test("commandGitSettings: carried as given; absent stays absent", () => {
+  test("commandGitSettings: carried as given; none is []", () => {
     const pairs = [["filter.evil.clean", ""], ["filter.evil.required", "false"]];
     const r = parseEnvelope(withField("commandGitSettings", pairs));
     assert.ok(r.ok);
@@ -134,15 +194,13 @@ describe("parseEnvelope", () => {
     assert.equal(none.value.commandGitSettings, undefined);
   });
 
-  test("the sandbox: absent stays absent; given, its defaults are filled in", () => {
-    const none = parseEnvelope(JSON.stringify(good));
-    assert.ok(none.ok);
-    assert.equal(none.value.sandbox, undefined);
-    const r = parseEnvelope(withField("sandbox", { mode: "read-only" }));
+  test("the sandbox is read as the parent decided it", () => {
+    const sandbox = { mode: "read-only", network: true, reach: null, required: false };
+    const r = parseEnvelope(withField("sandbox", sandbox));
     assert.ok(r.ok);
     assert.deepEqual(r.value.sandbox, { mode: "read-only", network: true, required: false });
     const reach = { allow: [["a.example"], ["b.example"]], publicOnly: true };
-    const withReach = parseEnvelope(withField("sandbox", { mode: "read-only", reach }));
+    const withReach = parseEnvelope(withField("sandbox", { ...sandbox, reach }));
     assert.ok(withReach.ok);
     assert.deepEqual(withReach.value.sandbox?.reach, reach);
   });
@@ -184,11 +242,7 @@ describe("parseEnvelope", () => {
     assert.match((parseEnvelope("{") as { error: string }).error, /not valid JSON/);
   });
 
-  test("without config the child reads the files; with it, it uses the parent's", () => {
-    const none = parseEnvelope(JSON.stringify(good));
-    assert.ok(none.ok);
-    assert.equal(none.value.config, undefined);
-
+  test("the parent's config survives JSON and the child's checks unchanged", () => {
     const yaml = `providers:
   local: { type: openai-compatible, baseURL: "http://127.0.0.1:1/v1", apiKeyEnv: LOCAL_KEY }
 models:
@@ -205,9 +259,7 @@ task:
   sandboxNetwork: false
   additionalDirectories: [/data]
 `;
-    const parsed = parseConfigText(yaml, "config.yml");
-    assert.ok(parsed.ok);
-    const config = mergeConfigs([parsed.value]);
+    const config = configOf(yaml);
     // What the parent sends survives JSON and the child's checks unchanged.
     const r = parseEnvelope(withField("config", JSON.parse(JSON.stringify(config))));
     assert.ok(r.ok, JSON.stringify(r));

@@ -1,91 +1,87 @@
 /**
- * What a task envelope is ({@link TaskEnvelope}, protocol version 1: its type
- * lives here), whether the text on a child's stdin is a usable one, and the
- * envelope with defaults applied.
+ * What a task envelope is ({@link TaskEnvelope}, protocol version 2): the
+ * complete plan of one child, as the parent decided it, and whether the text
+ * on a child's stdin is one.
  *
- * Required: `version` (1), `id`, `agent` (`name`, `description`,
- * `systemPrompt`), `assignment`, `cwd` (absolute). Optional, with defaults:
- * `context`, `outputSchema` (null), `model` (null: the child resolves it),
- * `thinkingLevel`, `planMode` (false), `limits` (`maxTurns` 50, `timeoutMs`
- * 600 000, `submitRetries` 3), `config` (absent: the child loads the config
- * files), `promptContext` (instruction files and environment facts; absent:
- * none), `keys` (provider keys by variable name), `agentSet` (the agents the
- * top-level run started with), `sandbox` (`mode`, `network` true, `reach` absent, `required`
- * false; absent: the agent's and the config's choice), `mcpServers` (the MCP
- * servers the child starts, by name), `toolSet` (the tools the parent decided:
- * `tools`, `spawns`, `mcp`; absent: the child decides with the same rule),
- * `blockedAgent` (the agent the child may not start; absent: the
- * environment's `PI_BLOCKED_AGENT`), `writes` (the task's write lane; absent: none), `session` (the session id:
- * the child then reports each message), `history` (a resumed conversation), `remote` (a
- * remote agent's card and credential headers: the child runs it over A2A). Every
- * problem names the field. Pure.
+ * Every field of version 2 is present on the wire ({@link ENVELOPE_FIELDS},
+ * in protocol order); a field that has nothing to say holds `null` (or an
+ * empty list or object), never "absent: the child decides". A missing
+ * field, an unknown one, and a plan of another version are refused, each
+ * with one line naming the field (or both versions). The parts whose formats
+ * other folders own (the parent's config, MCP server definitions, hooks) are
+ * checked by the {@link PlanReaders} the caller passes: this folder imports
+ * nothing of `config/` or `discovery/`. Pure.
  *
  * @example
  * ```ts
- * parseEnvelope('{"version":1}');
- * // { ok: false, id: "", error: "invalid envelope: 'id' must be a non-empty string" }
+ * declare const readers: PlanReaders;
+ * parseEnvelope('{"version":1}', readers);
+ * // { ok: false, id: "", error: "invalid envelope: the plan is task envelope version 1; this xcsh speaks version 2 …" }
  * ```
  *
  * @module
  */
 import { isAbsolute } from "node:path";
-import { DEFAULT_LIMITS, type TaskLimits, timerMs } from "./limits.ts";
-import {
-  type AgentDefinition,
-  type AgentHooks,
-  type McpServerDef,
-  type McpServerRef,
-  type NetReach,
-  type PermissionRule,
-  type PermissionRules,
-  SANDBOX_MODES,
-  type SandboxSetting,
-  type SkillRef,
-  THINKING_LEVELS,
-  type ThinkingLevel,
-  type XcshConfig,
+import { type TaskLimits, timerMs } from "./limits.ts";
+import type {
+  AgentDefinition,
+  AgentHooks,
+  McpServerDef,
+  McpServerRef,
+  NetReach,
+  PermissionRule,
+  PermissionRules,
+  SandboxSetting,
+  SkillRef,
+  ThinkingLevel,
+  XcshConfig,
 } from "../types.ts";
+import { SANDBOX_MODES, THINKING_LEVELS } from "../types.ts";
 import { isRecord } from "../formats/values.ts";
-import { mergeConfigs, validateConfig } from "../config/validate.ts";
-import { untypedProvider, untypedProviderMessage } from "../config/load.ts";
 import { parsePromptContext, type PromptContext, PromptContextError } from "./prompt-context.ts";
-import { checkMcpDefinition, checkMcpServerMap } from "../discovery/mcp-definition.ts";
-import { parseHooks } from "../discovery/hook-config.ts";
 import { laneProblem } from "../fs/write-lane.ts";
 
-export const ENVELOPE_VERSION = 1;
-
-export { DEFAULT_LIMITS };
+export const ENVELOPE_VERSION = 2;
 
 /**
- * What the parent writes to a child's stdin (protocol version 1). The agent is
- * the *effective* agent: plan mode and depth limits are already applied.
+ * What the parent writes to a child's stdin (protocol version 2): the
+ * child's complete plan. The agent is the *effective* agent: plan mode and
+ * depth limits are already applied, its spawn right is `toolSet.spawns`
+ * alone. An optional property here is one whose "none" travels as `null`
+ * (or `[]`, `{}`): see `envelopeText` (`envelope-builder.ts`).
  */
 export interface TaskEnvelope {
-  version: 1;
+  version: 2;
   id: string;
   agent: AgentDefinition;
   assignment: string;
+  /** Extra context for the prompt; none: null. */
   context?: string;
   /** The output schema the result must satisfy, or null. */
   outputSchema: unknown;
   /**
    * The run has a budget: before each model call the child asks its parent
    * over the control channel (`control.ts`) and makes the call only when
-   * granted. Absent: no question is asked (no round trip).
+   * granted. On the wire `false` when there is none.
    */
   budget?: true;
   /**
    * The parent paces the child's model requests: before each one the child
    * asks over the control channel (`pace_request`) and reports what the
    * answer said of the provider's limits (`pace_done`), so one view admits
-   * every request of the run's tree. Absent: the child's own view alone.
+   * every request of the run's tree. On the wire `false` for a child paced
+   * by its own view alone.
    */
   pace?: true;
-  /** Resolved `provider/model`, or null to let the child resolve it. */
+  /**
+   * The resolved `provider/model` the child runs. Null only in the parent,
+   * before a resumed session's model is known or in a dry run: a child
+   * refuses a plan without one.
+   */
   model: string | null;
   /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
   modelNote?: string;
+  /** The thinking level of the model call; none: the provider's default. */
   thinkingLevel?: ThinkingLevel;
   /** Sampling settings from the agent file, sent as the model call's own settings. */
   temperature?: number;
@@ -93,48 +89,46 @@ export interface TaskEnvelope {
   topK?: number;
   cwd: string;
   planMode: boolean;
+  /** The tools the child offers, as the parent decided them (`runner/tool-set-rule.ts`). */
+  toolSet: EnvelopeToolSet;
   /**
-   * The tools the child offers, as the parent decided them
-   * (`protocol/tool-set-rule.ts`); absent (an envelope written by hand): the
-   * child decides with the same rule.
-   */
-  toolSet?: EnvelopeToolSet;
-  /**
-   * The agent this child may not start (recursion prevention): the parent's
-   * `PI_BLOCKED_AGENT` for it. Travels here so that no launcher's command
-   * line carries a name; absent: the environment's, if any.
+   * The agent this child may not start (recursion prevention); none: null.
+   * The child gives it to its `task` tool and its commands as
+   * `PI_BLOCKED_AGENT`; no launcher's command line carries it.
    */
   blockedAgent?: string;
   limits: TaskLimits;
-  /**
-   * The parent's merged configuration, so the child uses exactly what the
-   * parent resolved with; absent: the child loads the config files for `cwd`.
-   */
-  config?: XcshConfig;
+  /** The parent's merged configuration: the child reads no config file. */
+  config: XcshConfig;
   /** Instruction files and environment facts the parent gathered for the prompt. */
-  promptContext?: PromptContext;
+  promptContext: PromptContext;
   /**
    * Provider keys by variable name (`ANTHROPIC_API_KEY`: value). Keys travel
    * here, never in the child's environment, so no process of xcsh below the
    * top one holds a key where its tools could read it.
    */
-  keys?: Record<string, string>;
+  keys: Record<string, string>;
   /**
    * Fingerprints (by agent name) of the agents the top-level run discovered:
    * a `task` call refuses an agent added or changed since.
    */
-  agentSet?: Record<string, string>;
-  /** How `bash` commands are sandboxed; absent: the default (see {@link SandboxSetting}). */
-  sandbox?: SandboxSetting;
+  agentSet: Record<string, string>;
+  /**
+   * How `bash` commands (and hooks) are sandboxed. `required`: a sandbox
+   * that cannot start where the child runs fails the task; otherwise the
+   * commands run unsandboxed with a warning (the parent decided which,
+   * `runner/sandbox-choice.ts`).
+   */
+  sandbox: SandboxSetting;
   /**
    * Git settings (`[key, value]`) every git a command runs gets, after the
    * fixed ones (`process/git-config-rule.ts`): the programs the repository's
-   * own config names, blanked, as the parent found them; absent: none.
+   * own config names, blanked, as the parent found them; none: `[]`.
    */
   commandGitSettings?: [string, string][];
   /**
    * The MCP servers this child starts (resolved and approved by the parent),
-   * by name; the agent's `tools` patterns say which of their tools it gets.
+   * by name; the tool set's MCP grant says which of their tools it gets.
    */
   mcpServers?: Record<string, McpServerDef>;
   /** The agent's memory folder (writable by its file tools) and the head of its `MEMORY.md`. */
@@ -149,7 +143,7 @@ export interface TaskEnvelope {
    * The task's write lane, as the parent decided it: globs relative to the
    * project root (`fs/write-lane.ts`). The file tools write only paths that
    * match one; the sandbox binds only their literal prefixes writable.
-   * Absent: no lane (the whole workspace, as before).
+   * None (null): the whole workspace.
    */
   writes?: string[];
   /** The session this task is recorded in: the child then reports each `message`. */
@@ -160,7 +154,7 @@ export interface TaskEnvelope {
    * The task's artifacts folder as the parent named it (an absolute path
    * under the user's data folder, `runner/artifacts.ts`): the child makes it
    * 0700 when a tool result is too long to send whole, keeps the result
-   * there and lets `read` look in it. Absent: long results are cut only.
+   * there and lets `read` look in it. None: long results are cut only.
    */
   artifacts?: string;
   /**
@@ -175,7 +169,7 @@ export interface TaskEnvelope {
   history?: unknown[];
   /**
    * The agent is remote (`kind: remote`): the child runs the task over A2A
-   * (`child/remote-task.ts`) instead of a model loop. Absent: a local agent.
+   * (`child/remote-task.ts`) instead of a model loop. On the wire `null` for a local agent.
    */
   remote?: RemoteTarget;
 }
@@ -191,7 +185,7 @@ export interface RemoteTarget {
 /** `remote`: a card URL or inline card, and string headers. */
 function parseRemote(v: unknown): RemoteTarget {
   if (!isRecord(v)) bad("remote", "must be an object {cardUrl | cardJson, headers}");
-  const cardUrl = optString(v, "cardUrl", "remote.cardUrl");
+  const cardUrl = v.cardUrl === undefined ? undefined : nullString(v, "cardUrl", "remote.cardUrl");
   const cardJson = v.cardJson ?? undefined;
   if (cardUrl === undefined && cardJson === undefined) {
     bad("remote", "must name a card: cardUrl or cardJson");
@@ -207,11 +201,75 @@ function parseRemote(v: unknown): RemoteTarget {
   };
 }
 
-/** A decided tool set (see `protocol/tool-set-rule.ts`, which owns the rule). */
+/**
+ * The fields of envelope version 2, in protocol order: every one is on the
+ * wire, and no other.
+ */
+export const ENVELOPE_FIELDS = [
+  "version",
+  "id",
+  "agent",
+  "assignment",
+  "context",
+  "outputSchema",
+  "budget",
+  "pace",
+  "model",
+  "modelNote",
+  "thinkingLevel",
+  "temperature",
+  "topP",
+  "topK",
+  "cwd",
+  "planMode",
+  "toolSet",
+  "blockedAgent",
+  "limits",
+  "config",
+  "promptContext",
+  "keys",
+  "agentSet",
+  "sandbox",
+  "commandGitSettings",
+  "mcpServers",
+  "memory",
+  "skills",
+  "skillBudget",
+  "preloadedSkills",
+  "writes",
+  "session",
+  "transcriptPath",
+  "artifacts",
+  "settingsHooks",
+  "history",
+  "remote",
+] as const;
+
+/** A decided tool set (see `runner/tool-set-rule.ts`, which owns the rule). */
 export interface EnvelopeToolSet {
   tools: string[];
+  /** The spawn right: what the `task` tool may start (`[]`: no `task` tool). */
   spawns: "*" | string[];
   mcp: { patterns: string[] | "all"; declared: string[]; deny: string[]; readOnlyOnly: boolean };
+}
+
+/** A check of a part whose format another folder owns: the value, or the field and problem. */
+export type PlanCheck<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+/**
+ * The readers of the plan's parts whose formats other folders own, passed
+ * in so that the protocol imports none of them (`child/plan-readers.ts`
+ * gives the real ones). Each names the field of a problem.
+ */
+export interface PlanReaders {
+  /** The parent's merged configuration, checked like a config file (unknown keys too). */
+  config(v: Record<string, unknown>): PlanCheck<XcshConfig>;
+  /** One MCP server definition at `field`. */
+  mcpDefinition(v: unknown, field: string): PlanCheck<McpServerDef>;
+  /** A map of MCP server names to definitions at `field`. */
+  mcpServers(v: unknown, field: string): PlanCheck<Record<string, McpServerDef>>;
+  /** Hooks as in an agent file or settings (`field` names where). */
+  hooks(v: unknown, field: string): PlanCheck<AgentHooks>;
 }
 
 export type EnvelopeResult =
@@ -224,16 +282,22 @@ function bad(field: string, what: string): never {
   throw new FieldError(`'${field}' ${what}`);
 }
 
+/** A reader's problem, as this parser's own: `'field' what`. */
+function badCheck(check: { field: string; message: string }, field = check.field): never {
+  bad(field, check.message.replace(/^'[^']*' /, ""));
+}
+
 function reqString(o: Record<string, unknown>, key: string, field = key): string {
   const v = o[key];
   if (typeof v !== "string" || v.trim() === "") bad(field, "must be a non-empty string");
   return v;
 }
 
-function optString(o: Record<string, unknown>, key: string, field = key): string | undefined {
+/** A string or null (none). */
+function nullString(o: Record<string, unknown>, key: string, field = key): string | undefined {
   const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") bad(field, "must be a string");
+  if (v === null) return undefined;
+  if (typeof v !== "string") bad(field, "must be a string or null");
   return v;
 }
 
@@ -244,6 +308,14 @@ function optStringList(
 ): string[] | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {
+    bad(field, "must be a list of strings");
+  }
+  return v;
+}
+
+function reqStringList(o: Record<string, unknown>, key: string, field: string): string[] {
+  const v = o[key];
   if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {
     bad(field, "must be a list of strings");
   }
@@ -265,22 +337,36 @@ function posInt(v: unknown, field: string, min: number): number {
   return v;
 }
 
+function reqBool(o: Record<string, unknown>, key: string, field: string): boolean {
+  const v = o[key];
+  if (typeof v !== "boolean") bad(field, "must be true or false");
+  return v;
+}
+
+function reqRecord(v: unknown, field: string, what: string): Record<string, unknown> {
+  if (!isRecord(v)) bad(field, `must be ${what}`);
+  return v;
+}
+
 /** `agent.mcpServers`: `[{name, definition?}]` as the parent resolved them. */
-function parseServerRefs(v: unknown): McpServerRef[] {
+function parseServerRefs(v: unknown, readers: PlanReaders): McpServerRef[] {
   if (!Array.isArray(v)) bad("agent.mcpServers", "must be a list of {name, definition?}");
   return v.map((r, i) => {
     const at = `agent.mcpServers[${i}]`;
     if (!isRecord(r)) bad(at, "must be an object {name, definition?}");
     const name = reqString(r, "name", `${at}.name`);
     if (r.definition === undefined || r.definition === null) return { name };
-    const def = checkMcpDefinition(r.definition, `${at}.definition`);
-    if (!def.ok) bad(def.field, def.message.replace(/^'[^']*' /, ""));
+    const def = readers.mcpDefinition(r.definition, `${at}.definition`);
+    if (!def.ok) badCheck(def);
     return { name, definition: def.value };
   });
 }
 
-function parseAgent(v: unknown): AgentDefinition {
+function parseAgent(v: unknown, readers: PlanReaders): AgentDefinition {
   if (!isRecord(v)) bad("agent", "must be an object (the effective agent definition)");
+  if (v.spawns !== undefined) {
+    bad("agent.spawns", "is not part of a plan: the spawn right is 'toolSet.spawns'");
+  }
   const agent: AgentDefinition = {
     ...(v as unknown as AgentDefinition),
     name: reqString(v, "name", "agent.name"),
@@ -298,12 +384,12 @@ function parseAgent(v: unknown): AgentDefinition {
     agent.sandbox = mode(v.sandbox, "agent.sandbox");
   } else delete agent.sandbox;
   if (v.mcpServers !== undefined && v.mcpServers !== null) {
-    agent.mcpServers = parseServerRefs(v.mcpServers);
+    agent.mcpServers = parseServerRefs(v.mcpServers, readers);
   } else delete agent.mcpServers;
   if (v.hooks !== undefined && v.hooks !== null) {
-    const hooks = parseHooks(v.hooks);
-    if (!hooks.ok) bad(`agent.${hooks.field}`, hooks.message.replace(/^'[^']*' /, ""));
-    agent.hooks = hooks.hooks;
+    const hooks = readers.hooks(v.hooks, "hooks");
+    if (!hooks.ok) badCheck(hooks, `agent.${hooks.field}`);
+    agent.hooks = hooks.value;
   } else delete agent.hooks;
   if (v.permissions !== undefined && v.permissions !== null) {
     agent.permissions = parsePermissions(v.permissions);
@@ -339,36 +425,44 @@ function mode(v: unknown, field: string): SandboxSetting["mode"] {
   return v as SandboxSetting["mode"];
 }
 
-function optBool(o: Record<string, unknown>, key: string, field: string, dflt: boolean): boolean {
-  const v = o[key];
-  if (v === undefined || v === null) return dflt;
-  if (typeof v !== "boolean") bad(field, "must be true or false");
-  return v;
+/** Fields of a nested object: each of `keys` present, no other. */
+function exactKeys(o: Record<string, unknown>, field: string, keys: readonly string[]): void {
+  for (const k of keys) if (!Object.hasOwn(o, k)) bad(`${field}.${k}`, "is missing");
+  for (const k of Object.keys(o)) {
+    if (!keys.includes(k)) bad(`${field}.${k}`, "is not a field of a version 2 plan");
+  }
 }
 
-function parseSandbox(v: unknown): SandboxSetting | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!isRecord(v)) bad("sandbox", "must be an object");
-  const reach = parseReach(v.reach);
+function parseSandbox(v: unknown): SandboxSetting {
+  const o = reqRecord(v, "sandbox", "an object {mode, network, reach, required}");
+  exactKeys(o, "sandbox", ["mode", "network", "reach", "required"]);
+  const reach = parseReach(o.reach);
   return {
-    mode: mode(v.mode, "sandbox.mode"),
-    network: optBool(v, "network", "sandbox.network", true),
+    mode: mode(o.mode, "sandbox.mode"),
+    network: reqBool(o, "network", "sandbox.network"),
     ...(reach ? { reach } : {}),
-    required: optBool(v, "required", "sandbox.required", false),
+    required: reqBool(o, "required", "sandbox.required"),
   };
 }
 
 function parseReach(v: unknown): NetReach | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!isRecord(v)) bad("sandbox.reach", "must be an object {host?, allow?, publicOnly?}");
+  if (v === null) return undefined;
+  if (!isRecord(v)) bad("sandbox.reach", "must be an object {host?, allow?, publicOnly?} or null");
   const lists = v.allow;
   if (
     lists !== undefined &&
     !(Array.isArray(lists) &&
       lists.every((l) => Array.isArray(l) && l.every((e) => typeof e === "string")))
   ) bad("sandbox.reach.allow", "must be a list of lists of hosts");
-  const host = optBool(v, "host", "sandbox.reach.host", false);
-  const pub = optBool(v, "publicOnly", "sandbox.reach.publicOnly", false);
+  const flag = (key: string) => {
+    const f = v[key];
+    if (f !== undefined && typeof f !== "boolean") {
+      bad(`sandbox.reach.${key}`, "must be true or false");
+    }
+    return f === true;
+  };
+  const host = flag("host");
+  const pub = flag("publicOnly");
   return {
     ...(host ? { host } : {}),
     ...(lists ? { allow: lists as string[][] } : {}),
@@ -377,37 +471,25 @@ function parseReach(v: unknown): NetReach | undefined {
 }
 
 function parseLimits(v: unknown): TaskLimits {
-  if (v === undefined || v === null) return { ...DEFAULT_LIMITS };
-  if (!isRecord(v)) bad("limits", "must be an object");
+  const o = reqRecord(v, "limits", "an object {maxTurns, timeoutMs, submitRetries}");
+  exactKeys(o, "limits", ["maxTurns", "timeoutMs", "submitRetries"]);
   return {
-    maxTurns: v.maxTurns === undefined
-      ? DEFAULT_LIMITS.maxTurns
-      : posInt(v.maxTurns, "limits.maxTurns", 1),
-    timeoutMs: v.timeoutMs === undefined
-      ? DEFAULT_LIMITS.timeoutMs
-      : timerMs(posInt(v.timeoutMs, "limits.timeoutMs", 1)),
-    submitRetries: v.submitRetries === undefined
-      ? DEFAULT_LIMITS.submitRetries
-      : posInt(v.submitRetries, "limits.submitRetries", 0),
+    maxTurns: posInt(o.maxTurns, "limits.maxTurns", 1),
+    timeoutMs: timerMs(posInt(o.timeoutMs, "limits.timeoutMs", 1)),
+    submitRetries: posInt(o.submitRetries, "limits.submitRetries", 0),
   };
 }
 
 /** The parent's configuration, checked like a config file (unknown keys too). */
-function parseConfig(v: unknown): XcshConfig | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!isRecord(v)) bad("config", "must be an object");
-  const checked = validateConfig(v, "config");
-  if (!checked.ok) bad("config", `is invalid: ${checked.error.message}`);
-  if (checked.warnings.length > 0) bad("config", `is invalid: ${checked.warnings[0].message}`);
-  const config = mergeConfigs([checked.value]);
-  const untyped = untypedProvider(config);
-  if (untyped !== undefined) bad("config", `is invalid: ${untypedProviderMessage(untyped)}`);
-  return config;
+function parseConfig(v: unknown, readers: PlanReaders): XcshConfig {
+  const o = reqRecord(v, "config", "an object (the parent's merged configuration)");
+  const checked = readers.config(o);
+  if (!checked.ok) bad("config", `is invalid: ${checked.message}`);
+  return checked.value;
 }
 
 /** Provider keys: an object of variable names to string values. */
-function parseKeys(v: unknown): Record<string, string> | undefined {
-  if (v === undefined || v === null) return undefined;
+function parseKeys(v: unknown): Record<string, string> {
   if (!isRecord(v)) bad("keys", "must be an object of variable names to key values");
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(v)) {
@@ -420,8 +502,7 @@ function parseKeys(v: unknown): Record<string, string> | undefined {
 }
 
 /** Agent fingerprints: an object of agent names to strings. */
-function parseAgentSet(v: unknown): Record<string, string> | undefined {
-  if (v === undefined || v === null) return undefined;
+function parseAgentSet(v: unknown): Record<string, string> {
   if (!isRecord(v) || !Object.values(v).every((x) => typeof x === "string")) {
     bad("agentSet", "must be an object of agent names to fingerprints");
   }
@@ -429,26 +510,21 @@ function parseAgentSet(v: unknown): Record<string, string> | undefined {
 }
 
 /** The parent's decided tool set: `{tools, spawns, mcp}`. */
-function parseToolSet(v: unknown): EnvelopeToolSet | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!isRecord(v)) bad("toolSet", "must be an object {tools, spawns, mcp}");
-  const tools = optStringList(v, "tools", "toolSet.tools") ?? bad("toolSet.tools", "is required");
-  const spawns = v.spawns === "*" ? "*" : optStringList(v, "spawns", "toolSet.spawns") ?? [];
-  const m = v.mcp;
-  if (!isRecord(m)) {
-    bad("toolSet.mcp", "must be an object {patterns, declared, deny, readOnlyOnly}");
-  }
-  const patterns = m.patterns === "all"
-    ? "all"
-    : optStringList(m, "patterns", "toolSet.mcp.patterns") ?? [];
+function parseToolSet(v: unknown): EnvelopeToolSet {
+  const o = reqRecord(v, "toolSet", "an object {tools, spawns, mcp}");
+  exactKeys(o, "toolSet", ["tools", "spawns", "mcp"]);
+  const tools = reqStringList(o, "tools", "toolSet.tools");
+  const spawns = o.spawns === "*" ? "*" : reqStringList(o, "spawns", "toolSet.spawns");
+  const m = reqRecord(o.mcp, "toolSet.mcp", "an object {patterns, declared, deny, readOnlyOnly}");
+  exactKeys(m, "toolSet.mcp", ["patterns", "declared", "deny", "readOnlyOnly"]);
   return {
     tools,
     spawns,
     mcp: {
-      patterns,
-      declared: optStringList(m, "declared", "toolSet.mcp.declared") ?? [],
-      deny: optStringList(m, "deny", "toolSet.mcp.deny") ?? [],
-      readOnlyOnly: optBool(m, "readOnlyOnly", "toolSet.mcp.readOnlyOnly", false),
+      patterns: m.patterns === "all" ? "all" : reqStringList(m, "patterns", "toolSet.mcp.patterns"),
+      declared: reqStringList(m, "declared", "toolSet.mcp.declared"),
+      deny: reqStringList(m, "deny", "toolSet.mcp.deny"),
+      readOnlyOnly: reqBool(m, "readOnlyOnly", "toolSet.mcp.readOnlyOnly"),
     },
   };
 }
@@ -457,8 +533,151 @@ function isMessage(m: unknown): boolean {
   return isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "tool");
 }
 
-/** Parses and checks an envelope from its JSON text. */
-export function parseEnvelope(text: string): EnvelopeResult {
+/**
+ * The one line for a plan of another protocol version, naming both: an
+ * old child given a new plan says the same in its own words.
+ */
+export function versionMismatch(theirs: unknown): string {
+  const shown = typeof theirs === "number" ? String(theirs) : JSON.stringify(theirs) ?? "none";
+  return `the plan is task envelope version ${shown}; this xcsh speaks version ${ENVELOPE_VERSION} ` +
+    "(run the same xcsh version on both sides)";
+}
+
+/** The plan's fields that hold something, by the rules of each (null: none). */
+function parseFields(
+  doc: Record<string, unknown>,
+  id: string,
+  readers: PlanReaders,
+): TaskEnvelope {
+  const agent = parseAgent(doc.agent, readers);
+  if (typeof doc.assignment !== "string" || doc.assignment.trim() === "") {
+    bad("assignment", "must be a non-empty string");
+  }
+  const cwd = reqString(doc, "cwd");
+  if (!isAbsolute(cwd)) bad("cwd", "must be an absolute path");
+  const model = typeof doc.model === "string" && doc.model.trim() !== ""
+    ? doc.model.trim()
+    : bad("model", "must be the resolved 'provider/model' (the parent resolves it)");
+  if (!/^[^/]+\/./.test(model)) bad("model", `must be 'provider/model', not '${model}'`);
+  if (typeof doc.budget !== "boolean") bad("budget", "must be true or false");
+  if (typeof doc.pace !== "boolean") bad("pace", "must be true or false");
+  const envelope: TaskEnvelope = {
+    version: ENVELOPE_VERSION,
+    id,
+    agent,
+    assignment: doc.assignment,
+    outputSchema: doc.outputSchema,
+    model,
+    cwd,
+    planMode: reqBool(doc, "planMode", "planMode"),
+    toolSet: parseToolSet(doc.toolSet),
+    limits: parseLimits(doc.limits),
+    config: parseConfig(doc.config, readers),
+    promptContext: parsePromptContext(doc.promptContext) ??
+      bad("promptContext", "must be an object (the gathered prompt context)"),
+    keys: parseKeys(doc.keys),
+    agentSet: parseAgentSet(doc.agentSet),
+    sandbox: parseSandbox(doc.sandbox),
+  };
+  const context = nullString(doc, "context");
+  if (context !== undefined) envelope.context = context;
+  if (doc.budget === true) envelope.budget = true;
+  if (doc.pace === true) envelope.pace = true;
+  const modelNote = nullString(doc, "modelNote");
+  if (modelNote !== undefined) envelope.modelNote = modelNote;
+  const level = optLevel(doc.thinkingLevel, "thinkingLevel");
+  if (level !== undefined) envelope.thinkingLevel = level;
+  for (const [key, max] of [["temperature", 2], ["topP", 1], ["topK", 1000]] as const) {
+    const v = doc[key];
+    if (v === null) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
+      bad(key, `must be a number from 0 to ${max}, or null`);
+    }
+    envelope[key] = v;
+  }
+  const blockedAgent = nullString(doc, "blockedAgent");
+  if (blockedAgent !== undefined) envelope.blockedAgent = blockedAgent;
+  const list = doc.commandGitSettings;
+  const pair = (p: unknown): p is [string, string] =>
+    Array.isArray(p) && p.length === 2 && typeof p[0] === "string" &&
+    typeof p[1] === "string" && p[0] !== "";
+  if (!Array.isArray(list) || !list.every(pair)) {
+    bad("commandGitSettings", "must be a list of [key, value] string pairs");
+  }
+  if (list.length > 0) envelope.commandGitSettings = list.map(([k, v]) => [k, v]);
+  const servers = readers.mcpServers(doc.mcpServers, "mcpServers");
+  if (!servers.ok) badCheck(servers);
+  if (Object.keys(servers.value).length > 0) envelope.mcpServers = servers.value;
+  if (doc.memory !== null) {
+    const m = doc.memory;
+    if (!isRecord(m) || typeof m.head !== "string") bad("memory", "must be {dir, head} or null");
+    const dir = reqString(m, "dir", "memory.dir");
+    if (!isAbsolute(dir)) bad("memory.dir", "must be an absolute path");
+    envelope.memory = { dir, head: m.head };
+  }
+  if (!Array.isArray(doc.skills)) bad("skills", "must be a list of {name, description, filePath}");
+  const skills = doc.skills.map((s, i) => {
+    if (!isRecord(s)) bad(`skills[${i}]`, "must be an object {name, description, filePath}");
+    const filePath = reqString(s, "filePath", `skills[${i}].filePath`);
+    if (!isAbsolute(filePath)) bad(`skills[${i}].filePath`, "must be an absolute path");
+    return {
+      name: reqString(s, "name", `skills[${i}].name`),
+      description: reqString(s, "description", `skills[${i}].description`),
+      filePath,
+    };
+  });
+  if (skills.length > 0) envelope.skills = skills;
+  if (doc.skillBudget !== null) {
+    if (
+      typeof doc.skillBudget !== "number" || !Number.isInteger(doc.skillBudget) ||
+      doc.skillBudget <= 0
+    ) bad("skillBudget", "must be a positive whole number of characters, or null");
+    envelope.skillBudget = doc.skillBudget;
+  }
+  if (!Array.isArray(doc.preloadedSkills)) {
+    bad("preloadedSkills", "must be a list of {name, body}");
+  }
+  const preloaded = doc.preloadedSkills.map((s, i) => {
+    if (!isRecord(s) || typeof s.body !== "string") {
+      bad(`preloadedSkills[${i}]`, "must be an object {name, body}");
+    }
+    return { name: reqString(s, "name", `preloadedSkills[${i}].name`), body: s.body };
+  });
+  if (preloaded.length > 0) envelope.preloadedSkills = preloaded;
+  const writes = optStringList(doc, "writes", "writes");
+  if (writes !== undefined) {
+    const problem = laneProblem(writes, "'writes'");
+    if (problem) throw new FieldError(problem);
+    envelope.writes = writes;
+  }
+  const session = nullString(doc, "session");
+  if (session) envelope.session = session;
+  const transcript = nullString(doc, "transcriptPath");
+  if (transcript) envelope.transcriptPath = transcript;
+  const artifacts = nullString(doc, "artifacts");
+  if (artifacts !== undefined) {
+    if (!isAbsolute(artifacts)) bad("artifacts", "must be an absolute path");
+    envelope.artifacts = artifacts;
+  }
+  const hooks = readers.hooks(doc.settingsHooks, "settingsHooks");
+  if (!hooks.ok) badCheck(hooks, hooks.field.replace(/^hooks/, "settingsHooks"));
+  if (Object.keys(hooks.value).length > 0) envelope.settingsHooks = hooks.value;
+  if (doc.history !== null) {
+    if (!Array.isArray(doc.history) || !doc.history.every(isMessage)) {
+      bad("history", "must be a list of messages (objects with a role), or null");
+    }
+    envelope.history = doc.history;
+  }
+  if (doc.remote !== null) envelope.remote = parseRemote(doc.remote);
+  return envelope;
+}
+
+/**
+ * Parses and checks a plan from its JSON text: its version first, then
+ * that every field is there and no other, then each field. The parts other
+ * folders own are checked by `readers`.
+ */
+export function parseEnvelope(text: string, readers: PlanReaders): EnvelopeResult {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -470,155 +689,23 @@ export function parseEnvelope(text: string): EnvelopeResult {
   const id = isRecord(doc) && typeof doc.id === "string" ? doc.id : "";
   try {
     if (!isRecord(doc)) bad("(root)", "must be a JSON object");
-    if (doc.version !== ENVELOPE_VERSION) {
-      bad(
-        "version",
-        `must be ${ENVELOPE_VERSION} (this xcsh speaks envelope version ${ENVELOPE_VERSION}), got ${
-          JSON.stringify(doc.version) ?? "nothing"
-        }`,
-      );
-    }
+    if (doc.version !== ENVELOPE_VERSION) throw new FieldError(versionMismatch(doc.version));
     reqString(doc, "id");
-    const agent = parseAgent(doc.agent);
-    if (typeof doc.assignment !== "string" || doc.assignment.trim() === "") {
-      bad("assignment", "must be a non-empty string");
-    }
-    const cwd = reqString(doc, "cwd");
-    if (!isAbsolute(cwd)) bad("cwd", "must be an absolute path");
-    const model = doc.model === undefined || doc.model === null
-      ? null
-      : typeof doc.model === "string" && doc.model.trim() !== ""
-      ? doc.model.trim()
-      : bad("model", "must be a non-empty string or null");
-    if (doc.planMode !== undefined && typeof doc.planMode !== "boolean") {
-      bad("planMode", "must be true or false");
-    }
-    if (doc.budget !== undefined && doc.budget !== true) bad("budget", "must be true when set");
-    if (doc.pace !== undefined && doc.pace !== true) bad("pace", "must be true when set");
-    const envelope: TaskEnvelope = {
-      version: 1,
-      id,
-      agent,
-      assignment: doc.assignment,
-      context: optString(doc, "context"),
-      outputSchema: doc.outputSchema ?? null,
-      model,
-      thinkingLevel: optLevel(doc.thinkingLevel, "thinkingLevel"),
-      cwd,
-      planMode: doc.planMode === true,
-      limits: parseLimits(doc.limits),
-    };
-    if (doc.budget === true) envelope.budget = true;
-    if (doc.pace === true) envelope.pace = true;
-    const modelNote = optString(doc, "modelNote");
-    if (modelNote !== undefined) envelope.modelNote = modelNote;
-    const config = parseConfig(doc.config);
-    if (config) envelope.config = config;
-    const promptContext = parsePromptContext(doc.promptContext);
-    if (promptContext) envelope.promptContext = promptContext;
-    const keys = parseKeys(doc.keys);
-    if (keys) envelope.keys = keys;
-    const agentSet = parseAgentSet(doc.agentSet);
-    if (agentSet) envelope.agentSet = agentSet;
-    const sandbox = parseSandbox(doc.sandbox);
-    if (sandbox) envelope.sandbox = sandbox;
-    if (doc.commandGitSettings !== undefined && doc.commandGitSettings !== null) {
-      const list = doc.commandGitSettings;
-      const pair = (p: unknown): p is [string, string] =>
-        Array.isArray(p) && p.length === 2 && typeof p[0] === "string" &&
-        typeof p[1] === "string" && p[0] !== "";
-      if (!Array.isArray(list) || !list.every(pair)) {
-        bad("commandGitSettings", "must be a list of [key, value] string pairs");
+    for (const field of ENVELOPE_FIELDS) {
+      if (!Object.hasOwn(doc, field)) {
+        bad(
+          field,
+          `is missing (a version ${ENVELOPE_VERSION} plan names every field; null for none)`,
+        );
       }
-      envelope.commandGitSettings = list.map(([k, v]) => [k, v]);
     }
-    if (doc.mcpServers !== undefined && doc.mcpServers !== null) {
-      const servers = checkMcpServerMap(doc.mcpServers, "mcpServers");
-      if (!servers.ok) bad(servers.field, servers.message.replace(/^'[^']*' /, ""));
-      envelope.mcpServers = servers.value;
-    }
-    for (const [key, max] of [["temperature", 2], ["topP", 1], ["topK", 1000]] as const) {
-      const v = doc[key];
-      if (v === undefined || v === null) continue;
-      if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
-        bad(key, `must be a number from 0 to ${max}`);
+    const known: readonly string[] = ENVELOPE_FIELDS;
+    for (const field of Object.keys(doc)) {
+      if (!known.includes(field)) {
+        bad(field, `is not a field of a version ${ENVELOPE_VERSION} plan`);
       }
-      envelope[key] = v;
     }
-    if (doc.memory !== undefined && doc.memory !== null) {
-      const m = doc.memory;
-      if (!isRecord(m) || typeof m.head !== "string") bad("memory", "must be {dir, head}");
-      const dir = reqString(m, "dir", "memory.dir");
-      if (!isAbsolute(dir)) bad("memory.dir", "must be an absolute path");
-      envelope.memory = { dir, head: m.head };
-    }
-    if (doc.skills !== undefined && doc.skills !== null) {
-      if (!Array.isArray(doc.skills)) {
-        bad("skills", "must be a list of {name, description, filePath}");
-      }
-      envelope.skills = doc.skills.map((s, i) => {
-        if (!isRecord(s)) bad(`skills[${i}]`, "must be an object {name, description, filePath}");
-        const filePath = reqString(s, "filePath", `skills[${i}].filePath`);
-        if (!isAbsolute(filePath)) bad(`skills[${i}].filePath`, "must be an absolute path");
-        return {
-          name: reqString(s, "name", `skills[${i}].name`),
-          description: reqString(s, "description", `skills[${i}].description`),
-          filePath,
-        };
-      });
-    }
-    if (doc.skillBudget !== undefined && doc.skillBudget !== null) {
-      if (
-        typeof doc.skillBudget !== "number" || !Number.isInteger(doc.skillBudget) ||
-        doc.skillBudget <= 0
-      ) bad("skillBudget", "must be a positive whole number of characters");
-      envelope.skillBudget = doc.skillBudget;
-    }
-    if (doc.preloadedSkills !== undefined && doc.preloadedSkills !== null) {
-      if (!Array.isArray(doc.preloadedSkills)) {
-        bad("preloadedSkills", "must be a list of {name, body}");
-      }
-      envelope.preloadedSkills = doc.preloadedSkills.map((s, i) => {
-        if (!isRecord(s) || typeof s.body !== "string") {
-          bad(`preloadedSkills[${i}]`, "must be an object {name, body}");
-        }
-        return { name: reqString(s, "name", `preloadedSkills[${i}].name`), body: s.body };
-      });
-    }
-    const writes = optStringList(doc, "writes", "writes");
-    if (writes !== undefined) {
-      const problem = laneProblem(writes, "'writes'");
-      if (problem) throw new FieldError(problem);
-      envelope.writes = writes;
-    }
-    const toolSet = parseToolSet(doc.toolSet);
-    if (toolSet) envelope.toolSet = toolSet;
-    const blockedAgent = optString(doc, "blockedAgent");
-    if (blockedAgent !== undefined) envelope.blockedAgent = blockedAgent;
-    const session = optString(doc, "session");
-    if (session) envelope.session = session;
-    const transcript = optString(doc, "transcriptPath");
-    if (transcript) envelope.transcriptPath = transcript;
-    const artifacts = optString(doc, "artifacts");
-    if (artifacts !== undefined) {
-      if (!isAbsolute(artifacts)) bad("artifacts", "must be an absolute path");
-      envelope.artifacts = artifacts;
-    }
-    if (doc.settingsHooks !== undefined && doc.settingsHooks !== null) {
-      const read = parseHooks(doc.settingsHooks);
-      if (!read.ok) {
-        bad(read.field.replace(/^hooks/, "settingsHooks"), read.message.replace(/^'[^']*' /, ""));
-      }
-      envelope.settingsHooks = read.hooks;
-    }
-    if (doc.history !== undefined && doc.history !== null) {
-      if (!Array.isArray(doc.history) || !doc.history.every(isMessage)) {
-        bad("history", "must be a list of messages (objects with a role)");
-      }
-      envelope.history = doc.history;
-    }
-    if (doc.remote !== undefined && doc.remote !== null) envelope.remote = parseRemote(doc.remote);
-    return { ok: true, value: envelope };
+    return { ok: true, value: parseFields(doc, id, readers) };
   } catch (err) {
     if (!(err instanceof FieldError) && !(err instanceof PromptContextError)) throw err;
     return { ok: false, id, error: `invalid envelope: ${err.message}` };

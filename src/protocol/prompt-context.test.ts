@@ -2,6 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseEnvelope } from "./envelope.ts";
+import { planReaders } from "../child/plan-readers.ts";
+import { planText } from "../../tests/support/plan.ts";
 import { buildSystemPrompt } from "../child/prompt.ts";
 import {
   formatEnvironment,
@@ -28,11 +30,7 @@ const ctx: PromptContext = {
 
 const envelope = (promptContext: unknown) =>
   JSON.stringify({
-    version: 1,
-    id: "t",
-    agent: { name: "a", description: "d", systemPrompt: "You are a." },
-    assignment: "go",
-    cwd: "/r",
+    ...JSON.parse(planText({ id: "t", assignment: "go", cwd: "/r", model: "local/m" })),
     promptContext,
   });
 
@@ -68,7 +66,7 @@ describe("parsePromptContext", () => {
   ];
   for (const [name, value, message] of bad) {
     test(`the envelope names the field: ${name}`, () => {
-      const r = parseEnvelope(envelope(value));
+      const r = parseEnvelope(envelope(value), planReaders);
       assert.equal(r.ok, false);
       assert.match(r.ok ? "" : r.error, /^invalid envelope: /);
       assert.match(r.ok ? "" : r.error, message);

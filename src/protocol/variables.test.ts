@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  blockedAgentOf,
   childEnvironment,
   envelopeVariables,
   isProtocolVariable,
@@ -9,7 +10,6 @@ import {
   parentPipe,
   readCallerState,
   reportedDepth,
-  spawnAllowed,
   travelsOnCommandLine,
 } from "./variables.ts";
 import type { AgentDefinition } from "../types.ts";
@@ -22,11 +22,6 @@ const agent = (name: string, extra: Partial<AgentDefinition> = {}): AgentDefinit
   family: "bundled",
   ...extra,
 });
-const AGENTS = [
-  agent("explore"),
-  agent("plan", { spawns: ["explore"] }),
-  agent("task", { spawns: "*" }),
-];
 
 describe("readCallerState", () => {
   const cases: [string, Record<string, string>, unknown][] = [
@@ -52,20 +47,16 @@ describe("readCallerState", () => {
 });
 
 describe("childEnvironment", () => {
-  test("depth + 1, the decided spawns, blocked = its name", () => {
-    assert.deepEqual(childEnvironment(AGENTS[1], 0, ["explore"]), {
-      XCSH_TASK_DEPTH: "1",
-      XCSH_SPAWNS: "explore",
-      PI_BLOCKED_AGENT: "plan",
-    });
+  test("the depth counter only: the rights travel in the envelope", () => {
+    assert.deepEqual(childEnvironment(0), { XCSH_TASK_DEPTH: "1" });
+    assert.deepEqual(childEnvironment(2), { XCSH_TASK_DEPTH: "3" });
   });
-  test("no spawns: an empty XCSH_SPAWNS", () => {
-    assert.equal(childEnvironment(AGENTS[2], 1, []).XCSH_SPAWNS, "");
-    assert.equal(childEnvironment(AGENTS[2], 0, "*").XCSH_SPAWNS, "*");
-    assert.equal(childEnvironment(AGENTS[2], 0, ["a", "b"]).XCSH_SPAWNS, "a,b");
-  });
-  test("recursive agents are not blocked", () => {
-    assert.equal(childEnvironment(agent("loop", { recursive: true }), 0, []).PI_BLOCKED_AGENT, "");
+});
+
+describe("blockedAgentOf", () => {
+  test("the agent itself; recursive agents are not blocked", () => {
+    assert.equal(blockedAgentOf(agent("plan")), "plan");
+    assert.equal(blockedAgentOf(agent("loop", { recursive: true })), undefined);
   });
 });
 
@@ -96,11 +87,6 @@ describe("the readers", () => {
     assert.equal(reportedDepth({ XCSH_TASK_DEPTH: "x" }), 0);
     assert.equal(reportedDepth({}), 0);
   });
-  test("spawnAllowed: unset or a list allows, blank denies", () => {
-    assert.equal(spawnAllowed({}), true);
-    assert.equal(spawnAllowed({ XCSH_SPAWNS: "explore" }), true);
-    assert.equal(spawnAllowed({ XCSH_SPAWNS: " " }), false);
-  });
   test("parentPipe only for 1", () => {
     assert.equal(parentPipe({ XCSH_PARENT_PIPE: "1" }), true);
     assert.equal(parentPipe({ XCSH_PARENT_PIPE: "true" }), false);
@@ -117,14 +103,20 @@ describe("the readers", () => {
       [true, true, false, false, false],
     );
   });
-  test("envelopeVariables: the envelope's spawn right and blocked agent win", () => {
+  test("envelopeVariables: the envelope's spawn right and blocked agent, always both", () => {
     const toolSet = { spawns: ["a", "b"] };
     assert.deepEqual(envelopeVariables({ toolSet, blockedAgent: "rev" }), {
       XCSH_SPAWNS: "a,b",
       PI_BLOCKED_AGENT: "rev",
     });
-    assert.deepEqual(envelopeVariables({ toolSet: { spawns: "*" } }), { XCSH_SPAWNS: "*" });
-    assert.deepEqual(envelopeVariables({}), {});
+    assert.deepEqual(envelopeVariables({ toolSet: { spawns: "*" } }), {
+      XCSH_SPAWNS: "*",
+      PI_BLOCKED_AGENT: "",
+    });
+    assert.deepEqual(envelopeVariables({ toolSet: { spawns: [] } }), {
+      XCSH_SPAWNS: "",
+      PI_BLOCKED_AGENT: "",
+    });
     const read = readCallerState({
       XCSH_TASK_DEPTH: "1",
       ...envelopeVariables({ toolSet: { spawns: [] }, blockedAgent: "rev" }),

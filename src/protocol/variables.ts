@@ -2,13 +2,16 @@
  * The environment variables of the parent–child protocol, and the one reader
  * of each.
  *
- * A parent starts its child with `XCSH_TASK_DEPTH` (its depth + 1),
- * `XCSH_SPAWNS` (the agents the child may start: `*`, CSV, or `""` for
- * none), `PI_BLOCKED_AGENT` (the agent the child must not start again) and
- * `XCSH_PARENT_PIPE=1` (stdin is the parent's pipe: its end means the parent
- * died). The envelope carries the spawn right and the blocked agent too, and
- * its values win (`envelopeVariables`); a launcher's command line carries
- * neither (`travelsOnCommandLine`). `XCSH_TASK_MARK` and `XCSH_COMMAND_MARK`
+ * A parent starts its child with `XCSH_TASK_DEPTH` (its depth + 1, a
+ * counter of the tree) and `XCSH_PARENT_PIPE=1` (stdin is the parent's
+ * pipe: its end means the parent died). Rights are no counters: the spawn
+ * right and the blocked agent are stated once, in the envelope
+ * (`toolSet.spawns`, `blockedAgent`). The child hands them on as
+ * `XCSH_SPAWNS` (the agents it may start: `*`, CSV, or `""` for none) and
+ * `PI_BLOCKED_AGENT` to its own `task` tool and to the commands it runs
+ * (`envelopeVariables`), where an `xcsh run` reads them as its caller's
+ * limits; a launcher's command line carries neither
+ * (`travelsOnCommandLine`). `XCSH_TASK_MARK` and `XCSH_COMMAND_MARK`
  * mark the process trees of a task and of a bash command, so that what a
  * double fork left behind can still be found and ended. `XCSH_BACKGROUND_RUN` names the session a
  * background run records. The user's `XCSH_MODEL` picks the model; the
@@ -99,18 +102,17 @@ function spawnsValue(spawns: "*" | readonly string[]): string {
 /**
  * The protocol variables a child's envelope decides, as its environment
  * holds them: `XCSH_SPAWNS` from the tool set the parent decided,
- * `PI_BLOCKED_AGENT` from `blockedAgent`. The child lays them over its own
- * environment, so its `task` tool and the commands it runs (an `xcsh run`
- * in its bash) honour them however it was started: through a launcher they
- * are on no command line. An envelope without them (written by hand) leaves
- * the environment's.
+ * `PI_BLOCKED_AGENT` from `blockedAgent` (`""`: none). The child lays them
+ * over its own environment, so its `task` tool and the commands it runs (an
+ * `xcsh run` in its bash) honour them however it was started, whatever it
+ * inherited.
  */
 export function envelopeVariables(
-  plan: { blockedAgent?: string; toolSet?: { spawns: "*" | readonly string[] } },
+  plan: { blockedAgent?: string; toolSet: { spawns: "*" | readonly string[] } },
 ): Record<string, string> {
   return {
-    ...(plan.toolSet ? { [SPAWNS]: spawnsValue(plan.toolSet.spawns) } : {}),
-    ...(plan.blockedAgent !== undefined ? { [BLOCKED_AGENT]: plan.blockedAgent } : {}),
+    [SPAWNS]: spawnsValue(plan.toolSet.spawns),
+    [BLOCKED_AGENT]: plan.blockedAgent ?? "",
   };
 }
 
@@ -162,33 +164,16 @@ export function readCallerState(
 }
 
 /**
- * The xcsh variables a child of `agent` starts with; `spawns` is what the
- * tool-set rule left it (`[]`: none).
+ * The xcsh variables a child starts with: the tree's depth counter. Its
+ * rights travel in its envelope.
  */
-export function childEnvironment(
-  agent: AgentDefinition,
-  parentDepth: number,
-  spawns: "*" | readonly string[],
-): Record<"XCSH_TASK_DEPTH" | "XCSH_SPAWNS" | "PI_BLOCKED_AGENT", string> {
-  return {
-    XCSH_TASK_DEPTH: String(parentDepth + 1),
-    XCSH_SPAWNS: spawnsValue(spawns),
-    PI_BLOCKED_AGENT: blockedAgentOf(agent) ?? "",
-  };
+export function childEnvironment(parentDepth: number): Record<"XCSH_TASK_DEPTH", string> {
+  return { XCSH_TASK_DEPTH: String(parentDepth + 1) };
 }
 
 /** The depth a child reports in its `start` event: a bad value reads as 0. */
 export function reportedDepth(env: Env): number {
   return Math.max(0, Math.trunc(numberVariable(env[TASK_DEPTH], 0, "non-negative")));
-}
-
-/**
- * Whether a child built without the parent's tool set may start agents: it
- * may unless `XCSH_SPAWNS` says none.
- */
-export function spawnAllowed(env: Env): boolean {
-  const spawns = env[SPAWNS];
-  return spawns === undefined || spawns.trim() !== "";
 }
 
 /** Whether stdin is the parent's pipe (`XCSH_PARENT_PIPE=1`). */

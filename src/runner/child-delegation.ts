@@ -1,8 +1,8 @@
 /**
  * The `task` tool's runner inside a child: the same parent-side runner as
- * `xcsh run`, with the child as the caller (its depth, spawn rights and
- * blocked agent come from its environment, with its envelope's laid over
- * it) and its model and schema as the parent's, and its deny rules (its
+ * `xcsh run`, with the child as the caller (its depth from its
+ * environment's counter, its spawn right and blocked agent from its plan)
+ * and its model and schema as the parent's, and its deny rules (its
  * callers' among them) added to every agent it starts, and its write lane
  * the bound of every lane it gives. Guard refusals reach
  * the model as the tool's error.
@@ -25,24 +25,29 @@ export function taskRunnerFor(ctx: TaskRunnerContext): TaskRunner {
   // most task.maxConcurrency sub-agents at once.
   const limiter = createLimiter(ctx.config.task.maxConcurrency);
   return async (req, signal) => {
-    // The child's environment as its envelope decides it: depth, spawn right, blocked agent.
-    const caller = readCallerState(ctx.env);
-    if (!caller.ok) throw new Error(caller.message);
+    // The tree's depth from the environment's counter; the rights from the plan.
+    const read = readCallerState(ctx.env);
+    if (!read.ok) throw new Error(read.message);
+    const { toolSet, blockedAgent } = ctx.envelope;
+    const caller = {
+      depth: read.state.depth,
+      spawns: toolSet.spawns,
+      ...(blockedAgent ? { blocked: blockedAgent } : {}),
+    };
     // The parent-side code loads only in a child that delegates.
     const { TaskTool } = await import("./task-runner.ts");
     const tool = new TaskTool({
       env: { cwd: ctx.envelope.cwd, home: homeDirectory(), env: ctx.env },
       config: ctx.config,
-      caller: caller.state,
+      caller,
       runId: runId(),
       parentSchema: ctx.envelope.outputSchema ?? undefined,
       parentModel: ctx.model,
       planMode: ctx.envelope.planMode,
       limiter,
-      // Without envelope keys (a child started by hand), its own environment's.
-      ...(ctx.envelope.keys ? { keys: ctx.envelope.keys } : {}),
-      ...(ctx.envelope.agentSet ? { agentSet: ctx.envelope.agentSet } : {}),
-      ...(ctx.envelope.sandbox ? { sandbox: ctx.envelope.sandbox } : {}),
+      keys: ctx.envelope.keys,
+      agentSet: ctx.envelope.agentSet,
+      sandbox: ctx.envelope.sandbox,
       // The settings files' hooks as the top-level run read them (none: none).
       settingsHooks: ctx.envelope.settingsHooks ?? {},
       // What this agent was refused, no agent it starts may do.

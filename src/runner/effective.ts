@@ -13,7 +13,7 @@
  * @module
  */
 import { depthExhausted } from "./guards.ts";
-import { decideToolSet, type ToolSet } from "../protocol/tool-set-rule.ts";
+import { decideToolSet, type ToolSet } from "./tool-set-rule.ts";
 import type { AgentDefinition, PermissionRule, PermissionRules } from "../types.ts";
 
 export const PLAN_MODE_PREAMBLE = `You are running in plan mode. Investigate and plan only:

@@ -26,6 +26,7 @@ import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
 import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
 import type { TaskResult, TokenUsage } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
+import { envelopeText } from "../protocol/envelope-builder.ts";
 import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
 import { type ChildEvent, parseEventLine } from "../protocol/events.ts";
 import { controlLine, RATE_LIMIT_VERSION } from "../protocol/control.ts";
@@ -390,7 +391,7 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     if (run.signal?.aborted) queueMicrotask(onAbort);
     else run.signal?.addEventListener("abort", onAbort, { once: true });
     if (child.pid !== undefined) run.onSpawn?.(child.pid);
-    child.write(JSON.stringify(envelope) + "\n");
+    child.write(envelopeText(envelope) + "\n");
   }
   return outcome;
 }

@@ -6,23 +6,16 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { answerGate, prefixKey, prefixLeaders, providerTypeOf } from "./prefix-sharing.ts";
+import { plan } from "../../tests/support/plan.ts";
 
 const envelope = (id: string, extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
-  version: 1,
-  id,
-  agent: {
-    name: "worker",
-    description: "w",
-    systemPrompt: "Work.",
-    source: "bundled",
-    family: "bundled",
-  },
-  assignment: `job ${id}`,
-  outputSchema: null,
-  model: "anthropic/claude-test",
-  cwd: "/p",
-  planMode: false,
-  limits: { maxTurns: 50, timeoutMs: 600_000, submitRetries: 3 },
+  ...plan({
+    id,
+    agent: { name: "worker", description: "w", systemPrompt: "Work." },
+    assignment: `job ${id}`,
+    model: "anthropic/claude-test",
+    cwd: "/p",
+  }),
   ...extra,
 });
 

@@ -27,6 +27,7 @@ import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "./prepared-task.ts";
 import { repoBase } from "./worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
+import { envelopeText } from "../protocol/envelope-builder.ts";
 import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
 import { continuation } from "../sessions/replay.ts";
@@ -107,7 +108,9 @@ async function bindResume(
   const { modelNote: _fromConfig, thinkingLevel: _current, ...rest } = t.envelope;
   // The session holds its MCP servers' secret env and headers hidden; they
   // come fresh, like keys.
-  const { mcpServers: _hidden, ...storedAgent } = stored.agent;
+  // A session of an older plan may hold the agent's spawn field: the right
+  // is this call's `toolSet.spawns`.
+  const { mcpServers: _hidden, spawns: _right, ...storedAgent } = stored.agent;
   const servers = t.envelope.agent.mcpServers;
   t.envelope = {
     ...rest,
@@ -127,7 +130,7 @@ async function bindResume(
     history: next.messages,
   };
   delete t.modelError;
-  const bytes = Buffer.byteLength(JSON.stringify(t.envelope), "utf8");
+  const bytes = Buffer.byteLength(envelopeText(t.envelope), "utf8");
   if (bytes > MAX_ENVELOPE_BYTES) {
     return `cannot resume session ${id}: its conversation is too long to continue (${
       envelopeTooLarge(bytes)

@@ -396,7 +396,7 @@ export class TaskTool {
       taskField: this.opts.laneField ?? ((i) => `tasks[${i}].writes`),
     });
     if (!lanes.ok) return usage(lanes.message);
-    const childEnv = childEnvironment(agent, caller.depth, toolSet.spawns);
+    const childEnv = childEnvironment(caller.depth);
     const tasks = req.tasks.map((t, i): PreparedTask => ({
       envelope: {
         ...buildEnvelope({

@@ -14,6 +14,20 @@ import {
   SessionWriter,
 } from "./store.ts";
 import { CHUNK_BYTES, MAX_RECORD_BYTES, scanLines } from "./reader.ts";
+import { plan } from "../../tests/support/plan.ts";
+
+/** A plan as a session keeps it: without its config, keys and history. */
+function storedPlan(): SessionHeader["envelope"] {
+  const { config: _c, keys: _k, history: _h, ...kept } = plan({
+    id: "0-explore",
+    agent: { name: "explore", description: "d", systemPrompt: "", family: "bundled" },
+    assignment: "find it",
+    model: "local/m",
+    cwd: "/p",
+    limits: { maxTurns: 5, timeoutMs: 1000, submitRetries: 1 },
+  });
+  return kept;
+}
 
 const header: SessionHeader = {
   type: "session",
@@ -23,23 +37,7 @@ const header: SessionHeader = {
   agent: "explore",
   model: "local/m",
   cwd: "/p",
-  envelope: {
-    version: 1,
-    id: "0-explore",
-    agent: {
-      name: "explore",
-      description: "d",
-      systemPrompt: "",
-      source: "bundled",
-      family: "bundled",
-    },
-    assignment: "find it",
-    outputSchema: null,
-    model: "local/m",
-    cwd: "/p",
-    planMode: false,
-    limits: { maxTurns: 5, timeoutMs: 1000, submitRetries: 1 },
-  },
+  envelope: storedPlan(),
 };
 const lines = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 

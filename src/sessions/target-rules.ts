@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../runtime.ts";
 import { isRecord } from "../formats/values.ts";
 
 /** The wire a conversation is sent on (the provider types of the config). */
@@ -53,7 +53,7 @@ export function idFits(target: TargetWire, id: string): boolean {
 /** `id` as `target` takes it: unchanged when it fits, else a short hash-based id. */
 export function fittedId(target: TargetWire, id: string): string {
   if (idFits(target, id)) return id;
-  return `call_${createHash("sha256").update(id).digest("hex").slice(0, 24)}`;
+  return `call_${sha256Hex(id).slice(0, 24)}`;
 }
 
 /** The text a tool result with no output carries instead. */

@@ -20,8 +20,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import process from "node:process";
-import { killMarked, killTree } from "../process/process-tree.ts";
 import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
 import { lanePrefix } from "../fs/write-lane.ts";
 import { stillThere } from "../fs/confined-folder.ts";
@@ -38,6 +36,9 @@ import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
 import { TOOL_READ_ONLY } from "../discovery/tool-catalogue.ts";
 import { COMMAND_MARK } from "../protocol/variables.ts";
+import { commandMarkPrefix, endCommand, liveCommands } from "./command-groups.ts";
+
+export { commandMarkPrefix, killAllCommandGroups } from "./command-groups.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -48,32 +49,7 @@ export const BASH_KEEP_ALL_CHARS = 16 * 1024 * 1024;
 
 /** The variable that marks every process a command starts. */
 
-/** Commands still running, pid → mark (for the child's signal handler). */
-const liveCommands = new Map<number, string>();
 let commandCount = 0;
-
-/**
- * How every command mark of process `pid` (this one by default) begins: a
- * process that outlived its command still carries it.
- */
-export function commandMarkPrefix(pid: number = process.pid): string {
-  return `${pid}-`;
-}
-
-/** Ends a command's tree and every process carrying its mark. */
-function endCommand(pid: number | undefined, mark: string): void {
-  if (pid !== undefined) killTree(pid, "SIGKILL");
-  killMarked(COMMAND_MARK, mark, "SIGKILL");
-}
-
-/**
- * Kills every command still running, with everything it started (its
- * process group, its descendants and their groups, and every process
- * carrying its mark, so neither `setsid` nor a double fork escapes).
- */
-export function killAllCommandGroups(): void {
-  for (const [pid, mark] of liveCommands) endCommand(pid, mark);
-}
 
 /** How a command starts: program, arguments, and the task's network proxy if it uses one. */
 interface CommandLine {

@@ -21,6 +21,7 @@ import {
   type World,
 } from "../support/world.ts";
 import { startWebServer, type WebServer } from "../support/web-server.ts";
+import { planText, userConfig } from "../support/plan.ts";
 
 const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");
 const FS_SERVER = join(
@@ -193,12 +194,13 @@ describe("todo through a real child", () => {
     const again = await runXcsh(["__child"], {
       cwd: w.cwd,
       home: w.home,
-      stdin: JSON.stringify({
-        version: 1,
+      stdin: planText({
         id: "t",
         agent: { name: "planner", description: "d", systemPrompt: "p", tools: ["todo"] },
         assignment: "plan",
         cwd: w.cwd,
+        model: userConfig(w.home).models.default ?? null,
+        config: userConfig(w.home),
       }),
     });
     const events = again.stdout.trim().split("\n").map((l) => JSON.parse(l));

@@ -25,6 +25,7 @@ import {
   waitForNoProcessesIn,
 } from "../support/world.ts";
 import { type SlurmCluster, startSlurm } from "../support/slurm.ts";
+import { agentSetOf, planText, userConfig } from "../support/plan.ts";
 
 const harness = modelHarness({ respond: () => ({ text: "done" }) });
 const { server, respond } = harness;
@@ -524,18 +525,15 @@ function driveChild(
 }
 
 describe("the control channel, driven by hand", () => {
-  const envelopeFor = (cwd: string, extra: Event = {}): Event => ({
-    version: 1,
-    id: "0-test",
-    agent: { name: "tester", description: "Test agent", systemPrompt: "You are a test agent." },
-    assignment: "List the folder, then answer.",
-    outputSchema: null,
-    model: "local/mock-large",
-    cwd,
-    planMode: false,
-    limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 },
-    ...extra,
-  });
+  const envelopeFor = (w: { cwd: string; home: string }, extra: { budget?: true } = {}): Event =>
+    JSON.parse(planText({
+      assignment: "List the folder, then answer.",
+      model: "local/mock-large",
+      cwd: w.cwd,
+      config: userConfig(w.home),
+      limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 },
+      ...extra,
+    }));
 
   test("under a budget the child asks before each call, and a deny ends it", async () => {
     const w = pricedWorld();
@@ -548,7 +546,7 @@ describe("the control channel, driven by hand", () => {
     let asked = 0;
     const { events, code } = await driveChild(
       w,
-      envelopeFor(w.cwd, { budget: true }),
+      envelopeFor(w, { budget: true }),
       (e, write) => {
         if (e.type !== "budget_request") return;
         asked++;
@@ -586,20 +584,22 @@ describe("the control channel, driven by hand", () => {
     server.requests.length = 0;
     const { events, code } = await driveChild(
       w,
-      envelopeFor(w.cwd, {
+      JSON.parse(planText({
+        assignment: "Delegate.",
+        model: "local/mock-large",
+        cwd: w.cwd,
+        config: userConfig(w.home),
+        limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 },
         budget: true,
         agent: {
           name: "boss",
           description: "Delegates",
           systemPrompt: "You delegate.",
           tools: ["task"],
-        },
-        toolSet: {
-          tools: ["task"],
           spawns: ["helper"],
-          mcp: { patterns: [], declared: [], deny: [], readOnlyOnly: false },
         },
-      }),
+        agentSet: await agentSetOf(w.cwd, w.home),
+      })),
       (e, write) => {
         // A sibling spent the budget: the parent says so as soon as the child reads control.
         if (e.type === "start") write({ type: "exhausted", reason: "a sibling spent it" });
@@ -622,7 +622,7 @@ describe("the control channel, driven by hand", () => {
     server.requests.length = 0;
     let sentAt = 0;
     let requestsWhenSent = -1;
-    const { events, code } = await driveChild(w, envelopeFor(w.cwd), (e, write) => {
+    const { events, code } = await driveChild(w, envelopeFor(w), (e, write) => {
       // After the first answer, a sibling's pause: the local provider has no key.
       if (e.type === "usage" && sentAt === 0) {
         sentAt = Date.now();
@@ -653,7 +653,7 @@ describe("the control channel, driven by hand", () => {
     const w = pricedWorld();
     respond(() => ({ text: "slow", delayMs: 20_000 }));
     server.requests.length = 0;
-    const { events, code } = await driveChild(w, envelopeFor(w.cwd), (e, write) => {
+    const { events, code } = await driveChild(w, envelopeFor(w), (e, write) => {
       if (e.type === "start") write({ type: "cancel" });
     });
     assert.equal(code, 1);

@@ -24,6 +24,7 @@ import process from "node:process";
 import { requireBinary, type RunResult, runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import type { ModelServer, RecordedRequest, Turn } from "../support/model-server.ts";
+import { configOf, type PlanOptions, planText, TEST_AGENT } from "../support/plan.ts";
 
 const SECRET = "sk-test-very-secret-key-0123456789";
 
@@ -163,19 +164,14 @@ function dirs(config: string): { home: string; cwd: string } {
   return { home, cwd };
 }
 
+/** A test's part of a plan; `wire` completes it with the parent's defaults. */
 function envelope(cwd: string, extra: Event = {}): Event {
-  return {
-    version: 1,
-    id: "0-test",
-    agent: { name: "tester", description: "Test agent", systemPrompt: "You are a test agent." },
-    assignment: "Read hello.txt and say what it contains.",
-    outputSchema: null,
-    model: null,
-    cwd,
-    planMode: false,
-    limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 },
-    ...extra,
-  };
+  return { cwd, limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 3 }, ...extra };
+}
+
+/** The complete plan a child reads: `e` with the config the parent read from `configText`. */
+function wire(e: Event, configText: string): string {
+  return planText({ ...e, config: configText } as PlanOptions);
 }
 
 function events(r: RunResult): Event[] {
@@ -211,13 +207,14 @@ async function runChild(
   env: (f: Format, url: string, cwd: string) => { envelope: Event; env?: Record<string, string> },
 ): Promise<ChildRun> {
   fresh(turns);
-  const { home, cwd } = dirs(f.config(server.url));
+  const config = f.config(server.url);
+  const { home, cwd } = dirs(config);
   const spec = env(f, server.url, cwd);
   const r = await runXcsh(["__child"], {
     cwd,
     home,
     env: { XCSH_RETRY_BASE_MS: "5", ...f.env(server.url), ...spec.env },
-    stdin: JSON.stringify(spec.envelope),
+    stdin: wire(spec.envelope, config),
   });
   return { r, result: resultOf(r), server };
 }
@@ -268,6 +265,7 @@ for (const f of FORMATS) {
         [{ toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] }],
         (_f, _url, cwd) => ({
           envelope: envelope(cwd, {
+            model: f.smol,
             agent: explore,
             outputSchema: explore.output,
             assignment: "Where is the greeting?",
@@ -320,7 +318,7 @@ for (const f of FORMATS) {
           { toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_DATA } } }] },
         ],
         (_f, _url, cwd) => ({
-          envelope: envelope(cwd, { agent: explore, outputSchema: explore.output }),
+          envelope: envelope(cwd, { model: f.smol, agent: explore, outputSchema: explore.output }),
         }),
       );
       assert.equal(r.code, 0, r.stderr);
@@ -340,6 +338,7 @@ for (const f of FORMATS) {
         [{ toolCalls: [bad] }, { toolCalls: [bad] }, { text: "never reached" }],
         (_f, _url, cwd) => ({
           envelope: envelope(cwd, {
+            model: f.smol,
             agent: explore,
             outputSchema: explore.output,
             limits: { maxTurns: 10, timeoutMs: 30_000, submitRetries: 1 },
@@ -362,7 +361,7 @@ for (const f of FORMATS) {
           text: "unused",
         }],
         (_f, _url, cwd) => ({
-          envelope: envelope(cwd, { agent: explore, outputSchema: explore.output }),
+          envelope: envelope(cwd, { model: f.smol, agent: explore, outputSchema: explore.output }),
         }),
       );
       assert.equal(r.code, 1);
@@ -397,19 +396,31 @@ for (const f of FORMATS) {
       assert.match(end?.summary, /unknown tool 'write'/);
     });
 
-    test("no spawn rights (XCSH_SPAWNS empty) removes the task tool", async () => {
+    test("no spawn right in the plan removes the task tool (XCSH_SPAWNS adds none)", async () => {
+      const spawner = { ...TEST_AGENT, spawns: "*" };
       const { r, server } = await runChild(
         f,
         [{ text: "ok" }],
         (f, _url, cwd) => ({
-          envelope: envelope(cwd, { model: f.model }),
-          env: { XCSH_SPAWNS: "" },
+          envelope: envelope(cwd, { model: f.model, agent: spawner, depthAllowsSpawn: false }),
+          env: { XCSH_SPAWNS: "*" },
         }),
       );
       assert.equal(r.code, 0, r.stderr);
       const offered = f.toolNames(server.requests[0].body);
       assert.ok(!offered.includes("task"));
       assert.ok(offered.includes("bash") && offered.includes("edit"));
+      // The same agent with the right in its plan: the task tool, whatever the environment says.
+      const allowed = await runChild(
+        f,
+        [{ text: "ok" }],
+        (f, _url, cwd) => ({
+          envelope: envelope(cwd, { model: f.model, agent: spawner }),
+          env: { XCSH_SPAWNS: "" },
+        }),
+      );
+      assert.equal(allowed.r.code, 0, allowed.r.stderr);
+      assert.ok(f.toolNames(allowed.server.requests[0].body).includes("task"));
     });
 
     const recoverable: [string, Turn][] = [
@@ -471,7 +482,8 @@ for (const f of FORMATS) {
 
     test("a missing API key is a one-line error naming the variable", async () => {
       fresh([{ text: "unused" }]);
-      const { home, cwd } = dirs(f.config(server.url));
+      const config = f.config(server.url);
+      const { home, cwd } = dirs(config);
       const env = f.env(server.url);
       const variable = f.keyVar;
       delete env[variable];
@@ -479,7 +491,7 @@ for (const f of FORMATS) {
         cwd,
         home,
         env,
-        stdin: JSON.stringify(envelope(cwd, { model: f.model })),
+        stdin: wire(envelope(cwd, { model: f.model }), config),
       });
       const result = resultOf(r);
       assert.equal(r.code, 1);
@@ -623,7 +635,7 @@ describe("xcsh __child (Gemini specifics)", () => {
         GOOGLE_GENERATIVE_AI_BASE_URL: server.url,
         GOOGLE_GENERATIVE_AI_API_KEY: SECRET,
       },
-      stdin: JSON.stringify(envelope(cwd, { model: "google/gemini-test" })),
+      stdin: wire(envelope(cwd, { model: "google/gemini-test" }), ""),
     });
     const result = resultOf(r);
     assert.equal(r.code, 0, r.stderr);
@@ -638,7 +650,7 @@ describe("xcsh __child (Gemini specifics)", () => {
       cwd,
       home,
       env: { GEMINI_BASE_URL: "http://127.0.0.1:9/v1beta" },
-      stdin: JSON.stringify(envelope(cwd, { model: "google/gemini-test" })),
+      stdin: wire(envelope(cwd, { model: "google/gemini-test" }), ""),
     });
     const result = resultOf(r);
     assert.equal(r.code, 1);
@@ -671,7 +683,7 @@ describe("xcsh __child (either format)", () => {
       cwd,
       home,
       env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: SECRET },
-      stdin: JSON.stringify(envelope(cwd, { model: "openai/gpt-5-mock", thinkingLevel: "high" })),
+      stdin: wire(envelope(cwd, { model: "openai/gpt-5-mock", thinkingLevel: "high" }), ""),
     });
     const result = resultOf(r);
     assert.equal(r.code, 0, r.stderr);
@@ -735,61 +747,94 @@ describe("xcsh __child (either format)", () => {
     assert.equal(server.requests.length, 0);
   });
 
-  test("XCSH_MODEL and the depth variable are honoured", async () => {
+  test("the plan's model is the one run (XCSH_MODEL was the parent's to read); the depth counter is honoured", async () => {
     const { r, server } = await runChild(
       FORMATS[1],
       [{ text: "hi" }],
       (_f, _url, cwd) => ({
-        envelope: envelope(cwd),
+        envelope: envelope(cwd, { model: "local/from-plan" }),
         env: { XCSH_MODEL: "local/from-env", XCSH_TASK_DEPTH: "2" },
       }),
     );
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(server.requests[0].body.model, "from-env");
+    assert.equal(server.requests[0].body.model, "from-plan");
     assert.deepEqual(events(r)[0].depth, 2);
   });
 
-  test("a bad config file is an error naming the file and the key", async () => {
-    const { r, result, server } = await runChild(
-      {
-        ...FORMATS[1],
-        config: (url) => FORMATS[1].config(url) + "task:\n  maxConcurrency: 0\n",
-      },
-      [{ text: "unused" }],
-      (f, _url, cwd) => ({ envelope: envelope(cwd, { model: f.model }) }),
-    );
-    assert.equal(r.code, 1);
-    assert.equal(
-      result.error,
-      "~/.xcsh/agent/config.yml: 'task.maxConcurrency' must be a positive integer, got 0",
+  test("a bad config file is the parent's error, naming the file and the key", async () => {
+    fresh([{ text: "unused" }]);
+    const { home, cwd } = dirs(FORMATS[1].config(server.url) + "task:\n  maxConcurrency: 0\n");
+    const r = await runXcsh(["run", "quick_task", "go"], {
+      cwd,
+      home,
+      env: FORMATS[1].env(server.url),
+    });
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /\/\.xcsh\/agent\/config\.yml: 'task\.maxConcurrency' must be a positive integer, got 0/,
     );
     assert.equal(server.requests.length, 0);
   });
 
+  test("a bad config in the plan is one error line naming the key; no file is read", async () => {
+    fresh([{ text: "unused" }]);
+    const { home, cwd } = dirs("task:\n  maxConcurrency: [not, read]\n");
+    const config = configOf(FORMATS[1].config(server.url));
+    const bad = { ...config, task: { ...config.task, maxConcurrency: 0 } };
+    const r = await runXcsh(["__child"], {
+      cwd,
+      home,
+      env: FORMATS[1].env(server.url),
+      stdin: planText({ cwd, model: FORMATS[1].model, config: bad }),
+    });
+    const result = resultOf(r);
+    assert.equal(r.code, 1);
+    assert.equal(
+      result.error,
+      "invalid envelope: 'config' is invalid: 'task.maxConcurrency' must be a positive integer, got 0",
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
+  const complete = (): Event =>
+    JSON.parse(planText({ id: "x", cwd: "/", model: "local/m", assignment: "go" }));
+  const without = (field: string): string => {
+    const doc = complete();
+    delete doc[field];
+    return JSON.stringify(doc);
+  };
   const badEnvelopes: [string, string, RegExp][] = [
     ["not JSON", "{nope", /^invalid envelope: not valid JSON/],
     ["empty stdin", "", /^invalid envelope: stdin was empty/],
-    ["a wrong version", JSON.stringify({ version: 2, id: "x" }), /'version' must be 1/],
     [
-      "a missing assignment",
-      JSON.stringify({
-        version: 1,
-        id: "x",
-        agent: { name: "a", description: "d", systemPrompt: "" },
-        cwd: "/",
-      }),
-      /'assignment' must be a non-empty string/,
+      "an older version",
+      JSON.stringify({ ...complete(), version: 1 }),
+      /^invalid envelope: the plan is task envelope version 1; this xcsh speaks version 2 \(run the same xcsh version on both sides\)$/,
+    ],
+    [
+      "a newer version",
+      JSON.stringify({ ...complete(), version: 3 }),
+      /^invalid envelope: the plan is task envelope version 3; this xcsh speaks version 2/,
+    ],
+    ["a missing assignment", without("assignment"), /^invalid envelope: 'assignment' is missing/],
+    ["a missing sandbox", without("sandbox"), /^invalid envelope: 'sandbox' is missing/],
+    ["a missing tool set", without("toolSet"), /^invalid envelope: 'toolSet' is missing/],
+    ["a missing config", without("config"), /^invalid envelope: 'config' is missing/],
+    ["a missing model", without("model"), /^invalid envelope: 'model' is missing/],
+    [
+      "a null model",
+      JSON.stringify({ ...complete(), model: null }),
+      /'model' must be the resolved/,
+    ],
+    [
+      "an unknown field",
+      JSON.stringify({ ...complete(), fallback: "child decides" }),
+      /^invalid envelope: 'fallback' is not a field of a version 2 plan$/,
     ],
     [
       "a bad limit",
-      JSON.stringify({
-        version: 1,
-        id: "x",
-        agent: { name: "a", description: "d", systemPrompt: "" },
-        assignment: "go",
-        cwd: "/",
-        limits: { maxTurns: 0 },
-      }),
+      JSON.stringify({ ...complete(), limits: { maxTurns: 0, timeoutMs: 1, submitRetries: 0 } }),
       /'limits\.maxTurns' must be a positive integer/,
     ],
   ];
@@ -828,7 +873,9 @@ describe("xcsh __child (either format)", () => {
     const closed = new Promise<number | null>((resolve) =>
       child.on("close", (code) => resolve(code))
     );
-    child.stdin.end(JSON.stringify(envelope(cwd, { model: FORMATS[1].model })));
+    child.stdin.end(
+      wire(envelope(cwd, { model: FORMATS[1].model }), FORMATS[1].config(server.url)),
+    );
     await toolStarted;
     // process.kill, not child.kill: Deno's child.kill reports the signal as the
     // way the child ended even when the child handles it and exits.

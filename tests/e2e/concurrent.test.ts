@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { agentMd, assignmentOf, isAfterTool, offeredTools, type World } from "../support/world.ts";
+import { agentSetOf, planText, userConfig } from "../support/plan.ts";
 
 const harness = modelHarness({ respond: () => ({ text: "unexpected request" }) });
 const { server, respond } = harness;
@@ -66,8 +67,7 @@ function resultsSent(): { id: string; text: string }[] {
 describe("three task calls in one turn", () => {
   test("run side by side; results go back in call order; callIds pair", async () => {
     const w = world();
-    const envelope = {
-      version: 1,
+    const envelope = planText({
       id: "boss",
       agent: {
         name: "boss",
@@ -79,11 +79,13 @@ describe("three task calls in one turn", () => {
       assignment: "delegate",
       cwd: w.cwd,
       model: "local/mock-large",
-    };
+      config: userConfig(w.home),
+      agentSet: await agentSetOf(w.cwd, w.home),
+    });
     const r = await runXcsh(["__child"], {
       cwd: w.cwd,
       home: w.home,
-      stdin: JSON.stringify(envelope),
+      stdin: envelope,
     });
     assert.equal(r.code, 0, r.stderr);
     // deno-lint-ignore no-explicit-any

@@ -310,6 +310,33 @@ describe("the model of a resumed session", () => {
     });
   }
 
+  test("a session an older xcsh wrote (envelope version 1) resumes on a complete plan", async () => {
+    const w = world();
+    const run = (args: string[]) => runXcsh(args, { cwd: w.cwd, home: w.home });
+    script([{ text: "first answer" }]);
+    const first = await run(["run", "worker", "--model", "local/mock-small", "first task"]);
+    assert.equal(first.code, 0, first.stderr);
+    // Its header as version 1 kept it: the agent's spawn field, no tool set,
+    // sandbox or prompt context (the child then decided those).
+    const { id, text } = onlySession(w);
+    const [head, ...rest] = text.split("\n");
+    const header = JSON.parse(head);
+    const { toolSet: _t, sandbox: _s, promptContext: _p, agentSet: _a, ...v1 } = header.envelope;
+    header.envelope = { ...v1, version: 1, agent: { ...v1.agent, spawns: "*" } };
+    writeFileSync(
+      join(sessionsDir(w), `${id}.jsonl`),
+      [JSON.stringify(header), ...rest].join("\n"),
+    );
+    script([{ text: "resumed fine" }]);
+    const r = await run(["run", "--resume", id, "follow-up task"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "resumed fine\n");
+    const tools = (server.requests[0].body.tools ?? []).map(
+      (t: { function: { name: string } }) => t.function.name,
+    );
+    assert.ok(!tools.includes("task"), `the old spawn field grants nothing: ${tools}`);
+  });
+
   test("stays the one it ran on when models.default changed since", async () => {
     const w = world();
     // No key is set: the new default could not even run.

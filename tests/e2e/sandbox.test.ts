@@ -30,6 +30,8 @@ import { runXcshVia } from "../support/fixtures.ts";
 import type { Turn } from "../support/model-server.ts";
 import { toolResults, type World } from "../support/world.ts";
 import { bwrapLocations, findBwrap, sandboxSupport } from "../../src/sandbox/probe.ts";
+import { planText, userConfig } from "../support/plan.ts";
+import type { SandboxSetting } from "../../src/types.ts";
 
 const linux = process.platform === "linux" ? false : "needs /proc and Linux";
 const support = sandboxSupport(bwrapLocations(process.env), true);
@@ -485,16 +487,16 @@ describe("without bubblewrap", { skip: linux }, () => {
     assert.match(r.stderr, /task\.sandbox: read-only: bubblewrap \(bwrap\) is not installed/);
   });
 
-  test("an envelope written by hand: a required mode fails the task, the default degrades", async () => {
+  test("a plan whose sandbox cannot start here: required fails the task, else degrades", async () => {
     const w = world();
-    const envelope = (sandbox: unknown) =>
-      JSON.stringify({
-        version: 1,
+    const envelope = (sandbox: SandboxSetting | undefined) =>
+      planText({
         id: "hand",
         agent: { name: "hand", description: "d", systemPrompt: "p", tools: ["bash"] },
         assignment: "go",
         model: "local/mock-small",
         cwd: w.cwd,
+        config: userConfig(w.home),
         ...(sandbox ? { sandbox } : {}),
       });
     server.script([]);
@@ -503,7 +505,7 @@ describe("without bubblewrap", { skip: linux }, () => {
       cwd: w.cwd,
       home: w.home,
       env: noBwrap,
-      stdin: envelope({ mode: "read-only", required: true }),
+      stdin: envelope({ mode: "read-only", network: true, required: true }),
     });
     assert.equal(r.code, 1);
     const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);

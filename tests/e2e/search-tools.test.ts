@@ -15,6 +15,7 @@ import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { grepTool as referenceGrep } from "../support/reference-search/grep.ts";
 import { unavailableTaskRunner } from "../../src/tools/task.ts";
+import { planText, userConfig } from "../support/plan.ts";
 
 let scratch = "";
 const harness = modelHarness({
@@ -74,15 +75,13 @@ describe("grep and find in a child of the compiled binary", () => {
     const r = await runXcsh(["__child"], {
       cwd,
       home,
-      stdin: JSON.stringify({
-        version: 1,
+      stdin: planText({
         id: "0-search",
         agent: { name: "searcher", description: "Searches", systemPrompt: "Search." },
         assignment: "Search the tree.",
-        outputSchema: null,
         model: "local/mock",
         cwd,
-        planMode: false,
+        config: userConfig(home),
         limits: { maxTurns: 10, timeoutMs: 60_000, submitRetries: 3 },
       }),
     });
@@ -141,15 +140,13 @@ describe("grep and find in a child of the compiled binary", () => {
     const r = await runXcsh(["__child"], {
       cwd,
       home,
-      stdin: JSON.stringify({
-        version: 1,
+      stdin: planText({
         id: "0-bigsearch",
         agent: { name: "searcher", description: "Searches", systemPrompt: "Search." },
         assignment: "Search the tree.",
-        outputSchema: null,
         model: "local/mock",
         cwd,
-        planMode: false,
+        config: userConfig(home),
         limits: { maxTurns: 10, timeoutMs: 60_000, submitRetries: 3 },
       }),
     });

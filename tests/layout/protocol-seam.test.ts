@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative, sep } from "node:path";
 import { ROOT } from "../support/cli.ts";
-import { relativeImports } from "./folder-graph.ts";
+import { relativeImports, withoutComments } from "./folder-graph.ts";
 
 /** The files under `src/<folder>` (tests left out), by path under `src/`. */
 function sources(folder: string): Record<string, string> {
@@ -79,4 +79,72 @@ test("child/ and runner/ read the protocol's variables only through protocol/var
   const files = { ...sources("child"), ...sources("runner") };
   assert.ok(Object.keys(files).length > 20, "expected the child and runner sources");
   assert.deepEqual(literalReads(files), []);
+});
+
+// The parent plans, the child executes: the child loads no config file,
+// resolves no model and chooses no sandbox (those are the parent's, and
+// travel in the plan); the protocol, the seam itself, depends on neither
+// config/ nor discovery/.
+
+/** The parent's deciders a child must not import: config loading, model resolution, sandbox choice. */
+const DECIDERS = [
+  /^config\/load[^/]*\.ts$/,
+  /^model\/resolve[^/]*\.ts$/,
+  /^runner\/sandbox-choice\.ts$/,
+];
+
+/** The imports of `files` whose target matches one of `targets`. */
+function importsOf(files: Record<string, string>, targets: readonly RegExp[]): string[] {
+  const hits: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    for (const spec of relativeImports(text)) {
+      const target = posix.normalize(posix.join(posix.dirname(file), spec));
+      if (targets.some((t) => t.test(target))) hits.push(`${file} → ${target}`);
+    }
+  }
+  return hits;
+}
+
+/** The files of `files` that name the sandbox chooser of `sandbox/mode.ts`. */
+function sandboxChoosers(files: Record<string, string>): string[] {
+  return Object.entries(files).filter(([, text]) => /\bchooseSandbox\b/.test(withoutComments(text)))
+    .map(([file]) => file);
+}
+
+describe("plan seam rules", () => {
+  test("finds a child's import of config loading, model resolution or the sandbox choice", () => {
+    assert.deepEqual(
+      importsOf({
+        "child/a.ts": 'import { loadConfig } from "../config/load.ts";',
+        "child/b.ts": 'const m = await import("../model/resolve.ts");',
+        "child/c.ts": 'import { sandboxFor } from "../runner/sandbox-choice.ts";',
+        "child/d.ts": 'import { validateConfig } from "../config/validate.ts";',
+      }, DECIDERS),
+      [
+        "child/a.ts → config/load.ts",
+        "child/b.ts → model/resolve.ts",
+        "child/c.ts → runner/sandbox-choice.ts",
+      ],
+    );
+    assert.deepEqual(
+      sandboxChoosers({
+        "child/a.ts": 'import { chooseSandbox, startsCommands } from "../sandbox/mode.ts";',
+        "child/b.ts": "// chooseSandbox is the parent's\nconst s = startsCommands(x);",
+      }),
+      ["child/a.ts"],
+    );
+  });
+});
+
+test("src/child/ imports no config loading, no model resolution, no sandbox choice", () => {
+  const files = sources("child");
+  assert.ok(Object.keys(files).length > 20, "expected the child sources");
+  assert.deepEqual(importsOf(files, DECIDERS), []);
+  assert.deepEqual(sandboxChoosers(files), []);
+});
+
+test("src/protocol/ imports nothing of config/ or discovery/", () => {
+  const files = sources("protocol");
+  assert.ok(Object.keys(files).length > 5, "expected the protocol sources");
+  assert.deepEqual([...importsInto(files, "config"), ...importsInto(files, "discovery")], []);
 });

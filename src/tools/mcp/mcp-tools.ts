@@ -20,7 +20,7 @@
  */
 import { mcpToolName, parseMcpToolName } from "../../discovery/tool-names.ts";
 import type { McpServerDef } from "../../types.ts";
-import { type McpGrant, mcpToolGranted } from "../../protocol/tool-set-rule.ts";
+import { type McpGrant, mcpToolGranted } from "./mcp-grant.ts";
 import { connectMcpServer, type ConnectOptions, type McpConnection } from "./mcp-client.ts";
 import type { JsonSchemaObject, ToolSpec } from "../tool-spec.ts";
 import { toolAllowedByServer, unknownFilterNames } from "./mcp-tool-filter.ts";

@@ -3,12 +3,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  decideToolSet,
-  type McpGrant,
-  mcpToolGranted,
-  type ToolSetInput,
-} from "./tool-set-rule.ts";
+import { decideToolSet, type ToolSetInput } from "./tool-set-rule.ts";
+import { type McpGrant, mcpToolGranted } from "../tools/mcp/mcp-grant.ts";
 
 const ALL = [
   "read",

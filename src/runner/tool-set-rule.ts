@@ -1,7 +1,7 @@
 /**
  * Which tools a child gets: the one rule, run once by the parent, whose
  * answer travels in the envelope (`toolSet`); the child only maps the names
- * to tool specs.
+ * to tool specs (and its MCP grant is applied by `tools/mcp/mcp-grant.ts`).
  *
  * In order: the agent's `tools` (absent: every tool); in plan mode only the
  * read-only core (`read grep find ls`) and the listed tools whose declared
@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { ALL_MCP_TOOLS, mcpToolName, parseMcpToolName } from "../discovery/tool-names.ts";
+import { ALL_MCP_TOOLS, parseMcpToolName } from "../discovery/tool-names.ts";
 import {
   READ_ONLY_CORE,
   TOOL_NAMES,
@@ -29,10 +29,7 @@ import {
   type ToolName,
 } from "../discovery/tool-catalogue.ts";
 import type { AgentDefinition } from "../types.ts";
-import type { EnvelopeToolSet } from "./envelope.ts";
-
-/** Which MCP tools a child may offer (their servers are known only once started). */
-export type McpGrant = EnvelopeToolSet["mcp"];
+import type { EnvelopeToolSet } from "../protocol/envelope.ts";
 
 /**
  * The decided tool set of one child: built-in names in canonical order
@@ -94,30 +91,4 @@ export function decideToolSet(input: ToolSetInput): ToolSet {
       readOnlyOnly: planMode,
     },
   };
-}
-
-/** Whether `pattern` (an MCP name or pattern) covers `tool` of `server`. */
-function covers(pattern: string, server: string, tool: string): boolean {
-  if (pattern === ALL_MCP_TOOLS) return true;
-  const p = parseMcpToolName(pattern);
-  if (!p || p.server !== server) return false;
-  return p.tool === "*" || p.tool === tool ||
-    mcpToolName(server, p.tool) === mcpToolName(server, tool);
-}
-
-/** Whether a child with `grant` offers `tool` of `server`. Pure. */
-export function mcpToolGranted(
-  grant: McpGrant,
-  server: string,
-  tool: string,
-  readOnly: boolean,
-): boolean {
-  if (grant.readOnlyOnly && !readOnly) return false;
-  if (grant.deny.some((d) => covers(d, server, tool))) return false;
-  if (grant.patterns === "all") return true;
-  const mine = grant.patterns.filter((p) =>
-    p === ALL_MCP_TOOLS || parseMcpToolName(p)?.server === server
-  );
-  if (mine.length === 0) return grant.declared.includes(server);
-  return mine.some((p) => covers(p, server, tool));
 }
