@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../runtime.ts";
 import {
   limitsPerModel,
   MAX_PAUSE_MS,
@@ -70,7 +70,7 @@ export function setProviderLimits(provider: string, l: ProviderLimits | undefine
 /** A short, one-way fingerprint of an API key: scopes by key without holding it. */
 export function keyFingerprint(apiKey: string | undefined): string {
   if (!apiKey) return "";
-  return createHash("sha256").update(apiKey).digest("hex").slice(0, 12);
+  return sha256Hex(apiKey).slice(0, 12);
 }
 
 /** The scope a provider's calls to `model` fall in. */

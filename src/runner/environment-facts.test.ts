@@ -6,12 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import {
-  environmentFacts,
-  GIT_STATUS_MAX_LINES,
-  isoDate,
-  parseGitStatus,
-} from "./environment-facts.ts";
+import { environmentFacts, GIT_STATUS_MAX_LINES, parseGitStatus } from "./environment-facts.ts";
+import { localIsoDate } from "./local-date.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-env-facts-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,8 +34,8 @@ describe("parseGitStatus", () => {
 });
 
 describe("environmentFacts", () => {
-  test("isoDate is local YYYY-MM-DD", () => {
-    assert.equal(isoDate(new Date(2026, 11, 1, 23, 59)), "2026-12-01");
+  test("the date is local YYYY-MM-DD", () => {
+    assert.equal(localIsoDate(new Date(2026, 11, 1, 23, 59), process.env.TZ), "2026-12-01");
   });
   test("outside a repository: no git facts", async () => {
     const f = await environmentFacts(dir, {

@@ -22,17 +22,12 @@ import { release, type } from "node:os";
 import { basename } from "node:path";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { openRepository, runGit } from "./git.ts";
+import { localIsoDate } from "./local-date.ts";
 import type { EnvironmentFacts } from "../protocol/prompt-context.ts";
 
 export const GIT_TIMEOUT_MS = 2000;
 export const GIT_STATUS_MAX_LINES = 20;
 const GIT_STATUS_MAX_LINE_CHARS = 200;
-
-/** `date` as `YYYY-MM-DD` in local time. Pure. */
-export function isoDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
 
 /**
  * The branch and the capped change list from `git status --porcelain
@@ -105,7 +100,7 @@ export async function environmentFacts(
   overrides: [string, string][] = [],
 ): Promise<EnvironmentFacts> {
   const facts: EnvironmentFacts = {
-    date: isoDate(now),
+    date: localIsoDate(now, env.TZ),
     os: `${type()} ${release()}`,
     shell: env.SHELL ? basename(env.SHELL) : "sh",
     cwd,

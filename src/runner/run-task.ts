@@ -19,9 +19,6 @@ import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./
 import type { ReservedSession } from "./task-session.ts";
 import type { TaskResult, XcshConfig } from "../types.ts";
 import type { AcceptPlan } from "./acceptance/accept-plan.ts";
-import { runRounds } from "./acceptance/rounds.ts";
-import { startState } from "./acceptance/changes.ts";
-import { pinCheckScripts } from "./acceptance/check-scripts.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import type { LaunchPlan } from "./launch-command.ts";
@@ -117,20 +114,26 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         },
       });
     const accept = t.accept;
-    // The files a scope check judges are those changed after this point.
-    const start = accept?.plan.checks.some((c) => c.kind === "scope")
-      ? await startState(envelope.cwd, accept.env)
-      : undefined;
-    // So are the scripts the check commands name (a child must not rewrite them to pass).
-    const pins = accept
-      ? pinCheckScripts(accept.plan.checks, {
+    let result: TaskResult;
+    if (accept) {
+      // Loaded only for a task with checks: their commands' sandbox and
+      // network proxy cost every other task's start.
+      const [{ runRounds }, { startState }, { pinCheckScripts }] = await Promise.all([
+        import("./acceptance/rounds.ts"),
+        import("./acceptance/changes.ts"),
+        import("./acceptance/check-scripts.ts"),
+      ]);
+      // The files a scope check judges are those changed after this point.
+      const start = accept.plan.checks.some((c) => c.kind === "scope")
+        ? await startState(envelope.cwd, accept.env)
+        : undefined;
+      // So are the scripts the check commands name (a child must not rewrite them to pass).
+      const pins = pinCheckScripts(accept.plan.checks, {
         cwd: envelope.cwd,
         home: accept.home,
         config: accept.config,
-      })
-      : undefined;
-    let result: TaskResult = accept
-      ? await runRounds({
+      });
+      result = await runRounds({
         plan: accept.plan,
         envelope,
         start,
@@ -138,8 +141,10 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         secrets: t.secrets,
         place: { config: accept.config, home: accept.home, env: accept.env, signal: t.signal },
         runRound: round,
-      })
-      : await round(envelope, []);
+      });
+    } else {
+      result = await round(envelope, []);
+    }
     if (worktree) {
       const kept = await finishWorktree(worktree, t.worktrees, t.session?.id ?? worktree.id).catch(
         (err) => ({

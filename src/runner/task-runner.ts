@@ -295,7 +295,13 @@ export class TaskTool {
     const invalid = validateRequest(req);
     if (invalid) return usage(invalid);
     // The sandbox probe runs while the agents are discovered.
-    probeSandboxEarly({ request: req.sandbox, config, caller: this.opts.sandbox, env: env.env });
+    probeSandboxEarly({
+      request: req.sandbox,
+      config,
+      caller: this.opts.sandbox,
+      env: env.env,
+      home: env.home,
+    });
     const chosen = await this.chooseAgent(req);
     if (!chosen.ok) return chosen;
     const { asked, agents, agentSet } = chosen;
@@ -328,6 +334,7 @@ export class TaskTool {
       config,
       caller: this.opts.sandbox,
       env: env.env,
+      home: env.home,
     });
     if (!sandbox.ok) return usage(sandbox.message);
     this.warn(sandbox.warning);
