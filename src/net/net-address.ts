@@ -100,7 +100,7 @@ function range(cidr: string, what: string): Range {
 }
 
 /** IPv4 ranges that are not public. */
-const V4_RANGES: readonly Range[] = [
+const v4Ranges = (): readonly Range[] => [
   range("0.0.0.0/8", 'a "this network" address'),
   range("10.0.0.0/8", "a private address"),
   range("100.64.0.0/10", "a carrier-grade NAT address"),
@@ -119,7 +119,7 @@ const V4_RANGES: readonly Range[] = [
 ];
 
 /** IPv6 ranges that are not public (those carrying IPv4 are handled apart). */
-const V6_RANGES: readonly Range[] = [
+const v6Ranges = (): readonly Range[] => [
   range("::1/128", "a loopback address (this machine)"),
   range("::/96", "an unspecified or IPv4-compatible address"),
   range("64:ff9b:1::/48", "a local NAT64 address"),
@@ -134,9 +134,19 @@ const V6_RANGES: readonly Range[] = [
   range("ff00::/8", "a multicast address"),
 ];
 
-const MAPPED = range("::ffff:0:0/96", "");
-const NAT64 = range("64:ff9b::/96", "");
-const SIX_TO_FOUR = range("2002::/16", "");
+/** The ranges, parsed on first use: most processes never check an address. */
+let known:
+  | { v4: readonly Range[]; v6: readonly Range[]; mapped: Range; nat64: Range; sixToFour: Range }
+  | undefined;
+function ranges(): NonNullable<typeof known> {
+  return known ??= {
+    v4: v4Ranges(),
+    v6: v6Ranges(),
+    mapped: range("::ffff:0:0/96", ""),
+    nat64: range("64:ff9b::/96", ""),
+    sixToFour: range("2002::/16", ""),
+  };
+}
 
 /**
  * The IPv4 address an IPv6 address stands for (IPv4-mapped, NAT64 or
@@ -144,10 +154,11 @@ const SIX_TO_FOUR = range("2002::/16", "");
  */
 export function effectiveAddress(bytes: AddressBytes): AddressBytes {
   if (bytes.length !== 16) return bytes;
-  if (samePrefix(bytes, MAPPED.base, 96) || samePrefix(bytes, NAT64.base, 96)) {
+  const { mapped, nat64, sixToFour } = ranges();
+  if (samePrefix(bytes, mapped.base, 96) || samePrefix(bytes, nat64.base, 96)) {
     return bytes.slice(12);
   }
-  if (samePrefix(bytes, SIX_TO_FOUR.base, 16)) return bytes.slice(2, 6);
+  if (samePrefix(bytes, sixToFour.base, 16)) return bytes.slice(2, 6);
   return bytes;
 }
 
@@ -159,10 +170,10 @@ export function addressProblem(address: string): string | undefined {
   const parsed = parseAddress(address);
   if (!parsed) return "not an IP address";
   const bytes = effectiveAddress(parsed);
-  const ranges = bytes.length === 4 ? V4_RANGES : V6_RANGES;
+  const { v4, v6 } = ranges();
   // The most specific range names the address best.
   let best: Range | undefined;
-  for (const r of ranges) {
+  for (const r of bytes.length === 4 ? v4 : v6) {
     if (samePrefix(bytes, r.base, r.bits) && (!best || r.bits > best.bits)) best = r;
   }
   return best?.what;
