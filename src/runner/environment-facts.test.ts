@@ -6,7 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { environmentFacts, GIT_STATUS_MAX_LINES, parseGitStatus } from "./environment-facts.ts";
+import {
+  environmentFacts,
+  GIT_STATUS_MAX_LINES,
+  parseGitStatus,
+  startGitFacts,
+} from "./environment-facts.ts";
 import { localIsoDate } from "./local-date.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-env-facts-"));
@@ -92,5 +97,34 @@ describe("environmentFacts", () => {
     const clean: [string, string][] = [];
     await environmentFacts(join(dir, "repo"), { PATH }, new Date(), "", [], clean);
     assert.deepEqual(clean, []);
+  });
+  test("git started early: its answer is used and git is not run again", async () => {
+    const repo = join(dir, "early");
+    execFileSync("git", ["init", "-q", "-b", "early-branch", repo]);
+    const started = startGitFacts(repo, { PATH });
+    // A git on PATH that would leave a mark if it ran a second time.
+    const bin = join(dir, "bin-early");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ntouch ${join(dir, "early-ran")}\n`, {
+      mode: 0o755,
+    });
+    const notes: string[] = [];
+    const f = await environmentFacts(
+      repo,
+      { PATH: `${bin}:${PATH}` },
+      new Date(),
+      "",
+      notes,
+      [],
+      started,
+    );
+    assert.equal(f.gitBranch, "early-branch");
+    assert.equal(f.gitStatus, "(clean)");
+    assert.equal(existsSync(join(dir, "early-ran")), false);
+    assert.deepEqual(notes, []);
+  });
+  test("git started early never rejects: a failure is no git facts", async () => {
+    // A folder that is not there: no repository, no error.
+    assert.deepEqual(await startGitFacts(join(dir, "missing", "deeper"), { PATH }), {});
   });
 });

@@ -87,9 +87,23 @@ export async function gitFacts(
 }
 
 /**
+ * {@link gitFacts} started now, to be awaited later: git runs while the
+ * caller does other work. It never rejects (an unexpected failure means no
+ * git facts).
+ */
+export function startGitFacts(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string = env.HOME ?? "",
+): Promise<GitFacts> {
+  return gitFacts(cwd, env, home).catch(() => ({}));
+}
+
+/**
  * Gathers the facts for `cwd`; why git was refused, when it was, goes to
  * `notes`, and the settings that blank the programs the repository's config
- * names go to `overrides` (for the git that commands run).
+ * names go to `overrides` (for the git that commands run). `started` is
+ * git's answer when the caller started it early ({@link startGitFacts}).
  */
 export async function environmentFacts(
   cwd: string,
@@ -98,6 +112,7 @@ export async function environmentFacts(
   home: string = env.HOME ?? "",
   notes: string[] = [],
   overrides: [string, string][] = [],
+  started?: Promise<GitFacts>,
 ): Promise<EnvironmentFacts> {
   const facts: EnvironmentFacts = {
     date: localIsoDate(now, env.TZ),
@@ -105,7 +120,7 @@ export async function environmentFacts(
     shell: env.SHELL ? basename(env.SHELL) : "sh",
     cwd,
   };
-  const git = await gitFacts(cwd, env, home);
+  const git = await (started ?? gitFacts(cwd, env, home));
   if (git.refused) notes.push(git.refused);
   if (git.overrides) overrides.push(...git.overrides);
   if (git.facts) {

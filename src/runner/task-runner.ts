@@ -67,6 +67,7 @@ import {
   withConfigHooks,
 } from "./task-preparation.ts";
 import { gatherPromptContext } from "./prompt-context-gather.ts";
+import { startGitFacts } from "./environment-facts.ts";
 import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
 import { readProjectMcp } from "./project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
@@ -294,7 +295,8 @@ export class TaskTool {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
     if (invalid) return usage(invalid);
-    // The sandbox probe runs while the agents are discovered.
+    // Git (the prompt's facts) and the sandbox probe run while the agents are discovered.
+    const git = startGitFacts(env.cwd, env.env, env.home);
     probeSandboxEarly({
       request: req.sandbox,
       config,
@@ -344,6 +346,7 @@ export class TaskTool {
       home: env.home,
       env: env.env,
       files: agent.omitContextFiles !== true,
+      git,
     });
     this.opts.onWarnings?.(gathered.warnings);
     const launch = this.launcherFor(req, asked, opts.dryRun === true);
