@@ -56,9 +56,17 @@ test("canonical JSON: sorted keys, undefined fields left out, else what JSON.str
     '{"a":{"d":null},"b":[1,null,"x"]}',
   );
   fc.assert(
-    fc.property(fc.anything({ withUndefined: true, withNullPrototype: true }), (v) => {
-      assert.equal(canonicalJson(v), plain(v));
-    }),
+    fc.property(
+      fc.oneof(
+        fc.anything({ withNullPrototype: true }),
+        // Objects and arrays holding undefined, which the rule leaves out or writes as null.
+        fc.dictionary(fc.string(), fc.oneof(fc.constant(undefined), fc.anything())),
+        fc.array(fc.oneof(fc.constant(undefined), fc.anything())),
+      ),
+      (v) => {
+        assert.equal(canonicalJson(v), plain(v));
+      },
+    ),
     { numRuns: 300 },
   );
 });
