@@ -765,10 +765,12 @@ export class TaskTool {
       if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
     }
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
-    // The price table loads while the children start (it costs a short run
-    // milliseconds of its own otherwise). Keys handed down count as set:
-    // pricing only needs the provider's type and URL.
-    const pricing = import("../model/price-call.ts");
+    // The price table loads once a child has started, while this process
+    // waits for it (loaded before, it would delay the first child; after,
+    // the end of a short run). Keys handed down count as set: pricing only
+    // needs the provider's type and URL.
+    let pricingModule: Promise<typeof import("../model/price-call.ts")> | undefined;
+    const pricing = () => (pricingModule ??= import("../model/price-call.ts"));
     const priceEnv = { ...env.env, ...this.opts.keys };
     // Tasks whose write lanes overlap in one workspace run one after the
     // other: each waits for the earlier ones it overlaps (never a later
@@ -826,7 +828,7 @@ export class TaskTool {
                     const asked = task.requestedModel !== undefined && r.model !== undefined
                       ? { ...r, requestedModel: task.requestedModel }
                       : r;
-                    return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
+                    return withCost(asked, calls, (await pricing()).priceCall, config, priceEnv);
                   },
                   keeper: this.keeper,
                   secrets: this.secrets,
@@ -834,6 +836,7 @@ export class TaskTool {
                   run: this.opts.backgroundRun,
                   signal,
                   onEvent: (e) => {
+                    if (e.type === "start") void pricing();
                     if (e.type === "usage") {
                       calls.push({
                         input: e.input ?? 0,
