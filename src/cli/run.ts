@@ -10,7 +10,6 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import process from "node:process";
 import { homeDirectory } from "../fs/home.ts";
@@ -115,6 +114,7 @@ export async function readSchemaFlag(value: string, flag = "--schema"): Promise<
   if (value.startsWith("@")) {
     where = `${flag} ${value}`;
     try {
+      const { readFile } = await import("node:fs/promises");
       text = await readFile(value.slice(1), "utf8");
     } catch (err) {
       throw new UsageError(
