@@ -2,9 +2,11 @@
  * The set of agents a run may spawn is fixed when the top-level run starts.
  *
  * The top-level `xcsh run` (or MCP call) fingerprints every agent it
- * discovered and hands the fingerprints down in each envelope; deeper `task`
- * calls rediscover, but refuse an agent that was added or whose definition
- * differs from the one the run started with. Otherwise an agent allowed to
+ * discovered and hands the fingerprints down in the envelope of each child
+ * that may start tasks (one without the `task` tool gets an empty set, which
+ * would refuse every agent); deeper `task` calls rediscover, but refuse an
+ * agent that was added or whose definition differs from the one the run
+ * started with. Otherwise an agent allowed to
  * spawn only `explore` could write `.xcsh/agents/explore.md` with every tool
  * and then spawn it. A fingerprint is a SHA-256 over the definition with its
  * keys in a fixed order, so a file rewritten with the same meaning still

@@ -306,7 +306,7 @@ export class TaskTool {
     });
     const chosen = await this.chooseAgent(req);
     if (!chosen.ok) return chosen;
-    const { asked, agents, agentSet } = chosen;
+    const { asked, agents } = chosen;
     const planMode = planModeFor({
       request: req.planMode,
       caller: this.opts.planMode,
@@ -319,6 +319,11 @@ export class TaskTool {
       agents,
       planMode,
     );
+    // The agents the run started with travel only to a child that may start
+    // tasks (one without `task` never reads them): fingerprinting every
+    // discovered agent would cost each start.
+    const mayDelegate = toolSet.spawns === "*" || toolSet.spawns.length > 0;
+    const agentSet = this.opts.agentSet ?? (mayDelegate ? agentFingerprints(agents) : {});
     const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
     const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
     if (schemaProblem) return usage(schemaProblem);
@@ -462,7 +467,6 @@ export class TaskTool {
       ok: true;
       asked: AgentDefinition;
       agents: AgentDefinition[];
-      agentSet: Record<string, string>;
     }
     | { ok: false; kind: GuardKind; message: string }
   > {
@@ -479,11 +483,11 @@ export class TaskTool {
       listHint: this.opts.listHint,
     });
     if (!guard.ok) return guard;
-    const agentSet = this.opts.agentSet ?? agentFingerprints(agents);
-    const changed = changedSince(agentSet, guard.agent);
+    // At the top level the set is this discovery's own: nothing to check against.
+    const changed = this.opts.agentSet && changedSince(this.opts.agentSet, guard.agent);
     if (changed) return { ok: false, kind: "changed", message: changed };
     const asked = this.opts.editAgent ? this.opts.editAgent(guard.agent) : guard.agent;
-    return { ok: true, asked, agents, agentSet };
+    return { ok: true, asked, agents };
   }
 
   /**
