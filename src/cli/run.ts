@@ -448,6 +448,8 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     modelFlag: "--model",
     laneField: () => "--writes",
     acceptFlag: "--accept",
+    // The first child loads while the run discovers and plans.
+    startEarly: true,
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
     ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),

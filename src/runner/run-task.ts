@@ -14,6 +14,7 @@
  */
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { spawnChild } from "./executor.ts";
+import type { SpareChild } from "./spare-child.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
@@ -48,6 +49,8 @@ export interface TaskStart {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget the child draws from. */
   budget?: BudgetLink;
+  /** A child started ahead, for the first round when it may serve (`spare-child.ts`). */
+  spare?: SpareChild;
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;
   /** The task's acceptance checks, and what their commands run with. */
@@ -92,14 +95,19 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         ...(t.run ? { run: t.run } : {}),
       })
       : undefined;
-    const round = (e: typeof envelope, messages: unknown[]) =>
-      spawnChild({
+    // Only the first round may take the spare; a later one starts its own child.
+    let spare = t.spare;
+    const round = (e: typeof envelope, messages: unknown[]) => {
+      const first = spare;
+      spare = undefined;
+      return spawnChild({
         envelope: e,
         env: t.env,
         timeoutMs: t.timeoutMs,
         signal: t.signal,
         ...(t.launch ? { launch: t.launch } : {}),
         ...(t.budget ? { budget: t.budget } : {}),
+        ...(first ? { spare: first } : {}),
         onEvent: (event) => {
           if (event.type === "message") messages.push(event.message);
           // The start of a task in a worktree says where it works.
@@ -113,6 +121,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
           t.onEvent?.(ev);
         },
       });
+    };
     const accept = t.accept;
     let result: TaskResult;
     if (accept) {

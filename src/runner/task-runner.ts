@@ -50,7 +50,15 @@ import { validateRequest } from "./request.ts";
 import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { checkGuards, type GuardKind } from "./guards.ts";
-import { type CallerState, childEnvironment, modelVariable } from "../protocol/variables.ts";
+import {
+  BLOCKED_AGENT,
+  type CallerState,
+  childEnvironment,
+  modelVariable,
+  SPAWNS,
+  TASK_DEPTH,
+} from "../protocol/variables.ts";
+import { type SpareChild, startSpareChild } from "./spare-child.ts";
 import { DEFAULT_LIMITS, timerMs } from "../protocol/limits.ts";
 import {
   buildEnvelope,
@@ -168,6 +176,11 @@ export interface TaskToolOptions {
   settingsHooks?: AgentHooks;
   /** The run's budget, which every task started here draws from (`budget-link.ts`). */
   budget?: BudgetLink;
+  /**
+   * Start the first child before the call is planned (`spare-child.ts`), so
+   * that it loads meanwhile: `xcsh run`, whose process ends with its call.
+   */
+  startEarly?: boolean;
 }
 
 export type { PreparedTask };
@@ -190,6 +203,8 @@ function usage(message: string): { ok: false; kind: "usage"; message: string } {
 export class TaskTool {
   private keeperValue?: SessionKeeper;
   private secretsValue?: readonly string[];
+  /** The child started ahead for this call's first task, until a task takes it. */
+  private spare?: SpareChild;
   /**
    * Use {@link TaskTool.create} when a description is needed; a tool built
    * directly (as `xcsh run` does) skips the start-up discovery.
@@ -248,9 +263,45 @@ export class TaskTool {
     return data ? worktreesDirectory(data) : "";
   }
 
-  /** Releases the sessions of tasks that will not run (a dry run, a refusal). */
+  /** Releases the sessions of tasks that will not run (a dry run, a refusal), and the spare. */
   abandon(tasks: readonly PreparedTask[]): void {
     for (const t of tasks) t.session?.release();
+    this.releaseSpare();
+  }
+
+  /** Ends the child started ahead when no task took it. */
+  private releaseSpare(): void {
+    this.spare?.release();
+    this.spare = undefined;
+  }
+
+  /**
+   * Starts the spare child (`startEarly`, not a dry run) where a local child
+   * of this call would run, with the environment it would get but for what
+   * its envelope lays over it; a task it cannot serve leaves it to exit.
+   */
+  private startSpare(req: TaskRequest, dryRun: boolean): void {
+    const { env, caller } = this.opts;
+    if (!this.opts.startEarly || dryRun || this.spare) return;
+    if (req.launcher !== undefined || req.isolation === "worktree") return;
+    // The spawn right and blocked agent come with the envelope (empty until then).
+    this.spare = startSpareChild({
+      ...this.baseEnvironment(),
+      [TASK_DEPTH]: String(caller.depth + 1),
+      [SPAWNS]: "",
+      [BLOCKED_AGENT]: "",
+    }, env.cwd);
+  }
+
+  /** The environment every child starts from: this process's, without key variables. */
+  private baseEnvironment(): Record<string, string> {
+    const { config, env } = this.opts;
+    const baseEnv: Record<string, string> = {};
+    const keyVars = new Set(keyVariables(config));
+    for (const [k, v] of Object.entries(env.env)) {
+      if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
+    }
+    return baseEnv;
   }
 
   /**
@@ -264,7 +315,10 @@ export class TaskTool {
     { dryRun = false, withoutModel = false } = {},
   ): Promise<Prepared> {
     const prepared = await this.prepareChildren(req, { withoutModel, dryRun });
-    if (!prepared.ok) return prepared;
+    if (!prepared.ok) {
+      this.releaseSpare();
+      return prepared;
+    }
     const { tasks } = prepared;
     const fail = (message: string): Prepared => {
       this.abandon(tasks);
@@ -295,6 +349,8 @@ export class TaskTool {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
     if (invalid) return usage(invalid);
+    // The first child loads while the call is planned.
+    this.startSpare(req, opts.dryRun === true);
     // Git (the prompt's facts) and the sandbox probe run while the agents are discovered.
     const git = startGitFacts(env.cwd, env.env, env.home);
     probeSandboxEarly({
@@ -763,11 +819,10 @@ export class TaskTool {
    */
   async start(tasks: readonly PreparedTask[], signal?: AbortSignal): Promise<TaskResult[]> {
     const { config, env } = this.opts;
-    const baseEnv: Record<string, string> = {};
-    const keyVars = new Set(keyVariables(config));
-    for (const [k, v] of Object.entries(env.env)) {
-      if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
-    }
+    const baseEnv = this.baseEnvironment();
+    // The child started ahead goes to the first task, if it may serve it.
+    const spare = this.spare;
+    this.spare = undefined;
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
     // The price table loads once a child has started, while this process
     // waits for it (loaded before, it would delay the first child; after,
@@ -820,6 +875,7 @@ export class TaskTool {
                 : await runPreparedTask({
                   envelope: task.envelope,
                   env: { ...baseEnv, ...task.childEnv },
+                  ...(i === 0 && spare ? { spare } : {}),
                   timeoutMs: task.timeoutMs,
                   session: task.session,
                   isolate: task.isolate,
@@ -861,6 +917,11 @@ export class TaskTool {
         )
       );
     });
-    return await Promise.all(runs);
+    try {
+      return await Promise.all(runs);
+    } finally {
+      // Not taken (a refused or cancelled first task, a launcher): it exits.
+      spare?.release();
+    }
   }
 }
