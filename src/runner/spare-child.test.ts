@@ -62,8 +62,7 @@ describe("spareServes", () => {
     assert.equal(spareServes(spare, t), false);
     // Or a spawn right the envelope's tool set does not give.
     const u = task({ spawns: ["explore"] });
-    u.env.XCSH_SPAWNS = "*";
-    assert.equal(spareServes(spare, u), false);
+    assert.equal(spareServes(spare, { ...u, env: { ...u.env, XCSH_SPAWNS: "*" } }), false);
   });
 
   test("a spare whose own blocked agent is not empty serves only an envelope that names one", () => {
