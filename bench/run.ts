@@ -20,12 +20,16 @@
  *   (bench/floor.ts) measured the same way; `dist/xcsh agents --json` on the
  *   same tree with the cache off (against the floor compiled like dist/xcsh),
  *   with an empty cache (a first run) and with the cache on disk.
- * - coldstart: `dist/xcsh agents --json` on a ~60-file tree vs an empty
- *   binary compiled with the same flags.
+ * - coldstart: `dist/xcsh --version` (≤ 2×) and `dist/xcsh agents --json`
+ *   on a ~60-file tree (≤ 2.5×) vs an empty binary compiled with the same
+ *   flags.
  * - task: `dist/xcsh run` against the local model server (answers at once):
- *   ≤ 30 ms wall, and against `dist/xcsh --version` for information.
+ *   ≤ 25 ms wall, and against `dist/xcsh --version` for information, with
+ *   the steps of a start (agents --json, run --dry-run, the sandbox off, a
+ *   git repository) each against `--version`.
  * - fanout: 32 tasks at concurrency 8 vs 32 × a child's CPU time ÷ cores
- *   (and, for information, vs 4 × one task); a child's CPU time; peak RSS of the
+ *   (≤ 1.2×; and, for information, vs 4 × one task); a child's CPU time
+ *   (≤ 15 ms); peak RSS of the
  *   `__child` processes, sampled from /proc during the run, and of one child
  *   run alone under /usr/bin/time -v.
  * - scaling: discovery at 250, 2 500 and 25 000 files; linear when the cost

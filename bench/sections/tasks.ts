@@ -1,6 +1,8 @@
 /**
  * Task sections against the local model server (which answers at once): one
- * `xcsh run` against `xcsh --version`, and a fan-out of 32 tasks at
+ * `xcsh run` against `xcsh --version`, with the steps of its start (listing,
+ * planning, sandbox off, inside a git repository) each against the same
+ * `--version` (`benchTask`), and a fan-out of 32 tasks at
  * concurrency 8 against the machine's own bound (32 × a child's CPU time ÷
  * cores), with the children's peak memory and CPU time.
  *
@@ -73,25 +75,73 @@ export async function runTasks(
 
 let oneTaskMedian: number | undefined;
 
+/** A git repository with one commit in `dir`, or false where git cannot make one. */
+function gitRepository(dir: string): boolean {
+  const git = (...args: string[]) =>
+    spawnSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+      cwd: dir,
+      stdio: "ignore",
+    }).status === 0;
+  writeFileSync(join(dir, "README.md"), "bench\n");
+  return git("init", "-q") && git("add", ".") && git("commit", "-q", "-m", "bench");
+}
+
+/**
+ * One `xcsh run` against the instant model (the sandbox as configured by
+ * default), and the steps of its start one at a time, each against
+ * `xcsh --version` in the same run: listing the agents, planning without a
+ * child (`--dry-run`), a run with the sandbox off, and a run in a git
+ * repository (the git facts of the prompt).
+ */
 export async function benchTask(): Promise<void> {
   requireXcsh();
   const server = await startModelServer({ respond: () => SUBMIT });
   try {
     const { home, cwd } = taskHome("task", server.url, 8);
+    const off = taskHome("task-sandbox-off", server.url, 8, "sandbox: off");
+    const repo = taskHome("task-git", server.url, 8);
+    const inGit = gitRepository(repo.cwd);
     const env = cleanEnv({ HOME: home });
-    const version = () => timedAsync(XCSH, ["--version"], { cwd, env });
-    await runTasks(home, cwd, 1);
-    await version();
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      a.push((await runTasks(home, cwd, 1)).ms);
-      b.push((await version()).ms);
+    const ok = async (args: string[]) => {
+      const r = await timedAsync(XCSH, args, { cwd, env });
+      if (r.code !== 0) throw new Error(`xcsh ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+      return r;
+    };
+    const steps: [string, () => Promise<AsyncRun>][] = [
+      ["version", () => ok(["--version"])],
+      ["agents", () => ok(["agents", "--json"])],
+      ["dryRun", () => ok(["run", "quick_task", "Say ok.", "--dry-run", "--json"])],
+      ["run", () => runTasks(home, cwd, 1)],
+      ["sandboxOff", () => runTasks(off.home, off.cwd, 1)],
+      ...(inGit
+        ? [["git", () => runTasks(repo.home, repo.cwd, 1)] as [string, () => Promise<AsyncRun>]]
+        : []),
+    ];
+    const ms: Record<string, number[]> = {};
+    for (const [name, step] of steps) {
+      await step(); // the first run writes the caches
+      ms[name] = [];
     }
-    oneTaskMedian = median(a);
-    limitRow("one task", "xcsh run (instant model), wall", oneTaskMedian, 30, "ms");
-    row("one task", "  xcsh run vs xcsh --version", oneTaskMedian, median(b), "ms", null);
-    details.task = { runMs: a, versionMs: b, modelRequests: server.requests.length };
+    for (let i = 0; i < 15; i++) {
+      for (const [name, step] of steps) ms[name].push((await step()).ms);
+    }
+    const version = median(ms.version);
+    oneTaskMedian = median(ms.run);
+    limitRow("one task", "xcsh run (instant model), wall", oneTaskMedian, 25, "ms");
+    row("one task", "  xcsh run vs xcsh --version", oneTaskMedian, version, "ms", null);
+    const step = (label: string, name: string) => {
+      if (ms[name]) {
+        row("one task", `  step: ${label} vs --version`, median(ms[name]), version, "ms", null);
+      }
+    };
+    step("agents --json (bundled agents)", "agents");
+    step("run --dry-run (planned, no child)", "dryRun");
+    step("run with the sandbox off", "sandboxOff");
+    step("run in a git repository", "git");
+    details.task = {
+      ...Object.fromEntries(Object.entries(ms).map(([k, v]) => [`${k}Ms`, v])),
+      modelRequests: server.requests.length,
+    };
   } finally {
     await server.close();
   }
@@ -230,9 +280,9 @@ export async function benchFanout(): Promise<void> {
         median(runs),
         bound,
         "ms",
-        1.3,
+        1.2,
       );
-      limitRow("fan-out", "  a child's CPU time per task", alone.cpuSeconds * 1000, 25, "ms");
+      limitRow("fan-out", "  a child's CPU time per task", alone.cpuSeconds * 1000, 15, "ms");
     }
     row(
       "fan-out",

@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { parseAcceptList, parseAcceptRetries } from "../discovery/accept-checks.ts";
 import { UsageError } from "./errors.ts";
 import type { AcceptCheck } from "../types.ts";
@@ -23,6 +22,7 @@ export async function readAcceptFlags(values: readonly string[]): Promise<Accept
       where = `--accept ${value}`;
       let text: string;
       try {
+        const { readFile } = await import("node:fs/promises");
         text = await readFile(value.slice(1), "utf8");
       } catch (err) {
         const e = err as NodeJS.ErrnoException;

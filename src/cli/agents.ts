@@ -9,9 +9,6 @@ import process from "node:process";
 import { writeErr, writeOut } from "../text/stdio.ts";
 import { LISTING_FLAGS, parseFlags } from "./args.ts";
 import { discoveryEnv } from "./context.ts";
-import { loadConfig } from "../config/load.ts";
-import { resolveModel } from "../model/resolve.ts";
-import { thinkingShown } from "./thinking-shown.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { AGENTS_HELP } from "./help.ts";
 import {
@@ -27,7 +24,6 @@ import {
 } from "./output.ts";
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
 import { unknownAgentMessage } from "../runner/guards.ts";
-import { modelVariable } from "../protocol/variables.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const FLAGS = LISTING_FLAGS;
@@ -127,7 +123,15 @@ export async function agentsCommand(args: string[]): Promise<number> {
     const hidden = found.shadowed.filter((s) => s.shadowedBy === agent).map((s) =>
       shadowRef(s.agent)
     );
-    // The model the agent would run on here, and what its thinking level becomes there.
+    // The model the agent would run on here, and what its thinking level becomes there
+    // (loaded for `show` alone: the listing needs neither config nor models).
+    const [{ loadConfig }, { resolveModel }, { thinkingShown }, { modelVariable }] = await Promise
+      .all([
+        import("../config/load.ts"),
+        import("../model/resolve.ts"),
+        import("./thinking-shown.ts"),
+        import("../protocol/variables.ts"),
+      ]);
     const loaded = await loadConfig(denv.cwd, denv.home);
     const choice = loaded.ok
       ? resolveModel({

@@ -10,7 +10,6 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import process from "node:process";
 import { homeDirectory } from "../fs/home.ts";
@@ -128,6 +127,7 @@ export async function readSchemaFlag(value: string, flag = "--schema"): Promise<
   if (value.startsWith("@")) {
     where = `${flag} ${value}`;
     try {
+      const { readFile } = await import("node:fs/promises");
       text = await readFile(value.slice(1), "utf8");
     } catch (err) {
       throw new UsageError(
@@ -461,6 +461,8 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     modelFlag: "--model",
     laneField: () => "--writes",
     acceptFlag: "--accept",
+    // The first child loads while the run discovers and plans.
+    startEarly: true,
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
     ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),

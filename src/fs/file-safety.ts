@@ -23,15 +23,8 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  promises as fs,
-  readSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import process from "node:process";
 
 /** Config, settings, registry and `.mcp.json` files over this size are refused. */
@@ -120,9 +113,11 @@ function failure(err: unknown): CappedRead {
 
 /** {@link readCappedSync}, asynchronously. */
 export async function readCapped(path: string, limit: number): Promise<CappedRead> {
-  let fh: fs.FileHandle;
+  let fh: FileHandle;
   try {
-    fh = await fs.open(path, OPEN_FLAGS);
+    // Loaded on first use: a process that reads only synchronously never pays for it.
+    const { open } = await import("node:fs/promises");
+    fh = await open(path, OPEN_FLAGS);
   } catch (err) {
     return failure(err);
   }

@@ -99,13 +99,6 @@ function range(cidr: string, what: string): Range {
   return { base: parseAddress(base)!, bits: Number(bits), what };
 }
 
-/** The ranges, built at first use: a process that checks no address never parses them. */
-let ranges: { v4: readonly Range[]; v6: readonly Range[]; special: Range[] } | undefined;
-
-function knownRanges(): NonNullable<typeof ranges> {
-  return ranges ??= { v4: v4Ranges(), v6: v6Ranges(), special: specialRanges() };
-}
-
 /** IPv4 ranges that are not public. */
 const v4Ranges = (): readonly Range[] => [
   range("0.0.0.0/8", 'a "this network" address'),
@@ -141,12 +134,19 @@ const v6Ranges = (): readonly Range[] => [
   range("ff00::/8", "a multicast address"),
 ];
 
-/** IPv4-mapped, NAT64 and 6to4: IPv6 prefixes that carry an IPv4 address. */
-const specialRanges = (): Range[] => [
-  range("::ffff:0:0/96", ""),
-  range("64:ff9b::/96", ""),
-  range("2002::/16", ""),
-];
+/** The ranges, parsed on first use: most processes never check an address. */
+let known:
+  | { v4: readonly Range[]; v6: readonly Range[]; mapped: Range; nat64: Range; sixToFour: Range }
+  | undefined;
+function ranges(): NonNullable<typeof known> {
+  return known ??= {
+    v4: v4Ranges(),
+    v6: v6Ranges(),
+    mapped: range("::ffff:0:0/96", ""),
+    nat64: range("64:ff9b::/96", ""),
+    sixToFour: range("2002::/16", ""),
+  };
+}
 
 /**
  * The IPv4 address an IPv6 address stands for (IPv4-mapped, NAT64 or
@@ -154,11 +154,11 @@ const specialRanges = (): Range[] => [
  */
 export function effectiveAddress(bytes: AddressBytes): AddressBytes {
   if (bytes.length !== 16) return bytes;
-  const [MAPPED, NAT64, SIX_TO_FOUR] = knownRanges().special;
-  if (samePrefix(bytes, MAPPED.base, 96) || samePrefix(bytes, NAT64.base, 96)) {
+  const { mapped, nat64, sixToFour } = ranges();
+  if (samePrefix(bytes, mapped.base, 96) || samePrefix(bytes, nat64.base, 96)) {
     return bytes.slice(12);
   }
-  if (samePrefix(bytes, SIX_TO_FOUR.base, 16)) return bytes.slice(2, 6);
+  if (samePrefix(bytes, sixToFour.base, 16)) return bytes.slice(2, 6);
   return bytes;
 }
 
@@ -170,10 +170,10 @@ export function addressProblem(address: string): string | undefined {
   const parsed = parseAddress(address);
   if (!parsed) return "not an IP address";
   const bytes = effectiveAddress(parsed);
-  const known = knownRanges();
+  const { v4, v6 } = ranges();
   // The most specific range names the address best.
   let best: Range | undefined;
-  for (const r of bytes.length === 4 ? known.v4 : known.v6) {
+  for (const r of bytes.length === 4 ? v4 : v6) {
     if (samePrefix(bytes, r.base, r.bits) && (!best || r.bits > best.bits)) best = r;
   }
   return best?.what;

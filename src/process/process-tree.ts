@@ -13,11 +13,25 @@
  *
  * @module
  */
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { withoutRuntimeVariables } from "./runtime-variables.ts";
+
+/**
+ * `node:child_process`'s `spawnSync`, loaded on first use: only systems
+ * without `/proc` (and Windows) need it, and loading it costs every process
+ * that imports this module (every task's start).
+ */
+function spawnSync(
+  ...args: Parameters<typeof import("node:child_process").spawnSync>
+): ReturnType<typeof import("node:child_process").spawnSync> {
+  const cp = createRequire(import.meta.url)(
+    "node:child_process",
+  ) as typeof import("node:child_process");
+  return cp.spawnSync(...args);
+}
 
 /** Parent pid of `pid` from `/proc/<pid>/stat`, or undefined. */
 function parentOf(pid: number): number | undefined {

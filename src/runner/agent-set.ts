@@ -2,9 +2,11 @@
  * The set of agents a run may spawn is fixed when the top-level run starts.
  *
  * The top-level `xcsh run` (or MCP call) fingerprints every agent it
- * discovered and hands the fingerprints down in each envelope; deeper `task`
- * calls rediscover, but refuse an agent that was added or whose definition
- * differs from the one the run started with. Otherwise an agent allowed to
+ * discovered and hands the fingerprints down in the envelope of each child
+ * that may start tasks (one without the `task` tool gets an empty set, which
+ * would refuse every agent); deeper `task` calls rediscover, but refuse an
+ * agent that was added or whose definition differs from the one the run
+ * started with. Otherwise an agent allowed to
  * spawn only `explore` could write `.xcsh/agents/explore.md` with every tool
  * and then spawn it. A fingerprint is a SHA-256 over the definition with its
  * keys in a fixed order, so a file rewritten with the same meaning still
@@ -27,13 +29,36 @@ import { sha256Hex } from "../runtime.ts";
 
 /** JSON with object keys sorted, so equal values give equal text. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+  // One string built by appending (every task's start fingerprints every agent).
+  let out = "";
+  const write = (v: unknown): void => {
+    if (typeof v !== "object" || v === null) {
+      out += JSON.stringify(v) ?? "null";
+    } else if (Array.isArray(v)) {
+      out += "[";
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out += ",";
+        write(v[i]);
+      }
+      out += "]";
+    } else {
+      // Default sort order is by UTF-16 code units, as `<` compares.
+      const keys = Object.keys(v).sort();
+      const record = v as Record<string, unknown>;
+      out += "{";
+      let first = true;
+      for (const k of keys) {
+        if (record[k] === undefined) continue;
+        if (!first) out += ",";
+        first = false;
+        out += JSON.stringify(k) + ":";
+        write(record[k]);
+      }
+      out += "}";
+    }
+  };
+  write(value);
+  return out;
 }
 
 /** One agent's fingerprint. */

@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -62,7 +61,10 @@ function homeFolder(home: string, run: string): Promise<string> {
 function tempFolder(run: string): Promise<string> {
   let dir = tempFolders.get(run);
   if (!dir) {
-    dir = mkdtemp(join(tmpdir(), "xcsh-artifacts-"));
+    // Loaded here: the parent imports this module on every start, and rarely saves.
+    dir = import("node:fs/promises").then(({ mkdtemp }) =>
+      mkdtemp(join(tmpdir(), "xcsh-artifacts-"))
+    );
     tempFolders.set(run, dir);
     dir.catch(() => tempFolders.delete(run));
   }

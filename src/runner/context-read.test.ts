@@ -20,6 +20,24 @@ describe("readContextFile", () => {
       text: "Use tabs.\n",
     });
   });
+  test("a file at the size limit is read whole", async () => {
+    writeFileSync(join(dir, "edge.md"), "y".repeat(1000));
+    assert.deepEqual(await readContextFile(join(dir, "edge.md"), 1000), {
+      kind: "text",
+      text: "y".repeat(1000),
+    });
+  });
+  test("more bytes than the stat said: read on, up to the limit (procfs files say 0)", {
+    skip: process.platform === "linux" ? false : "needs /proc",
+  }, async () => {
+    const r = await readContextFile("/proc/self/status");
+    assert.equal(r.kind, "text");
+    assert.match((r as { text: string }).text, /^Name:/);
+    assert.deepEqual(await readContextFile("/proc/self/status", 16), {
+      kind: "skipped",
+      reason: "grew past 16 bytes while being read",
+    });
+  });
   test("a missing file is absent, not a warning", async () => {
     assert.deepEqual(await readContextFile(join(dir, "nope.md")), { kind: "missing" });
     assert.deepEqual(await readContextFile(join(dir, "ok.md", "x")), { kind: "missing" });

@@ -4,7 +4,9 @@
  * descriptor (a folder, a FIFO or a device, and anything over
  * {@link CONTEXT_FILE_MAX_BYTES} are refused before a byte is read), and
  * refused when it looks binary. A missing file is simply absent; every other
- * problem is one warning naming the file.
+ * problem is one warning naming the file. The reads are synchronous (a few
+ * small files, read once per task call: the promise API would cost every
+ * start its load).
  *
  * @example
  * ```ts
@@ -14,8 +16,7 @@
  *
  * @module
  */
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** An instruction file larger than this is skipped. */
 export const CONTEXT_FILE_MAX_BYTES = 1024 * 1024;
@@ -33,20 +34,24 @@ export function looksBinary(buf: Uint8Array): boolean {
 }
 
 /** Reads one instruction file, or says why not. Never throws. */
-export async function readContextFile(
+export function readContextFile(
   path: string,
   maxBytes = CONTEXT_FILE_MAX_BYTES,
 ): Promise<ContextRead> {
-  let handle;
+  return Promise.resolve(readContextFileSync(path, maxBytes));
+}
+
+function readContextFileSync(path: string, maxBytes: number): ContextRead {
+  let fd: number;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
     return { kind: "skipped", reason: `cannot be read (${code ?? (err as Error).message})` };
   }
   try {
-    const st = await handle.stat();
+    const st = fstatSync(fd);
     if (st.isDirectory()) return { kind: "skipped", reason: "is a folder, not a file" };
     if (!st.isFile()) {
       return { kind: "skipped", reason: "is not a regular file (a FIFO, socket or device)" };
@@ -58,10 +63,18 @@ export async function readContextFile(
       };
     }
     // Read at most one byte past the limit: the file may grow after the stat.
-    const buf = new Uint8Array(maxBytes + 1);
+    // The buffer starts at the size the stat gave (plus the byte that shows
+    // growth) and grows only for a file that did.
+    let buf = new Uint8Array(st.size + 1);
     let length = 0;
-    while (length < buf.length) {
-      const { bytesRead } = await handle.read(buf, length, buf.length - length, null);
+    for (;;) {
+      if (length === buf.length) {
+        if (buf.length > maxBytes) break;
+        const bigger = new Uint8Array(Math.min(buf.length * 2, maxBytes + 1));
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const bytesRead = readSync(fd, buf, length, buf.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
@@ -75,6 +88,10 @@ export async function readContextFile(
     const code = (err as NodeJS.ErrnoException).code;
     return { kind: "skipped", reason: `cannot be read (${code ?? (err as Error).message})` };
   } finally {
-    await handle.close().catch(() => {});
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
   }
 }

@@ -9,9 +9,10 @@ import process from "node:process";
 import {
   environmentFacts,
   GIT_STATUS_MAX_LINES,
-  isoDate,
   parseGitStatus,
+  startGitFacts,
 } from "./environment-facts.ts";
+import { localIsoDate } from "./local-date.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xcsh-env-facts-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,8 +39,8 @@ describe("parseGitStatus", () => {
 });
 
 describe("environmentFacts", () => {
-  test("isoDate is local YYYY-MM-DD", () => {
-    assert.equal(isoDate(new Date(2026, 11, 1, 23, 59)), "2026-12-01");
+  test("the date is local YYYY-MM-DD", () => {
+    assert.equal(localIsoDate(new Date(2026, 11, 1, 23, 59), process.env.TZ), "2026-12-01");
   });
   test("outside a repository: no git facts", async () => {
     const f = await environmentFacts(dir, {
@@ -96,5 +97,34 @@ describe("environmentFacts", () => {
     const clean: [string, string][] = [];
     await environmentFacts(join(dir, "repo"), { PATH }, new Date(), "", [], clean);
     assert.deepEqual(clean, []);
+  });
+  test("git started early: its answer is used and git is not run again", async () => {
+    const repo = join(dir, "early");
+    execFileSync("git", ["init", "-q", "-b", "early-branch", repo]);
+    const started = startGitFacts(repo, { PATH });
+    // A git on PATH that would leave a mark if it ran a second time.
+    const bin = join(dir, "bin-early");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ntouch ${join(dir, "early-ran")}\n`, {
+      mode: 0o755,
+    });
+    const notes: string[] = [];
+    const f = await environmentFacts(
+      repo,
+      { PATH: `${bin}:${PATH}` },
+      new Date(),
+      "",
+      notes,
+      [],
+      started,
+    );
+    assert.equal(f.gitBranch, "early-branch");
+    assert.equal(f.gitStatus, "(clean)");
+    assert.equal(existsSync(join(dir, "early-ran")), false);
+    assert.deepEqual(notes, []);
+  });
+  test("git started early never rejects: a failure is no git facts", async () => {
+    // A folder that is not there: no repository, no error.
+    assert.deepEqual(await startGitFacts(join(dir, "missing", "deeper"), { PATH }), {});
   });
 });

@@ -22,17 +22,12 @@ import { release, type } from "node:os";
 import { basename } from "node:path";
 import { projectRoot } from "../sandbox/project-root.ts";
 import { openRepository, runGit } from "./git.ts";
+import { localIsoDate } from "./local-date.ts";
 import type { EnvironmentFacts } from "../protocol/prompt-context.ts";
 
 export const GIT_TIMEOUT_MS = 2000;
 export const GIT_STATUS_MAX_LINES = 20;
 const GIT_STATUS_MAX_LINE_CHARS = 200;
-
-/** `date` as `YYYY-MM-DD` in local time. Pure. */
-export function isoDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
 
 /**
  * The branch and the capped change list from `git status --porcelain
@@ -92,9 +87,23 @@ export async function gitFacts(
 }
 
 /**
+ * {@link gitFacts} started now, to be awaited later: git runs while the
+ * caller does other work. It never rejects (an unexpected failure means no
+ * git facts).
+ */
+export function startGitFacts(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string = env.HOME ?? "",
+): Promise<GitFacts> {
+  return gitFacts(cwd, env, home).catch(() => ({}));
+}
+
+/**
  * Gathers the facts for `cwd`; why git was refused, when it was, goes to
  * `notes`, and the settings that blank the programs the repository's config
- * names go to `overrides` (for the git that commands run).
+ * names go to `overrides` (for the git that commands run). `started` is
+ * git's answer when the caller started it early ({@link startGitFacts}).
  */
 export async function environmentFacts(
   cwd: string,
@@ -103,14 +112,15 @@ export async function environmentFacts(
   home: string = env.HOME ?? "",
   notes: string[] = [],
   overrides: [string, string][] = [],
+  started?: Promise<GitFacts>,
 ): Promise<EnvironmentFacts> {
   const facts: EnvironmentFacts = {
-    date: isoDate(now),
+    date: localIsoDate(now, env.TZ),
     os: `${type()} ${release()}`,
     shell: env.SHELL ? basename(env.SHELL) : "sh",
     cwd,
   };
-  const git = await gitFacts(cwd, env, home);
+  const git = await (started ?? gitFacts(cwd, env, home));
   if (git.refused) notes.push(git.refused);
   if (git.overrides) overrides.push(...git.overrides);
   if (git.facts) {

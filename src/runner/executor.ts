@@ -34,6 +34,7 @@ import type { BudgetLink } from "../protocol/budget-link.ts";
 import { learnedFromChild, listenDown, type PauseListener } from "../model/pause-relay.ts";
 import { admitForChild, readingFrom } from "../model/provider-gate.ts";
 import type { RateLimitReading, RateLimitScope } from "../model/rate-limit-view.ts";
+import type { SpareChild } from "./spare-child.ts";
 
 let taskCount = 0;
 
@@ -54,6 +55,8 @@ export interface ChildRun {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget: the child asks it before each model call, over its stdin. */
   budget?: BudgetLink;
+  /** A child started ahead (`spare-child.ts`), used instead of a new one when it may serve. */
+  spare?: SpareChild;
 }
 
 function lastLines(text: string, n: number): string {
@@ -141,7 +144,7 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     });
   };
 
-  const mark = `${process.pid}-${++taskCount}-${Math.random().toString(36).slice(2)}`;
+  let mark = `${process.pid}-${++taskCount}-${Math.random().toString(36).slice(2)}`;
   const stop = (why: "timeout" | "cancelled" | "protocol") => {
     if (ending || settled) return;
     ending = why;
@@ -367,7 +370,21 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     }
   };
 
-  child = await spawnPiped({
+  const onStderr = (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+  };
+  const onError = (err: Error) =>
+    finish({
+      status: "error",
+      error: `could not start ${launcher ?? "the child process"}: ${err.message}`,
+    });
+  // A child started ahead, already loading, when it may serve this task.
+  const taken = run.spare?.take(
+    { envelope, env: run.env, launched: run.launch !== undefined },
+    { onStdout, onStderr, onClose, onError },
+  );
+  if (taken) mark = taken.mark;
+  child = taken ? await taken.process : await spawnPiped({
     command: spawnWith.command,
     args: spawnWith.args,
     cwd: envelope.cwd,
@@ -376,15 +393,9 @@ export async function spawnChild(run: ChildRun): Promise<TaskResult> {
     env,
     detached: true,
     onStdout,
-    onStderr: (chunk) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
-    },
+    onStderr,
     onClose,
-    onError: (err) =>
-      finish({
-        status: "error",
-        error: `could not start ${launcher ?? "the child process"}: ${err.message}`,
-      }),
+    onError,
   });
   if (!settled) {
     timer = setTimeout(() => stop("timeout"), run.timeoutMs);

@@ -154,3 +154,48 @@ describe("the environment of git calls", () => {
     assert.equal(existsSync(join(p, "fake-ran")), false);
   });
 });
+
+describe("how runGit ends a call", () => {
+  /** A repository whose `git` is the shell script `body`. */
+  const fakeGit = (name: string, body: string) => {
+    const root = join(dir, name);
+    mkdirSync(root, { recursive: true });
+    const program = join(root, "fake-git");
+    writeFileSync(program, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return {
+      workTree: root,
+      gitDir: join(root, ".git"),
+      commonDir: join(root, ".git"),
+      settings: [],
+      overrides: [],
+      env: { PATH, HOME: dir },
+      program,
+    };
+  };
+
+  test("output and a clean exit; stdin is closed at once", async () => {
+    const r = await runGit(fakeGit("echo", 'cat; echo "out $1"; echo err >&2'), ["status"]);
+    assert.deepEqual(r, { ok: true, stdout: "out --no-pager\n", stderr: "err\n" });
+  });
+
+  test("a failure without stderr says which command failed", async () => {
+    const r = await runGit(fakeGit("fails", "exit 3"), ["status"]);
+    assert.equal(r.ok, false);
+    assert.match(r.stderr, /^Command failed: .*fake-git --no-pager status$/);
+  });
+
+  test("a call over its time is stopped, and says so", async () => {
+    const r = await runGit(fakeGit("hangs", "exec sleep 30"), ["status"], { timeoutMs: 200 });
+    assert.equal(r.ok, false);
+    // Killed, not waited for: a sleep that ended by itself would have no signal.
+    assert.match(r.stderr, /\(timed out after 200 ms; killed by SIGTERM\)$/);
+  });
+
+  test("a git that is not there is missing, not failing", async () => {
+    const repo = fakeGit("gone", "exit 0");
+    rmSync(repo.program);
+    const r = await runGit(repo, ["status"]);
+    assert.equal(r.ok, false);
+    assert.equal(r.missing, true);
+  });
+});

@@ -34,7 +34,6 @@
  *
  * @module
  */
-import { execFile } from "node:child_process";
 import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import process from "node:process";
@@ -47,6 +46,10 @@ import {
   withGitSettings,
 } from "../process/git-config-rule.ts";
 import { gitPlace, type PlaceProbe, within } from "./git-place.ts";
+import { spawnPiped } from "../runtime.ts";
+
+/** The most output one git call may give before it is stopped (as a failure). */
+const MAX_OUTPUT_CHARS = 64 * 1024 * 1024;
 
 export interface GitOutcome {
   ok: boolean;
@@ -235,7 +238,13 @@ export interface RunOptions {
   env?: Record<string, string>;
 }
 
-/** Runs `git ARGS` on `repo`. Never throws. */
+/**
+ * Runs `git ARGS` on `repo`. Never throws. Started through `runtime.ts`
+ * (`Bun.spawn` on Bun: `node:child_process` would cost every run in a
+ * repository its load and stream set-up); stdin is closed at once, output
+ * over {@link MAX_OUTPUT_CHARS} or a call over `timeoutMs` stops git (a
+ * failure).
+ */
 export function runGit(repo: Repository, args: string[], o: RunOptions = {}): Promise<GitOutcome> {
   const env = {
     ...repo.env,
@@ -245,31 +254,67 @@ export function runGit(repo: Repository, args: string[], o: RunOptions = {}): Pr
     ...o.env,
   };
   const cwd = o.cwd && within(resolve(o.cwd), repo.workTree) ? o.cwd : repo.workTree;
-  return new Promise((resolvePromise) => {
-    try {
-      execFile(
-        repo.program,
-        ["--no-pager", ...args],
-        {
-          cwd,
-          env,
-          maxBuffer: 64 * 1024 * 1024,
-          encoding: "utf8",
-          windowsHide: true,
-          ...(o.timeoutMs ? { timeout: o.timeoutMs } : {}),
-        },
-        (err, stdout, stderr) => {
-          const code = (err as NodeJS.ErrnoException | null)?.code;
-          resolvePromise({
-            ok: !err,
-            stdout: String(stdout ?? ""),
-            stderr: String(stderr ?? "") || (err && !stderr ? err.message : ""),
-            ...(code === "ENOENT" ? { missing: true } : {}),
-          });
-        },
-      ).stdin?.end();
-    } catch (err) {
-      resolvePromise({ ok: false, stdout: "", stderr: (err as Error).message });
-    }
+  const argv = ["--no-pager", ...args];
+  return new Promise((done) => {
+    let stdout = "";
+    let stderr = "";
+    let stopped: string | undefined;
+    let settled = false;
+    let pid: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (why: string) => {
+      stopped ??= why;
+      try {
+        if (pid !== undefined) process.kill(pid, "SIGTERM");
+      } catch {
+        // gone already
+      }
+    };
+    const finish = (r: GitOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      done(r);
+    };
+    spawnPiped({
+      command: repo.program,
+      args: argv,
+      cwd,
+      env,
+      detached: false,
+      onStdout: (text) => {
+        if (stdout.length + text.length > MAX_OUTPUT_CHARS) {
+          stop("stdout maxBuffer length exceeded");
+        } else stdout += text;
+      },
+      onStderr: (text) => {
+        if (stderr.length + text.length > MAX_OUTPUT_CHARS) {
+          stop("stderr maxBuffer length exceeded");
+        } else stderr += text;
+      },
+      onClose: (code, signal) => {
+        const ok = code === 0 && stopped === undefined;
+        const failed = `Command failed: ${repo.program} ${argv.join(" ")}` +
+          (stopped ? ` (${stopped}${signal ? `; killed by ${signal}` : ""})` : "") +
+          (!stopped && signal ? ` (killed by ${signal})` : "");
+        finish({ ok, stdout, stderr: stderr || (ok ? "" : failed) });
+      },
+      onError: (err) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        finish({
+          ok: false,
+          stdout: "",
+          stderr: err.message,
+          ...(code === "ENOENT" ? { missing: true } : {}),
+        });
+      },
+    }).then((child) => {
+      pid = child.pid;
+      child.end();
+      if (settled) return;
+      if (o.timeoutMs) {
+        timer = setTimeout(() => stop(`timed out after ${o.timeoutMs} ms`), o.timeoutMs);
+      }
+    }, (err: Error) => finish({ ok: false, stdout: "", stderr: err.message }));
   });
 }

@@ -36,7 +36,7 @@ import {
   projectFolders,
 } from "./context-files.ts";
 import { readContextFile } from "./context-read.ts";
-import { environmentFacts } from "./environment-facts.ts";
+import { environmentFacts, type GitFacts } from "./environment-facts.ts";
 
 /**
  * Folder checks on the real file system, through the walk's owner rule
@@ -106,6 +106,8 @@ export interface GatherOptions {
   files: boolean;
   probe?: FolderProbe;
   now?: Date;
+  /** Git's facts for `cwd`, started early by the caller (`startGitFacts`). */
+  git?: Promise<GitFacts>;
 }
 
 export interface Gathered {
@@ -137,7 +139,7 @@ export async function gatherPromptContext(o: GatherOptions): Promise<Gathered> {
   });
   const [reads, environment] = await Promise.all([
     Promise.all(candidates.map((c) => readContextFile(c.path))),
-    environmentFacts(o.cwd, o.env, o.now, o.home, gitNotes, gitOverrides),
+    environmentFacts(o.cwd, o.env, o.now, o.home, gitNotes, gitOverrides, o.git),
   ]);
   for (const note of gitNotes) {
     warnings.push({ level: "warning", message: `git facts left out of the prompt: ${note}` });

@@ -14,14 +14,12 @@
  */
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { spawnChild } from "./executor.ts";
+import type { SpareChild } from "./spare-child.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
 import type { ReservedSession } from "./task-session.ts";
 import type { TaskResult, XcshConfig } from "../types.ts";
 import type { AcceptPlan } from "./acceptance/accept-plan.ts";
-import { runRounds } from "./acceptance/rounds.ts";
-import { startState } from "./acceptance/changes.ts";
-import { pinCheckScripts } from "./acceptance/check-scripts.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 import type { LaunchPlan } from "./launch-command.ts";
@@ -51,6 +49,8 @@ export interface TaskStart {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget the child draws from. */
   budget?: BudgetLink;
+  /** A child started ahead, for the first round when it may serve (`spare-child.ts`). */
+  spare?: SpareChild;
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;
   /** The task's acceptance checks, and what their commands run with. */
@@ -95,14 +95,19 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         ...(t.run ? { run: t.run } : {}),
       })
       : undefined;
-    const round = (e: typeof envelope, messages: unknown[]) =>
-      spawnChild({
+    // Only the first round may take the spare; a later one starts its own child.
+    let spare = t.spare;
+    const round = (e: typeof envelope, messages: unknown[]) => {
+      const first = spare;
+      spare = undefined;
+      return spawnChild({
         envelope: e,
         env: t.env,
         timeoutMs: t.timeoutMs,
         signal: t.signal,
         ...(t.launch ? { launch: t.launch } : {}),
         ...(t.budget ? { budget: t.budget } : {}),
+        ...(first ? { spare: first } : {}),
         onEvent: (event) => {
           if (event.type === "message") messages.push(event.message);
           // The start of a task in a worktree says where it works.
@@ -116,21 +121,28 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
           t.onEvent?.(ev);
         },
       });
+    };
     const accept = t.accept;
-    // The files a scope check judges are those changed after this point.
-    const start = accept?.plan.checks.some((c) => c.kind === "scope")
-      ? await startState(envelope.cwd, accept.env)
-      : undefined;
-    // So are the scripts the check commands name (a child must not rewrite them to pass).
-    const pins = accept
-      ? pinCheckScripts(accept.plan.checks, {
+    let result: TaskResult;
+    if (accept) {
+      // Loaded only for a task with checks: their commands' sandbox and
+      // network proxy cost every other task's start.
+      const [{ runRounds }, { startState }, { pinCheckScripts }] = await Promise.all([
+        import("./acceptance/rounds.ts"),
+        import("./acceptance/changes.ts"),
+        import("./acceptance/check-scripts.ts"),
+      ]);
+      // The files a scope check judges are those changed after this point.
+      const start = accept.plan.checks.some((c) => c.kind === "scope")
+        ? await startState(envelope.cwd, accept.env)
+        : undefined;
+      // So are the scripts the check commands name (a child must not rewrite them to pass).
+      const pins = pinCheckScripts(accept.plan.checks, {
         cwd: envelope.cwd,
         home: accept.home,
         config: accept.config,
-      })
-      : undefined;
-    let result: TaskResult = accept
-      ? await runRounds({
+      });
+      result = await runRounds({
         plan: accept.plan,
         envelope,
         start,
@@ -138,8 +150,10 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         secrets: t.secrets,
         place: { config: accept.config, home: accept.home, env: accept.env, signal: t.signal },
         runRound: round,
-      })
-      : await round(envelope, []);
+      });
+    } else {
+      result = await round(envelope, []);
+    }
     if (worktree) {
       const kept = await finishWorktree(worktree, t.worktrees, t.session?.id ?? worktree.id).catch(
         (err) => ({

@@ -22,7 +22,16 @@
  */
 import { chooseSandbox, describeSource, startsCommands } from "../sandbox/mode.ts";
 import { sharesHostNetwork } from "../sandbox/net-policy.ts";
-import { bwrapLocations, sandboxSupportSoon, startSandboxProbe } from "../sandbox/probe.ts";
+import process from "node:process";
+import {
+  bwrapLocations,
+  type ProbeMemory,
+  sandboxSupportSoon,
+  startSandboxProbe,
+} from "../sandbox/probe.ts";
+import { cacheDir } from "../discovery/cache-dir.ts";
+import { isCompiled } from "../runtime.ts";
+import { probeMemory } from "./probe-memory.ts";
 import type {
   AgentDefinition,
   Diagnostic,
@@ -45,9 +54,25 @@ export interface SandboxRequest {
   caller?: SandboxSetting;
   /** The environment (`XCSH_NO_BWRAP`: see `src/sandbox/probe.ts`). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The user's home: the probes that succeeded are remembered in xcsh's
+   * cache folder there (`probe-memory.ts`). Absent: nothing is remembered.
+   */
+  home?: string;
 }
 
 let warned = false;
+
+/** Where the probes of `r`'s user are remembered, if anywhere. */
+function memoryOf(r: Pick<SandboxRequest, "env" | "home">): ProbeMemory | undefined {
+  if (r.home === undefined) return undefined;
+  return probeMemory(cacheDir({
+    env: r.env,
+    home: r.home,
+    platform: process.platform,
+    compiled: isCompiled(),
+  }));
+}
 
 /**
  * Starts finding out whether bubblewrap works here, for the sandbox the
@@ -63,7 +88,7 @@ export function probeSandboxEarly(r: Omit<SandboxRequest, "agent">): void {
     caller: r.caller,
   });
   if (choice.mode !== "off") {
-    startSandboxProbe(bwrapLocations(r.env), sharesHostNetwork(choice));
+    startSandboxProbe(bwrapLocations(r.env), sharesHostNetwork(choice), undefined, memoryOf(r));
   }
 }
 
@@ -83,7 +108,11 @@ export async function sandboxFor(r: SandboxRequest): Promise<SandboxDecision> {
     required: choice.required,
   };
   if (setting.mode === "off" || !startsCommands(r.agent)) return { ok: true, setting };
-  const support = await sandboxSupportSoon(bwrapLocations(r.env), sharesHostNetwork(setting));
+  const support = await sandboxSupportSoon(
+    bwrapLocations(r.env),
+    sharesHostNetwork(setting),
+    memoryOf(r),
+  );
   if (support.ok) return { ok: true, setting };
   if (setting.required) {
     return {

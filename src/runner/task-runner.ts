@@ -52,7 +52,13 @@ import { validateRequest } from "./request.ts";
 import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import { checkGuards, type GuardKind } from "./guards.ts";
-import { type CallerState, childEnvironment, modelVariable } from "../protocol/variables.ts";
+import {
+  type CallerState,
+  childEnvironment,
+  modelVariable,
+  TASK_DEPTH,
+} from "../protocol/variables.ts";
+import { type SpareChild, startSpareChild } from "./spare-child.ts";
 import { DEFAULT_LIMITS, timerMs } from "../protocol/limits.ts";
 import {
   buildEnvelope,
@@ -69,6 +75,7 @@ import {
   withConfigHooks,
 } from "./task-preparation.ts";
 import { gatherPromptContext } from "./prompt-context-gather.ts";
+import { startGitFacts } from "./environment-facts.ts";
 import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
 import { readProjectMcp } from "./project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
@@ -171,6 +178,11 @@ export interface TaskToolOptions {
   settingsHooks?: AgentHooks;
   /** The run's budget, which every task started here draws from (`budget-link.ts`). */
   budget?: BudgetLink;
+  /**
+   * Start the first child before the call is planned (`spare-child.ts`), so
+   * that it loads meanwhile: `xcsh run`, whose process ends with its call.
+   */
+  startEarly?: boolean;
 }
 
 export type { PreparedTask };
@@ -193,6 +205,8 @@ function usage(message: string): { ok: false; kind: "usage"; message: string } {
 export class TaskTool {
   private keeperValue?: SessionKeeper;
   private secretsValue?: readonly string[];
+  /** The child started ahead for this call's first task, until a task takes it. */
+  private spare?: SpareChild;
   /**
    * Use {@link TaskTool.create} when a description is needed; a tool built
    * directly (as `xcsh run` does) skips the start-up discovery.
@@ -255,9 +269,43 @@ export class TaskTool {
     return data ? worktreesDirectory(data) : "";
   }
 
-  /** Releases the sessions of tasks that will not run (a dry run, a refusal). */
+  /** Releases the sessions of tasks that will not run (a dry run, a refusal), and the spare. */
   abandon(tasks: readonly PreparedTask[]): void {
     for (const t of tasks) t.session?.release();
+    this.releaseSpare();
+  }
+
+  /** Ends the child started ahead when no task took it. */
+  private releaseSpare(): void {
+    this.spare?.release();
+    this.spare = undefined;
+  }
+
+  /**
+   * Starts the spare child (`startEarly`, not a dry run) where a local child
+   * of this call would run, with the environment it would get but for what
+   * its envelope lays over it; a task it cannot serve leaves it to exit.
+   */
+  private startSpare(req: TaskRequest, dryRun: boolean): void {
+    const { env, caller } = this.opts;
+    if (!this.opts.startEarly || dryRun || this.spare) return;
+    if (req.launcher !== undefined || req.isolation === "worktree") return;
+    // The spawn right and blocked agent come with the envelope, as for any child.
+    this.spare = startSpareChild({
+      ...this.baseEnvironment(),
+      [TASK_DEPTH]: String(caller.depth + 1),
+    }, env.cwd);
+  }
+
+  /** The environment every child starts from: this process's, without key variables. */
+  private baseEnvironment(): Record<string, string> {
+    const { config, env } = this.opts;
+    const baseEnv: Record<string, string> = {};
+    const keyVars = new Set(keyVariables(config));
+    for (const [k, v] of Object.entries(env.env)) {
+      if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
+    }
+    return baseEnv;
   }
 
   /**
@@ -271,7 +319,10 @@ export class TaskTool {
     { dryRun = false, withoutModel = false } = {},
   ): Promise<Prepared> {
     const prepared = await this.prepareChildren(req, { withoutModel, dryRun });
-    if (!prepared.ok) return prepared;
+    if (!prepared.ok) {
+      this.releaseSpare();
+      return prepared;
+    }
     const { tasks } = prepared;
     const fail = (message: string): Prepared => {
       this.abandon(tasks);
@@ -302,11 +353,20 @@ export class TaskTool {
     const { config, caller, env } = this.opts;
     const invalid = validateRequest(req);
     if (invalid) return usage(invalid);
-    // The sandbox probe runs while the agents are discovered.
-    probeSandboxEarly({ request: req.sandbox, config, caller: this.opts.sandbox, env: env.env });
+    // The first child loads while the call is planned.
+    this.startSpare(req, opts.dryRun === true);
+    // Git (the prompt's facts) and the sandbox probe run while the agents are discovered.
+    const git = startGitFacts(env.cwd, env.env, env.home);
+    probeSandboxEarly({
+      request: req.sandbox,
+      config,
+      caller: this.opts.sandbox,
+      env: env.env,
+      home: env.home,
+    });
     const chosen = await this.chooseAgent(req);
     if (!chosen.ok) return chosen;
-    const { asked, agents, agentSet } = chosen;
+    const { asked, agents } = chosen;
     const planMode = planModeFor({
       request: req.planMode,
       caller: this.opts.planMode,
@@ -326,6 +386,11 @@ export class TaskTool {
       runCommand: (command) => runSecretCommand(command, { env: env.env, home: env.home }),
     });
     if (!remote.ok) return { ok: false, kind: "unrunnable", message: remote.message };
+    // The agents the run started with travel only to a child that may start
+    // tasks (one without `task` never reads them): fingerprinting every
+    // discovered agent would cost each start.
+    const mayDelegate = toolSet.spawns === "*" || toolSet.spawns.length > 0;
+    const agentSet = this.opts.agentSet ?? (mayDelegate ? agentFingerprints(agents) : {});
     const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
     const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
     if (schemaProblem) return usage(schemaProblem);
@@ -343,6 +408,7 @@ export class TaskTool {
       config,
       caller: this.opts.sandbox,
       env: env.env,
+      home: env.home,
     });
     if (!sandbox.ok) return usage(sandbox.message);
     this.warn(sandbox.warning);
@@ -352,6 +418,7 @@ export class TaskTool {
       home: env.home,
       env: env.env,
       files: agent.omitContextFiles !== true,
+      git,
     });
     this.opts.onWarnings?.(gathered.warnings);
     const launch = this.launcherFor(req, asked, opts.dryRun === true);
@@ -470,7 +537,6 @@ export class TaskTool {
       ok: true;
       asked: AgentDefinition;
       agents: AgentDefinition[];
-      agentSet: Record<string, string>;
     }
     | { ok: false; kind: GuardKind; message: string }
   > {
@@ -487,11 +553,11 @@ export class TaskTool {
       listHint: this.opts.listHint,
     });
     if (!guard.ok) return guard;
-    const agentSet = this.opts.agentSet ?? agentFingerprints(agents);
-    const changed = changedSince(agentSet, guard.agent);
+    // At the top level the set is this discovery's own: nothing to check against.
+    const changed = this.opts.agentSet && changedSince(this.opts.agentSet, guard.agent);
     if (changed) return { ok: false, kind: "changed", message: changed };
     const asked = this.opts.editAgent ? this.opts.editAgent(guard.agent) : guard.agent;
-    return { ok: true, asked, agents, agentSet };
+    return { ok: true, asked, agents };
   }
 
   /**
@@ -767,20 +833,20 @@ export class TaskTool {
    */
   async start(tasks: readonly PreparedTask[], signal?: AbortSignal): Promise<TaskResult[]> {
     const { config, env } = this.opts;
-    const baseEnv: Record<string, string> = {};
-    const keyVars = new Set(keyVariables(config));
-    for (const [k, v] of Object.entries(env.env)) {
-      if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
-    }
+    const baseEnv = this.baseEnvironment();
+    // The child started ahead goes to the first task, if it may serve it.
+    const spare = this.spare;
+    this.spare = undefined;
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
-    // The price table loads while the children start (it costs a short run
-    // milliseconds of its own otherwise). Keys handed down count as set:
-    // pricing only needs the provider's type and URL.
-    const pricing = import("../model/price-call.ts");
+    // The price table loads once a child has started, while this process
+    // waits for it (loaded before, it would delay the first child; after,
+    // the end of a short run). Keys handed down count as set: pricing only
+    // needs the provider's type and URL.
+    let pricingModule: Promise<typeof import("../model/price-call.ts")> | undefined;
+    const pricing = () => (pricingModule ??= import("../model/price-call.ts"));
     const priceEnv = { ...env.env, ...this.opts.keys };
     // Once loaded, each call is priced as it is reported, for the progress.
     let price: PriceCall | undefined;
-    void pricing.then((p) => price = p.priceCall, () => {});
     // Tasks whose write lanes overlap in one workspace run one after the
     // other: each waits for the earlier ones it overlaps (never a later
     // one, so no cycle) before it queues for a slot; the rest queue in order.
@@ -834,6 +900,7 @@ export class TaskTool {
                 : await runPreparedTask({
                   envelope: task.envelope,
                   env: { ...baseEnv, ...task.childEnv },
+                  ...(i === 0 && spare ? { spare } : {}),
                   timeoutMs: task.timeoutMs,
                   session: task.session,
                   isolate: task.isolate,
@@ -846,7 +913,7 @@ export class TaskTool {
                     const asked = task.requestedModel !== undefined && r.model !== undefined
                       ? { ...r, requestedModel: task.requestedModel }
                       : r;
-                    return withCost(asked, calls, (await pricing).priceCall, config, priceEnv);
+                    return withCost(asked, calls, (await pricing()).priceCall, config, priceEnv);
                   },
                   keeper: this.keeper,
                   secrets: this.secrets,
@@ -854,7 +921,10 @@ export class TaskTool {
                   run: this.opts.backgroundRun,
                   signal,
                   onEvent: (e) => {
-                    if (e.type === "start") ranOn = e.model;
+                    if (e.type === "start") {
+                      ranOn = e.model;
+                      void pricing().then((p) => price = p.priceCall, () => {});
+                    }
                     if (e.type === "usage") {
                       const call: TokenUsage = {
                         input: e.input ?? 0,
@@ -885,6 +955,11 @@ export class TaskTool {
       // A leader that ends without an answer (or never starts) lets its followers go.
       runs[i].finally(() => gates[i]?.close()).catch(() => undefined);
     });
-    return await Promise.all(runs);
+    try {
+      return await Promise.all(runs);
+    } finally {
+      // Not taken (a refused or cancelled first task, a launcher): it exits.
+      spare?.release();
+    }
   }
 }

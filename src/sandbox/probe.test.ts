@@ -15,6 +15,7 @@ import {
   sandboxSupportSoon,
   startSandboxProbe,
 } from "./probe.ts";
+import { probeFingerprint } from "./probe-fingerprint.ts";
 
 const linux = process.platform === "linux";
 
@@ -135,5 +136,64 @@ describe("sandbox probe", () => {
         /not installed \(XCSH_NO_BWRAP is set\)/,
       );
     }
+  });
+});
+
+describe("probes remembered between processes", () => {
+  /** A memory held in this process, standing for the file of `runner/probe-memory.ts`. */
+  const setMemory = () => {
+    const kept = new Set<string>();
+    return { kept, knows: (f: string) => kept.has(f), remember: (f: string) => void kept.add(f) };
+  };
+
+  test("a success is remembered, and not probed again for the same program and machine", {
+    skip: linux ? false : "the probe runs bwrap only on Linux",
+  }, async () => {
+    const runs = join(mkdtempSync(join(tmpdir(), "xcsh-probe-log-")), "runs");
+    const dir = fakeBwrap(`echo run >> "${runs}"\nexit 0`);
+    const bwrap = dir[0];
+    const memory = setMemory();
+    startSandboxProbe(dir, false, undefined, memory);
+    assert.deepEqual(await sandboxSupportSoon(dir, false, memory), { ok: true, bwrap });
+    assert.equal(memory.kept.size, 1);
+    // Another candidate list is another key in this process, as a new process would be.
+    const again = [...dir, "/nonexistent/bwrap"];
+    assert.deepEqual(await sandboxSupportSoon(again, false, memory), { ok: true, bwrap });
+    assert.equal(readFileSync(runs, "utf8"), "run\n", "remembered: not run again");
+    // A changed program is probed again.
+    writeFileSync(bwrap, `#!/bin/sh\necho run >> "${runs}"\nexit 0\n# updated\n`);
+    const third = [...dir, "/nonexistent/bwrap2"];
+    assert.deepEqual(await sandboxSupportSoon(third, false, memory), { ok: true, bwrap });
+    assert.equal(readFileSync(runs, "utf8"), "run\nrun\n", "a new program: probed");
+    assert.equal(memory.kept.size, 2);
+  });
+
+  test("a failure is never remembered: the next process probes again", {
+    skip: linux ? false : "the probe runs bwrap only on Linux",
+  }, async () => {
+    const dir = fakeBwrap("echo no >&2\nexit 1");
+    const memory = setMemory();
+    const r = await sandboxSupportSoon(dir, true, memory);
+    assert.equal(r.ok, false);
+    assert.equal(memory.kept.size, 0);
+  });
+
+  test("a remembered fingerprint of another program or setting does not count", {
+    skip: linux ? false : "the probe runs bwrap only on Linux",
+  }, async () => {
+    const [a] = fakeBwrap("exit 0");
+    const [b] = fakeBwrap("exit 0");
+    const args = ["--ro-bind", "/", "/", "--", "true"];
+    const fa = probeFingerprint(a, args);
+    assert.ok(fa !== undefined);
+    assert.equal(probeFingerprint(a, args), fa, "the same inputs: the same fingerprint");
+    assert.notEqual(probeFingerprint(b, args), fa, "another program");
+    assert.notEqual(probeFingerprint(a, [...args.slice(0, -2), "--unshare-net", "--", "true"]), fa);
+    assert.equal(probeFingerprint(join(a, "..", "missing"), args), undefined);
+    // A bwrap that fails is not taken for working because another one was remembered.
+    const failing = fakeBwrap("exit 1");
+    const memory = setMemory();
+    memory.kept.add(fa!);
+    assert.equal((await sandboxSupportSoon(failing, false, memory)).ok, false);
   });
 });

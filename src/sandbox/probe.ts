@@ -15,7 +15,9 @@
  * `true` in the same kind of sandbox the commands get (a machine without
  * unprivileged user namespaces fails here). The answer is cached per network
  * setting; the probe costs a few milliseconds, so a child whose parent
- * already probed only looks `bwrap` up. Elsewhere than Linux the answer is
+ * already probed only looks `bwrap` up, and a parent given a
+ * {@link ProbeMemory} skips a probe that succeeded before on the same
+ * machine, program and settings (`probe-fingerprint.ts`). Elsewhere than Linux the answer is
  * no: macOS's `sandbox-exec` is deprecated, so commands there run
  * unsandboxed.
  *
@@ -27,7 +29,7 @@
  *
  * @module
  */
-import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { accessSync, constants, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
@@ -35,6 +37,7 @@ import { ownershipProblem } from "../fs/file-safety.ts";
 import { withoutRuntimeVariables } from "../process/runtime-variables.ts";
 import { spawnPiped } from "../runtime.ts";
 import { probeArgs } from "./bwrap-args.ts";
+import { probeFingerprint } from "./probe-fingerprint.ts";
 import { hostHiding } from "./host-sockets.ts";
 
 export type SandboxSupport = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -105,34 +108,61 @@ export function sandboxSupport(
 }
 
 /**
+ * The probes that succeeded before this process, by fingerprint
+ * (`probe-fingerprint.ts`): a store that outlives the process. Only
+ * successes are kept: a remembered success can at worst make a command
+ * fail in a sandbox that no longer starts, never run one unsandboxed.
+ */
+export interface ProbeMemory {
+  knows(fingerprint: string): boolean;
+  remember(fingerprint: string): void;
+}
+
+/**
  * Starts the probe of {@link sandboxSupport} in the background (Linux, with
  * a `bwrap` among `where`), so that a process which will need the answer does
  * not wait for it: {@link sandboxSupportSoon} then takes it when it is ready.
+ * With `memory`, a probe that succeeded before under the same fingerprint is
+ * not run again, and one that succeeds now is remembered.
  */
 export function startSandboxProbe(
   where: readonly string[],
   network: boolean,
   timeoutMs = PROBE_TIMEOUT_MS,
+  memory?: ProbeMemory,
 ): void {
   const key = cacheKey(where, network, false);
   if (process.platform !== "linux" || cache.has(key) || pending.has(key)) return;
   const bwrap = findBwrap(where);
   if (!bwrap) return;
+  const args = probeArgs(network, tmpdir(), hostHiding());
+  const fingerprint = memory ? probeFingerprint(bwrap, args) : undefined;
+  if (fingerprint !== undefined && memory?.knows(fingerprint)) {
+    cache.set(key, { ok: true, bwrap });
+    return;
+  }
   pending.set(
     key,
-    probeAsync(bwrap, network, timeoutMs).then((answer) => {
+    probeAsync(bwrap, args, timeoutMs).then((answer) => {
       cache.set(key, answer);
       pending.delete(key);
+      if (answer.ok && fingerprint !== undefined) memory?.remember(fingerprint);
       return answer;
     }),
   );
 }
 
-/** {@link sandboxSupport}, waiting for a probe started ahead of need when there is one. */
+/**
+ * {@link sandboxSupport}, waiting for a probe started ahead of need when there
+ * is one; with `memory`, one not started yet starts as
+ * {@link startSandboxProbe} would.
+ */
 export async function sandboxSupportSoon(
   where: readonly string[],
   network: boolean,
+  memory?: ProbeMemory,
 ): Promise<SandboxSupport> {
+  if (memory) startSandboxProbe(where, network, PROBE_TIMEOUT_MS, memory);
   const started = pending.get(cacheKey(where, network, false));
   return started ? await started : sandboxSupport(where, network);
 }
@@ -167,7 +197,7 @@ function verdict(bwrap: string, exit: ProbeExit): SandboxSupport {
 /** The probe run without blocking: `bwrap` running `true`, as {@link probe} does. */
 async function probeAsync(
   bwrap: string,
-  network: boolean,
+  args: string[],
   timeoutMs: number,
 ): Promise<SandboxSupport> {
   let stderr = "";
@@ -182,7 +212,7 @@ async function probeAsync(
       };
       spawnPiped({
         command: bwrap,
-        args: probeArgs(network, tmpdir(), hostHiding()),
+        args,
         cwd: process.cwd(),
         env: process.env,
         detached: false,
@@ -219,6 +249,10 @@ function probe(where: readonly string[], network: boolean, checked: boolean): Sa
   const bwrap = findBwrap(where);
   if (!bwrap) return { ok: false, reason: notFound(where) };
   if (checked) return { ok: true, bwrap };
+  // Loaded here: most processes never probe synchronously, and the module costs each a load.
+  const { spawnSync } = createRequire(import.meta.url)(
+    "node:child_process",
+  ) as typeof import("node:child_process");
   const r = spawnSync(bwrap, probeArgs(network, tmpdir(), hostHiding()), {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",

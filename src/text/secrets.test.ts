@@ -9,6 +9,7 @@ import {
   isSecretVariable,
   secretForms,
   secretsOf,
+  SHORTEST_SHAPE,
   urlSecrets,
 } from "./secrets.ts";
 
@@ -209,5 +210,39 @@ describe("the values a run hides", () => {
         N: 1,
       },
     );
+  });
+});
+
+describe("the shortest shapes", () => {
+  // The shortest text each shape matches: all at least SHORTEST_SHAPE long,
+  // and hidden (shorter text skips the shape patterns; a new shape must keep this).
+  const shortest = {
+    anthropic: "sk-" + "a".repeat(20),
+    google: "AIza" + "b".repeat(35),
+    github: "ghp_" + "c".repeat(30),
+    githubPat: "github_pat_" + "d".repeat(22),
+    gitlab: "glpat-" + "e".repeat(20),
+    slack: "xoxb-" + "f".repeat(10),
+    npm: "npm_" + "g".repeat(36),
+    huggingFace: "hf_" + "h".repeat(30),
+    aws: "AKIA" + "I".repeat(16),
+    jwt: "eyJ" + "j".repeat(8) + ".eyJ" + "k".repeat(8) + ".",
+  };
+  for (const [name, value] of Object.entries(shortest)) {
+    test(`${name}: ${value.length} characters, hidden`, () => {
+      assert.ok(value.length >= SHORTEST_SHAPE);
+      assert.equal(hideSecretShapes(value), "[redacted]");
+      assert.equal(hideSecretShapes(value.slice(0, -1)).includes(value.slice(0, -1)), true);
+    });
+  }
+  test("a credential scheme and a private key are longer still", () => {
+    assert.equal(hideSecretShapes("Basic " + "m".repeat(16)), "Basic [redacted]");
+    assert.ok(("Basic " + "m".repeat(16)).length >= SHORTEST_SHAPE);
+    assert.equal(hideSecretShapes("-----BEGIN PRIVATE KEY-----"), "[redacted]");
+  });
+  test("short text: only URL credentials can be in it, and they are still hidden", () => {
+    assert.equal(hideSecretShapes("a://u:p@h"), "a://[redacted]@h");
+    assert.equal(hideSecretShapes("?key=abc"), "?key=[redacted]");
+    assert.equal(hideSecretShapes("type"), "type");
   });
 });

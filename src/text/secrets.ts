@@ -100,6 +100,13 @@ const KEY_SHAPES: readonly RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, // JWTs
 ];
 
+/**
+ * The fewest characters a match of {@link KEY_SHAPES}, {@link AUTH_SCHEME} or
+ * {@link PRIVATE_KEY} can have: Slack's `xoxb-` and ten (AWS ids take 20,
+ * `Basic` and a credential 22, a PEM header 27).
+ */
+export const SHORTEST_SHAPE = 15;
+
 /** `Bearer <credential>`, `Basic <credential>`: the scheme stays, the credential goes. */
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/-]{16,}=*/gi;
 
@@ -123,9 +130,13 @@ export function isSecretVariable(name: string, value: string): boolean {
  */
 export function hideSecretShapes(text: string): string {
   let out = text;
-  for (const re of KEY_SHAPES) out = out.replace(re, REDACTED);
-  out = out.replace(AUTH_SCHEME, `$1$2${REDACTED}`);
-  if (out.includes("-----BEGIN")) out = out.replace(PRIVATE_KEY, REDACTED);
+  // Shorter text holds no key shape, credential scheme or private key (most
+  // of what events carry: their keys, ids, short values); only URLs remain.
+  if (text.length >= SHORTEST_SHAPE) {
+    for (const re of KEY_SHAPES) out = out.replace(re, REDACTED);
+    out = out.replace(AUTH_SCHEME, `$1$2${REDACTED}`);
+    if (out.includes("-----BEGIN")) out = out.replace(PRIVATE_KEY, REDACTED);
+  }
   if (out.includes("://")) out = out.replace(URL_PASSWORD, `$1${REDACTED}@`);
   if (out.includes("=")) out = out.replace(URL_SECRET_PARAM, `$1${REDACTED}`);
   return out;

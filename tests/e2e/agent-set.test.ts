@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runXcsh } from "../support/cli.ts";
+import { runXcsh, runXcshJson } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
 import { agentMd, toolResults, type World } from "../support/world.ts";
 
@@ -46,4 +46,21 @@ test("an agent written during the run is refused by the task tool", async () => 
     answer.includes(`Agent "explore" changed during this run (${file})`),
     `the task tool's answer was: ${answer}`,
   );
+});
+
+test("the run's agent set travels to a child that may start tasks, not to one that may not", async () => {
+  type Plan = { tasks: { envelope: { agentSet?: Record<string, string> } }[] };
+  const plan = async (agent: string) => {
+    const { result, json } = await runXcshJson<Plan>(
+      ["run", agent, "look", "--dry-run", "--json"],
+      { cwd: w.cwd, home: w.home },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    return json.tasks[0].envelope.agentSet;
+  };
+  const boss = await plan("boss");
+  assert.ok(boss && Object.keys(boss).includes("boss") && Object.keys(boss).includes("explore"));
+  assert.match(boss.explore, /^[0-9a-f]{32}$/);
+  // explore has no task tool: an empty set, which would refuse any agent.
+  assert.deepEqual(await plan("explore"), {});
 });
