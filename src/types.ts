@@ -312,6 +312,8 @@ export interface TaskItem {
   resume?: string;
   /** This task's write lane (globs relative to the project root); absent: the agent's. */
   writes?: string[];
+  /** Acceptance checks of this task alone, after the agent's and the call's. */
+  accept?: AcceptCheck[];
 }
 
 /** A request to run one agent on one or more assignments. */

@@ -109,4 +109,37 @@ describe("readTaskInput: acceptance checks", () => {
       /^'acceptRetries' must/,
     );
   });
+
+  test("a task's own checks: parsed per task, named by their place, no clash with the call's", () => {
+    const r = readTaskInput({
+      agent: "a",
+      accept: ["cmd: npm test"],
+      tasks: [{ id: "x", assignment: "go", accept: ["file: out.txt"] }, {
+        id: "y",
+        assignment: "go",
+      }],
+    });
+    assert.ok(typeof r !== "string");
+    assert.deepEqual(r.tasks[0].accept, [{ kind: "file", name: "file: out.txt", file: "out.txt" }]);
+    assert.equal(r.tasks[1].accept, undefined);
+    assert.equal(
+      readTaskInput({ agent: "a", tasks: [{ id: "x", assignment: "go", accept: "cmd: x" }] }),
+      "'tasks[0].accept' must be a list of checks",
+    );
+    assert.equal(
+      readTaskInput({
+        agent: "a",
+        tasks: [{ id: "x", assignment: "go", accept: ["result: nope"] }],
+      }),
+      "'tasks[0].accept[0]': 'result': 'nope' is no JSON Pointer (it must start with /)",
+    );
+    assert.equal(
+      readTaskInput({
+        agent: "a",
+        accept: ["cmd: npm test"],
+        tasks: [{ id: "x", assignment: "go", accept: ["cmd: npm test"] }],
+      }),
+      "'tasks[0].accept': a check named 'cmd: npm test' is already one of the call's",
+    );
+  });
 });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TaskRequest } from "../types.ts";
+import type { AcceptCheck, TaskRequest } from "../types.ts";
 import { MAX_TASKS_PER_CALL } from "../protocol/limits.ts";
 import { laneProblem } from "../fs/write-lane.ts";
 import { BUDGET_KEYS, type BudgetKey, parseBudgetValue } from "../config/budget-setting.ts";
@@ -99,6 +99,12 @@ export const TASK_INPUT_SCHEMA = {
             description:
               "The task's write lane: globs relative to the project root (e.g. src/api/**). Its write and edit tools refuse other paths, its sandbox binds only these writable; tasks whose lanes overlap run one after the other.",
           },
+          accept: {
+            type: "array",
+            description:
+              "Acceptance checks of this task alone, run after the call's (same forms as the call's accept).",
+            items: { type: ["string", "object"] },
+          },
         },
         required: ["id", "assignment"],
       },
@@ -165,7 +171,7 @@ export function readTaskInput(args: unknown): TaskRequest | string {
   const tasks: TaskRequest["tasks"] = [];
   for (const [i, t] of a.tasks.entries()) {
     if (typeof t !== "object" || t === null) return `'tasks[${i}]' must be an object`;
-    const { id, description, assignment, resume, background, writes } = t as Record<
+    const { id, description, assignment, resume, background, writes, accept: own } = t as Record<
       string,
       unknown
     >;
@@ -187,12 +193,24 @@ export function readTaskInput(args: unknown): TaskRequest | string {
       const problem = laneProblem(writes, `'tasks[${i}].writes'`);
       if (problem) return problem;
     }
+    let ownChecks: AcceptCheck[] | undefined;
+    if (own !== undefined) {
+      if (!Array.isArray(own)) return `'tasks[${i}].accept' must be a list of checks`;
+      const parsed = parseAcceptList(own, `tasks[${i}].accept`);
+      if (!parsed.ok) return `'${parsed.message.replace(/: /, "': ")}`;
+      const clash = parsed.checks.find((c) => accept?.some((o) => o.name === c.name));
+      if (clash) {
+        return `'tasks[${i}].accept': a check named '${clash.name}' is already one of the call's`;
+      }
+      ownChecks = parsed.checks;
+    }
     tasks.push({
       id,
       assignment,
       ...(description ? { description } : {}),
       ...(resume ? { resume } : {}),
       ...(writes !== undefined ? { writes: writes as string[] } : {}),
+      ...(ownChecks ? { accept: ownChecks } : {}),
     });
   }
   return {

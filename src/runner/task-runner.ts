@@ -483,7 +483,7 @@ export class TaskTool {
       }),
       ...(model.ok || remote.target ? {} : { modelError: model.error }),
       ...(launch.value ? { launch: launch.value } : {}),
-      ...(accept ? { accept } : {}),
+      ...(accept[i] ? { accept: accept[i] } : {}),
     }));
     for (const t of tasks) {
       const tooLarge = envelopeSizeProblem(t.envelope);
@@ -493,20 +493,31 @@ export class TaskTool {
   }
 
   /**
-   * The acceptance checks of `req`'s tasks (`runner/acceptance/`), or why
-   * one cannot run (an invalid glob or schema), said before any child
-   * starts. An untrusted project file's check commands are named in a
-   * warning and skipped.
+   * The acceptance checks of each of `req`'s tasks (`runner/acceptance/`):
+   * the agent's, the call's, then the task's own; or why one cannot run (an
+   * invalid glob or schema), said before any child starts. An untrusted
+   * project file's check commands are named in a warning and skipped.
    */
   private async acceptOf(
     req: TaskRequest,
     asked: AgentDefinition,
-  ): Promise<AcceptPlan | undefined | string> {
-    const plan = acceptPlan(asked, req, () => agentFileTrusted(asked, this.opts.env));
-    if (!plan) return undefined;
+  ): Promise<(AcceptPlan | undefined)[] | string> {
+    let trusted: boolean | undefined;
+    const trustedOnce = () => trusted ??= agentFileTrusted(asked, this.opts.env);
+    const plans = req.tasks.map((t) =>
+      acceptPlan(asked, {
+        accept: [...(req.accept ?? []), ...(t.accept ?? [])],
+        ...(req.acceptRetries !== undefined ? { acceptRetries: req.acceptRetries } : {}),
+      }, trustedOnce)
+    );
+    const plan = plans.find((p) => p !== undefined);
+    if (!plan) return plans;
     const origin = asked.filePath ? `${asked.filePath}: accept` : `agent '${asked.name}': accept`;
-    const problem = await checksProblem(asked.accept ?? [], origin) ??
+    let problem = await checksProblem(asked.accept ?? [], origin) ??
       await checksProblem(req.accept ?? [], this.opts.acceptFlag ?? "accept");
+    for (const [i, t] of req.tasks.entries()) {
+      problem ??= await checksProblem(t.accept ?? [], `tasks[${i}].accept`);
+    }
     if (problem) return problem;
     if (plan.skipped.length > 0) {
       this.warn({
@@ -520,7 +531,7 @@ export class TaskTool {
           "its tasks are not verified",
       });
     }
-    return plan;
+    return plans;
   }
 
   /** Passes a warning, if there is one, to `onWarnings`. */

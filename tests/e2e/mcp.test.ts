@@ -385,6 +385,49 @@ describe("xcsh mcp: acceptance checks", () => {
     assert.match(r.content[0].text, /- result: \/query == "something else": failed/);
   });
 
+  test("a task's own checks judge that task alone, after the call's", async () => {
+    const submit = {
+      toolCalls: [{ name: "submit_result", args: { result: { data: EXPLORE_SAMPLE } } }],
+    };
+    script([submit, submit]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: {
+        agent: "explore",
+        accept: [{ result: "/files", matches: "." }],
+        acceptRetries: 0,
+        tasks: [
+          { id: "a", assignment: "Where is the title?" },
+          {
+            id: "b",
+            assignment: "Where is the footer?",
+            accept: ['result: /query == "something else"'],
+          },
+        ],
+      },
+    });
+    const [a, b] = r.structuredContent.results;
+    assert.equal(a.status, "ok", JSON.stringify(a));
+    assert.deepEqual(a.checks.map((c: Any) => [c.name, c.ok]), [["result: /files", true]]);
+    assert.equal(b.status, "rejected", JSON.stringify(b));
+    assert.deepEqual(b.checks.map((c: Any) => c.ok), [true, false], "the call's, then its own");
+    assert.equal(r.isError, undefined, "one task is ok: the call is not an error");
+  });
+
+  test("a task's own bad check is refused before any child starts, naming its place", async () => {
+    script([]);
+    const r: Any = await client.callTool({
+      name: "task",
+      arguments: {
+        agent: "explore",
+        tasks: [{ id: "t", assignment: "x", accept: ["scope: [z-a]"] }],
+      },
+    });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /^tasks\[0\]\.accept: check 'scope: \[z-a\]': invalid glob/);
+    assert.equal(server.requests.length, 0);
+  });
+
   test("a bad check is refused before any child starts, naming it", async () => {
     script([]);
     const r: Any = await client.callTool({
