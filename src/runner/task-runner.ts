@@ -289,7 +289,12 @@ export class TaskTool {
   private startSpare(req: TaskRequest, dryRun: boolean): void {
     const { env, caller } = this.opts;
     if (!this.opts.startEarly || dryRun || this.spare) return;
-    if (req.launcher !== undefined || req.isolation === "worktree") return;
+    if (req.isolation === "worktree") return;
+    // Tasks that start through a launcher (the call's or the config's) run elsewhere.
+    const launched = chooseLauncher(this.opts.config.task, caller.depth, {
+      ...(req.launcher !== undefined ? { call: req.launcher } : {}),
+    });
+    if (!launched.ok || launched.plan) return;
     // The spawn right and blocked agent come with the envelope, as for any child.
     this.spare = startSpareChild({
       ...this.baseEnvironment(),

@@ -440,11 +440,21 @@ describe("on a one-node Slurm cluster", () => {
         }],
       }
     );
+    server.requests.length = 0;
     const run = runXcsh(
       ["run", "quick_task", "--json", "--task", "victim=victim", "--task", "other=other"],
       { cwd: w.cwd, home: w.home, env: cluster!.env, killAfterMs: 120_000 },
     );
     const jobs = await untilJobs(2);
+    // Cancelled while it runs: once its child has asked the model (a job can
+    // be in squeue before its child has even started).
+    const until = Date.now() + 60_000;
+    while (
+      !server.requests.some((r) => JSON.stringify(r.body).includes("victim")) &&
+      Date.now() < until
+    ) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     const names = cluster!.client("squeue", ["-h", "-o", "%i %j"]).stdout;
     const victim = /^(\d+) xcsh-quick-task-victim$/m.exec(names)?.[1];
     assert.ok(victim, `victim job in: ${names} (${jobs})`);
