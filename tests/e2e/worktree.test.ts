@@ -9,7 +9,18 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runXcsh } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
@@ -253,6 +264,35 @@ describe("worktree isolation", () => {
       logs.stdout,
       /## follow-up [^\n]*\nin worktree \S+ \(branch xcsh\/\S+\)\n {2}write gamma/,
     );
+  });
+
+  test("a kept worktree replaced by a link elsewhere: the resume is refused, nothing runs", async () => {
+    const w = repoWorld();
+    const opts = { cwd: w.cwd, home: w.home };
+    const first =
+      JSON.parse((await runXcsh(["run", "writer", "--json", "write alpha"], opts)).stdout)
+        .results[0];
+    const elsewhere = mkdtempSync(join(tmpdir(), "xcsh-not-a-worktree-"));
+    try {
+      // Something with write access to the data folder swaps the worktree for a
+      // link to a lookalike elsewhere (its agents too, so the resume gets that far).
+      renameSync(first.worktree.path, `${first.worktree.path}.moved`);
+      cpSync(`${first.worktree.path}.moved`, elsewhere, { recursive: true });
+      symlinkSync(elsewhere, first.worktree.path);
+      const before = readdirSync(elsewhere).sort();
+      server.requests.length = 0;
+      const r = await runXcsh(["run", "--resume", first.session, "write beta"], opts);
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, new RegExp(`cannot resume session ${first.session}: `));
+      assert.equal(server.requests.length, 0, "no child ran");
+      assert.deepEqual(
+        readdirSync(elsewhere).sort(),
+        before,
+        "nothing was written through the link",
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   test("not a git repository: exit 2 before any child starts", async () => {

@@ -87,6 +87,43 @@ describe("the file tools keep to the lane", () => {
   });
 });
 
+describe("a resumed task keeps its session's lane", () => {
+  test("the follow-up writes only where the first run could, unless the call gives a lane", async () => {
+    const w = project();
+    const first = await runTurns(w, ["--writes", "src/**", "--json", "go"], [
+      { toolCalls: [call("write", { path: "src/a.ts", content: "a\n" })] },
+    ], { XCSH_NO_BWRAP: "1" });
+    assert.equal(first.r.code, 0, first.r.stderr);
+    const session = JSON.parse(first.r.stdout).results[0].session;
+    assert.ok(session, first.r.stdout);
+    const resume = async (extra: string[]) => {
+      server.script([
+        { toolCalls: [call("write", { path: "docs/late.md", content: "late\n" })] },
+        { text: "done" },
+      ]);
+      server.requests.length = 0;
+      const r = await runXcsh(["run", "--resume", session, ...extra, "write the doc"], {
+        cwd: w.cwd,
+        home: w.home,
+        env: { XCSH_NO_BWRAP: "1" },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      // The follow-up's own tool result: the last of the conversation's.
+      const tools = (server.requests[1].body.messages as { role: string; content: unknown }[])
+        .filter((m) => m.role === "tool");
+      return JSON.stringify(tools.at(-1)?.content);
+    };
+    assert.match(
+      await resume([]),
+      /docs\/late\.md is outside this task's write lane \(src\/\*\*\)/,
+    );
+    assert.equal(existsSync(join(w.cwd, "docs", "late.md")), false);
+    // The follow-up's own lane wins over the stored one.
+    assert.doesNotMatch(await resume(["--writes", "docs/**"]), /outside this task's write lane/);
+    assert.equal(readFileSync(join(w.cwd, "docs", "late.md"), "utf8"), "late\n");
+  });
+});
+
 describe("a sandboxed command keeps to the lane", { skip: needsBwrap }, () => {
   test("echo > docs/x fails, src/ is writable", async () => {
     const w = project();
