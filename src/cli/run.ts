@@ -28,7 +28,7 @@ import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/resume-scope.ts";
 import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
-import { laneWaits } from "../runner/write-lanes.ts";
+import { laneWaits } from "../plan/write-lanes.ts";
 import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
@@ -60,7 +60,7 @@ import {
   recordRunExit,
   recordRunProcess,
   recordRunSessions,
-} from "../runner/background.ts";
+} from "../sessions/background.ts";
 import { dataDirectory } from "../sessions/paths.ts";
 import { readSession, sessionPlace } from "../sessions/store.ts";
 import { sessionsDirectory } from "../sessions/paths.ts";
@@ -487,7 +487,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     tool.abandon(prepared.tasks);
     const data = dataDirectory(process.env, homeDirectory());
     if (data) {
-      const { launchBackground } = await import("../runner/background.ts");
+      const { launchBackground } = await import("../sessions/background.ts");
       const id = await launchBackground({
         data,
         args,
@@ -526,7 +526,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
         )
         : undefined
     );
-    // The write lanes, and which task waits for which (runner/write-lanes.ts).
+    // The write lanes, and which task waits for which (plan/write-lanes.ts).
     const waits = laneWaits(
       prepared.tasks.map((t) => t.envelope.writes),
       prepared.tasks.map((t) => t.isolate !== undefined),

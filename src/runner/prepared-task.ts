@@ -9,7 +9,7 @@ import type { Isolate } from "./run-task.ts";
 import type { ReservedSession } from "./task-session.ts";
 import type { LaunchPlan } from "./launch-command.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
-import type { AcceptPlan } from "./acceptance/accept-plan.ts";
+import type { AcceptPlan } from "../plan/accept-plan.ts";
 
 /** A child ready to start. */
 export interface PreparedTask {

@@ -25,7 +25,7 @@ import { basename } from "node:path";
 import type { Isolate } from "./run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "./prepared-task.ts";
-import { repoBase } from "./worktree.ts";
+import { repoBase } from "../git/worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
 import { envelopeText } from "../protocol/envelope-builder.ts";
 import { checkResumeScope } from "./resume-scope.ts";

@@ -37,21 +37,21 @@ import { pausedProvider, queued } from "./task-admission.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
-import { memoryDir, openMemory } from "./agent-memory.ts";
+import { memoryDir, openMemory } from "../plan/agent-memory.ts";
 import { claudeHome } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
-import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
+import { effectiveAgent, resolveOutputSchema } from "../plan/effective.ts";
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { runPreparedTask } from "./run-task.ts";
-import { decideLanes, laneWaits } from "./write-lanes.ts";
+import { decideLanes, laneWaits } from "../plan/write-lanes.ts";
 import { answerGate, prefixLeaders, providerTypeOf } from "./prefix-sharing.ts";
 import type { PreparedTask } from "./prepared-task.ts";
-import type { AcceptPlan } from "./acceptance/accept-plan.ts";
+import type { AcceptPlan } from "../plan/accept-plan.ts";
 import { bindSessions } from "./session-binding.ts";
-import { validateRequest } from "./request.ts";
+import { validateRequest } from "../plan/request.ts";
 import { SessionKeeper } from "./task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
-import { checkGuards, type GuardKind } from "./guards.ts";
+import { checkGuards, type GuardKind } from "../plan/guards.ts";
 import {
   type CallerState,
   childEnvironment,
@@ -73,24 +73,24 @@ import {
   schemaOrigin,
   taskLimits,
   withConfigHooks,
-} from "./task-preparation.ts";
-import { gatherPromptContext } from "./prompt-context-gather.ts";
-import { startGitFacts } from "./environment-facts.ts";
-import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
-import { readProjectMcp } from "./project-mcp.ts";
+} from "../plan/task-preparation.ts";
+import { gatherPromptContext } from "../plan/prompt-context-gather.ts";
+import { startGitFacts } from "../plan/environment-facts.ts";
+import { agentFileTrusted, neededServers, planMcpServers } from "../plan/mcp-plan.ts";
+import { readProjectMcp } from "../plan/project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { resolveModel } from "../model/resolve.ts";
 import { contextWindowOf } from "../model/context-window.ts";
 import { skillBudget } from "../protocol/skill-listing.ts";
 import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
-import { agentFingerprints, changedSince } from "./agent-set.ts";
-import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
+import { agentFingerprints, changedSince } from "../plan/agent-set.ts";
+import { probeSandboxEarly, sandboxFor } from "../plan/sandbox-choice.ts";
 import { type PriceCall, withCost } from "./task-cost.ts";
-import { acceptPlan } from "./acceptance/accept-plan.ts";
+import { acceptPlan } from "../plan/accept-plan.ts";
 import { checksProblem } from "./acceptance/compile-checks.ts";
-import { restrictAgent, trustNeeds } from "./agent-trust.ts";
-import { remoteModelId, remotePlan, withoutAuth } from "./remote-plan.ts";
+import { restrictAgent, trustNeeds } from "../plan/agent-trust.ts";
+import { remoteModelId, remotePlan, withoutAuth } from "../plan/remote-plan.ts";
 import { runSecretCommand } from "./secret-command.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";

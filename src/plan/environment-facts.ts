@@ -21,7 +21,7 @@
 import { release, type } from "node:os";
 import { basename } from "node:path";
 import { projectRoot } from "../sandbox/project-root.ts";
-import { openRepository, runGit } from "./git.ts";
+import { openRepository, runGit } from "../git/git.ts";
 import { localIsoDate } from "./local-date.ts";
 import type { EnvironmentFacts } from "../protocol/prompt-context.ts";
 

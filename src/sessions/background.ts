@@ -21,9 +21,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { isValidId, newId } from "../sessions/ids.ts";
-import { isProcessAlive, processStartMark } from "../sessions/liveness.ts";
-import { runsDirectory } from "../sessions/paths.ts";
+import { isValidId, newId } from "./ids.ts";
+import { isProcessAlive, processStartMark } from "./liveness.ts";
+import { runsDirectory } from "./paths.ts";
 import { selfCommand, spawnDetached } from "../runtime.ts";
 import type { TaskResult } from "../types.ts";
 import { BACKGROUND_RUN } from "../protocol/variables.ts";

@@ -31,7 +31,7 @@ import {
 } from "../sandbox/probe.ts";
 import { cacheDir } from "../discovery/cache-dir.ts";
 import { isCompiled } from "../runtime.ts";
-import { probeMemory } from "./probe-memory.ts";
+import { probeMemory } from "../sandbox/probe-memory.ts";
 import type {
   AgentDefinition,
   Diagnostic,

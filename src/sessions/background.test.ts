@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { listRuns, readRun, START_GRACE_MS } from "./background.ts";
-import { processStartMark } from "../sessions/liveness.ts";
+import { processStartMark } from "./liveness.ts";
 
 const data = mkdtempSync(join(tmpdir(), "xcsh-runs-"));
 after(() => rmSync(data, { recursive: true, force: true }));

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { DEFAULT_ACCEPT_RETRIES } from "../../discovery/accept-checks.ts";
-import type { AcceptCheck, AgentDefinition, TaskRequest } from "../../types.ts";
+import { DEFAULT_ACCEPT_RETRIES } from "../discovery/accept-checks.ts";
+import type { AcceptCheck, AgentDefinition, TaskRequest } from "../types.ts";
 
 export interface AcceptPlan {
   /** The checks that run, in order. */

@@ -25,7 +25,7 @@ import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node
 import { join } from "node:path";
 import process from "node:process";
 import { ownershipProblem, readCappedSync } from "../fs/file-safety.ts";
-import type { ProbeMemory } from "../sandbox/probe.ts";
+import type { ProbeMemory } from "./probe.ts";
 
 /** How many fingerprints the file keeps (machines, containers, program versions). */
 export const MAX_REMEMBERED = 16;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { acceptPlan } from "./accept-plan.ts";
-import type { AcceptCheck, AgentDefinition } from "../../types.ts";
+import type { AcceptCheck, AgentDefinition } from "../types.ts";
 
 const cmd: AcceptCheck = { kind: "cmd", name: "tests", cmd: "npm test" };
 const file: AcceptCheck = { kind: "file", name: "out", file: "out.txt" };
