@@ -80,7 +80,7 @@ import { agentFileTrusted, neededServers, planMcpServers } from "../plan/mcp-pla
 import { readProjectMcp } from "../plan/project-mcp.ts";
 import { taskToolDescription } from "./task-description.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
-import { resolveModel } from "../model/resolve.ts";
+import { childModel } from "../plan/child-model.ts";
 import { contextWindowOf } from "../model/context-window.ts";
 import { skillBudget } from "../protocol/skill-listing.ts";
 import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
@@ -394,7 +394,13 @@ export class TaskTool {
     const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
     const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
     if (schemaProblem) return usage(schemaProblem);
-    const model = this.resolveChildModel(req, agent);
+    const model = childModel(req, agent, {
+      config,
+      env: env.env,
+      keys: this.opts.keys,
+      parentModel: this.opts.parentModel,
+      modelFlag: this.opts.modelFlag,
+    });
     // Refuse here rather than start a child that cannot run: an explicit
     // --model that names nothing must never fall back to another model. A
     // resumed task runs on its session's model (`session-binding.ts`).
@@ -621,23 +627,6 @@ export class TaskTool {
       callSchema: req.schema,
     });
     return `Invalid output schema (${from}): ${compiled.error}`;
-  }
-
-  /** The model the children run on: the call's, the user's, the agent's, else the inherited one. */
-  private resolveChildModel(req: TaskRequest, agent: AgentDefinition) {
-    const { config, env } = this.opts;
-    const inherited = this.opts.parentModel ?? config.models.default;
-    return resolveModel({
-      agentName: agent.name,
-      agentModels: agent.model,
-      config: { ...config, models: { ...config.models, default: inherited ?? undefined } },
-      envelopeModel: req.model,
-      envelopeLabel: "--model",
-      envModel: modelVariable(env.env),
-      // Keys handed down in an envelope count as set (a child's own environment has none).
-      env: { ...env.env, ...this.opts.keys },
-      modelFlag: this.opts.modelFlag,
-    });
   }
 
   /**
