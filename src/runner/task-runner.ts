@@ -37,9 +37,8 @@ import { pausedProvider, queued } from "./task-admission.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
-import { memoryDir, openMemory } from "../plan/agent-memory.ts";
-import { claudeHome } from "../discovery/config-dirs.ts";
-import { projectRoot } from "../sandbox/project-root.ts";
+import { childMemory } from "../plan/child-memory.ts";
+import { childSkills } from "../plan/child-skills.ts";
 import { effectiveAgent, resolveOutputSchema } from "../plan/effective.ts";
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { runPreparedTask } from "./run-task.ts";
@@ -104,7 +103,6 @@ import type {
   McpServerDef,
   PermissionRule,
   SandboxSetting,
-  SkillRef,
   TaskRequest,
   TaskResult,
   TokenUsage,
@@ -429,8 +427,12 @@ export class TaskTool {
     this.opts.onWarnings?.(gathered.warnings);
     const launch = this.launcherFor(req, asked, opts.dryRun === true);
     if (!launch.ok) return usage(launch.message);
-    const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
-    const memory = this.memoryOf(agent);
+    const skills = await childSkills(agent, toolSet.tools.includes("skill"), {
+      env,
+      onDiscoveryWarnings: this.opts.onDiscoveryWarnings,
+      onWarnings: this.opts.onWarnings,
+    });
+    const memory = childMemory(agent, env, this.opts.onWarnings);
     const mcpServers = this.mcpServersOf(agent, agentTrusted);
     const timeoutS = req.timeout ?? restricted.timeout ?? config.task.timeout;
     const accept = await this.acceptOf(req, asked);
@@ -665,91 +667,6 @@ export class TaskTool {
       ? [config.task.launcherBinary]
       : [self.command, ...self.args];
     return { ok: true, value: { plan: choice.plan, binary } };
-  }
-
-  /**
-   * The skills a child of `agent` may load (when its tools include `skill`)
-   * and the bodies of those it preloads (`skills:`), warning about names
-   * that match no skill. Skills are discovered only when needed.
-   */
-  private async skillsOf(
-    agent: AgentDefinition,
-    mayLoad: boolean,
-  ): Promise<{ refs: SkillRef[]; preloaded: { name: string; body: string }[] }> {
-    const wanted = agent.skills ?? [];
-    if (!mayLoad && wanted.length === 0) return { refs: [], preloaded: [] };
-    const { discoverSkills, readSkillBody } = await import("../discovery/skills.ts");
-    const found = await discoverSkills(this.opts.env);
-    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
-    const preloaded: { name: string; body: string }[] = [];
-    const warnings: Diagnostic[] = [];
-    for (const name of wanted) {
-      const skill = found.skills.find((s) => s.name === name);
-      if (!skill) {
-        warnings.push({
-          level: "warning",
-          file: agent.filePath,
-          field: "skills",
-          message:
-            `'skills' names '${name}', which is no skill found here (xcsh skills lists them)`,
-        });
-        continue;
-      }
-      const read = await readSkillBody(skill.filePath);
-      if ("error" in read) {
-        warnings.push({ level: "warning", file: skill.filePath, message: read.error });
-      } else preloaded.push({ name, body: read.body });
-    }
-    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
-    // `disable-model-invocation`: never offered to the model, only preloaded.
-    const refs = mayLoad
-      ? found.skills.filter((s) => s.disableModelInvocation !== true).map((s) => ({
-        name: s.name,
-        description: s.description,
-        filePath: s.filePath,
-      }))
-      : [];
-    return { refs, preloaded };
-  }
-
-  /**
-   * The memory folder of `agent` (made when missing) and the head of its
-   * `MEMORY.md`, or undefined (with a warning when it cannot have one). A
-   * repository's agent keeps a folder outside its project only once the
-   * project is trusted.
-   */
-  private memoryOf(agent: AgentDefinition): { dir: string; head: string } | undefined {
-    if (!agent.memory) return undefined;
-    const { env } = this.opts;
-    const warn = (message: string) =>
-      this.opts.onWarnings?.([{
-        level: "warning",
-        file: agent.filePath,
-        field: "memory",
-        message,
-      }]);
-    const where = memoryDir(agent, {
-      projectRoot: projectRoot(env.cwd, env.home),
-      claudeHome: claudeHome(env.home, env.env),
-    });
-    if (!where) return undefined;
-    if ("error" in where) {
-      warn(`${where.error}; the agent runs without memory`);
-      return undefined;
-    }
-    if (agent.memory === "user" && agent.source === "project" && !agentFileTrusted(agent, env)) {
-      warn(
-        "'memory: user' of a project's agent file is not kept: it would write outside the " +
-          "project, which is not trusted (run 'xcsh trust', or use memory: local)",
-      );
-      return undefined;
-    }
-    const opened = openMemory(where);
-    if ("error" in opened) {
-      warn(`${opened.error}; the agent runs without memory`);
-      return undefined;
-    }
-    return opened;
   }
 
   private settingsRead?: AgentHooks;
