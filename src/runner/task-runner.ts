@@ -35,7 +35,6 @@ import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import { useProviderLimits } from "../model/provider-gate.ts";
 import { pausedProvider, queued } from "./task-admission.ts";
 import { discoverAgents } from "../discovery/discover.ts";
-import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
 import { childMemory } from "../plan/child-memory.ts";
 import { childSkills } from "../plan/child-skills.ts";
@@ -95,7 +94,7 @@ import { chooseSandbox } from "../sandbox/mode.ts";
 import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
 import { programPath } from "./program-path.ts";
 import { selfCommand } from "../runtime.ts";
-import { readSettingsHooks } from "../config/settings-hooks.ts";
+import { settingsHooksOnce, trustedHooks } from "../plan/child-hooks.ts";
 import type {
   AgentDefinition,
   AgentHooks,
@@ -203,6 +202,8 @@ function usage(message: string): { ok: false; kind: "usage"; message: string } {
 export class TaskTool {
   private keeperValue?: SessionKeeper;
   private secretsValue?: readonly string[];
+  /** The settings files' hooks of the current call, read on first need. */
+  private settingsHooks: () => AgentHooks = () => ({});
   /** The child started ahead for this call's first task, until a task takes it. */
   private spare?: SpareChild;
   /**
@@ -551,8 +552,12 @@ export class TaskTool {
     const { config, caller, env } = this.opts;
     const discovered = await discoverAgents(env);
     // Each call reads the settings' hooks afresh, as it rediscovers agents.
-    this.pluginListing = discovered.plugins;
-    this.settingsRead = undefined;
+    this.settingsHooks = settingsHooksOnce(
+      this.opts.settingsHooks,
+      env,
+      discovered.plugins,
+      this.opts.onWarnings,
+    );
     (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
     const agents = withSessionAgents(this.opts.sessionAgents, discovered.agents);
     const guard = checkGuards(req.agent, agents, caller, {
@@ -602,8 +607,10 @@ export class TaskTool {
       agentNames: agents.map((a) => a.name),
       inheritedDeny: this.opts.inheritedDeny,
     });
+    const hooked = trustedHooks(withHooks, env);
+    this.warn(hooked.warning);
     const agent = withConfigHooks(
-      this.trustedHooks(withHooks),
+      hooked.agent,
       config.hooks,
       this.settingsHooks(),
     );
@@ -667,45 +674,6 @@ export class TaskTool {
       ? [config.task.launcherBinary]
       : [self.command, ...self.args];
     return { ok: true, value: { plan: choice.plan, binary } };
-  }
-
-  private settingsRead?: AgentHooks;
-  /** Discovery's reading of the Claude settings files, reused for their hooks. */
-  private pluginListing?: PluginListing;
-  /** The settings files' hooks: handed down, or read once per call (warnings said then). */
-  private settingsHooks(): AgentHooks {
-    if (this.opts.settingsHooks) return this.opts.settingsHooks;
-    if (!this.settingsRead) {
-      const read = readSettingsHooks(this.opts.env, undefined, this.pluginListing);
-      if (read.warnings.length > 0) this.opts.onWarnings?.(read.warnings);
-      this.settingsRead = read.hooks;
-    }
-    return this.settingsRead;
-  }
-
-  /**
-   * `agent` without its hooks when they come from a repository the user has
-   * not trusted (the hooks would start programs): one warning says how to
-   * allow them. The user's own files (and `--agents`) keep theirs.
-   */
-  private trustedHooks(agent: AgentDefinition): AgentDefinition {
-    if (!agent.hooks) return agent;
-    const plugin = agent.family === "plugin";
-    if (!plugin && (agent.source !== "project" || agentFileTrusted(agent, this.opts.env))) {
-      return agent;
-    }
-    const { hooks: _dropped, ...rest } = agent;
-    this.opts.onWarnings?.([{
-      level: "warning",
-      file: agent.filePath,
-      field: "hooks",
-      message: plugin
-        ? "a plugin agent's hooks are not run (as in Claude Code): define hooks in your own " +
-          "agent files or config"
-        : "the hooks of this project's agent file are not run: the project is not " +
-          "trusted (run 'xcsh trust' in it to allow them)",
-    }]);
-    return rest;
   }
 
   /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
