@@ -68,14 +68,14 @@ import {
   planModeFor,
   requestedModel,
   resumesOnly,
-  schemaOrigin,
   taskLimits,
   withConfigHooks,
 } from "../plan/task-preparation.ts";
 import { gatherPromptContext } from "../plan/prompt-context-gather.ts";
 import { startGitFacts } from "../plan/environment-facts.ts";
-import { agentFileTrusted, neededServers, planMcpServers } from "../plan/mcp-plan.ts";
-import { readProjectMcp } from "../plan/project-mcp.ts";
+import { agentFileTrusted } from "../plan/mcp-plan.ts";
+import { childMcpServers } from "../plan/child-mcp.ts";
+import { outputSchemaProblem } from "../plan/child-schema.ts";
 import { taskToolDescription } from "./task-description.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { childModel } from "../plan/child-model.ts";
@@ -99,7 +99,6 @@ import type {
   AgentDefinition,
   AgentHooks,
   Diagnostic,
-  McpServerDef,
   PermissionRule,
   SandboxSetting,
   TaskRequest,
@@ -391,7 +390,7 @@ export class TaskTool {
     const mayDelegate = toolSet.spawns === "*" || toolSet.spawns.length > 0;
     const agentSet = this.opts.agentSet ?? (mayDelegate ? agentFingerprints(agents) : {});
     const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
-    const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
+    const schemaProblem = await outputSchemaProblem(outputSchema, asked, req);
     if (schemaProblem) return usage(schemaProblem);
     const model = childModel(req, agent, {
       config,
@@ -434,7 +433,12 @@ export class TaskTool {
       onWarnings: this.opts.onWarnings,
     });
     const memory = childMemory(agent, env, this.opts.onWarnings);
-    const mcpServers = this.mcpServersOf(agent, agentTrusted);
+    const mcpServers = childMcpServers(agent, {
+      config,
+      env,
+      agentTrusted,
+      onWarnings: this.opts.onWarnings,
+    });
     const timeoutS = req.timeout ?? restricted.timeout ?? config.task.timeout;
     const accept = await this.acceptOf(req, asked);
     if (typeof accept === "string") return usage(accept);
@@ -618,27 +622,6 @@ export class TaskTool {
   }
 
   /**
-   * Why `schema` is no schema a child could use (the caller's mistake, said
-   * before any child starts). The validator is loaded only for a schema.
-   */
-  private async outputSchemaProblem(
-    schema: unknown,
-    asked: AgentDefinition,
-    req: TaskRequest,
-  ): Promise<string | undefined> {
-    if (schema === null) return undefined;
-    const { compileOutputSchema } = await import("../schema/output-schema.ts");
-    const compiled = compileOutputSchema(schema);
-    if (compiled.ok) return undefined;
-    const from = schemaOrigin(schema, {
-      agentName: asked.name,
-      agentOutput: asked.output,
-      callSchema: req.schema,
-    });
-    return `Invalid output schema (${from}): ${compiled.error}`;
-  }
-
-  /**
    * The launcher this call's children start through, with the xcsh the far
    * side runs; its program must exist here before any child starts. A dry
    * run starts none: it shows the command with a warning instead.
@@ -674,24 +657,6 @@ export class TaskTool {
       ? [config.task.launcherBinary]
       : [self.command, ...self.args];
     return { ok: true, value: { plan: choice.plan, binary } };
-  }
-
-  /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
-  private mcpServersOf(
-    agent: AgentDefinition,
-    agentTrusted: boolean,
-  ): Record<string, McpServerDef> | undefined {
-    if (neededServers(agent).length === 0) return undefined;
-    const { config, env } = this.opts;
-    const project = readProjectMcp(env.cwd, env.home, env.env);
-    const plan = planMcpServers(agent, {
-      config,
-      project,
-      agentTrusted,
-    });
-    const warnings = [...project.warnings, ...plan.warnings];
-    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
-    return Object.keys(plan.servers).length > 0 ? plan.servers : undefined;
   }
 
   /** Runs every task of `req`; guard and usage problems come back before any child starts. */
