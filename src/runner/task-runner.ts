@@ -44,7 +44,6 @@ import { runPreparedTask } from "./run-task.ts";
 import { decideLanes, laneWaits } from "../plan/write-lanes.ts";
 import { answerGate, prefixLeaders, providerTypeOf } from "./prefix-sharing.ts";
 import type { PreparedTask } from "./prepared-task.ts";
-import type { AcceptPlan } from "../plan/accept-plan.ts";
 import { bindSessions } from "./session-binding.ts";
 import { validateRequest } from "../plan/request.ts";
 import { SessionKeeper } from "./task-session.ts";
@@ -85,8 +84,7 @@ import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
 import { agentFingerprints, changedSince } from "../plan/agent-set.ts";
 import { probeSandboxEarly, sandboxFor } from "../plan/sandbox-choice.ts";
 import { type PriceCall, withCost } from "./task-cost.ts";
-import { acceptPlan } from "../plan/accept-plan.ts";
-import { checksProblem } from "./acceptance/compile-checks.ts";
+import { childAccept } from "../plan/child-accept.ts";
 import { restrictAgent, trustNeeds } from "../plan/agent-trust.ts";
 import { remoteModelId, remotePlan, withoutAuth } from "../plan/remote-plan.ts";
 import { runSecretCommand } from "./secret-command.ts";
@@ -440,7 +438,11 @@ export class TaskTool {
       onWarnings: this.opts.onWarnings,
     });
     const timeoutS = req.timeout ?? restricted.timeout ?? config.task.timeout;
-    const accept = await this.acceptOf(req, asked);
+    const accept = await childAccept(req, asked, {
+      env,
+      acceptFlag: this.opts.acceptFlag,
+      onWarnings: this.opts.onWarnings,
+    });
     if (typeof accept === "string") return usage(accept);
     // The checks stay with the parent: the child is told only what failed.
     const { accept: _checks, acceptRetries: _rounds, ...childAgent } = agent;
@@ -503,37 +505,6 @@ export class TaskTool {
       if (tooLarge) return usage(tooLarge);
     }
     return { ok: true, tasks, isolation: asked.isolation };
-  }
-
-  /**
-   * The acceptance checks of `req`'s tasks (`runner/acceptance/`), or why
-   * one cannot run (an invalid glob or schema), said before any child
-   * starts. An untrusted project file's check commands are named in a
-   * warning and skipped.
-   */
-  private async acceptOf(
-    req: TaskRequest,
-    asked: AgentDefinition,
-  ): Promise<AcceptPlan | undefined | string> {
-    const plan = acceptPlan(asked, req, () => agentFileTrusted(asked, this.opts.env));
-    if (!plan) return undefined;
-    const origin = asked.filePath ? `${asked.filePath}: accept` : `agent '${asked.name}': accept`;
-    const problem = await checksProblem(asked.accept ?? [], origin) ??
-      await checksProblem(req.accept ?? [], this.opts.acceptFlag ?? "accept");
-    if (problem) return problem;
-    if (plan.skipped.length > 0) {
-      this.warn({
-        level: "warning",
-        ...(asked.filePath ? { file: asked.filePath } : {}),
-        field: "accept",
-        message:
-          `the acceptance check commands of this project's agent file (${
-            plan.skipped.map((c) => `'${c.name}'`).join(", ")
-          }) are not run: the project is not trusted (run 'xcsh trust' in it to allow them); ` +
-          "its tasks are not verified",
-      });
-    }
-    return plan;
   }
 
   /** Passes a warning, if there is one, to `onWarnings`. */

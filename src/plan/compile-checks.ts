@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { compileGlob } from "../../fs/glob.ts";
-import type { AcceptCheck } from "../../types.ts";
+import { compileGlob } from "../fs/glob.ts";
+import type { AcceptCheck } from "../types.ts";
 
 /** Why one of `checks` (from `origin`, e.g. `--accept` or the agent file) cannot run. */
 export async function checksProblem(
@@ -25,7 +25,7 @@ export async function checksProblem(
       }
     }
     if (c.kind === "file" && c.schema !== undefined) {
-      const { compileOutputSchema } = await import("../../schema/output-schema.ts");
+      const { compileOutputSchema } = await import("../schema/output-schema.ts");
       const compiled = compileOutputSchema(c.schema);
       if (!compiled.ok) return `${origin}: check '${c.name}': ${compiled.error}`;
     }

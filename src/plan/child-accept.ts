@@ -1,0 +1,45 @@
+/**
+ * Which acceptance checks the parent runs on a call's tasks
+ * (`accept-plan.ts`), or why one cannot run (an invalid glob or schema,
+ * `compile-checks.ts`), said before any child starts. An untrusted project
+ * file's check commands are named in a warning and skipped.
+ *
+ * @module
+ */
+import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
+import type { AgentDefinition, Diagnostic, TaskRequest } from "../types.ts";
+import { type AcceptPlan, acceptPlan } from "./accept-plan.ts";
+import { checksProblem } from "./compile-checks.ts";
+import { agentFileTrusted } from "./mcp-plan.ts";
+
+/** The checks of `req`'s tasks (undefined: none), or the one line saying why they cannot run. */
+export async function childAccept(
+  req: TaskRequest,
+  asked: AgentDefinition,
+  i: {
+    env: DiscoveryEnv;
+    /** How the call's own checks are named in errors (default `accept`). */
+    acceptFlag?: string;
+    onWarnings?: (warnings: Diagnostic[]) => void;
+  },
+): Promise<AcceptPlan | undefined | string> {
+  const plan = acceptPlan(asked, req, () => agentFileTrusted(asked, i.env));
+  if (!plan) return undefined;
+  const origin = asked.filePath ? `${asked.filePath}: accept` : `agent '${asked.name}': accept`;
+  const problem = await checksProblem(asked.accept ?? [], origin) ??
+    await checksProblem(req.accept ?? [], i.acceptFlag ?? "accept");
+  if (problem) return problem;
+  if (plan.skipped.length > 0) {
+    i.onWarnings?.([{
+      level: "warning",
+      ...(asked.filePath ? { file: asked.filePath } : {}),
+      field: "accept",
+      message:
+        `the acceptance check commands of this project's agent file (${
+          plan.skipped.map((c) => `'${c.name}'`).join(", ")
+        }) are not run: the project is not trusted (run 'xcsh trust' in it to allow them); ` +
+        "its tasks are not verified",
+    }]);
+  }
+  return plan;
+}
