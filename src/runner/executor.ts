@@ -23,7 +23,8 @@
 import process from "node:process";
 import { killMarked, killPids, killTree, listDescendants } from "../process/process-tree.ts";
 import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
-import { launchCommand, type LaunchPlan, protocolVariables } from "./launch-command.ts";
+import { launchCommand, protocolVariables } from "./launch-command.ts";
+import type { LaunchPlan } from "../plan/launcher-choice.ts";
 import type { TaskResult, TokenUsage } from "../types.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { envelopeText } from "../protocol/envelope-builder.ts";

@@ -1,65 +1,11 @@
-// Unit tests for which launcher a call uses and the command line it gets.
+// Unit tests for the command line a launcher gets.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  chooseLauncher,
-  jobName,
-  launchCommand,
-  protocolVariables,
-  shellQuote,
-} from "./launch-command.ts";
-import type { LauncherEntry } from "../types.ts";
+import { jobName, launchCommand, protocolVariables, shellQuote } from "./launch-command.ts";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-const task = {
-  launcher: "cluster" as LauncherEntry | string,
-  launchers: {
-    cluster: { args: ["srun", "--"], shell: false },
-    local2: { args: [] as string[], shell: false },
-  },
-};
-
-describe("chooseLauncher", () => {
-  test("the call, then the agent, then task.launcher", () => {
-    assert.equal(chooseLauncher(task, 0, { call: "local" }).ok, true);
-    assert.equal(
-      (chooseLauncher(task, 0, { call: "local" }) as { plan?: unknown }).plan,
-      undefined,
-    );
-    const byAgent = chooseLauncher({ launchers: task.launchers }, 0, { agent: "cluster" });
-    assert.deepEqual(byAgent, {
-      ok: true,
-      plan: { name: "cluster", key: "task.launchers.cluster", args: ["srun", "--"], shell: false },
-    });
-    const dflt = chooseLauncher(task, 0, {});
-    assert.equal(dflt.ok && dflt.plan?.name, "cluster");
-    const list = chooseLauncher({ launcher: { args: ["ssh", "box"], shell: true } }, 0, {});
-    assert.deepEqual(list.ok && list.plan, {
-      name: "task.launcher",
-      key: "task.launcher",
-      args: ["ssh", "box"],
-      shell: true,
-    });
-    assert.deepEqual(chooseLauncher({}, 0, {}), { ok: true });
-  });
-  test("an empty named launcher means local", () => {
-    assert.deepEqual(chooseLauncher(task, 0, { call: "local2" }), { ok: true });
-  });
-  test("below the top level children start where their parent runs", () => {
-    assert.deepEqual(chooseLauncher(task, 1, { call: "cluster" }), { ok: true });
-  });
-  test("an unknown name says where it came from and what is known", () => {
-    const r = chooseLauncher(task, 0, { agent: "grid", agentFile: "/p/a.md" });
-    assert.equal(r.ok, false);
-    assert.match(
-      (r as { message: string }).message,
-      /^\/p\/a\.md: 'launcher' names the launcher 'grid', .*\(known: local, cluster, local2\)$/,
-    );
-  });
-});
 
 describe("launchCommand", () => {
   const values = { task: "t 1", agent: "explore", session: "s9", cwd: "/work dir" };

@@ -1,11 +1,6 @@
 /**
- * Which launcher starts a call's children, and the command line it gets.
- *
- * Decides, for a top-level call: the call's own `launcher` (`--launcher`,
- * the MCP argument), else the agent's, else `task.launcher`, else none; a
- * name must be `local` or an entry of `task.launchers`. Children started
- * by a child (depth ≥ 1) always start on the machine their parent runs on:
- * a task already on a cluster node does not submit jobs of its own.
+ * The command line a launcher gets for one task (which launcher a call uses
+ * is the plan's: `plan/launcher-choice.ts`).
  *
  * The command is the launcher's arguments with their placeholders filled,
  * then `env NAME=VALUE… BINARY __child`: the protocol variables travel on
@@ -37,61 +32,9 @@
  *
  * @module
  */
-import { type LauncherPlaceholder, LOCAL_LAUNCHER } from "../config/launchers.ts";
-import type { LauncherEntry, XcshConfig } from "../types.ts";
+import type { LauncherPlaceholder } from "../config/launchers.ts";
+import type { LaunchPlan } from "../plan/launcher-choice.ts";
 import { travelsOnCommandLine } from "../protocol/variables.ts";
-
-/** A launcher chosen for a call. */
-export interface LaunchPlan {
-  /** Its name, or `task.launcher` for an unnamed list. */
-  name: string;
-  /** The config key it came from, for messages. */
-  key: string;
-  /** The program and its arguments, placeholders unfilled; never empty. */
-  args: string[];
-  /** Its far side reads the words as a shell command: every value is quoted. */
-  shell: boolean;
-}
-
-export type LauncherChoice =
-  | { ok: true; plan?: LaunchPlan }
-  | { ok: false; message: string };
-
-/** The launcher for a call at `depth`, or none (local). Pure. */
-export function chooseLauncher(
-  task: Pick<XcshConfig["task"], "launcher" | "launchers">,
-  depth: number,
-  requested: { call?: string; agent?: string; agentFile?: string },
-): LauncherChoice {
-  if (depth > 0) return { ok: true };
-  const named = (name: string, from: string): LauncherChoice => {
-    if (name === LOCAL_LAUNCHER) return { ok: true };
-    const entry = task.launchers?.[name];
-    if (entry === undefined) {
-      const known = [LOCAL_LAUNCHER, ...Object.keys(task.launchers ?? {})].join(", ");
-      return {
-        ok: false,
-        message: `${from} names the launcher '${name}', which task.launchers does not define ` +
-          `(known: ${known})`,
-      };
-    }
-    return entry.args.length === 0
-      ? { ok: true }
-      : { ok: true, plan: { name, key: `task.launchers.${name}`, ...copy(entry) } };
-  };
-  if (requested.call !== undefined) return named(requested.call, "--launcher");
-  if (requested.agent !== undefined) {
-    return named(requested.agent, `${requested.agentFile ?? "the agent"}: 'launcher'`);
-  }
-  const dflt = task.launcher;
-  if (dflt === undefined) return { ok: true };
-  if (typeof dflt === "string") return named(dflt, "task.launcher");
-  return { ok: true, plan: { name: "task.launcher", key: "task.launcher", ...copy(dflt) } };
-}
-
-function copy(entry: LauncherEntry): LauncherEntry {
-  return { args: [...entry.args], shell: entry.shell };
-}
 
 /**
  * A job name every engine accepts, Kubernetes' pod names being the

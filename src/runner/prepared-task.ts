@@ -7,7 +7,7 @@
  */
 import type { Isolate } from "./run-task.ts";
 import type { ReservedSession } from "./task-session.ts";
-import type { LaunchPlan } from "./launch-command.ts";
+import type { LaunchPlan } from "../plan/launcher-choice.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { AcceptPlan } from "../plan/accept-plan.ts";
 

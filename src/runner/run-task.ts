@@ -22,7 +22,7 @@ import type { TaskResult, XcshConfig } from "../types.ts";
 import type { AcceptPlan } from "../plan/accept-plan.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { ChildEvent } from "../protocol/events.ts";
-import type { LaunchPlan } from "./launch-command.ts";
+import type { LaunchPlan } from "../plan/launcher-choice.ts";
 import { redactValue } from "../text/redact.ts";
 
 /** How a prepared task is isolated. */

@@ -89,9 +89,7 @@ import { restrictAgent, trustNeeds } from "../plan/agent-trust.ts";
 import { remoteModelId, remotePlan, withoutAuth } from "../plan/remote-plan.ts";
 import { runSecretCommand } from "./secret-command.ts";
 import { chooseSandbox } from "../sandbox/mode.ts";
-import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
-import { programPath } from "./program-path.ts";
-import { selfCommand } from "../runtime.ts";
+import { childLauncher } from "../plan/launcher-choice.ts";
 import { settingsHooksOnce, trustedHooks } from "../plan/child-hooks.ts";
 import type {
   AgentDefinition,
@@ -423,7 +421,13 @@ export class TaskTool {
       git,
     });
     this.opts.onWarnings?.(gathered.warnings);
-    const launch = this.launcherFor(req, asked, opts.dryRun === true);
+    const launch = childLauncher(req, asked, {
+      task: config.task,
+      depth: caller.depth,
+      path: env.env.PATH,
+      dryRun: opts.dryRun === true,
+      warn: (w) => this.warn(w),
+    });
     if (!launch.ok) return usage(launch.message);
     const skills = await childSkills(agent, toolSet.tools.includes("skill"), {
       env,
@@ -590,44 +594,6 @@ export class TaskTool {
       this.settingsHooks(),
     );
     return { agent, toolSet, restricted: restricted.agent, agentTrusted };
-  }
-
-  /**
-   * The launcher this call's children start through, with the xcsh the far
-   * side runs; its program must exist here before any child starts. A dry
-   * run starts none: it shows the command with a warning instead.
-   */
-  private launcherFor(
-    req: TaskRequest,
-    agent: AgentDefinition,
-    dryRun: boolean,
-  ):
-    | { ok: true; value?: { plan: LaunchPlan; binary: string[] } }
-    | { ok: false; message: string } {
-    const { config, env, caller } = this.opts;
-    const choice = chooseLauncher(config.task, caller.depth, {
-      call: req.launcher,
-      agent: agent.launcher,
-      agentFile: agent.filePath,
-    });
-    if (!choice.ok) return choice;
-    if (!choice.plan) return { ok: true };
-    const program = choice.plan.args[0];
-    if (programPath(program, env.env.PATH) === undefined) {
-      const missing = `launcher '${choice.plan.name}' (${choice.plan.key}): the program ` +
-        `'${program}' was not found${program.includes("/") ? "" : " on PATH"}`;
-      if (!dryRun) return { ok: false, message: `${missing}; no task was started` };
-      this.warn({
-        level: "warning",
-        field: choice.plan.key,
-        message: `${missing}; a real run would start no task`,
-      });
-    }
-    const self = selfCommand();
-    const binary = config.task.launcherBinary !== undefined
-      ? [config.task.launcherBinary]
-      : [self.command, ...self.args];
-    return { ok: true, value: { plan: choice.plan, binary } };
   }
 
   /** Runs every task of `req`; guard and usage problems come back before any child starts. */
