@@ -25,11 +25,11 @@ import { loadConfig } from "../config/load.ts";
 import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
 import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
-import { checkResumeScope } from "../runner/resume-scope.ts";
+import { checkResumeScope } from "../runner/task-sessions/resume-scope.ts";
 import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
 import { laneWaits } from "../plan/write-lanes.ts";
-import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
+import { launchCommand, protocolVariables } from "../runner/spawn/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
   AgentDefinition,
@@ -48,7 +48,7 @@ import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { readBudgetFlags } from "./budget-flags.ts";
 import { hasBudget } from "../config/budget-setting.ts";
-import { runBudgetFor } from "../runner/run-budget.ts";
+import { runBudgetFor } from "../runner/budget/run-budget.ts";
 import { printResults } from "./results.ts";
 import { outputFormat } from "./output-format.ts";
 import { StreamJson } from "./stream-json.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Isolate } from "./run-task.ts";
-import type { ReservedSession } from "./task-session.ts";
+import type { ReservedSession } from "./task-sessions/task-session.ts";
 import type { PlannedTask } from "../plan/child-plan.ts";
 
 /** A child ready to start. */

@@ -13,11 +13,11 @@
  * @module
  */
 import type { BudgetLink } from "../protocol/budget-link.ts";
-import { spawnChild } from "./executor.ts";
-import type { SpareChild } from "./spare-child.ts";
-import type { SessionKeeper } from "./task-session.ts";
+import { spawnChild } from "./spawn/executor.ts";
+import type { SpareChild } from "./spawn/spare-child.ts";
+import type { SessionKeeper } from "./task-sessions/task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "../git/worktree.ts";
-import type { ReservedSession } from "./task-session.ts";
+import type { ReservedSession } from "./task-sessions/task-session.ts";
 import type { TaskResult, XcshConfig } from "../types.ts";
 import type { AcceptPlan } from "../plan/accept-plan.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";

@@ -21,20 +21,20 @@
  * @module
  */
 import process from "node:process";
-import { killMarked, killPids, killTree, listDescendants } from "../process/process-tree.ts";
-import { type PipedProcess, selfCommand, spawnPiped } from "../runtime.ts";
+import { killMarked, killPids, killTree, listDescendants } from "../../process/process-tree.ts";
+import { type PipedProcess, selfCommand, spawnPiped } from "../../runtime.ts";
 import { launchCommand, protocolVariables } from "./launch-command.ts";
-import type { LaunchPlan } from "../plan/launcher-choice.ts";
-import type { TaskResult, TokenUsage } from "../types.ts";
-import type { TaskEnvelope } from "../protocol/envelope.ts";
-import { envelopeText } from "../protocol/envelope-builder.ts";
-import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
-import { type ChildEvent, parseEventLine } from "../protocol/events.ts";
-import { controlLine, RATE_LIMIT_VERSION } from "../protocol/control.ts";
-import type { BudgetLink } from "../protocol/budget-link.ts";
-import { learnedFromChild, listenDown, type PauseListener } from "../model/pause-relay.ts";
-import { admitForChild, readingFrom } from "../model/provider-gate.ts";
-import type { RateLimitReading, RateLimitScope } from "../model/rate-limit-view.ts";
+import type { LaunchPlan } from "../../plan/launcher-choice.ts";
+import type { TaskResult, TokenUsage } from "../../types.ts";
+import type { TaskEnvelope } from "../../protocol/envelope.ts";
+import { envelopeText } from "../../protocol/envelope-builder.ts";
+import { PARENT_PIPE, TASK_MARK } from "../../protocol/variables.ts";
+import { type ChildEvent, parseEventLine } from "../../protocol/events.ts";
+import { controlLine, RATE_LIMIT_VERSION } from "../../protocol/control.ts";
+import type { BudgetLink } from "../../protocol/budget-link.ts";
+import { learnedFromChild, listenDown, type PauseListener } from "../../model/pause-relay.ts";
+import { admitForChild, readingFrom } from "../../model/provider-gate.ts";
+import type { RateLimitReading, RateLimitScope } from "../../model/rate-limit-view.ts";
 import type { SpareChild } from "./spare-child.ts";
 
 let taskCount = 0;

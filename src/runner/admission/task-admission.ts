@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { createLimiter } from "../process/concurrency.ts";
+ * import { createLimiter } from "../../process/concurrency.ts";
  *
  * const cap = createLimiter(1);
  * await queued(cap, () => console.log("queued"), () => Promise.resolve(1));
@@ -14,9 +14,9 @@
  *
  * @module
  */
-import type { Limiter } from "../process/concurrency.ts";
-import { processView } from "../model/provider-gate.ts";
-import type { RateLimitView } from "../model/rate-limit-view.ts";
+import type { Limiter } from "../../process/concurrency.ts";
+import { processView } from "../../model/provider-gate.ts";
+import type { RateLimitView } from "../../model/rate-limit-view.ts";
 
 /** Runs `run` within `cap`, calling `onQueued` first when it has to wait for a slot. */
 export function queued<T>(cap: Limiter, onQueued: () => void, run: () => Promise<T>): Promise<T> {

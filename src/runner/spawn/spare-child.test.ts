@@ -1,7 +1,7 @@
 // When a child started ahead may serve a task, and what becomes of it otherwise.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { TaskEnvelope } from "../../protocol/envelope.ts";
 import { spareServes, type SpareTask } from "./spare-child.ts";
 
 const spare = { cwd: "/p", env: { PATH: "/usr/bin", XCSH_TASK_DEPTH: "1" } };

@@ -18,7 +18,7 @@
  *
  * @example
  * ```ts
- * import type { TaskEnvelope } from "../protocol/envelope.ts";
+ * import type { TaskEnvelope } from "../../protocol/envelope.ts";
  *
  * declare const a: TaskEnvelope, b: TaskEnvelope;
  * prefixLeaders([{ envelope: a }, { envelope: b }], () => "anthropic"); // [undefined, 0] when they share one
@@ -26,10 +26,10 @@
  *
  * @module
  */
-import type { ChildEvent } from "../protocol/events.ts";
-import type { TaskEnvelope } from "../protocol/envelope.ts";
-import { BUILTIN_PROVIDERS, type ProviderType } from "../model/providers.ts";
-import type { XcshConfig } from "../types.ts";
+import type { ChildEvent } from "../../protocol/events.ts";
+import type { TaskEnvelope } from "../../protocol/envelope.ts";
+import { BUILTIN_PROVIDERS, type ProviderType } from "../../model/providers.ts";
+import type { XcshConfig } from "../../types.ts";
 
 /** Envelope fields that belong to one task and do not reach the prompt's prefix. */
 const PER_TASK = new Set([

@@ -22,9 +22,9 @@
  * @module
  */
 import process from "node:process";
-import { type PipedProcess, type PipedSpawn, selfCommand, spawnPiped } from "../runtime.ts";
-import { PARENT_PIPE, TASK_MARK } from "../protocol/variables.ts";
-import type { TaskEnvelope } from "../protocol/envelope.ts";
+import { type PipedProcess, type PipedSpawn, selfCommand, spawnPiped } from "../../runtime.ts";
+import { PARENT_PIPE, TASK_MARK } from "../../protocol/variables.ts";
+import type { TaskEnvelope } from "../../protocol/envelope.ts";
 
 let spares = 0;
 

@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRunBudget } from "./run-budget.ts";
 import type { PriceCall } from "./task-cost.ts";
-import type { XcshConfig } from "../types.ts";
+import type { XcshConfig } from "../../types.ts";
 
 /** $1 per thousand tokens in or out; `x/unpriced` has no price. */
 const price: PriceCall = (model, u) =>

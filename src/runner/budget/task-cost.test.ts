@@ -2,8 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withCost } from "./task-cost.ts";
-import { defaultConfig } from "../config/validate.ts";
-import type { TaskResult } from "../types.ts";
+import { defaultConfig } from "../../config/validate.ts";
+import type { TaskResult } from "../../types.ts";
 
 const base: TaskResult = { id: "a", agent: "x", status: "ok", model: "p/m" };
 const call = { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 };

@@ -17,10 +17,10 @@
  */
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isValidId, newId } from "../sessions/ids.ts";
-import { acquireLock } from "../sessions/lock.ts";
-import { pruneRuns, pruneSessions } from "../sessions/prune.ts";
-import { redactValue } from "../text/redact.ts";
+import { isValidId, newId } from "../../sessions/ids.ts";
+import { acquireLock } from "../../sessions/lock.ts";
+import { pruneRuns, pruneSessions } from "../../sessions/prune.ts";
+import { redactValue } from "../../text/redact.ts";
 import {
   readSession,
   type SessionHeader,
@@ -30,12 +30,12 @@ import {
   sessionPlace,
   type SessionWorktree,
   SessionWriter,
-} from "../sessions/store.ts";
-import { runsDirectory, sessionsDirectory } from "../sessions/paths.ts";
-import { wellFormed } from "../sessions/replay.ts";
-import type { TaskResult } from "../types.ts";
-import type { TaskEnvelope } from "../protocol/envelope.ts";
-import type { ChildEvent } from "../protocol/events.ts";
+} from "../../sessions/store.ts";
+import { runsDirectory, sessionsDirectory } from "../../sessions/paths.ts";
+import { wellFormed } from "../../sessions/replay.ts";
+import type { TaskResult } from "../../types.ts";
+import type { TaskEnvelope } from "../../protocol/envelope.ts";
+import type { ChildEvent } from "../../protocol/events.ts";
 
 /** A session reserved for one task (its lock is held). */
 export interface ReservedSession {

@@ -7,8 +7,8 @@
  *
  * @example
  * ```ts
- * import { priceCall } from "../model/price-call.ts";
- * import { defaultConfig } from "../config/validate.ts";
+ * import { priceCall } from "../../model/price-call.ts";
+ * import { defaultConfig } from "../../config/validate.ts";
  * withCost(
  *   { id: "a", agent: "explore", status: "ok", model: "ollama/qwen3:8b" },
  *   [{ input: 100, output: 10, cacheRead: 0, cacheWrite: 0 }],
@@ -20,8 +20,8 @@
  *
  * @module
  */
-import type { Cost } from "../model/cost.ts";
-import type { TaskResult, TokenUsage, XcshConfig } from "../types.ts";
+import type { Cost } from "../../model/cost.ts";
+import type { TaskResult, TokenUsage, XcshConfig } from "../../types.ts";
 
 export type PriceCall = (
   modelId: string,

@@ -20,19 +20,19 @@
  * @module
  */
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { confinedFolder } from "../fs/confined-folder.ts";
+import { confinedFolder } from "../../fs/confined-folder.ts";
 import { basename } from "node:path";
-import type { Isolate } from "./run-task.ts";
+import type { Isolate } from "../run-task.ts";
 import type { SessionKeeper } from "./task-session.ts";
-import type { PreparedTask } from "./prepared-task.ts";
-import { repoBase } from "../git/worktree.ts";
-import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../protocol/limits.ts";
-import { envelopeText } from "../protocol/envelope-builder.ts";
+import type { PreparedTask } from "../prepared-task.ts";
+import { repoBase } from "../../git/worktree.ts";
+import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../../protocol/limits.ts";
+import { envelopeText } from "../../protocol/envelope-builder.ts";
 import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
-import { continuation } from "../sessions/replay.ts";
-import { sessionFile } from "../sessions/store.ts";
-import type { Isolation, TaskItem, TaskRequest } from "../types.ts";
+import { continuation } from "../../sessions/replay.ts";
+import { sessionFile } from "../../sessions/store.ts";
+import type { Isolation, TaskItem, TaskRequest } from "../../types.ts";
 
 export interface Binding {
   req: TaskRequest;

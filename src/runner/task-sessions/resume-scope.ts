@@ -20,9 +20,9 @@
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { projectRoot } from "../sandbox/project-root.ts";
-import type { SessionWorktree } from "../sessions/store.ts";
-import { isInside } from "../fs/path-inside.ts";
+import { projectRoot } from "../../sandbox/project-root.ts";
+import type { SessionWorktree } from "../../sessions/store.ts";
+import { isInside } from "../../fs/path-inside.ts";
 
 /**
  * The folders a session belongs to, the one to name first: the repository

@@ -4,9 +4,9 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { TaskEnvelope } from "../protocol/envelope.ts";
+import type { TaskEnvelope } from "../../protocol/envelope.ts";
 import { answerGate, prefixKey, prefixLeaders, providerTypeOf } from "./prefix-sharing.ts";
-import { plan } from "../../tests/support/plan.ts";
+import { plan } from "../../../tests/support/plan.ts";
 
 const envelope = (id: string, extra: Partial<TaskEnvelope> = {}): TaskEnvelope => ({
   ...plan({

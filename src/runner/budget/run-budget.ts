@@ -9,8 +9,8 @@
  *
  * @example
  * ```ts
- * import { priceCall } from "../model/price-call.ts";
- * import { defaultConfig } from "../config/validate.ts";
+ * import { priceCall } from "../../model/price-call.ts";
+ * import { defaultConfig } from "../../config/validate.ts";
  * const budget = createRunBudget({
  *   limits: { usd: 1 },
  *   price: priceCall,
@@ -23,11 +23,15 @@
  *
  * @module
  */
-import type { TokenUsage, XcshConfig } from "../types.ts";
-import { type BudgetAnswer, type BudgetLink, exhaustionNotice } from "../protocol/budget-link.ts";
+import type { TokenUsage, XcshConfig } from "../../types.ts";
+import {
+  type BudgetAnswer,
+  type BudgetLink,
+  exhaustionNotice,
+} from "../../protocol/budget-link.ts";
 import type { PriceCall } from "./task-cost.ts";
 import { type BudgetLimits, type BudgetReport, createGovernor } from "./budget-governor.ts";
-import type { BudgetSetting } from "../config/budget-setting.ts";
+import type { BudgetSetting } from "../../config/budget-setting.ts";
 
 export interface RunBudgetOptions {
   limits: BudgetLimits;
@@ -54,7 +58,7 @@ export async function runBudgetFor(
   env: Readonly<Record<string, string | undefined>>,
   unpricedFree: boolean,
 ): Promise<RunBudget> {
-  const { priceCall } = await import("../model/price-call.ts");
+  const { priceCall } = await import("../../model/price-call.ts");
   const now = Date.now();
   return createRunBudget({
     limits: {

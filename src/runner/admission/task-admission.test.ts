@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createLimiter } from "../process/concurrency.ts";
-import { RateLimitView } from "../model/rate-limit-view.ts";
+import { createLimiter } from "../../process/concurrency.ts";
+import { RateLimitView } from "../../model/rate-limit-view.ts";
 import { pausedProvider, queued } from "./task-admission.ts";
 
 test("a full cap queues a task and it says so; a free slot starts it at once", async () => {

@@ -32,9 +32,9 @@
  *
  * @module
  */
-import type { LauncherPlaceholder } from "../config/launchers.ts";
-import type { LaunchPlan } from "../plan/launcher-choice.ts";
-import { travelsOnCommandLine } from "../protocol/variables.ts";
+import type { LauncherPlaceholder } from "../../config/launchers.ts";
+import type { LaunchPlan } from "../../plan/launcher-choice.ts";
+import { travelsOnCommandLine } from "../../protocol/variables.ts";
 
 /**
  * A job name every engine accepts, Kubernetes' pod names being the
