@@ -20,7 +20,7 @@ import { restrictAgent, trustNeeds } from "./agent-trust.ts";
 import { trustedHooks } from "./child-hooks.ts";
 import { effectiveAgent } from "./effective.ts";
 import { checkGuards, type GuardKind } from "./guards.ts";
-import { agentFileTrusted } from "./mcp-plan.ts";
+import { agentFileTrusted } from "./agent-file-trust.ts";
 import type { PlanInputs } from "./plan-inputs.ts";
 import { withConfigHooks } from "./task-preparation.ts";
 

@@ -10,7 +10,7 @@ import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import type { AgentDefinition, Diagnostic, TaskRequest } from "../types.ts";
 import { type AcceptPlan, acceptPlan } from "./accept-plan.ts";
 import { checksProblem } from "./compile-checks.ts";
-import { agentFileTrusted } from "./mcp-plan.ts";
+import { agentFileTrusted } from "./agent-file-trust.ts";
 
 /** The checks of `req`'s tasks (undefined: none), or the one line saying why they cannot run. */
 export async function childAccept(

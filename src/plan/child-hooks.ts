@@ -11,7 +11,7 @@ import { readSettingsHooks } from "../config/settings-hooks.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import type { PluginListing } from "../discovery/plugins.ts";
 import type { AgentDefinition, AgentHooks, Diagnostic } from "../types.ts";
-import { agentFileTrusted } from "./mcp-plan.ts";
+import { agentFileTrusted } from "./agent-file-trust.ts";
 
 /** `agent` without its hooks when they may not run, and the warning that says so. */
 export function trustedHooks(

@@ -11,7 +11,7 @@ import { claudeHome, type DiscoveryEnv } from "../discovery/config-dirs.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
 import type { AgentDefinition, Diagnostic } from "../types.ts";
 import { memoryDir, openMemory } from "./agent-memory.ts";
-import { agentFileTrusted } from "./mcp-plan.ts";
+import { agentFileTrusted } from "./agent-file-trust.ts";
 
 /** The memory folder of `agent` and the head of its `MEMORY.md`, or undefined. */
 export function childMemory(

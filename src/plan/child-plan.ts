@@ -53,7 +53,7 @@ import { resolveOutputSchema } from "./effective.ts";
 import { startGitFacts } from "./environment-facts.ts";
 import type { GuardKind } from "./guards.ts";
 import { childLauncher, type LaunchPlan } from "./launcher-choice.ts";
-import { agentFileTrusted } from "./mcp-plan.ts";
+import { agentFileTrusted } from "./agent-file-trust.ts";
 import type { PlanInputs } from "./plan-inputs.ts";
 import { gatherPromptContext } from "./prompt-context-gather.ts";
 import { remoteModelId, remotePlan, withoutAuth } from "./remote-plan.ts";

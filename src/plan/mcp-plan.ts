@@ -8,8 +8,8 @@
  *    a path from the agent file's folder) — a user's (or plugin's) file
  *    needs no approval; a project's file is repository content and starts
  *    its servers only when `xcsh trust` recorded that file with this
- *    content ({@link agentFileTrusted}): a file added or changed later needs
- *    trusting again;
+ *    content (`agentFileTrusted`, `agent-file-trust.ts`): a file added or
+ *    changed later needs trusting again;
  * 2. `mcpServers` in xcsh config;
  * 3. the project's `.mcp.json`, when the user approved the server (see
  *    `project-mcp.ts`: approvals live in the user's state, never in the
@@ -19,7 +19,7 @@
  * agent and the server (with how to approve it). Since only approved
  * servers start, `${VAR}` in a definition is filled from the user's
  * environment only for a server the user approved. Pure, apart from
- * {@link agentFileTrusted}, which reads the file and the trust store.
+ * `agentFileTrusted`, which reads the file and the trust store.
  *
  * @example
  * ```ts
@@ -34,20 +34,16 @@
  *
  * @module
  */
-import { isTrusted, trustStoreFor } from "../config/trust-store.ts";
-import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
-import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { parseMcpToolName } from "../discovery/tool-names.ts";
 import { anchorDefinition } from "../discovery/mcp-definition.ts";
 import { dirname } from "node:path";
-import { readCappedSync } from "../fs/file-safety.ts";
 import type { AgentDefinition, Diagnostic, McpServerDef, XcshConfig } from "../types.ts";
 import type { ProjectMcp } from "./project-mcp.ts";
 
 export interface McpPlanInput {
   config: XcshConfig;
   project: ProjectMcp;
-  /** Whether the agent's own file is trusted by content ({@link agentFileTrusted}). */
+  /** Whether the agent's own file is trusted by content (`agentFileTrusted`). */
   agentTrusted: boolean;
 }
 
@@ -65,21 +61,6 @@ export function neededServers(agent: AgentDefinition): string[] {
     if (p && !out.includes(p.server)) out.push(p.server);
   }
   return out;
-}
-
-/**
- * Whether a project agent file was trusted with `xcsh trust` with the
- * content it has now, for the project it is found in (its own settings that
- * start programs or loosen the sandbox then apply). Reads the file and the
- * trust store of `env`; never throws.
- */
-export function agentFileTrusted(
-  agent: AgentDefinition,
-  env: Pick<DiscoveryEnv, "env" | "home">,
-): boolean {
-  if (agent.source !== "project" || !agent.filePath) return false;
-  const r = readCappedSync(agent.filePath, MAX_AGENT_FILE_BYTES);
-  return r.ok && isTrusted(agent.filePath, r.bytes, trustStoreFor(env.env, env.home));
 }
 
 /** How to approve `name`, for warnings. */
