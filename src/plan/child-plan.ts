@@ -164,7 +164,8 @@ export async function planChildren(
   });
   // Refuse here rather than start a child that cannot run: an explicit
   // --model that names nothing must never fall back to another model. A
-  // resumed task runs on its session's model (`session-binding.ts`).
+  // resumed task runs on its session's model
+  // (`runner/task-sessions/session-binding.ts`).
   if (!model.ok && !remote.target && !opts.withoutModel && !resumesOnly(req)) {
     return usage(`Cannot run '${agent.name}': ${model.error}`);
   }

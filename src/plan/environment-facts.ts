@@ -3,9 +3,9 @@
  * time), the OS, the shell, the working directory, and, inside a git
  * repository, the branch and a short `git status` capped at
  * {@link GIT_STATUS_MAX_LINES} lines. Git runs through the hardened runner
- * (`git.ts`: no hooks, no fsmonitor, no program the repository names, no
+ * (`git/git.ts`: no hooks, no fsmonitor, no program the repository names, no
  * key variables) with a {@link GIT_TIMEOUT_MS} timeout, and only on the
- * project root's own repository when `git-place.ts` accepts it (not at all
+ * project root's own repository when `git/git-place.ts` accepts it (not at all
  * when the root holds no `.git`); no git, not a repository, a repository
  * refused (the reason goes to the caller's notes, for one warning), or a
  * git that fails or is too slow all mean "no git facts", never an error.

@@ -56,7 +56,7 @@ export interface SandboxRequest {
   env: Readonly<Record<string, string | undefined>>;
   /**
    * The user's home: the probes that succeeded are remembered in xcsh's
-   * cache folder there (`probe-memory.ts`). Absent: nothing is remembered.
+   * cache folder there (`sandbox/probe-memory.ts`). Absent: nothing is remembered.
    */
   home?: string;
 }

@@ -49,7 +49,7 @@ export interface TaskStart {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget the child draws from. */
   budget?: BudgetLink;
-  /** A child started ahead, for the first round when it may serve (`spare-child.ts`). */
+  /** A child started ahead, for the first round when it may serve (`spawn/spare-child.ts`). */
   spare?: SpareChild;
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;

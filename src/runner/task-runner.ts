@@ -74,7 +74,7 @@ export interface TaskToolOptions extends PlanInputs {
   /** The run's budget, which every task started here draws from (`budget-link.ts`). */
   budget?: BudgetLink;
   /**
-   * Start the first child before the call is planned (`spare-child.ts`), so
+   * Start the first child before the call is planned (`spawn/spare-child.ts`), so
    * that it loads meanwhile: `xcsh run`, whose process ends with its call.
    */
   startEarly?: boolean;
