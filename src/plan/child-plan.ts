@@ -194,7 +194,7 @@ export async function planChildren(
     depth: caller.depth,
     path: env.env.PATH,
     dryRun: opts.dryRun === true,
-    warn: (w) => warn(w),
+    warn,
   });
   if (!launch.ok) return usage(launch.message);
   const skills = await childSkills(agent, toolSet.tools.includes("skill"), {
