@@ -14,8 +14,8 @@ import { execFile, execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { gitFacts } from "../../src/runner/environment-facts.ts";
-import { createWorktree, removeWorktree, repoBase } from "../../src/runner/worktree.ts";
+import { gitFacts } from "../../src/plan/environment-facts.ts";
+import { createWorktree, removeWorktree, repoBase } from "../../src/git/worktree.ts";
 import { tmp } from "../measure.ts";
 import { details, limitRow, log, median } from "../report.ts";
 

@@ -21,7 +21,7 @@
  *   answers each start after 300 ms (a real API's time to first token; a
  *   cache entry is readable only once its answer starts). The figure is cacheRead
  *   / input over the 2nd–8th tasks' first requests: the prefix the first
- *   task wrote is read by the others (`runner/prefix-sharing.ts`). Target
+ *   task wrote is read by the others (`runner/admission/prefix-sharing.ts`). Target
  *   ≥ 90 %.
  * - concurrent tasks: a turn of four `task` calls whose sub-agents' model
  *   answers take 200, 400, 600 and 800 ms. The turn's wall time (first

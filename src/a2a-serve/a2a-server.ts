@@ -22,7 +22,7 @@ import { formatDiagnostic } from "../text/labels.ts";
 import { isVerbose, warningSummary } from "../text/warnings.ts";
 import { loadConfig } from "../config/load.ts";
 import { discoverAgents } from "../discovery/discover.ts";
-import { unknownAgentMessage } from "../runner/guards.ts";
+import { unknownAgentMessage } from "../plan/guards.ts";
 import { createLimiter } from "../process/concurrency.ts";
 import { readCallerState } from "../protocol/variables.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";

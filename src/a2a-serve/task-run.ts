@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { runServedCall, type ServedCallContext } from "../runner/served-call.ts";
 import { RunningTools } from "../progress/running-tools.ts";
 import type { TaskResult } from "../types.ts";
-import type { BudgetReport } from "../runner/budget-governor.ts";
+import type { BudgetReport } from "../runner/budget/budget-governor.ts";
 import { progressText } from "./progress-text.ts";
 import type { ServedTask } from "./task-book.ts";
 import type { ServedArtifact } from "./wire-shapes.ts";

@@ -1,7 +1,7 @@
 /**
  * The tools one child offers its model, each module loaded only when the
  * plan names it: the built-in tools the plan's
- * tool set names (decided by the parent, `runner/tool-set-rule.ts`; `skill` only when
+ * tool set names (decided by the parent, `plan/tool-set-rule.ts`; `skill` only when
  * the envelope brings skills), `web_search` when `search:` is configured and
  * its key variable is set, and the tools of the MCP servers the parent
  * approved for it (`envelope.mcpServers`, their tools as the tool set's MCP

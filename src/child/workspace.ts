@@ -14,7 +14,7 @@
  * folder, and the user's when an additional folder holds them; not one
  * the user named as an additional folder, or holding one). The sandbox is
  * the one the plan names (`envelope.sandbox`, decided by the parent in
- * `runner/sandbox-choice.ts`); where bubblewrap cannot run here (a
+ * `plan/sandbox-choice.ts`); where bubblewrap cannot run here (a
  * launcher's far side), the plan's `required` says what follows: an error
  * in one line, or commands (hooks too) unsandboxed with a warning. A sandboxed task
  * gets a private temporary folder (0700), removed by `cleanup`, and the

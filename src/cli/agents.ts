@@ -23,7 +23,7 @@ import {
   whereLabel,
 } from "./output.ts";
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
-import { unknownAgentMessage } from "../runner/guards.ts";
+import { unknownAgentMessage } from "../plan/guards.ts";
 import type { AgentDefinition } from "../types.ts";
 
 const FLAGS = LISTING_FLAGS;

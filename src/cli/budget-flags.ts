@@ -13,7 +13,7 @@ import {
   type BudgetSetting,
   parseBudgetValue,
 } from "../config/budget-setting.ts";
-import { budgetLine } from "../runner/budget-governor.ts";
+import { budgetLine } from "../runner/budget/budget-governor.ts";
 
 export const BUDGET_FLAG_SPECS = {
   "max-budget-usd": { type: "string" },

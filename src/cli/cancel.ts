@@ -11,7 +11,7 @@ import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
 import { EXIT_OK, UsageError } from "./errors.ts";
 import { knownRun } from "./wait.ts";
-import { markCancelled } from "../runner/background.ts";
+import { markCancelled } from "../sessions/background.ts";
 import process from "node:process";
 import { killPids, killTree, listDescendants } from "../process/process-tree.ts";
 import { isProcessAlive } from "../sessions/liveness.ts";

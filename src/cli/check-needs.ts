@@ -12,8 +12,9 @@ import { sep } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
 import type { FileOutcome } from "../discovery/lint.ts";
-import { agentFileTrusted, neededServers, planMcpServers } from "../runner/mcp-plan.ts";
-import { readProjectMcp } from "../runner/project-mcp.ts";
+import { agentFileTrusted } from "../plan/agent-file-trust.ts";
+import { neededServers, planMcpServers } from "../plan/mcp-plan.ts";
+import { readProjectMcp } from "../plan/project-mcp.ts";
 import type { Diagnostic } from "../types.ts";
 
 /** Warnings about the MCP servers and search provider the agents in `outcomes` need. */

@@ -15,7 +15,7 @@ import { writeOut } from "../text/stdio.ts";
 import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
-import { readRun } from "../runner/background.ts";
+import { readRun } from "../sessions/background.ts";
 import { isValidId } from "../sessions/ids.ts";
 import { lockHolder } from "../sessions/lock.ts";
 import { sessionsDirectory } from "../sessions/paths.ts";

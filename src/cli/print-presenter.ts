@@ -3,7 +3,7 @@
  * prints the result's text (an error on stderr), `json` one `result` object
  * at the end, `stream-json` one record per line as the task goes. Decides
  * the exit code as Claude Code does (0 success, 1 error). `--max-budget-usd`
- * is the run's budget (`runner/run-budget.ts`), kept before each model call;
+ * is the run's budget (`runner/budget/run-budget.ts`), kept before each model call;
  * a task it stopped ends with the subtype `error_max_budget_usd`.
  *
  * @module

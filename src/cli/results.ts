@@ -9,7 +9,7 @@
  */
 import { writeErr, writeOut } from "../text/stdio.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./errors.ts";
-import type { BudgetReport } from "../runner/budget-governor.ts";
+import type { BudgetReport } from "../runner/budget/budget-governor.ts";
 import { budgetLine } from "./budget-flags.ts";
 import { printJson } from "./output.ts";
 import type { TaskResult } from "../types.ts";

@@ -41,7 +41,7 @@ export async function runEntry(args: string[]): Promise<number> {
   const env = discoveryEnv(values.cwd);
   const data = dataDirectory(process.env, homeDirectory());
   if (!data) throw new UsageError("run --background needs a home folder or XCSH_DATA_DIR");
-  const { launchBackground } = await import("../runner/background.ts");
+  const { launchBackground } = await import("../sessions/background.ts");
   const rest = args.filter((a) => a !== "--background");
   let id: string;
   try {

@@ -25,11 +25,11 @@ import { loadConfig } from "../config/load.ts";
 import { thinkingShown } from "./thinking-shown.ts";
 import { runId } from "../runner/artifacts.ts";
 import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
-import { checkResumeScope } from "../runner/resume-scope.ts";
+import { checkResumeScope } from "../runner/task-sessions/resume-scope.ts";
 import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
-import { laneWaits } from "../runner/write-lanes.ts";
-import { launchCommand, protocolVariables } from "../runner/launch-command.ts";
+import { laneWaits } from "../plan/write-lanes.ts";
+import { launchCommand, protocolVariables } from "../runner/spawn/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
 import type {
   AgentDefinition,
@@ -48,7 +48,7 @@ import { parseSandboxMode, SANDBOX_CHOICES } from "../sandbox/mode.ts";
 import { RUN_FLAGS as FLAGS, RUN_HELP } from "./run-flags.ts";
 import { readBudgetFlags } from "./budget-flags.ts";
 import { hasBudget } from "../config/budget-setting.ts";
-import { runBudgetFor } from "../runner/run-budget.ts";
+import { runBudgetFor } from "../runner/budget/run-budget.ts";
 import { printResults } from "./results.ts";
 import { outputFormat } from "./output-format.ts";
 import { StreamJson } from "./stream-json.ts";
@@ -60,7 +60,7 @@ import {
   recordRunExit,
   recordRunProcess,
   recordRunSessions,
-} from "../runner/background.ts";
+} from "../sessions/background.ts";
 import { dataDirectory } from "../sessions/paths.ts";
 import { readSession, sessionPlace } from "../sessions/store.ts";
 import { sessionsDirectory } from "../sessions/paths.ts";
@@ -487,7 +487,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     tool.abandon(prepared.tasks);
     const data = dataDirectory(process.env, homeDirectory());
     if (data) {
-      const { launchBackground } = await import("../runner/background.ts");
+      const { launchBackground } = await import("../sessions/background.ts");
       const id = await launchBackground({
         data,
         args,
@@ -526,7 +526,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
         )
         : undefined
     );
-    // The write lanes, and which task waits for which (runner/write-lanes.ts).
+    // The write lanes, and which task waits for which (plan/write-lanes.ts).
     const waits = laneWaits(
       prepared.tasks.map((t) => t.envelope.writes),
       prepared.tasks.map((t) => t.isolate !== undefined),

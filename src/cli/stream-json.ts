@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { BudgetReport } from "../runner/budget-governor.ts";
+import type { BudgetReport } from "../runner/budget/budget-governor.ts";
 import { writeText } from "../text/stdio.ts";
 import type { TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";

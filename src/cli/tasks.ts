@@ -9,7 +9,7 @@ import { parseFlags } from "./args.ts";
 import { formatDuration, requireDataDir } from "./data-dir.ts";
 import { EXIT_OK } from "./errors.ts";
 import { formatTable, printJson } from "./output.ts";
-import { listRuns } from "../runner/background.ts";
+import { listRuns } from "../sessions/background.ts";
 
 const HELP = `Usage: xcsh tasks [--json]
 

@@ -59,9 +59,9 @@ import { BUILTIN_PROVIDERS } from "../model/providers.ts";
 import { discoverAgents } from "../discovery/discover.ts";
 import { MAX_AGENT_FILE_BYTES } from "../discovery/read-files.ts";
 import { projectRoot } from "../sandbox/project-root.ts";
-import { trustNeeds } from "../runner/agent-trust.ts";
+import { trustNeeds } from "../plan/agent-trust.ts";
 import { readSettingsHooks } from "../config/settings-hooks.ts";
-import { readProjectMcp, serverHash } from "../runner/project-mcp.ts";
+import { readProjectMcp, serverHash } from "../plan/project-mcp.ts";
 import type { Diagnostic, McpServerDef } from "../types.ts";
 
 export const TRUST_HELP = `Usage:

@@ -12,7 +12,7 @@ import { parseFlags } from "./args.ts";
 import { requireDataDir } from "./data-dir.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./errors.ts";
 import { printResults } from "./results.ts";
-import { readRun, runOutputFiles, type RunState } from "../runner/background.ts";
+import { readRun, runOutputFiles, type RunState } from "../sessions/background.ts";
 
 const HELP = `Usage: xcsh wait ID [--json]
 

@@ -13,7 +13,7 @@ import { requireDataDir } from "./data-dir.ts";
 import { EXIT_OK, UsageError } from "./errors.ts";
 import { formatTable, printJson } from "./output.ts";
 import { worktreesDirectory } from "../sessions/paths.ts";
-import { deleteWorktree, listWorktrees, pruneWorktrees } from "../runner/worktree.ts";
+import { deleteWorktree, listWorktrees, pruneWorktrees } from "../git/worktree.ts";
 
 const HELP = `Usage:
   xcsh worktrees [--json]   list the worktrees isolated tasks kept (they hold changes)

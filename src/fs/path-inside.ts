@@ -1,7 +1,7 @@
 /**
  * Whether one absolute path is a folder or lies below it: the one rule of
  * "inside" that the file tools' confinement (`tools/inside.ts`), the resume
- * scope (`runner/resume-scope.ts`), the walk up
+ * scope (`runner/task-sessions/resume-scope.ts`), the walk up
  * from the working directory (`walk-up.ts`) and the instruction files share.
  * Pure: it compares the paths as given, so callers resolve symlinks first
  * when the real location is what matters.

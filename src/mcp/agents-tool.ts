@@ -12,7 +12,7 @@
  */
 import type { AgentDefinition } from "../types.ts";
 import { summarizeDescription } from "../runner/task-description.ts";
-import { unknownAgentMessage } from "../runner/guards.ts";
+import { unknownAgentMessage } from "../plan/guards.ts";
 import { matchAgents } from "./agent-query.ts";
 import type { CursorSigner } from "./cursor.ts";
 

@@ -42,7 +42,7 @@ import { discoverAgents } from "../discovery/discover.ts";
 import { type CallerState, readCallerState } from "../protocol/variables.ts";
 import { TaskTool } from "../runner/task-runner.ts";
 import { runServedCall, type ServedCallContext } from "../runner/served-call.ts";
-import { budgetLine } from "../runner/budget-governor.ts";
+import { budgetLine } from "../runner/budget/budget-governor.ts";
 import { createLimiter } from "../process/concurrency.ts";
 import type { Diagnostic, TaskRequest, TaskResult } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";

@@ -1,7 +1,7 @@
 /**
  * What a task runner asks of the run's budget ({@link BudgetLink}): the one
  * interface both ends of the channel share. At the top of a run it is the
- * governor itself (`runner/run-budget.ts`); inside a child it is the child's
+ * governor itself (`runner/budget/run-budget.ts`); inside a child it is the child's
  * gate (`child/budget-gate.ts`), which asks its own parent over the control
  * channel, so a grandchild's request travels up through every level.
  *

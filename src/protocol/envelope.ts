@@ -89,7 +89,7 @@ export interface TaskEnvelope {
   topK?: number;
   cwd: string;
   planMode: boolean;
-  /** The tools the child offers, as the parent decided them (`runner/tool-set-rule.ts`). */
+  /** The tools the child offers, as the parent decided them (`plan/tool-set-rule.ts`). */
   toolSet: EnvelopeToolSet;
   /**
    * The agent this child may not start (recursion prevention); none: null.
@@ -117,7 +117,7 @@ export interface TaskEnvelope {
    * How `bash` commands (and hooks) are sandboxed. `required`: a sandbox
    * that cannot start where the child runs fails the task; otherwise the
    * commands run unsandboxed with a warning (the parent decided which,
-   * `runner/sandbox-choice.ts`).
+   * `plan/sandbox-choice.ts`).
    */
   sandbox: SandboxSetting;
   /**
@@ -245,7 +245,7 @@ export const ENVELOPE_FIELDS = [
   "remote",
 ] as const;
 
-/** A decided tool set (see `runner/tool-set-rule.ts`, which owns the rule). */
+/** A decided tool set (see `plan/tool-set-rule.ts`, which owns the rule). */
 export interface EnvelopeToolSet {
   tools: string[];
   /** The spawn right: what the `task` tool may start (`[]`: no `task` tool). */

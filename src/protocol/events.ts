@@ -136,7 +136,7 @@ export type ChildEvent =
   | { type: "text"; id: string; delta: string }
   /** The task's first model answer has started to arrive: the provider has
    * read its prompt, so a cache entry it wrote can now be read by siblings
-   * (`runner/prefix-sharing.ts`). Sent once per task. */
+   * (`runner/admission/prefix-sharing.ts`). Sent once per task. */
   | { type: "answering"; id: string }
   | {
     type: "usage";

@@ -13,16 +13,16 @@
  * @module
  */
 import type { BudgetLink } from "../protocol/budget-link.ts";
-import { spawnChild } from "./executor.ts";
-import type { SpareChild } from "./spare-child.ts";
-import type { SessionKeeper } from "./task-session.ts";
-import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "./worktree.ts";
-import type { ReservedSession } from "./task-session.ts";
+import { spawnChild } from "./spawn/executor.ts";
+import type { SpareChild } from "./spawn/spare-child.ts";
+import type { SessionKeeper } from "./task-sessions/task-session.ts";
+import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "../git/worktree.ts";
+import type { ReservedSession } from "./task-sessions/task-session.ts";
 import type { TaskResult, XcshConfig } from "../types.ts";
-import type { AcceptPlan } from "./acceptance/accept-plan.ts";
+import type { AcceptPlan } from "../plan/accept-plan.ts";
 import type { TaskEnvelope } from "../protocol/envelope.ts";
 import type { ChildEvent } from "../protocol/events.ts";
-import type { LaunchPlan } from "./launch-command.ts";
+import type { LaunchPlan } from "../plan/launcher-choice.ts";
 import { redactValue } from "../text/redact.ts";
 
 /** How a prepared task is isolated. */
@@ -49,7 +49,7 @@ export interface TaskStart {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget the child draws from. */
   budget?: BudgetLink;
-  /** A child started ahead, for the first round when it may serve (`spare-child.ts`). */
+  /** A child started ahead, for the first round when it may serve (`spawn/spare-child.ts`). */
   spare?: SpareChild;
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;

@@ -2,13 +2,12 @@
  * The task runner: `xcsh run`, the MCP `task` tool and a child's own `task`
  * tool all call it.
  *
- * Decides the life of a task call: `create()` discovers agents once to build
- * the description a model or client sees; `execute()` rediscovers (files may
- * have changed), applies the guards before any other work, builds the
- * effective agent, schema, model and environment of each child, reads the
- * instruction files and environment facts once for all of them, runs the
- * tasks in parallel up to `task.maxConcurrency` (tasks whose write lanes
- * overlap one after the other: `write-lanes.ts`), each with its artifacts
+ * Runs the life of a task call: `create()` discovers agents once to build
+ * the description a model or client sees; `execute()` has the call planned
+ * afresh (`plan/child-plan.ts`: files may have changed; the guards come
+ * before any other work), binds each child's session, then runs the tasks
+ * in parallel up to `task.maxConcurrency` (tasks whose write lanes overlap
+ * one after the other: `plan/write-lanes.ts`), each with its artifacts
  * folder named in its envelope. Results come back whole: whoever shows them
  * to a model bounds them (`child/spill.ts`, the MCP server).
  *
@@ -33,153 +32,50 @@ import { writeErr } from "../text/stdio.ts";
 import { taskArtifactsFolder } from "./artifacts.ts";
 import { createLimiter, type Limiter } from "../process/concurrency.ts";
 import { useProviderLimits } from "../model/provider-gate.ts";
-import { pausedProvider, queued } from "./task-admission.ts";
+import { pausedProvider, queued } from "./admission/task-admission.ts";
 import { discoverAgents } from "../discovery/discover.ts";
-import type { PluginListing } from "../discovery/plugins.ts";
 import { withSessionAgents } from "../discovery/session-agents.ts";
-import { memoryDir, openMemory } from "./agent-memory.ts";
-import { claudeHome } from "../discovery/config-dirs.ts";
-import { projectRoot } from "../sandbox/project-root.ts";
-import { effectiveAgent, resolveOutputSchema } from "./effective.ts";
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { runPreparedTask } from "./run-task.ts";
-import { decideLanes, laneWaits } from "./write-lanes.ts";
-import { answerGate, prefixLeaders, providerTypeOf } from "./prefix-sharing.ts";
+import { laneWaits } from "../plan/write-lanes.ts";
+import { answerGate, prefixLeaders, providerTypeOf } from "./admission/prefix-sharing.ts";
 import type { PreparedTask } from "./prepared-task.ts";
-import type { AcceptPlan } from "./acceptance/accept-plan.ts";
-import { bindSessions } from "./session-binding.ts";
-import { validateRequest } from "./request.ts";
-import { SessionKeeper } from "./task-session.ts";
+import { bindSessions } from "./task-sessions/session-binding.ts";
+import { validateRequest } from "../plan/request.ts";
+import { planChildren } from "../plan/child-plan.ts";
+import { chooseLauncher } from "../plan/launcher-choice.ts";
+import type { PlanInputs } from "../plan/plan-inputs.ts";
+import { SessionKeeper } from "./task-sessions/task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
-import { checkGuards, type GuardKind } from "./guards.ts";
-import {
-  type CallerState,
-  childEnvironment,
-  modelVariable,
-  TASK_DEPTH,
-} from "../protocol/variables.ts";
-import { type SpareChild, startSpareChild } from "./spare-child.ts";
-import { DEFAULT_LIMITS, timerMs } from "../protocol/limits.ts";
-import {
-  buildEnvelope,
-  type EnvelopeParts,
-  envelopeSizeProblem,
-} from "../protocol/envelope-builder.ts";
-import {
-  ignoredFieldsWarning,
-  planModeFor,
-  requestedModel,
-  resumesOnly,
-  schemaOrigin,
-  taskLimits,
-  withConfigHooks,
-} from "./task-preparation.ts";
-import { gatherPromptContext } from "./prompt-context-gather.ts";
-import { startGitFacts } from "./environment-facts.ts";
-import { agentFileTrusted, neededServers, planMcpServers } from "./mcp-plan.ts";
-import { readProjectMcp } from "./project-mcp.ts";
+import type { GuardKind } from "../plan/guards.ts";
+import { TASK_DEPTH } from "../protocol/variables.ts";
+import { type SpareChild, startSpareChild } from "./spawn/spare-child.ts";
 import { taskToolDescription } from "./task-description.ts";
-import type { DiscoveryEnv } from "../discovery/config-dirs.ts";
-import { resolveModel } from "../model/resolve.ts";
-import { contextWindowOf } from "../model/context-window.ts";
-import { skillBudget } from "../protocol/skill-listing.ts";
-import { keyVariables, providerKeys, runSecrets } from "../model/providers.ts";
-import { agentFingerprints, changedSince } from "./agent-set.ts";
-import { probeSandboxEarly, sandboxFor } from "./sandbox-choice.ts";
-import { type PriceCall, withCost } from "./task-cost.ts";
-import { acceptPlan } from "./acceptance/accept-plan.ts";
-import { checksProblem } from "./acceptance/compile-checks.ts";
-import { restrictAgent, trustNeeds } from "./agent-trust.ts";
-import { remoteModelId, remotePlan, withoutAuth } from "./remote-plan.ts";
-import { runSecretCommand } from "./secret-command.ts";
-import { chooseSandbox } from "../sandbox/mode.ts";
-import { chooseLauncher, type LaunchPlan } from "./launch-command.ts";
-import { programPath } from "./program-path.ts";
-import { selfCommand } from "../runtime.ts";
-import { readSettingsHooks } from "../config/settings-hooks.ts";
-import type {
-  AgentDefinition,
-  AgentHooks,
-  Diagnostic,
-  McpServerDef,
-  PermissionRule,
-  SandboxSetting,
-  SkillRef,
-  TaskRequest,
-  TaskResult,
-  TokenUsage,
-  XcshConfig,
-} from "../types.ts";
+import { keyVariables, runSecrets } from "../model/providers.ts";
+import { type PriceCall, withCost } from "./budget/task-cost.ts";
+import type { AgentDefinition, TaskRequest, TaskResult, TokenUsage } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
 
 export { taskToolDescription };
 
-export interface TaskToolOptions {
-  env: DiscoveryEnv;
-  config: XcshConfig;
-  caller: CallerState;
+/** The plan's inputs, and what running the planned children needs. */
+export interface TaskToolOptions extends PlanInputs {
   /** Names the artifacts folder of this run. */
   runId: string;
-  /** The calling session's output schema, used when neither agent nor call has one. */
-  parentSchema?: unknown;
-  /** The calling session's model, inherited by agents that ask for it. */
-  parentModel?: string | null;
-  /** The calling session is in plan mode: every child is too. */
-  planMode?: boolean;
-  /** The calling session's sandbox: no child is less confined. */
-  sandbox?: SandboxSetting;
-  /** The calling agent's deny rules (its callers' included): every child gets them too. */
-  inheritedDeny?: readonly PermissionRule[];
   onEvent?: (taskId: string, event: ChildEvent) => void;
   /** Called as each task ends (before the others may have). */
   onResult?: (result: TaskResult) => void;
-  onWarnings?: (warnings: Diagnostic[]) => void;
-  /** Discovery's warnings about agent files (often summed up by the caller); `onWarnings` when absent. */
-  onDiscoveryWarnings?: (warnings: Diagnostic[]) => void;
   /**
    * A cap shared with other task calls of the same caller (a child's
    * concurrent `task` calls): each child started takes a slot.
    */
   limiter?: Limiter;
-  /**
-   * Provider keys to hand each child in its envelope; default: those set in
-   * `env.env`. Key variables never reach a child's environment.
-   */
-  keys?: Record<string, string>;
-  /**
-   * The agents the top-level run started with (fingerprints by name); absent
-   * at the top level, where this call's discovery fixes the set.
-   */
-  agentSet?: Record<string, string>;
-  /** How the caller sees every agent, named when an unknown agent's list is cut (default: `xcsh agents`). */
-  listHint?: string;
-  /** The flag that picks a model where there is one (`--model` on the command line): named in hints. */
-  modelFlag?: string;
-  /** How the call's own checks are named in errors (`--accept` on the command line; default `accept`). */
-  acceptFlag?: string;
   /** The background run these tasks belong to (recorded in their sessions). */
   backgroundRun?: string;
-  /** Agents defined for this run (`--agents`): they shadow discovered ones of the same name. */
-  sessionAgents?: readonly AgentDefinition[];
-  /**
-   * Changes the asked agent before anything else is decided of it (`xcsh -p`'s
-   * tool lists and system prompt); the untrusted-file rules still apply after.
-   */
-  editAgent?: (agent: AgentDefinition) => AgentDefinition;
-  /** The calling task's write lane: no task it starts writes outside it (`write-lanes.ts`). */
-  lane?: readonly string[];
-  /** How a task's own lane is named in messages (default: `tasks[i].writes`). */
-  laneField?: (index: number) => string;
-  /**
-   * The hooks of the Claude Code settings files and plugins as the top-level
-   * run read them (a child's runner gets them in its envelope); absent: read
-   * them here (`config/settings-hooks.ts`).
-   */
-  settingsHooks?: AgentHooks;
   /** The run's budget, which every task started here draws from (`budget-link.ts`). */
   budget?: BudgetLink;
   /**
-   * Start the first child before the call is planned (`spare-child.ts`), so
+   * Start the first child before the call is planned (`spawn/spare-child.ts`), so
    * that it loads meanwhile: `xcsh run`, whose process ends with its call.
    */
   startEarly?: boolean;
@@ -196,11 +92,6 @@ export type Prepared =
   | { ok: false; kind: GuardKind | "usage"; message: string };
 
 export { validateRequest };
-
-/** A refusal of the call itself (exit code 2). */
-function usage(message: string): { ok: false; kind: "usage"; message: string } {
-  return { ok: false, kind: "usage", message };
-}
 
 export class TaskTool {
   private keeperValue?: SessionKeeper;
@@ -347,493 +238,15 @@ export class TaskTool {
     return prepared;
   }
 
-  /**
-   * Rediscovers, guards and builds every child of `req`: each step below is
-   * named for what it decides, in the order the call takes them.
-   */
-  private async prepareChildren(
+  /** Plans every child of `req` (`plan/child-plan.ts`), the spare child starting once it is valid. */
+  private prepareChildren(
     req: TaskRequest,
     opts: { withoutModel?: boolean; dryRun?: boolean },
   ): Promise<Prepared & { isolation?: TaskRequest["isolation"] }> {
-    const { config, caller, env } = this.opts;
-    const invalid = validateRequest(req);
-    if (invalid) return usage(invalid);
-    // The first child loads while the call is planned.
-    this.startSpare(req, opts.dryRun === true);
-    // Git (the prompt's facts) and the sandbox probe run while the agents are discovered.
-    const git = startGitFacts(env.cwd, env.env, env.home);
-    probeSandboxEarly({
-      request: req.sandbox,
-      config,
-      caller: this.opts.sandbox,
-      env: env.env,
-      home: env.home,
+    return planChildren(req, this.opts, {
+      ...opts,
+      onValid: () => this.startSpare(req, opts.dryRun === true),
     });
-    const chosen = await this.chooseAgent(req);
-    if (!chosen.ok) return chosen;
-    const { asked, agents } = chosen;
-    const planMode = planModeFor({
-      request: req.planMode,
-      caller: this.opts.planMode,
-      agent: asked.planMode,
-    });
-    this.warn(ignoredFieldsWarning(asked));
-    const { agent, toolSet, restricted, agentTrusted } = this.decideAgent(
-      req,
-      asked,
-      agents,
-      planMode,
-    );
-    // A remote agent: a project's only once trusted, credentials from the user's side.
-    const remote = remotePlan(asked, {
-      env: env.env,
-      trusted: () => agentFileTrusted(asked, env),
-      runCommand: (command) => runSecretCommand(command, { env: env.env, home: env.home }),
-    });
-    if (!remote.ok) return { ok: false, kind: "unrunnable", message: remote.message };
-    // The agents the run started with travel only to a child that may start
-    // tasks (one without `task` never reads them): fingerprinting every
-    // discovered agent would cost each start.
-    const mayDelegate = toolSet.spawns === "*" || toolSet.spawns.length > 0;
-    const agentSet = this.opts.agentSet ?? (mayDelegate ? agentFingerprints(agents) : {});
-    const outputSchema = resolveOutputSchema(asked.output, req.schema, this.opts.parentSchema);
-    const schemaProblem = await this.outputSchemaProblem(outputSchema, asked, req);
-    if (schemaProblem) return usage(schemaProblem);
-    const model = this.resolveChildModel(req, agent);
-    // Refuse here rather than start a child that cannot run: an explicit
-    // --model that names nothing must never fall back to another model. A
-    // resumed task runs on its session's model (`session-binding.ts`).
-    if (!model.ok && !remote.target && !opts.withoutModel && !resumesOnly(req)) {
-      return usage(`Cannot run '${agent.name}': ${model.error}`);
-    }
-    const sandbox = await sandboxFor({
-      request: req.sandbox,
-      // The decided tools and the hooks say whether commands run to sandbox.
-      agent: { ...agent, tools: toolSet.tools },
-      config,
-      caller: this.opts.sandbox,
-      env: env.env,
-      home: env.home,
-    });
-    if (!sandbox.ok) return usage(sandbox.message);
-    this.warn(sandbox.warning);
-    // Read once for every task of the call; children only format them.
-    const gathered = await gatherPromptContext({
-      cwd: env.cwd,
-      home: env.home,
-      env: env.env,
-      files: agent.omitContextFiles !== true,
-      git,
-    });
-    this.opts.onWarnings?.(gathered.warnings);
-    const launch = this.launcherFor(req, asked, opts.dryRun === true);
-    if (!launch.ok) return usage(launch.message);
-    const skills = await this.skillsOf(agent, toolSet.tools.includes("skill"));
-    const memory = this.memoryOf(agent);
-    const mcpServers = this.mcpServersOf(agent, agentTrusted);
-    const timeoutS = req.timeout ?? restricted.timeout ?? config.task.timeout;
-    const accept = await this.acceptOf(req, asked);
-    if (typeof accept === "string") return usage(accept);
-    // The checks stay with the parent: the child is told only what failed.
-    const { accept: _checks, acceptRetries: _rounds, ...childAgent } = agent;
-    const parts: EnvelopeParts = {
-      agent: withoutAuth(childAgent),
-      context: req.context,
-      outputSchema,
-      model: remote.target ? { id: remoteModelId(asked) } : model.ok ? model.value : null,
-      cwd: env.cwd,
-      planMode,
-      toolSet,
-      limits: taskLimits({ maxTurns: req.maxTurns ?? agent.maxTurns, timeoutS }),
-      config,
-      promptContext: gathered.context,
-      keys: this.opts.keys ?? providerKeys(config, env.env),
-      agentSet,
-      sandbox: sandbox.setting,
-      mcpServers,
-      skills: skills.refs,
-      skillBudget: skillBudget(
-        model.ok ? contextWindowOf(model.value.id, config) : undefined,
-        env.env.SLASH_COMMAND_TOOL_CHAR_BUDGET,
-      ),
-      memory,
-      preloadedSkills: skills.preloaded,
-      commandGitSettings: gathered.gitOverrides,
-      settingsHooks: this.settingsHooks(),
-    };
-    const lanes = decideLanes({
-      tasks: req.tasks,
-      agent: agent.writes,
-      caller: this.opts.lane,
-      taskField: this.opts.laneField ?? ((i) => `tasks[${i}].writes`),
-    });
-    if (!lanes.ok) return usage(lanes.message);
-    const childEnv = childEnvironment(caller.depth);
-    const tasks = req.tasks.map((t, i): PreparedTask => ({
-      envelope: {
-        ...buildEnvelope({
-          id: t.id,
-          assignment: t.assignment,
-          ...(lanes.lanes[i] ? { writes: lanes.lanes[i] } : {}),
-        }, parts),
-        ...(remote.target ? { remote: remote.target } : {}),
-      },
-      childEnv,
-      timeoutMs: timerMs(timeoutS * 1000),
-      requestedModel: requestedModel({
-        request: req.model,
-        envModel: modelVariable(env.env),
-        override: config.task.agentModelOverrides[agent.name],
-        agent,
-      }),
-      ...(model.ok || remote.target ? {} : { modelError: model.error }),
-      ...(launch.value ? { launch: launch.value } : {}),
-      ...(accept[i] ? { accept: accept[i] } : {}),
-    }));
-    for (const t of tasks) {
-      const tooLarge = envelopeSizeProblem(t.envelope);
-      if (tooLarge) return usage(tooLarge);
-    }
-    return { ok: true, tasks, isolation: asked.isolation };
-  }
-
-  /**
-   * The acceptance checks of each of `req`'s tasks (`runner/acceptance/`):
-   * the agent's, the call's, then the task's own; or why one cannot run (an
-   * invalid glob or schema), said before any child starts. An untrusted
-   * project file's check commands are named in a warning and skipped.
-   */
-  private async acceptOf(
-    req: TaskRequest,
-    asked: AgentDefinition,
-  ): Promise<(AcceptPlan | undefined)[] | string> {
-    let trusted: boolean | undefined;
-    const trustedOnce = () => trusted ??= agentFileTrusted(asked, this.opts.env);
-    const plans = req.tasks.map((t) =>
-      acceptPlan(asked, {
-        accept: [...(req.accept ?? []), ...(t.accept ?? [])],
-        ...(req.acceptRetries !== undefined ? { acceptRetries: req.acceptRetries } : {}),
-      }, trustedOnce)
-    );
-    const plan = plans.find((p) => p !== undefined);
-    if (!plan) return plans;
-    const origin = asked.filePath ? `${asked.filePath}: accept` : `agent '${asked.name}': accept`;
-    let problem = await checksProblem(asked.accept ?? [], origin) ??
-      await checksProblem(req.accept ?? [], this.opts.acceptFlag ?? "accept");
-    for (const [i, t] of req.tasks.entries()) {
-      problem ??= await checksProblem(t.accept ?? [], `tasks[${i}].accept`);
-    }
-    if (problem) return problem;
-    if (plan.skipped.length > 0) {
-      this.warn({
-        level: "warning",
-        ...(asked.filePath ? { file: asked.filePath } : {}),
-        field: "accept",
-        message:
-          `the acceptance check commands of this project's agent file (${
-            plan.skipped.map((c) => `'${c.name}'`).join(", ")
-          }) are not run: the project is not trusted (run 'xcsh trust' in it to allow them); ` +
-          "its tasks are not verified",
-      });
-    }
-    return plans;
-  }
-
-  /** Passes a warning, if there is one, to `onWarnings`. */
-  private warn(warning: Diagnostic | undefined): void {
-    if (warning) this.opts.onWarnings?.([warning]);
-  }
-
-  /**
-   * Discovers the agents afresh and picks the one `req` asks for: the
-   * guards, then the check that it is the agent the top-level run started with.
-   */
-  private async chooseAgent(req: TaskRequest): Promise<
-    | {
-      ok: true;
-      asked: AgentDefinition;
-      agents: AgentDefinition[];
-    }
-    | { ok: false; kind: GuardKind; message: string }
-  > {
-    const { config, caller, env } = this.opts;
-    const discovered = await discoverAgents(env);
-    // Each call reads the settings' hooks afresh, as it rediscovers agents.
-    this.pluginListing = discovered.plugins;
-    this.settingsRead = undefined;
-    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(discovered.warnings);
-    const agents = withSessionAgents(this.opts.sessionAgents, discovered.agents);
-    const guard = checkGuards(req.agent, agents, caller, {
-      maxDepth: config.task.maxRecursionDepth,
-      disabled: config.task.disabledAgents,
-      listHint: this.opts.listHint,
-    });
-    if (!guard.ok) return guard;
-    // At the top level the set is this discovery's own: nothing to check against.
-    const changed = this.opts.agentSet && changedSince(this.opts.agentSet, guard.agent);
-    if (changed) return { ok: false, kind: "changed", message: changed };
-    const asked = this.opts.editAgent ? this.opts.editAgent(guard.agent) : guard.agent;
-    return { ok: true, asked, agents };
-  }
-
-  /**
-   * The agent the children run: what an untrusted file may not loosen taken
-   * away, the effective agent and its tool set, the trusted hooks and the
-   * config's before them.
-   */
-  private decideAgent(
-    req: TaskRequest,
-    asked: AgentDefinition,
-    agents: readonly AgentDefinition[],
-    planMode: boolean,
-  ) {
-    const { config, caller, env } = this.opts;
-    // A project agent file nobody trusted may only tighten the user's settings.
-    // (The file and the store are read only for a file that sets such things.)
-    const agentTrusted = trustNeeds(asked).length > 0 && agentFileTrusted(asked, env);
-    const restricted = restrictAgent(asked, {
-      trusted: agentTrusted,
-      // With --sandbox the agent's own mode is not used at all.
-      sandbox: req.sandbox !== undefined ? "off" : chooseSandbox({
-        config: config.task.sandbox,
-        network: config.task.sandboxNetwork,
-        caller: this.opts.sandbox,
-      }).mode,
-      timeout: config.task.timeout,
-      maxTurns: DEFAULT_LIMITS.maxTurns,
-    });
-    this.warn(restricted.warning);
-    const { agent: withHooks, toolSet } = effectiveAgent(restricted.agent, {
-      planMode,
-      childDepth: caller.depth + 1,
-      maxDepth: config.task.maxRecursionDepth,
-      agentNames: agents.map((a) => a.name),
-      inheritedDeny: this.opts.inheritedDeny,
-    });
-    const agent = withConfigHooks(
-      this.trustedHooks(withHooks),
-      config.hooks,
-      this.settingsHooks(),
-    );
-    return { agent, toolSet, restricted: restricted.agent, agentTrusted };
-  }
-
-  /**
-   * Why `schema` is no schema a child could use (the caller's mistake, said
-   * before any child starts). The validator is loaded only for a schema.
-   */
-  private async outputSchemaProblem(
-    schema: unknown,
-    asked: AgentDefinition,
-    req: TaskRequest,
-  ): Promise<string | undefined> {
-    if (schema === null) return undefined;
-    const { compileOutputSchema } = await import("../schema/output-schema.ts");
-    const compiled = compileOutputSchema(schema);
-    if (compiled.ok) return undefined;
-    const from = schemaOrigin(schema, {
-      agentName: asked.name,
-      agentOutput: asked.output,
-      callSchema: req.schema,
-    });
-    return `Invalid output schema (${from}): ${compiled.error}`;
-  }
-
-  /** The model the children run on: the call's, the user's, the agent's, else the inherited one. */
-  private resolveChildModel(req: TaskRequest, agent: AgentDefinition) {
-    const { config, env } = this.opts;
-    const inherited = this.opts.parentModel ?? config.models.default;
-    return resolveModel({
-      agentName: agent.name,
-      agentModels: agent.model,
-      config: { ...config, models: { ...config.models, default: inherited ?? undefined } },
-      envelopeModel: req.model,
-      envelopeLabel: "--model",
-      envModel: modelVariable(env.env),
-      // Keys handed down in an envelope count as set (a child's own environment has none).
-      env: { ...env.env, ...this.opts.keys },
-      modelFlag: this.opts.modelFlag,
-    });
-  }
-
-  /**
-   * The launcher this call's children start through, with the xcsh the far
-   * side runs; its program must exist here before any child starts. A dry
-   * run starts none: it shows the command with a warning instead.
-   */
-  private launcherFor(
-    req: TaskRequest,
-    agent: AgentDefinition,
-    dryRun: boolean,
-  ):
-    | { ok: true; value?: { plan: LaunchPlan; binary: string[] } }
-    | { ok: false; message: string } {
-    const { config, env, caller } = this.opts;
-    const choice = chooseLauncher(config.task, caller.depth, {
-      call: req.launcher,
-      agent: agent.launcher,
-      agentFile: agent.filePath,
-    });
-    if (!choice.ok) return choice;
-    if (!choice.plan) return { ok: true };
-    const program = choice.plan.args[0];
-    if (programPath(program, env.env.PATH) === undefined) {
-      const missing = `launcher '${choice.plan.name}' (${choice.plan.key}): the program ` +
-        `'${program}' was not found${program.includes("/") ? "" : " on PATH"}`;
-      if (!dryRun) return { ok: false, message: `${missing}; no task was started` };
-      this.warn({
-        level: "warning",
-        field: choice.plan.key,
-        message: `${missing}; a real run would start no task`,
-      });
-    }
-    const self = selfCommand();
-    const binary = config.task.launcherBinary !== undefined
-      ? [config.task.launcherBinary]
-      : [self.command, ...self.args];
-    return { ok: true, value: { plan: choice.plan, binary } };
-  }
-
-  /**
-   * The skills a child of `agent` may load (when its tools include `skill`)
-   * and the bodies of those it preloads (`skills:`), warning about names
-   * that match no skill. Skills are discovered only when needed.
-   */
-  private async skillsOf(
-    agent: AgentDefinition,
-    mayLoad: boolean,
-  ): Promise<{ refs: SkillRef[]; preloaded: { name: string; body: string }[] }> {
-    const wanted = agent.skills ?? [];
-    if (!mayLoad && wanted.length === 0) return { refs: [], preloaded: [] };
-    const { discoverSkills, readSkillBody } = await import("../discovery/skills.ts");
-    const found = await discoverSkills(this.opts.env);
-    (this.opts.onDiscoveryWarnings ?? this.opts.onWarnings)?.(found.warnings);
-    const preloaded: { name: string; body: string }[] = [];
-    const warnings: Diagnostic[] = [];
-    for (const name of wanted) {
-      const skill = found.skills.find((s) => s.name === name);
-      if (!skill) {
-        warnings.push({
-          level: "warning",
-          file: agent.filePath,
-          field: "skills",
-          message:
-            `'skills' names '${name}', which is no skill found here (xcsh skills lists them)`,
-        });
-        continue;
-      }
-      const read = await readSkillBody(skill.filePath);
-      if ("error" in read) {
-        warnings.push({ level: "warning", file: skill.filePath, message: read.error });
-      } else preloaded.push({ name, body: read.body });
-    }
-    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
-    // `disable-model-invocation`: never offered to the model, only preloaded.
-    const refs = mayLoad
-      ? found.skills.filter((s) => s.disableModelInvocation !== true).map((s) => ({
-        name: s.name,
-        description: s.description,
-        filePath: s.filePath,
-      }))
-      : [];
-    return { refs, preloaded };
-  }
-
-  /**
-   * The memory folder of `agent` (made when missing) and the head of its
-   * `MEMORY.md`, or undefined (with a warning when it cannot have one). A
-   * repository's agent keeps a folder outside its project only once the
-   * project is trusted.
-   */
-  private memoryOf(agent: AgentDefinition): { dir: string; head: string } | undefined {
-    if (!agent.memory) return undefined;
-    const { env } = this.opts;
-    const warn = (message: string) =>
-      this.opts.onWarnings?.([{
-        level: "warning",
-        file: agent.filePath,
-        field: "memory",
-        message,
-      }]);
-    const where = memoryDir(agent, {
-      projectRoot: projectRoot(env.cwd, env.home),
-      claudeHome: claudeHome(env.home, env.env),
-    });
-    if (!where) return undefined;
-    if ("error" in where) {
-      warn(`${where.error}; the agent runs without memory`);
-      return undefined;
-    }
-    if (agent.memory === "user" && agent.source === "project" && !agentFileTrusted(agent, env)) {
-      warn(
-        "'memory: user' of a project's agent file is not kept: it would write outside the " +
-          "project, which is not trusted (run 'xcsh trust', or use memory: local)",
-      );
-      return undefined;
-    }
-    const opened = openMemory(where);
-    if ("error" in opened) {
-      warn(`${opened.error}; the agent runs without memory`);
-      return undefined;
-    }
-    return opened;
-  }
-
-  private settingsRead?: AgentHooks;
-  /** Discovery's reading of the Claude settings files, reused for their hooks. */
-  private pluginListing?: PluginListing;
-  /** The settings files' hooks: handed down, or read once per call (warnings said then). */
-  private settingsHooks(): AgentHooks {
-    if (this.opts.settingsHooks) return this.opts.settingsHooks;
-    if (!this.settingsRead) {
-      const read = readSettingsHooks(this.opts.env, undefined, this.pluginListing);
-      if (read.warnings.length > 0) this.opts.onWarnings?.(read.warnings);
-      this.settingsRead = read.hooks;
-    }
-    return this.settingsRead;
-  }
-
-  /**
-   * `agent` without its hooks when they come from a repository the user has
-   * not trusted (the hooks would start programs): one warning says how to
-   * allow them. The user's own files (and `--agents`) keep theirs.
-   */
-  private trustedHooks(agent: AgentDefinition): AgentDefinition {
-    if (!agent.hooks) return agent;
-    const plugin = agent.family === "plugin";
-    if (!plugin && (agent.source !== "project" || agentFileTrusted(agent, this.opts.env))) {
-      return agent;
-    }
-    const { hooks: _dropped, ...rest } = agent;
-    this.opts.onWarnings?.([{
-      level: "warning",
-      file: agent.filePath,
-      field: "hooks",
-      message: plugin
-        ? "a plugin agent's hooks are not run (as in Claude Code): define hooks in your own " +
-          "agent files or config"
-        : "the hooks of this project's agent file are not run: the project is not " +
-          "trusted (run 'xcsh trust' in it to allow them)",
-    }]);
-    return rest;
-  }
-
-  /** The MCP servers `agent`'s children start (warning about the rest), or undefined. */
-  private mcpServersOf(
-    agent: AgentDefinition,
-    agentTrusted: boolean,
-  ): Record<string, McpServerDef> | undefined {
-    if (neededServers(agent).length === 0) return undefined;
-    const { config, env } = this.opts;
-    const project = readProjectMcp(env.cwd, env.home, env.env);
-    const plan = planMcpServers(agent, {
-      config,
-      project,
-      agentTrusted,
-    });
-    const warnings = [...project.warnings, ...plan.warnings];
-    if (warnings.length > 0) this.opts.onWarnings?.(warnings);
-    return Object.keys(plan.servers).length > 0 ? plan.servers : undefined;
   }
 
   /** Runs every task of `req`; guard and usage problems come back before any child starts. */

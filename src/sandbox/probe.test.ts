@@ -140,7 +140,7 @@ describe("sandbox probe", () => {
 });
 
 describe("probes remembered between processes", () => {
-  /** A memory held in this process, standing for the file of `runner/probe-memory.ts`. */
+  /** A memory held in this process, standing for the file of `sandbox/probe-memory.ts`. */
   const setMemory = () => {
     const kept = new Set<string>();
     return { kept, knows: (f: string) => kept.has(f), remember: (f: string) => void kept.add(f) };

@@ -2,7 +2,7 @@
  * The built-in tool specs by name, all loaded (a child loads only those its
  * plan names, through `tool-loaders.ts`), and the checked way to call one
  * (`call-tool.ts`). Which tools a child gets is decided by
- * `runner/tool-set-rule.ts`.
+ * `plan/tool-set-rule.ts`.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 // End-to-end tests of the child `xcsh run` starts before it plans
-// (src/runner/spare-child.ts): the first task runs in it, with the spawn
+// (src/runner/spawn/spare-child.ts): the first task runs in it, with the spawn
 // right and blocked agent its envelope carries; a task it cannot serve
 // starts its own child; a run that starts no task leaves none behind.
 //

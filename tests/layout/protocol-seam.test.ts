@@ -1,7 +1,9 @@
 // The parent–child protocol is the seam between the two sides of a run:
-// the child side (src/child/) imports nothing of the parent side
-// (src/runner/), and the protocol's variables are read only through
-// src/protocol/variables.ts, on both sides. The rules are tested on small
+// the child side (src/child/) imports nothing of the parent side (the plan
+// in src/plan/, its execution in src/runner/), the plan imports nothing of
+// its execution (the runner executes a plan, never the reverse), and the
+// protocol's variables are read only through src/protocol/variables.ts, on
+// both sides. The rules are tested on small
 // inputs first, so the real checks cannot pass by finding nothing.
 
 import { describe, test } from "node:test";
@@ -71,13 +73,20 @@ describe("protocol seam rules", () => {
   });
 });
 
-test("src/child/ imports nothing of src/runner/", () => {
-  assert.deepEqual(importsInto(sources("child"), "runner"), []);
+test("src/child/ imports nothing of src/runner/ or src/plan/", () => {
+  const child = sources("child");
+  assert.deepEqual([...importsInto(child, "runner"), ...importsInto(child, "plan")], []);
 });
 
-test("child/ and runner/ read the protocol's variables only through protocol/variables.ts", () => {
-  const files = { ...sources("child"), ...sources("runner") };
-  assert.ok(Object.keys(files).length > 20, "expected the child and runner sources");
+test("src/plan/ imports nothing of src/runner/: the runner executes a plan", () => {
+  const files = sources("plan");
+  assert.ok(Object.keys(files).length > 10, "expected the plan sources");
+  assert.deepEqual(importsInto(files, "runner"), []);
+});
+
+test("child/, plan/ and runner/ read the protocol's variables only through protocol/variables.ts", () => {
+  const files = { ...sources("child"), ...sources("plan"), ...sources("runner") };
+  assert.ok(Object.keys(files).length > 20, "expected the child, plan and runner sources");
   assert.deepEqual(literalReads(files), []);
 });
 
@@ -90,7 +99,7 @@ test("child/ and runner/ read the protocol's variables only through protocol/var
 const DECIDERS = [
   /^config\/load[^/]*\.ts$/,
   /^model\/resolve[^/]*\.ts$/,
-  /^runner\/sandbox-choice\.ts$/,
+  /^plan\/sandbox-choice\.ts$/,
 ];
 
 /** The imports of `files` whose target matches one of `targets`. */
@@ -117,13 +126,13 @@ describe("plan seam rules", () => {
       importsOf({
         "child/a.ts": 'import { loadConfig } from "../config/load.ts";',
         "child/b.ts": 'const m = await import("../model/resolve.ts");',
-        "child/c.ts": 'import { sandboxFor } from "../runner/sandbox-choice.ts";',
+        "child/c.ts": 'import { sandboxFor } from "../plan/sandbox-choice.ts";',
         "child/d.ts": 'import { validateConfig } from "../config/validate.ts";',
       }, DECIDERS),
       [
         "child/a.ts → config/load.ts",
         "child/b.ts → model/resolve.ts",
-        "child/c.ts → runner/sandbox-choice.ts",
+        "child/c.ts → plan/sandbox-choice.ts",
       ],
     );
     assert.deepEqual(

@@ -4,7 +4,7 @@
  *
  * Decides the snapshot: every file git sees (tracked, and untracked ones not
  * ignored) written as a tree object through a private index, with the
- * hardened git of `../git.ts` (the repository's programs blanked), so the
+ * hardened git of `../../git/git.ts` (the repository's programs blanked), so the
  * child's own edits to the real index change nothing. The changed files are
  * the paths whose content, mode or presence differ between the start tree
  * and the end tree, relative to the repository's top. Ignored files are not
@@ -15,7 +15,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openRepository, type Repository, runGit } from "../git.ts";
+import { openRepository, type Repository, runGit } from "../../git/git.ts";
 
 export interface StartState {
   repo: Repository;

@@ -15,7 +15,7 @@ import { wellFormed } from "../../sessions/replay.ts";
 import { redact } from "../../text/redact.ts";
 import type { TaskEnvelope } from "../../protocol/envelope.ts";
 import type { TaskResult } from "../../types.ts";
-import type { AcceptPlan } from "./accept-plan.ts";
+import type { AcceptPlan } from "../../plan/accept-plan.ts";
 import type { StartState } from "./changes.ts";
 import type { ScriptPins } from "./check-scripts.ts";
 import type { CommandPlace } from "./check-command.ts";

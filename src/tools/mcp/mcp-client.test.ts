@@ -10,7 +10,7 @@ import { startMcpTools } from "./mcp-tools.ts";
 import type { McpServerDef } from "../../types.ts";
 import { startMcpHttpServer } from "../../../tests/support/mcp-http-server.ts";
 import { isRunning } from "../../process/process-tree.ts";
-import { decideToolSet } from "../../runner/tool-set-rule.ts";
+import { decideToolSet } from "../../plan/tool-set-rule.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const FIXTURE = join(ROOT, "tests", "support", "mcp-fixture-server.mjs");

@@ -1,6 +1,6 @@
 /**
  * Which MCP tools a child offers: the tool set's MCP grant (decided by the
- * parent, `runner/tool-set-rule.ts`, carried in the plan's `toolSet.mcp`)
+ * parent, `plan/tool-set-rule.ts`, carried in the plan's `toolSet.mcp`)
  * applied to the tools a started server lists. Pure.
  *
  * @example
