@@ -63,7 +63,7 @@ import {
   MAX_RESERVE_SHARE,
   tooSmallWindow,
 } from "./compaction.ts";
-import { windowOf } from "../model/context-window.ts";
+import { windowBeforeCatalogue } from "../model/configured-window.ts";
 import {
   announcingTools,
   envelopeSampling,
@@ -265,7 +265,10 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return fail(workspace.error);
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
-  const window = windowOf(choice.id, config, ready.facts?.contextWindow);
+  // The price catalogue loads only for a model whose window it may know.
+  const served = ready.facts?.contextWindow;
+  const window = windowBeforeCatalogue(choice.id, config, served) ??
+    (await import("../model/context-window.ts")).windowOf(choice.id, config, served);
   // An unknown window is said once, with the start.
   const windowNote = window.source === "default"
     ? `its context window is unknown; assuming ${window.tokens} tokens ` +
