@@ -193,12 +193,15 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   // environment holds) are read where the provider is built.
   const keyEnv = { ...env, ...envelope.keys };
   // What commands get (see src/sandbox/command-env.ts); every secret value
-  // (text/secrets.ts) is hidden like a key.
-  const commands = commandEnvironment(env, {
-    remove: keyVars,
-    allow: config.task.allowEnv,
-    gitSettings: envelope.commandGitSettings ?? [],
-  });
+  // (text/secrets.ts) is hidden like a key. Worked out when a tool first
+  // asks (a child that runs no command and reads no variable never does).
+  let commandEnv: Record<string, string> | undefined;
+  const commandsEnv = () =>
+    commandEnv ??= commandEnvironment(env, {
+      remove: keyVars,
+      allow: config.task.allowEnv,
+      gitSettings: envelope.commandGitSettings ?? [],
+    }).env;
   secrets = runSecrets(config, keyEnv);
   emit.setSecrets(secrets);
 
@@ -322,7 +325,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     workspace: workspace.value,
     hasSkillTool: tools.has("skill"),
     signal: stop.signal,
-    commandEnv: commands.env,
+    commandEnv: commandsEnv,
     findings: [],
     runTask: deps.taskRunnerFor?.({
       envelope,
