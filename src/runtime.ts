@@ -42,6 +42,21 @@ export function isCompiled(): boolean {
   return main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(main);
 }
 
+/**
+ * A compiled binary starts with a reluctant JIT (`--compile-jit-policy`,
+ * scripts/build-flags.ts); a process still running after `afterMs` gets the
+ * normal policy back, so that a long task, a fan-out or a server compiles
+ * its hot code as usual. Elsewhere (Deno, `bun run`) the policy is already
+ * the normal one and nothing is done.
+ */
+export function normalJitAfter(afterMs: number): void {
+  const set = g.Bun?.unsafe?.setJITPolicy;
+  if (typeof set !== "function" || !isCompiled()) return;
+  // Bun's timers have unref (Deno's typings say a number): it must not keep the process.
+  const timer: { unref?: () => void } = setTimeout(() => set(1), afterMs) as never;
+  timer.unref?.();
+}
+
 /** How to start another copy of this program: executable plus leading args. */
 export interface SelfCommand {
   command: string;

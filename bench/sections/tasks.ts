@@ -9,10 +9,12 @@
  * @module
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { startModelServer } from "../../tests/support/model-server.ts";
+import { envelopeText } from "../../src/protocol/envelope-builder.ts";
+import { PARENT_PIPE, TASK_MARK } from "../../src/protocol/variables.ts";
 import {
   type AsyncRun,
   cleanEnv,
@@ -183,7 +185,11 @@ export const CPU_SAMPLE_CHILDREN = 20;
 /**
  * Peak RSS of a child run alone under /usr/bin/time -v, in KiB, and its CPU
  * seconds: the average over CPU_SAMPLE_CHILDREN children run one after
- * another (one child's CPU time is below the 10 ms the counter shows).
+ * another (one child's CPU time is below the 10 ms the counter shows). Each
+ * child starts as a parent starts it: the complete plan its dry run shows
+ * (as the wire carries it), `XCSH_PARENT_PIPE=1`, and a stdin that stays
+ * open until it ends (a FIFO the shell holds; only shell built-ins run
+ * beside the children, so the counter sees the children alone).
  * Asynchronous: the model server it talks to lives in this process.
  */
 export async function childUnderTime(
@@ -199,17 +205,28 @@ export async function childUnderTime(
   const plan = JSON.parse(dry.stdout.toString());
   const task = plan.tasks[0];
   const envelopeFile = join(scratchDir(), "envelope.json");
-  writeFileSync(envelopeFile, JSON.stringify(task.envelope));
-  const loop = `i=0; while [ $i -lt ${CPU_SAMPLE_CHILDREN} ]; do ` +
-    `"$0" "$1" < "$2" > /dev/null || exit 1; i=$((i+1)); done`;
+  writeFileSync(envelopeFile, envelopeText(task.envelope));
+  const fifo = join(scratchDir(), "child-stdin");
+  rmSync(fifo, { force: true });
+  if (spawnSync("mkfifo", [fifo]).status !== 0) {
+    log("children under /usr/bin/time skipped: mkfifo failed");
+    return undefined;
+  }
+  const loop = `E=$(cat "$2"); i=0; while [ $i -lt ${CPU_SAMPLE_CHILDREN} ]; do ` +
+    `exec 3<>"$3"; "$0" "$1" < "$3" 3>&- > /dev/null & c=$!; ` +
+    `printf '%s\\n' "$E" >&3; wait $c || exit 1; exec 3>&-; i=$((i+1)); done`;
   const r = await new Promise<{ code: number | null; stderr: string; ms: number }>((done, fail) => {
     const t0 = performance.now();
-    const child = spawn("/usr/bin/time", ["-v", "sh", "-c", loop, ...plan.command, envelopeFile], {
-      cwd,
-      env: { ...env, ...task.env },
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 120_000,
-    });
+    const child = spawn(
+      "/usr/bin/time",
+      ["-v", "sh", "-c", loop, ...plan.command, envelopeFile, fifo],
+      {
+        cwd,
+        env: { ...env, ...task.env, [PARENT_PIPE]: "1", [TASK_MARK]: "bench" },
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 120_000,
+      },
+    );
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", fail);

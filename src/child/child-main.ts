@@ -63,7 +63,7 @@ import {
   MAX_RESERVE_SHARE,
   tooSmallWindow,
 } from "./compaction.ts";
-import { windowOf } from "../model/context-window.ts";
+import { windowBeforeCatalogue } from "../model/configured-window.ts";
 import {
   announcingTools,
   envelopeSampling,
@@ -193,12 +193,15 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
   // environment holds) are read where the provider is built.
   const keyEnv = { ...env, ...envelope.keys };
   // What commands get (see src/sandbox/command-env.ts); every secret value
-  // (text/secrets.ts) is hidden like a key.
-  const commands = commandEnvironment(env, {
-    remove: keyVars,
-    allow: config.task.allowEnv,
-    gitSettings: envelope.commandGitSettings ?? [],
-  });
+  // (text/secrets.ts) is hidden like a key. Worked out when a tool first
+  // asks (a child that runs no command and reads no variable never does).
+  let commandEnv: Record<string, string> | undefined;
+  const commandsEnv = () =>
+    commandEnv ??= commandEnvironment(env, {
+      remove: keyVars,
+      allow: config.task.allowEnv,
+      gitSettings: envelope.commandGitSettings ?? [],
+    }).env;
   secrets = runSecrets(config, keyEnv);
   emit.setSecrets(secrets);
 
@@ -265,7 +268,10 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     return fail(workspace.error);
   }
   for (const w of workspace.warnings) log(`xcsh: warning: ${w}`);
-  const window = windowOf(choice.id, config, ready.facts?.contextWindow);
+  // The price catalogue loads only for a model whose window it may know.
+  const served = ready.facts?.contextWindow;
+  const window = windowBeforeCatalogue(choice.id, config, served) ??
+    (await import("../model/context-window.ts")).windowOf(choice.id, config, served);
   // An unknown window is said once, with the start.
   const windowNote = window.source === "default"
     ? `its context window is unknown; assuming ${window.tokens} tokens ` +
@@ -319,7 +325,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     workspace: workspace.value,
     hasSkillTool: tools.has("skill"),
     signal: stop.signal,
-    commandEnv: commands.env,
+    commandEnv: commandsEnv,
     findings: [],
     runTask: deps.taskRunnerFor?.({
       envelope,

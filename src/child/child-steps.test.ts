@@ -80,7 +80,7 @@ describe("toolContextFor", () => {
     config: defaultConfig(),
     workspace: { roots: ["/p"] },
     signal: new AbortController().signal,
-    commandEnv: {},
+    commandEnv: () => ({}),
     findings: [],
     runTask: () => Promise.resolve([]),
   };
@@ -101,6 +101,18 @@ describe("toolContextFor", () => {
     assert.equal(without.skills, undefined);
     const withSkill = toolContextFor({ ...base, envelope: e, hasSkillTool: true });
     assert.deepEqual(withSkill.readRoots, ["/s/one"]);
+  });
+  test("the commands' environment is not worked out before a tool reads it", () => {
+    let made = 0;
+    const ctx = toolContextFor({
+      ...base,
+      envelope: envelope(),
+      hasSkillTool: false,
+      commandEnv: () => (made++, { PATH: "/usr/bin" }),
+    });
+    assert.equal(made, 0);
+    assert.deepEqual(ctx.env, { PATH: "/usr/bin" });
+    assert.equal(made, 1);
   });
 });
 

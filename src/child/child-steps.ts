@@ -105,7 +105,8 @@ export function toolContextFor(o: {
   };
   hasSkillTool: boolean;
   signal: AbortSignal;
-  commandEnv: Record<string, string>;
+  /** The environment commands get, worked out at its first read. */
+  commandEnv: () => Record<string, string>;
   findings: Finding[];
   runTask: TaskRunner;
 }): ToolContext {
@@ -123,7 +124,9 @@ export function toolContextFor(o: {
       : {}),
     signal: o.signal,
     fetchAllow: o.config.task.webFetchAllow ?? [],
-    env: o.commandEnv,
+    get env() {
+      return o.commandEnv();
+    },
     findings: o.findings,
     ...(envelope.agent.permissions ? { permissions: envelope.agent.permissions } : {}),
     ...(o.hasSkillTool && envelope.skills

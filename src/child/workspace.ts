@@ -17,7 +17,8 @@
  * `plan/sandbox-choice.ts`); where bubblewrap cannot run here (a
  * launcher's far side), the plan's `required` says what follows: an error
  * in one line, or commands (hooks too) unsandboxed with a warning. A sandboxed task
- * gets a private temporary folder (0700), removed by `cleanup`, and the
+ * gets a private temporary folder (0700, made when a command first needs
+ * it), removed by `cleanup`, and the
  * files its hooks and MCP servers run from its folders read-only
  * (`program-files.ts`).
  *
@@ -178,31 +179,41 @@ export function prepareWorkspace(i: WorkspaceInputs): WorkspaceResult {
     warnings.push(`${support.reason}: bash commands run unsandboxed`);
     return { ok: true, value: none, warnings };
   }
-  const tmp = mkdtempSync(join(tmpdir(), "xcsh-sandbox-"));
+  // The private /tmp is made when a command first needs it (a task whose
+  // commands never run makes none: a folder in /tmp costs about a
+  // millisecond to make and remove).
+  let tmp: string | undefined;
   const remove = () => {
+    if (tmp === undefined) return;
     try {
       rmSync(tmp, { recursive: true, force: true });
     } catch {
       // a file the command made unremovable: leave it to the system
     }
   };
-  // A child that ends early (a signal's grace run out, an exit on a fatal
-  // error) still removes its private /tmp; only SIGKILL leaves it behind.
-  process.once("exit", remove);
+  const sandbox: CommandSandbox = {
+    mode: setting.mode,
+    network: setting.network,
+    ...(setting.reach ? { reach: setting.reach } : {}),
+    bwrap: support.bwrap,
+    get tmp(): string {
+      if (tmp === undefined) {
+        tmp = mkdtempSync(join(tmpdir(), "xcsh-sandbox-"));
+        // A child that ends early (a signal's grace run out, an exit on a
+        // fatal error) still removes its private /tmp; only SIGKILL leaves it.
+        process.once("exit", remove);
+      }
+      return tmp;
+    },
+    ...(programs.length > 0 ? { readOnly: programs } : {}),
+  };
   return {
     ok: true,
     value: {
       roots,
       folders,
       programs,
-      sandbox: {
-        mode: setting.mode,
-        network: setting.network,
-        ...(setting.reach ? { reach: setting.reach } : {}),
-        bwrap: support.bwrap,
-        tmp,
-        ...(programs.length > 0 ? { readOnly: programs } : {}),
-      },
+      sandbox,
       cleanup: () => {
         process.off("exit", remove);
         remove();

@@ -8,7 +8,7 @@ import process from "node:process";
 import { writeErr, writeOut } from "../text/stdio.ts";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
-import { buildTarget } from "../runtime.ts";
+import { buildTarget, normalJitAfter } from "../runtime.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 type Command = (args: string[]) => Promise<number>;
@@ -49,11 +49,16 @@ function wantsPrint(argv: readonly string[]): boolean {
   return false;
 }
 
+/** How long a process runs with the start's reluctant JIT (src/runtime.ts). */
+const JIT_NORMAL_AFTER_MS = 1000;
+
 /** The flags xcsh takes before a command. */
 const TOP_FLAGS = ["--help", "--version", "--print"];
 
 /** Runs xcsh with `argv` (without the executable) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  // The start runs with a reluctant JIT; a process that stays gets the normal one.
+  normalJitAfter(JIT_NORMAL_AFTER_MS);
   try {
     const [first, ...rest] = argv;
     if (first === undefined || first === "--help" || first === "-h" || first === "help") {

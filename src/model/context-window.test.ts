@@ -43,3 +43,30 @@ test("config, then the server, then the catalogue, then the default", async () =
     source: "default",
   });
 });
+
+test("the window before the catalogue agrees with windowOf, and leaves to it only catalogue models", async () => {
+  const { windowOf } = await import("./context-window.ts");
+  const { windowBeforeCatalogue } = await import("./configured-window.ts");
+  const config = defaultConfig();
+  config.providers.local = {
+    type: "openai-compatible",
+    baseURL: "http://x/v1",
+    contextWindow: 8_192,
+  };
+  config.providers.box = { type: "openai-compatible", baseURL: "http://y/v1" };
+  const cases: [string, number | undefined][] = [
+    ["local/any", undefined],
+    ["box/any", 4_096],
+    ["box/any", undefined],
+    ["ollama/qwen3:8b", undefined],
+    ["anthropic/claude-sonnet-4-5", 1_000],
+    ["nowhere/model", undefined],
+    ["no-provider", undefined],
+  ];
+  for (const [id, served] of cases) {
+    assert.deepEqual(windowBeforeCatalogue(id, config, served), windowOf(id, config, served), id);
+  }
+  // A model only the catalogue knows is left to it.
+  assert.equal(windowBeforeCatalogue("anthropic/claude-sonnet-4-5", config), undefined);
+  assert.equal(windowBeforeCatalogue("openai/gpt-4o", config), undefined);
+});

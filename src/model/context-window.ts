@@ -22,51 +22,30 @@
  */
 import table from "./price-table.json" with { type: "json" };
 import { matches, type PriceTable } from "./cost.ts";
-import { BUILTIN_PROVIDERS, splitModelId } from "./providers.ts";
+import { splitModelId } from "./providers.ts";
 import type { XcshConfig } from "../types.ts";
+import {
+  catalogueType,
+  DEFAULT_CONTEXT_WINDOW,
+  type ModelWindow,
+  windowBeforeCatalogue,
+} from "./configured-window.ts";
 
-/** The window assumed when nothing tells (tokens): smaller than most current hosted models'. */
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
-
-/** A model's window and where it was read. */
-export interface ModelWindow {
-  tokens: number;
-  source: "config" | "server" | "catalogue" | "default";
-}
+export { configuredWindow, DEFAULT_CONTEXT_WINDOW, type ModelWindow } from "./configured-window.ts";
 
 /** The context window of `modelId` (`provider/model`) in the catalogue, or undefined when unknown. */
 export function contextWindowOf(modelId: string, config: XcshConfig): number | undefined {
+  const type = catalogueType(modelId, config);
   const split = splitModelId(modelId);
-  if (!split) return undefined;
-  // The provider's wire type (its key does not matter here).
-  // (A config entry for a built-in provider may set only some fields.)
-  const type =
-    (Object.hasOwn(config.providers, split.provider)
-      ? config.providers[split.provider].type
-      : undefined) ??
-      (Object.hasOwn(BUILTIN_PROVIDERS, split.provider)
-        ? BUILTIN_PROVIDERS[split.provider].type
-        : undefined);
-  if (type === undefined || type === "openai-compatible") return undefined;
+  if (type === undefined || !split) return undefined;
   const models = (table as PriceTable).providers[type];
   return models?.find((m) => matches(m.match, split.model))?.contextWindow;
 }
 
-/** The window the config sets for `modelId`, if any. */
-export function configuredWindow(modelId: string, config: XcshConfig): number | undefined {
-  const split = splitModelId(modelId);
-  if (!split || !Object.hasOwn(config.providers, split.provider)) return undefined;
-  const set = config.providers[split.provider].contextWindow;
-  if (typeof set === "number") return set;
-  if (set && Object.hasOwn(set, split.model)) return set[split.model];
-  return set && Object.hasOwn(set, "*") ? set["*"] : undefined;
-}
-
 /** The window of `modelId`: config, then the server's own (`served`), the catalogue, the default. */
 export function windowOf(modelId: string, config: XcshConfig, served?: number): ModelWindow {
-  const configured = configuredWindow(modelId, config);
-  if (configured !== undefined) return { tokens: configured, source: "config" };
-  if (served !== undefined && served > 0) return { tokens: served, source: "server" };
+  const before = windowBeforeCatalogue(modelId, config, served);
+  if (before) return before;
   const known = contextWindowOf(modelId, config);
   if (known !== undefined) return { tokens: known, source: "catalogue" };
   return { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };

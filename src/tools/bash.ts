@@ -30,7 +30,7 @@ import {
   PROXY_SOCKET_NAME,
 } from "../sandbox/bwrap-args.ts";
 import { sharesHostNetwork, usesProxy } from "../sandbox/net-policy.ts";
-import { type NetProxy, taskProxy } from "../sandbox/net-proxy.ts";
+import type { NetProxy } from "../sandbox/net-proxy.ts";
 import { selfCommand } from "../runtime.ts";
 import { hostHiding } from "../sandbox/host-sockets.ts";
 import { type ToolContext, toolError, type ToolSpec } from "./tool-spec.ts";
@@ -120,6 +120,8 @@ async function commandLine(script: string, ctx: CommandContext): Promise<Command
     hide: hostHiding(),
   };
   if (!usesProxy(sb)) return { program: sb.bwrap, args: bwrapArgs(plan, sh) };
+  // The proxy (and node:net with it) loads only for a command that needs it.
+  const { taskProxy } = await import("../sandbox/net-proxy.ts");
   const proxy = await taskProxy(sb.tmp, sb.reach ?? {});
   const me = sb.bridge ?? (({ command, args, needs }) => ({ command: [command, ...args], needs }))(
     selfCommand(),

@@ -39,9 +39,10 @@ type Target =
   | { kind: "range"; base: AddressBytes; bits: number }
   | { kind: "none" };
 
+/** 127.0.0.0/8 and ::1, as bytes (nothing parsed when the module loads). */
 const LOOPBACK: readonly { base: AddressBytes; bits: number }[] = [
-  { base: parseAddress("127.0.0.0")!, bits: 8 },
-  { base: parseAddress("::1")!, bits: 128 },
+  { base: [127, 0, 0, 0], bits: 8 },
+  { base: [...Array(15).fill(0), 1], bits: 128 },
 ];
 
 /** A host name or address in the one form rules and hosts are compared in. */
