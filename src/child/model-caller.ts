@@ -126,6 +126,8 @@ export function createModelCaller(
     answered = true;
     emit({ type: "answering", id });
   };
+  // The system prompt and tool definitions do not change during a task.
+  let fixed: string | undefined;
   const callModel: CallModel = async (history, forceTool, opts) => {
     const messages = forTarget(history, provider.type).messages as Message[];
     const turn = (): Promise<TurnOutput> => {
@@ -168,15 +170,19 @@ export function createModelCaller(
         return turn();
       });
     };
-    // Under a budget, the call reserves its input estimate and the output it may ask for.
+    // The conversation as sent, measured once: the gate's pace counts its
+    // tokens, and under a budget the call reserves its input estimate (the
+    // fixed prompt too) and the output it may ask for.
+    const sent = JSON.stringify(messages);
     let granted: string | undefined;
     if (o.budget) {
-      const input = estimateTokens(o.system + JSON.stringify(o.tools) + JSON.stringify(messages));
+      fixed ??= o.system + JSON.stringify(o.tools);
+      const input = estimateTokens(fixed + sent);
       const answer = await o.budget.request(o.model.id, input, reservedOutput(call));
       if (!answer.ok) throw new BudgetRefused(answer.reason);
       granted = answer.reqId;
     }
-    const tokens = Math.ceil(JSON.stringify(messages).length / 4);
+    const tokens = estimateTokens(sent);
     const gated = () => gate.run(turn, { signal: o.signal, tokens });
     const out = await callModelWithRetries(gated, {
       policy,
