@@ -31,6 +31,7 @@
  * @module
  */
 import { isRecord } from "../formats/values.ts";
+import { mapParts } from "./message-parts.ts";
 
 /** The result a call gets when its run ended before it returned. */
 export const INTERRUPTED_RESULT =
@@ -113,32 +114,17 @@ export function withoutProviderData(
   messages: readonly unknown[],
 ): { messages: unknown[]; dropped: number } {
   let dropped = 0;
-  const out: unknown[] = [];
-  for (const m of messages) {
-    if (!isRecord(m) || !Array.isArray(m.content)) {
-      out.push(m);
-      continue;
+  const out = mapParts(messages, (p) => {
+    if (p.type === "reasoning" || (p.type === "text" && p.text === "")) {
+      // Empty text is kept only to carry metadata.
+      dropped++;
+      return undefined;
     }
-    const content: unknown[] = [];
-    for (const p of m.content) {
-      if (!isRecord(p)) {
-        content.push(p);
-        continue;
-      }
-      if (p.type === "reasoning" || (p.type === "text" && p.text === "")) {
-        // Empty text is kept only to carry metadata.
-        dropped++;
-        continue;
-      }
-      if (p.providerOptions !== undefined) {
-        dropped++;
-        const { providerOptions: _dropped, ...rest } = p;
-        content.push(rest);
-      } else content.push(p);
-    }
-    if (m.role === "assistant" && content.length === 0) continue;
-    out.push({ ...m, content });
-  }
+    if (p.providerOptions === undefined) return p;
+    dropped++;
+    const { providerOptions: _dropped, ...rest } = p;
+    return rest;
+  });
   return { messages: out, dropped };
 }
 

@@ -27,6 +27,7 @@
  */
 import { sha256Hex } from "../runtime.ts";
 import { isRecord } from "../formats/values.ts";
+import { mapParts } from "./message-parts.ts";
 
 /** The wire a conversation is sent on (the provider types of the config). */
 export type TargetWire = "anthropic" | "openai" | "google" | "openai-compatible";
@@ -76,39 +77,20 @@ export function forTarget(
     if (out !== v) changed++;
     return out;
   };
-  const out: unknown[] = [];
-  for (const m of messages) {
-    if (!isRecord(m) || !Array.isArray(m.content)) {
-      out.push(m);
-      continue;
+  const out = mapParts(messages, (p) => {
+    if (p.type === "text" && (p.text === undefined || blank(p.text))) {
+      if (target === "anthropic" || p.providerOptions === undefined) {
+        changed++;
+        return undefined;
+      }
     }
-    const content: unknown[] = [];
-    for (const p of m.content) {
-      if (!isRecord(p)) {
-        content.push(p);
-        continue;
-      }
-      if (p.type === "text" && (p.text === undefined || blank(p.text))) {
-        if (target === "anthropic" || p.providerOptions === undefined) {
-          changed++;
-          continue;
-        }
-      }
-      if (p.type === "tool-call" || p.type === "tool-result") {
-        let part: Record<string, unknown> = { ...p, toolCallId: id(p.toolCallId) };
-        const output = p.output;
-        if (p.type === "tool-result" && isRecord(output) && blank(output.value)) {
-          changed++;
-          part = { ...part, output: { ...output, value: EMPTY_RESULT } };
-        }
-        content.push(part);
-        continue;
-      }
-      content.push(p);
-    }
-    if (m.role === "assistant" && content.length === 0) continue;
-    out.push({ ...m, content });
-  }
+    if (p.type !== "tool-call" && p.type !== "tool-result") return p;
+    const part: Record<string, unknown> = { ...p, toolCallId: id(p.toolCallId) };
+    const output = p.output;
+    if (p.type !== "tool-result" || !isRecord(output) || !blank(output.value)) return part;
+    changed++;
+    return { ...part, output: { ...output, value: EMPTY_RESULT } };
+  });
   return { messages: out, changed };
 }
 
