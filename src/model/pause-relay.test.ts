@@ -7,7 +7,7 @@ import {
   listenDown,
   setUpward,
 } from "./pause-relay.ts";
-import type { RateLimitNews } from "./provider-gate.ts";
+import type { RateLimitNews } from "../protocol/events.ts";
 
 test("a child's pause reaches every other child and goes up; a parent's goes down only", () => {
   const heard: Record<string, RateLimitNews[][]> = { a: [], b: [] };

@@ -17,7 +17,8 @@
  *
  * @module
  */
-import { mergeRateLimit, pausesFor, type RateLimitNews } from "./provider-gate.ts";
+import { mergeRateLimit, pausesFor } from "./provider-gate.ts";
+import type { RateLimitNews } from "../protocol/events.ts";
 
 /** Hears the pauses of one provider to pass on. */
 export type PauseListener = (pauses: RateLimitNews[]) => void;

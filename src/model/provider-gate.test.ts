@@ -8,13 +8,13 @@ import {
   newsOf,
   pausesFor,
   providerGate,
-  type RateLimitNews,
   scopeOf,
   setPaceUpstream,
   setProviderLimits,
   useProviderLimits,
 } from "./provider-gate.ts";
 import { MAX_PAUSE_MS, RateLimitView } from "./rate-limit-view.ts";
+import type { RateLimitNews } from "../protocol/events.ts";
 
 const signal = new AbortController().signal;
 

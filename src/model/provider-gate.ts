@@ -29,6 +29,7 @@
  * @module
  */
 import { sha256Hex } from "../runtime.ts";
+import type { RateLimitNews } from "../protocol/events.ts";
 import {
   limitsPerModel,
   MAX_PAUSE_MS,
@@ -46,20 +47,6 @@ export const MAX_HELD_429 = 8;
 /** A provider's own limits from the user's config (`providers.<name>`). */
 export interface ProviderLimits extends ProviderPace {
   maxConcurrentRequests?: number;
-}
-
-/** What a call learned that matters beyond this process. */
-export interface RateLimitNews {
-  provider: string;
-  /** A short hash of the key; never the key. */
-  key: string;
-  model?: string;
-  pauseUntil: number;
-  requestsRemaining?: number;
-  requestsLimit?: number;
-  requestsResetAt?: number;
-  tokensRemaining?: number;
-  tokensResetAt?: number;
 }
 
 const limits = new Map<string, ProviderLimits>();

@@ -21,18 +21,10 @@
  *
  * @module
  */
+import type { RateLimitFigures } from "../protocol/events.ts";
 
-/** What one answer said; times are epoch milliseconds. */
-export interface RateLimitReading {
-  requestsRemaining?: number;
-  /** The most requests the bucket holds (the `-limit` header). */
-  requestsLimit?: number;
-  requestsResetAt?: number;
-  tokensRemaining?: number;
-  tokensResetAt?: number;
-  /** A 429 asked to wait until then. */
-  pauseUntil?: number;
-}
+/** What one answer said (the protocol's figures: children report them too). */
+export type RateLimitReading = RateLimitFigures;
 
 /** Whose limits: a provider, a fingerprint of the key (never the key), and the model. */
 export interface RateLimitScope {

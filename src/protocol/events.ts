@@ -20,6 +20,31 @@ import { redact, redactValue } from "../text/redact.ts";
 
 export { redact, redactValue } from "../text/redact.ts";
 
+/** What a provider's answer said of its rate limits; times are epoch milliseconds. */
+export interface RateLimitFigures {
+  requestsRemaining?: number;
+  /** The most requests the bucket holds (the `-limit` header). */
+  requestsLimit?: number;
+  requestsResetAt?: number;
+  tokensRemaining?: number;
+  tokensResetAt?: number;
+  /** A 429 asked to wait until then. */
+  pauseUntil?: number;
+}
+
+/**
+ * What a task learned of a provider's limits that matters beyond its own
+ * process: whose limits (`key` a short hash of the API key, never the key;
+ * `model` where the provider limits per model), when its next request may
+ * go (`pauseUntil`), and the answer's counts.
+ */
+export interface RateLimitNews extends RateLimitFigures {
+  provider: string;
+  key: string;
+  model?: string;
+  pauseUntil: number;
+}
+
 /** One JSON Lines event a child writes to stdout. */
 export type ChildEvent =
   | {
@@ -73,17 +98,7 @@ export type ChildEvent =
     tokens: number;
   }
   /** The granted request `reqId` was answered: what the answer said of the limits. */
-  | {
-    type: "pace_done";
-    id: string;
-    reqId: string;
-    pauseUntil?: number;
-    requestsRemaining?: number;
-    requestsLimit?: number;
-    requestsResetAt?: number;
-    tokensRemaining?: number;
-    tokensResetAt?: number;
-  }
+  | { type: "pace_done"; id: string; reqId: string } & RateLimitFigures
   | { type: "message"; id: string; message: unknown }
   /** A failed model call is tried again after `delayMs`. `attempt` 0: at once,
    * without an optional parameter the server refused (`reason` names it). */
@@ -114,19 +129,7 @@ export type ChildEvent =
    * holds its other tasks' calls to that provider until `pauseUntil` (epoch ms)
    * and paces them from the counts (`…ResetAt`: epoch ms). `key` is a short hash of the API key, never the key; `model`
    * is set where the provider limits per model. */
-  | {
-    type: "rate_limit";
-    id: string;
-    provider: string;
-    key: string;
-    model?: string;
-    pauseUntil: number;
-    requestsRemaining?: number;
-    requestsLimit?: number;
-    requestsResetAt?: number;
-    tokensRemaining?: number;
-    tokensResetAt?: number;
-  }
+  | { type: "rate_limit"; id: string } & RateLimitNews
   /** The task is held before its next step: `queued` for a free slot of the
    * concurrency cap, `rate_limit` until `provider` lets the next call go
    * (`ms`: how long, as far as known). */
