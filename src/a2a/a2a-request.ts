@@ -10,7 +10,12 @@
  * @module
  */
 import { checkFetchURL, nextRedirect } from "../tools/web/fetch-rules.ts";
-import { pinnedRequest, type PinnedResponse, resolveTarget } from "../tools/web/pinned-get.ts";
+import {
+  pinnedRequest,
+  type PinnedResponse,
+  readBodyCapped,
+  resolveTarget,
+} from "../tools/web/pinned-get.ts";
 
 /** Who a refused address names: the task's far side. */
 const WHO = "a remote agent";
@@ -72,22 +77,8 @@ export async function readBody(
   body: PinnedResponse["body"],
   max: number,
 ): Promise<{ ok: true; text: string } | { ok: false; tooLarge: true }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const value of body as AsyncIterable<Uint8Array>) {
-      size += value.length;
-      if (size > max) return { ok: false, tooLarge: true };
-      chunks.push(value);
-    }
-  } finally {
-    body.destroy();
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.length;
-  }
+  // One byte past the limit is enough to know the body is too large.
+  const { bytes } = await readBodyCapped(body, max + 1);
+  if (bytes.length > max) return { ok: false, tooLarge: true };
   return { ok: true, text: new TextDecoder().decode(bytes) };
 }

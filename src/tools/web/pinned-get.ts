@@ -8,7 +8,8 @@
  * connection. The host name
  * still travels in the `Host` header and, for https, in SNI and the
  * certificate check. Proxy variables are not used: a proxy would resolve
- * the name itself.
+ * the name itself. An answer's body is read up to a cap and no further
+ * ({@link readBodyCapped}).
  *
  * @module
  */
@@ -200,4 +201,29 @@ export function pinnedRequest(
     });
     req.end(body);
   });
+}
+
+/** A body read up to the cap; `cut` when more was there (the rest is never read). */
+export async function readBodyCapped(
+  body: PinnedResponse["body"],
+  max: number,
+): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  try {
+    for await (const value of body as AsyncIterable<Uint8Array>) {
+      if (size + value.length > max) {
+        chunks.push(value.subarray(0, max - size));
+        size = max;
+        cut = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    body.destroy();
+  }
+  return { bytes: Buffer.concat(chunks, size), cut };
 }

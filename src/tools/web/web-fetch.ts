@@ -26,7 +26,7 @@ import {
 } from "./fetch-rules.ts";
 // pinned-get.ts brings node:http, node:https, DNS and zlib: loaded on the
 // first web_fetch call, not by every child that merely offers the tool.
-import type { PinnedResponse } from "./pinned-get.ts";
+import { type PinnedResponse, readBodyCapped } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 import { urlRefusal } from "../permission-check.ts";
@@ -39,37 +39,6 @@ export const WEB_FETCH_MAX_CHARS = 40_000;
 export interface WebFetchArgs {
   url: string;
   start?: number;
-}
-
-/** A body read up to the cap; `cut` when more was there (the rest is never read). */
-async function readCapped(
-  body: PinnedResponse["body"],
-  max: number,
-): Promise<{ bytes: Uint8Array; cut: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  try {
-    for await (const value of body as AsyncIterable<Uint8Array>) {
-      if (size + value.length > max) {
-        chunks.push(value.subarray(0, max - size));
-        size = max;
-        cut = true;
-        break;
-      }
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    body.destroy();
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.length;
-  }
-  return { bytes, cut };
 }
 
 function timeoutOf(env: Record<string, string>): number {
@@ -158,7 +127,7 @@ export const webFetchTool: ToolSpec = {
       }
       let read;
       try {
-        read = await readCapped(res.body, WEB_FETCH_MAX_BYTES);
+        read = await readBodyCapped(res.body, WEB_FETCH_MAX_BYTES);
       } catch (err) {
         if (timeout.signal.aborted) {
           return toolError(`${url.href}: no complete answer within ${limitMs / 1000} s`);
