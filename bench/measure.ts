@@ -107,6 +107,30 @@ export function tmp(name: string): string {
 }
 
 /**
+ * A home with `config` as its xcsh config and an empty working folder, in
+ * scratch folder `name`, and the environment of a run whose Anthropic
+ * provider is the model server at `serverUrl`.
+ */
+export function anthropicWorld(
+  name: string,
+  serverUrl: string,
+  config = "{}\n",
+): { cwd: string; env: Record<string, string> } {
+  const base = tmp(name);
+  const home = join(base, "home");
+  const cwd = join(base, "work");
+  mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(home, ".xcsh", "agent", "config.yml"), config);
+  const env = cleanEnv({
+    HOME: home,
+    ANTHROPIC_BASE_URL: `${serverUrl}/v1`,
+    ANTHROPIC_API_KEY: "bench-key-not-secret",
+  });
+  return { cwd, env };
+}
+
+/**
  * Writes a generated tree, then waits until its files are settled: agent
  * files are not written a second before they are used, and the definition
  * cache does not trust a file changed within the last SETTLE_MS.

@@ -39,7 +39,7 @@ import {
   startModelServer,
   type Turn,
 } from "../../tests/support/model-server.ts";
-import { cleanEnv, requireXcsh, timedAsync, tmp, XCSH } from "../measure.ts";
+import { anthropicWorld, cleanEnv, requireXcsh, timedAsync, tmp, XCSH } from "../measure.ts";
 import { agentSetOf, planText, userConfig } from "../../tests/support/plan.ts";
 import { details, floorRow, log, median, row } from "../report.ts";
 
@@ -119,20 +119,10 @@ async function cachedShare(): Promise<void> {
         : { toolCalls: [{ name: "submit_result", args: { result: { data: { done: true } } } }] },
   });
   try {
-    const base = tmp("loop-cache");
-    const home = join(base, "home");
-    const cwd = join(base, "work");
-    mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
-    mkdirSync(cwd, { recursive: true });
-    writeFileSync(join(home, ".xcsh", "agent", "config.yml"), "{}\n");
+    const { cwd, env } = anthropicWorld("loop-cache", server.url);
     // A file of a few hundred tokens, so each turn adds a realistic tool result.
     const lines = Array.from({ length: 40 }, (_, i) => `- note ${i}: the loop reads this file.`);
     writeFileSync(join(cwd, "notes.md"), lines.join("\n") + "\n");
-    const env = cleanEnv({
-      HOME: home,
-      ANTHROPIC_BASE_URL: `${server.url}/v1`,
-      ANTHROPIC_API_KEY: "bench-key-not-secret",
-    });
     const args = [
       "run",
       "task",
@@ -184,22 +174,13 @@ async function compactedShare(): Promise<void> {
     },
   });
   try {
-    const base = tmp("loop-compact");
-    const home = join(base, "home");
-    const cwd = join(base, "work");
-    mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
-    mkdirSync(cwd, { recursive: true });
-    writeFileSync(
-      join(home, ".xcsh", "agent", "config.yml"),
+    const { cwd, env } = anthropicWorld(
+      "loop-compact",
+      server.url,
       "providers: { anthropic: { contextWindow: 40000 } }\n",
     );
     const lines = Array.from({ length: 100 }, (_, i) => `- note ${i}: the long loop reads this.`);
     writeFileSync(join(cwd, "notes.md"), lines.join("\n") + "\n");
-    const env = cleanEnv({
-      HOME: home,
-      ANTHROPIC_BASE_URL: `${server.url}/v1`,
-      ANTHROPIC_API_KEY: "bench-key-not-secret",
-    });
     const args = [
       "run",
       "task",
@@ -241,17 +222,7 @@ async function siblingsShare(): Promise<void> {
     respond: () => ({ text: "done", delayMs: SIBLING_TTFT_MS }),
   });
   try {
-    const base = tmp("loop-siblings");
-    const home = join(base, "home");
-    const cwd = join(base, "work");
-    mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
-    mkdirSync(cwd, { recursive: true });
-    writeFileSync(join(home, ".xcsh", "agent", "config.yml"), "{}\n");
-    const env = cleanEnv({
-      HOME: home,
-      ANTHROPIC_BASE_URL: `${server.url}/v1`,
-      ANTHROPIC_API_KEY: "bench-key-not-secret",
-    });
+    const { cwd, env } = anthropicWorld("loop-siblings", server.url);
     const args = [
       "run",
       "quick_task",

@@ -17,11 +17,9 @@
  *
  * @module
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { getEncoding } from "js-tiktoken";
 import { type RecordedRequest, startModelServer } from "../../tests/support/model-server.ts";
-import { cleanEnv, requireXcsh, timedAsync, tmp, XCSH } from "../measure.ts";
+import { anthropicWorld, requireXcsh, timedAsync, XCSH } from "../measure.ts";
 import { details, limitRow, notes } from "../report.ts";
 
 const SECTION = "tokens";
@@ -75,17 +73,7 @@ export async function benchPromptTokens(): Promise<void> {
     }),
   });
   try {
-    const base = tmp("prompt-tokens");
-    const home = join(base, "home");
-    const cwd = join(base, "work");
-    mkdirSync(join(home, ".xcsh", "agent"), { recursive: true });
-    mkdirSync(cwd, { recursive: true });
-    writeFileSync(join(home, ".xcsh", "agent", "config.yml"), "{}\n");
-    const env = cleanEnv({
-      HOME: home,
-      ANTHROPIC_BASE_URL: `${server.url}/v1`,
-      ANTHROPIC_API_KEY: "bench-key-not-secret",
-    });
+    const { cwd, env } = anthropicWorld("prompt-tokens", server.url);
     const counted: Record<string, FixedTokens> = {};
     for (const [agent, limit] of Object.entries(LIMITS)) {
       const before = server.requests.length;
