@@ -19,6 +19,10 @@ export type AgentFamily = "xcsh" | "claude" | "codex" | "gemini" | "plugin" | "b
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
 export type ThinkingLevel = typeof THINKING_LEVELS[number];
 
+/** How long an OpenAI model's answers run (Codex's `model_verbosity`), shortest first. */
+export const VERBOSITY_LEVELS = ["low", "medium", "high"] as const;
+export type Verbosity = typeof VERBOSITY_LEVELS[number];
+
 /**
  * A normalised agent definition, whichever file format it came from.
  *
@@ -90,6 +94,8 @@ export interface AgentDefinition {
   topP?: number;
   /** Top-k sampling (`top_k`). */
   topK?: number;
+  /** Codex's `model_verbosity`: how long the answers run, where the model takes it. */
+  verbosity?: Verbosity;
   /**
    * Why this agent cannot run (a remote agent's unsupported auth, …):
    * resolving it is refused with this reason.

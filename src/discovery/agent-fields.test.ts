@@ -689,6 +689,21 @@ const fieldRows: FieldRow[] = [
     value: {},
     warnings: ["temperature", "top_k"],
   },
+  // Codex's model_verbosity: the three values; anything else is dropped with a warning.
+  { name: "model_verbosity: low", fm: { model_verbosity: "low" }, value: { verbosity: "low" } },
+  { name: "model_verbosity: High", fm: { model_verbosity: " High" }, value: { verbosity: "high" } },
+  {
+    name: "model_verbosity: an unknown value is dropped",
+    fm: { model_verbosity: "loud" },
+    value: {},
+    warnings: ["model_verbosity"],
+  },
+  {
+    name: "model_verbosity: not a string is dropped",
+    fm: { model_verbosity: 2 },
+    value: {},
+    warnings: ["model_verbosity"],
+  },
   { name: "kind: local", fm: { kind: "local" }, value: {} },
   {
     name: "kind: remote reads its card URL",
@@ -808,6 +823,22 @@ describe("parseAgentFields", () => {
     assert.equal(r.warnings.length, 1);
     assert.match(r.warnings[0].message, /"ultra"/);
     assert.match(r.warnings[0].message, /off, minimal, low, medium, high, xhigh/);
+  });
+
+  test("the model_verbosity warning names the file, the field and the value", () => {
+    for (
+      const [value, shown] of [["loud", 'string "loud"'], [["low"], "a list"], [3, "number 3"]]
+    ) {
+      const r = parseAgentFields({ ...BASE, model_verbosity: value }, { file: FILE });
+      assert.ok(r.ok);
+      assert.equal(r.value.verbosity, undefined);
+      assert.deepEqual(r.warnings, [{
+        level: "warning",
+        file: FILE,
+        field: "model_verbosity",
+        message: `'model_verbosity' must be low, medium or high, not ${shown}; ignored`,
+      }]);
+    }
   });
 
   test("submit_result is appended exactly once whatever the input", () => {

@@ -41,6 +41,8 @@ import {
   type ParseLevel,
   THINKING_LEVELS,
   type ThinkingLevel,
+  type Verbosity,
+  VERBOSITY_LEVELS,
 } from "../types.ts";
 
 /** The parsed fields of an agent, before its origin and prompt are attached. */
@@ -140,6 +142,7 @@ export interface FieldContext {
  * `recursive`, `omitClaudeMd` or `context` that is not a boolean, an entry
  * of `spawns` no agent could be named (that entry). `omitClaudeMd: true` or
  * `context: false` keeps the instruction files out of the agent's prompt.
+ * A `model_verbosity` other than low, medium or high is a warning too.
  */
 export function parseAgentFields(
   fm: Record<string, unknown>,
@@ -427,6 +430,21 @@ export function parseAgentFields(
       warn(
         key,
         `'${key}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; ignored`,
+      );
+    }
+  }
+
+  // Codex's `model_verbosity`: whether a model is sent it is the plan's
+  // decision (`plan/child-verbosity.ts`).
+  const verbosity = fm.model_verbosity;
+  if (verbosity !== undefined && verbosity !== null) {
+    const v = typeof verbosity === "string" ? verbosity.trim().toLowerCase() : undefined;
+    if (v !== undefined && (VERBOSITY_LEVELS as readonly string[]).includes(v)) {
+      fields.verbosity = v as Verbosity;
+    } else {
+      warn(
+        "model_verbosity",
+        `'model_verbosity' must be low, medium or high, not ${describe(verbosity)}; ignored`,
       );
     }
   }

@@ -59,6 +59,16 @@ Review carefully.
     assert.deepEqual(parsed.warnings.map((w) => w.field), ["thinkingLevel"]);
   });
 
+  test("model_verbosity passes through and becomes the agent's verbosity", () => {
+    const r = fieldsOf(`name = "a"\ndescription = "d"\nmodel_verbosity = "high"`);
+    assert.equal(r.fields.model_verbosity, "high");
+    const parsed = parseAgentFields(r.fields, { file: "a.toml" });
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.verbosity, "high");
+    assert.deepEqual(parsed.value.ignoredFields, undefined);
+    assert.deepEqual(parsed.warnings, []);
+  });
+
   test("other sandbox modes keep all tools and become the agent's sandbox", () => {
     for (
       const [mode, sandbox] of [["workspace-write", "workspace-write"], [

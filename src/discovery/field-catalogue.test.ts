@@ -53,6 +53,7 @@ const ECOSYSTEM_KEYS = {
     "nickname_candidates",
     "model",
     "model_reasoning_effort",
+    "model_verbosity",
     "sandbox_mode",
     "mcp_servers",
   ],

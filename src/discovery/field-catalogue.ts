@@ -57,6 +57,7 @@ export const HONOURED_FIELDS: readonly string[] = [
   "temperature",
   "top_p",
   "top_k",
+  "model_verbosity",
   "skills",
   "hooks",
   "accept",
@@ -79,7 +80,6 @@ export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
   initialPrompt: "a subagent's first message is its assignment",
   approval_policy: "xcsh never asks for approval: tools run within the sandbox",
   model_provider: "the provider comes from the model name and xcsh's config",
-  model_verbosity: "not sent to the model",
   model_reasoning_summary: "not sent to the model",
 };
 

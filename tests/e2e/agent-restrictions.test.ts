@@ -210,7 +210,7 @@ describe("permissionMode", () => {
 describe("fields that are named, not dropped", () => {
   test("agents check names unused keys once each and typos with the nearest key; a run says so once", async () => {
     const w = world({
-      a: agentMd("a", "initialPrompt: hello\nmodel_verbosity: low\ncolor: blue\n"),
+      a: agentMd("a", "initialPrompt: hello\nmodel_reasoning_summary: concise\ncolor: blue\n"),
       b: agentMd("b", "initialPrompt: hi\ndissallowedTools: Bash\n"),
     });
     const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
@@ -218,7 +218,7 @@ describe("fields that are named, not dropped", () => {
     const lines = out.split("\n").filter((l) => l.includes("'initialPrompt' is not used by xcsh"));
     assert.equal(lines.length, 1, out);
     assert.match(lines[0], /a subagent's first message is its assignment \(2 agents: a, b\)/);
-    assert.match(out, /'model_verbosity' is not used by xcsh/);
+    assert.match(out, /'model_reasoning_summary' is not used by xcsh/);
     assert.match(
       out,
       /b\.md: .*unknown key 'dissallowedTools' \(did you mean 'disallowedTools'\?\)/,
@@ -230,7 +230,7 @@ describe("fields that are named, not dropped", () => {
     assert.equal(r.code, 0, r.stderr);
     const notes = r.stderr.split("\n").filter((l) => l.includes("not used by xcsh"));
     assert.equal(notes.length, 1, r.stderr);
-    assert.match(notes[0], /initialPrompt, model_verbosity are not used by xcsh/);
+    assert.match(notes[0], /initialPrompt, model_reasoning_summary are not used by xcsh/);
   });
 
   test("Gemini temperature, top_p and top_k reach the model call", async () => {
