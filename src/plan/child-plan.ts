@@ -13,7 +13,8 @@
  *    (`child-hooks.ts`); plan mode (`task-preparation.ts`);
  * 3. a remote agent's target and credentials (`remote-plan.ts`);
  * 4. the output schema (`child-schema.ts`);
- * 5. the model and provider (`child-model.ts`);
+ * 5. the model and provider (`child-model.ts`), and the verbosity it is
+ *    sent (`child-verbosity.ts`);
  * 6. the sandbox (`sandbox-choice.ts`);
  * 7. the prompt context: instruction files and environment facts
  *    (`prompt-context-gather.ts`);
@@ -47,6 +48,7 @@ import { settingsHooksOnce } from "./child-hooks.ts";
 import { childMcpServers } from "./child-mcp.ts";
 import { childMemory } from "./child-memory.ts";
 import { childModel } from "./child-model.ts";
+import { childVerbosity } from "./child-verbosity.ts";
 import { outputSchemaProblem } from "./child-schema.ts";
 import { childSkills } from "./child-skills.ts";
 import { resolveOutputSchema } from "./effective.ts";
@@ -169,6 +171,12 @@ export async function planChildren(
   if (!model.ok && !remote.target && !opts.withoutModel && !resumesOnly(req)) {
     return usage(`Cannot run '${agent.name}': ${model.error}`);
   }
+  const verbosity = childVerbosity(
+    agent,
+    remote.target || !model.ok ? undefined : model.value,
+    config,
+    i.onWarnings,
+  );
   const sandbox = await sandboxFor({
     request: req.sandbox,
     // The decided tools and the hooks say whether commands run to sandbox.
@@ -223,6 +231,7 @@ export async function planChildren(
     context: req.context,
     outputSchema,
     model: remote.target ? { id: remoteModelId(asked) } : model.ok ? model.value : null,
+    verbosity,
     cwd: env.cwd,
     planMode,
     toolSet,

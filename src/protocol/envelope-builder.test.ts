@@ -87,6 +87,7 @@ describe("buildEnvelope", () => {
     assert.equal(wire.context, null);
     assert.equal(wire.budget, false);
     assert.equal(wire.memory, null);
+    assert.equal(wire.verbosity, null);
     assert.deepEqual(wire.skills, []);
     assert.deepEqual(wire.mcpServers, {});
     assert.deepEqual(wire.sandbox, {
@@ -103,6 +104,7 @@ describe("buildEnvelope", () => {
         "context",
         "modelNote",
         "thinkingLevel",
+        "verbosity",
         "mcpServers",
         "skills",
         "memory",
@@ -117,7 +119,8 @@ describe("buildEnvelope", () => {
       parts({
         context: "c",
         model: { id: "m", note: "fell back" },
-        agent: { ...agent, thinkingLevel: "high", temperature: 0.2 },
+        agent: { ...agent, thinkingLevel: "high", temperature: 0.2, verbosity: "high" },
+        verbosity: "low",
         skills: [{ name: "s", description: "d", filePath: "/s/SKILL.md" }],
         commandGitSettings: [["filter.x.clean", ""]],
       }),
@@ -127,6 +130,8 @@ describe("buildEnvelope", () => {
     assert.equal(full.modelNote, "fell back");
     assert.equal(full.thinkingLevel, "high");
     assert.equal(full.temperature, 0.2);
+    // The plan's decision travels, not the agent's raw field.
+    assert.equal(full.verbosity, "low");
     assert.equal(full.skills?.length, 1);
   });
   test("no model (a dry run): null, which a child refuses", () => {

@@ -23,6 +23,7 @@ import type {
   McpServerDef,
   SandboxSetting,
   SkillRef,
+  Verbosity,
   XcshConfig,
 } from "../types.ts";
 import type { PromptContext } from "./prompt-context.ts";
@@ -42,6 +43,8 @@ export interface EnvelopeParts {
   outputSchema: unknown;
   /** The resolved model; null only when none resolved (a dry run, a resume not yet bound). */
   model: { id: string; note?: string } | null;
+  /** The verbosity the model calls carry (`plan/child-verbosity.ts`); none: absent. */
+  verbosity?: Verbosity;
   cwd: string;
   planMode: boolean;
   toolSet: EnvelopeToolSet;
@@ -100,6 +103,7 @@ export function buildEnvelope(
     ...(model && model.note ? { modelNote: model.note } : {}),
     ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
     ...sampling(agent),
+    ...(p.verbosity ? { verbosity: p.verbosity } : {}),
     cwd: p.cwd,
     planMode: p.planMode,
     toolSet: p.toolSet,

@@ -51,6 +51,15 @@ describe("parseEnvelope", () => {
     assert.equal(r.value.blockedAgent, "explore");
   });
 
+  test("a verbosity is kept as the parent decided it; null is none", () => {
+    const r = parseEnvelope(withField("verbosity", "low"));
+    assert.ok(r.ok, r.ok ? "" : r.error);
+    assert.equal(r.value.verbosity, "low");
+    const none = parseEnvelope(JSON.stringify(good));
+    assert.equal(good.verbosity, null);
+    assert.equal(none.ok && "verbosity" in none.value, false);
+  });
+
   test("the wire holds every field of the protocol, in its order", () => {
     assert.deepEqual(Object.keys(good), [...ENVELOPE_FIELDS]);
   });
@@ -128,6 +137,12 @@ describe("parseEnvelope", () => {
     ["writes", ["../x/**"], /'writes': '\.\.\/x\/\*\*' leaves the project/],
     ["writes", [], /'writes': a lane needs at least one glob/],
     ["thinkingLevel", "huge", /'thinkingLevel'/],
+    [
+      "verbosity",
+      "loud",
+      /^invalid envelope: 'verbosity' must be one of low, medium, high, or null$/,
+    ],
+    ["verbosity", 1, /'verbosity' must be one of low, medium, high, or null/],
     ["limits.timeoutMs", 1.5, /'limits\.timeoutMs' must be a positive integer/],
     ["limits.submitRetries", -1, /'limits\.submitRetries' must be an integer ≥ 0/],
     ["config", "yes", /'config' must be an object/],

@@ -34,9 +34,10 @@ import type {
   SandboxSetting,
   SkillRef,
   ThinkingLevel,
+  Verbosity,
   XcshConfig,
 } from "../types.ts";
-import { SANDBOX_MODES, THINKING_LEVELS } from "../types.ts";
+import { SANDBOX_MODES, THINKING_LEVELS, VERBOSITY_LEVELS } from "../types.ts";
 import { isRecord } from "../formats/values.ts";
 import { parsePromptContext, type PromptContext, PromptContextError } from "./prompt-context.ts";
 import { laneProblem } from "../fs/write-lane.ts";
@@ -87,6 +88,11 @@ export interface TaskEnvelope {
   temperature?: number;
   topP?: number;
   topK?: number;
+  /**
+   * The verbosity the model calls carry (OpenAI's `text.verbosity`), as the
+   * parent decided it for this model; none: null, and nothing is sent.
+   */
+  verbosity?: Verbosity;
   cwd: string;
   planMode: boolean;
   /** The tools the child offers, as the parent decided them (`plan/tool-set-rule.ts`). */
@@ -220,6 +226,7 @@ export const ENVELOPE_FIELDS = [
   "temperature",
   "topP",
   "topK",
+  "verbosity",
   "cwd",
   "planMode",
   "toolSet",
@@ -594,6 +601,13 @@ function parseFields(
       bad(key, `must be a number from 0 to ${max}, or null`);
     }
     envelope[key] = v;
+  }
+  if (doc.verbosity !== null) {
+    const v = doc.verbosity;
+    if (typeof v !== "string" || !(VERBOSITY_LEVELS as readonly string[]).includes(v)) {
+      bad("verbosity", `must be one of ${VERBOSITY_LEVELS.join(", ")}, or null`);
+    }
+    envelope.verbosity = v as Verbosity;
   }
   const blockedAgent = nullString(doc, "blockedAgent");
   if (blockedAgent !== undefined) envelope.blockedAgent = blockedAgent;

@@ -1,7 +1,8 @@
 // Complete task plans (envelopes of the current protocol version) for tests
 // that start `xcsh __child` themselves or check the envelope's parser: every
 // field as a parent would write it, from the parent's own rules (the
-// tool-set rule, the default sandbox, the blocked agent), with a test's
+// tool-set rule, the default sandbox, the blocked agent, the verbosity the
+// model is sent), with a test's
 // overrides on top. `planText` is the plan as the child reads it on stdin.
 
 import { existsSync, readFileSync } from "node:fs";
@@ -15,6 +16,8 @@ import { envelopeText } from "../../src/protocol/envelope-builder.ts";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.ts";
 import { blockedAgentOf } from "../../src/protocol/variables.ts";
 import { decideToolSet } from "../../src/plan/tool-set-rule.ts";
+import { childVerbosity } from "../../src/plan/child-verbosity.ts";
+import { splitModelId } from "../../src/model/providers.ts";
 import { agentFingerprints } from "../../src/plan/agent-set.ts";
 import { discoverAgents } from "../../src/discovery/discover.ts";
 import { chooseSandbox } from "../../src/sandbox/mode.ts";
@@ -89,6 +92,8 @@ export function plan(o: PlanOptions): TaskEnvelope {
     network: config.task.sandboxNetwork,
   });
   const blocked = blockedAgentOf(agent);
+  const split = o.model ? splitModelId(o.model) : undefined;
+  const verbosity = childVerbosity(agent, split && { id: o.model!, ...split }, config);
   return {
     version: ENVELOPE_VERSION,
     id: "0-test",
@@ -96,6 +101,7 @@ export function plan(o: PlanOptions): TaskEnvelope {
     assignment: "Read hello.txt and say what it contains.",
     outputSchema: null,
     ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
+    ...(verbosity ? { verbosity } : {}),
     planMode,
     toolSet: decideToolSet({ agent: full, planMode, depthAllowsSpawn }),
     ...(blocked ? { blockedAgent: blocked } : {}),
