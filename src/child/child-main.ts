@@ -304,6 +304,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     provider,
     model: { name: choice.model, id: target.model, baseURL: target.baseURL },
     level,
+    ...(envelope.verbosity ? { verbosity: envelope.verbosity } : {}),
     facts: ready.facts,
     makeModel: ready.makeModel,
     first: ready.model,

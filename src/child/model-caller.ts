@@ -1,7 +1,7 @@
 /**
  * How the child's loop calls the model, one turn at a time: the request for
- * this provider and model (thinking, cache key, the parameters the server
- * refused so far), the stream of one turn with its text as `text` events,
+ * this provider and model (thinking, cache key, the verbosity the plan
+ * names, the parameters the server refused so far), the stream of one turn with its text as `text` events,
  * the retries of a failed call as `retry` events, a parameter the server
  * refuses dropped for the rest of the task, and the turn's usage as a
  * `usage` event. Every attempt first waits for the provider's rate limits
@@ -20,7 +20,7 @@ import {
   type OptionalParameter,
   type ServerFacts,
 } from "../model/capabilities.ts";
-import type { ThinkingLevel } from "../types.ts";
+import type { ThinkingLevel, Verbosity } from "../types.ts";
 import type { Emit } from "../protocol/events.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries } from "./retries.ts";
@@ -41,6 +41,8 @@ export interface ModelCallerOptions {
   /** The model's own name at the provider, and `provider/model` for messages. */
   model: { name: string; id: string; baseURL: string };
   level: ThinkingLevel | undefined;
+  /** The verbosity the plan names (only ever for OpenAI: `plan/child-verbosity.ts`). */
+  verbosity?: Verbosity;
   facts: ServerFacts | undefined;
   /** Builds the model (again, without usage reports, if the server refuses them). */
   makeModel: (options?: { includeUsage?: boolean }) => Promise<LanguageModel>;
@@ -100,8 +102,9 @@ export function createModelCaller(
       ...r,
       maxOutputTokens: Math.min(r.maxOutputTokens, o.maxOutputTokens ?? Infinity),
       providerOptions: mergeProviderOptions(
-        r.providerOptions,
-        cacheOptions(provider.type, cacheKey),
+        mergeProviderOptions(r.providerOptions, cacheOptions(provider.type, cacheKey)),
+        // The SDK sends it as the Responses API's `text.verbosity`.
+        o.verbosity ? { openai: { textVerbosity: o.verbosity } } : {},
       ),
     };
   };
