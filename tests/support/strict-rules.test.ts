@@ -159,6 +159,37 @@ describe("OpenAI Responses", () => {
       /Invalid value/,
     );
   });
+  test("text.verbosity: low, medium or high; only medium outside the GPT-5 models", () => {
+    const text = (model: string, verbosity: unknown) =>
+      refusal("responses", responses({ model, text: { verbosity } }));
+    for (
+      const model of ["gpt-5", "gpt-5-mini", "gpt-5-pro", "gpt-5.1-chat-latest", "gpt-5.3-codex"]
+    ) {
+      for (const v of ["low", "medium", "high"]) assert.equal(text(model, v), undefined, model);
+    }
+    assert.equal(
+      text("gpt-4.1", "low"),
+      "Unsupported value: 'low' is not supported with the 'gpt-4.1' model. " +
+        "Supported values are: 'medium'.",
+    );
+    for (const model of ["gpt-5-chat-latest", "gpt-5.1-codex-mini", "o3", "gpt-4o"]) {
+      assert.match(text(model, "high")!, /Supported values are: 'medium'\.$/, model);
+      assert.equal(text(model, "medium"), undefined, model);
+    }
+    assert.equal(
+      text("gpt-5", "loud"),
+      "Invalid value: 'loud'. Supported values are: 'low', 'medium', and 'high'.",
+    );
+    const full = strictRefusal(
+      "responses",
+      responses({ model: "gpt-4.1", text: { verbosity: "low" } }),
+      "",
+      new StrictState(),
+      {},
+    );
+    assert.equal(full?.status, 400);
+    assert.equal(full?.param, "text.verbosity");
+  });
   test("summaries need a verified organisation", () => {
     const body = responses({ reasoning: { effort: "low", summary: "detailed" } });
     assert.match(refusal("responses", body)!, /must be verified to generate reasoning summaries/);

@@ -38,6 +38,11 @@
  *   FunctionDeclaration / FunctionCallingConfig reference (names,
  *   `allowedFunctionNames` with mode ANY, `parameters` xor
  *   `parametersJsonSchema`).
+ * - [openai-verbosity]: `text.verbosity` as measured against the Responses
+ *   API: enricoros/big-AGI issues #947 (each model of /v1/models sent low,
+ *   medium and high) and #930 (the `-chat-latest` models), and
+ *   theopenco/llmgateway PR #2989 (the Codex models); the refusal's wording
+ *   is the API's, as quoted there.
  * - [context-limits]: each provider's answer to a request past the model's
  *   context window (see {@link contextWindowRefusal}).
  *
@@ -495,6 +500,38 @@ function openaiEfforts(model: string): string[] | null | undefined {
   return undefined;
 }
 
+const VERBOSITIES = ["low", "medium", "high"];
+
+/**
+ * [openai-verbosity] `text.verbosity` is one of low, medium and high. The
+ * GPT-5 models take all three (gpt-5, -mini, -nano, -pro, gpt-5.1 and later,
+ * gpt-5.1-chat-latest and gpt-5.2-chat-latest among them); gpt-5-chat-latest,
+ * the Codex models before gpt-5.3 and every model before GPT-5 (gpt-4.1,
+ * gpt-4o, o3, …) take only medium and refuse the others.
+ */
+function responsesVerbosity(text: Json, model: string): Refusal | undefined {
+  const v = isObject(text) ? text.verbosity : undefined;
+  if (v === undefined || v === null) return undefined;
+  if (!VERBOSITIES.includes(v)) {
+    return {
+      status: 400,
+      message: `Invalid value: '${v}'. Supported values are: ${listed(VERBOSITIES)}.`,
+      param: "text.verbosity",
+      code: "invalid_value",
+    };
+  }
+  const everyValue = /^gpt-(?:[5-9]|\d{2,})/.test(model) && !/^gpt-5-chat/.test(model) &&
+    !/^gpt-5(?:\.[12])?-codex/.test(model);
+  if (v === "medium" || everyValue) return undefined;
+  return {
+    status: 400,
+    message: `Unsupported value: '${v}' is not supported with the '${model}' model. ` +
+      "Supported values are: 'medium'.",
+    param: "text.verbosity",
+    code: "unsupported_value",
+  };
+}
+
 /** OpenAI's answer to a field of the wrong JSON type, for the first such field. */
 function openAITypes(
   body: Json,
@@ -598,6 +635,8 @@ function responsesRules(body: Json, state: StrictState, opts: StrictOptions): Re
       );
     }
   }
+  const verbosity = responsesVerbosity(body.text, model);
+  if (verbosity) return verbosity;
   if (typeof body.prompt_cache_key === "string" && body.prompt_cache_key.length > 64) {
     return bad(
       "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64, " +
