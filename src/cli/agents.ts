@@ -57,6 +57,7 @@ const SUMMARY_ORDER = [
   "temperature",
   "topP",
   "topK",
+  "verbosity",
   "notRunnable",
   "ignoredFields",
   "output",

@@ -54,6 +54,8 @@ describe("model_verbosity", () => {
     assert.deepEqual(verbosityLines(r.stderr), [], r.stderr);
     const check = await runXcsh(["agents", "check"], { cwd: w.cwd, home: w.home });
     assert.doesNotMatch(check.stdout, /model_verbosity/, check.stdout);
+    const show = await runXcsh(["agents", "show", "brief", "--json"], { cwd: w.cwd, home: w.home });
+    assert.equal(JSON.parse(show.stdout).agent.verbosity, "low", show.stdout);
   });
 
   test("an Anthropic model is sent nothing of it; the run says why once", async () => {
