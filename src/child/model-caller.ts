@@ -1,10 +1,10 @@
 /**
  * How the child's loop calls the model, one turn at a time: the request for
  * this provider and model (thinking, cache key, the verbosity the plan
- * names, the parameters the server refused so far), the stream of one turn with its text as `text` events,
- * the retries of a failed call as `retry` events, a parameter the server
- * refuses dropped for the rest of the task, and the turn's usage as a
- * `usage` event. Every attempt first waits for the provider's rate limits
+ * names, the parameters the server refused so far), the stream of one turn
+ * with its text as `text` events, the retries of a failed call as `retry`
+ * events, a parameter the server refuses dropped for the rest of the task,
+ * and the turn's usage as a `usage` event. Every attempt first waits for the provider's rate limits
  * (`model/provider-gate.ts`). Every request's history is first made to fit the provider
  * (`sessions/target-rules.ts`: tool-call ids, blank text), and a budget-thinking
  * Anthropic request inside a tool loop its last assistant message began
