@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { htmlToMarkdown } from "./html-to-markdown.ts";
 import {
   bytesLookBinary,
   checkFetchURL,
@@ -24,9 +23,10 @@ import {
   mediaType,
   nextRedirect,
 } from "./fetch-rules.ts";
-// pinned-get.ts brings node:http, node:https, DNS and zlib: loaded on the
-// first web_fetch call, not by every child that merely offers the tool.
-import { type PinnedResponse, readBodyCapped } from "./pinned-get.ts";
+// pinned-get.ts brings node:http, node:https, DNS and zlib, and the HTML
+// converter its tables: both load on the first web_fetch call, not with
+// every child that merely offers the tool (tests/layout/start-path.test.ts).
+import type { PinnedResponse } from "./pinned-get.ts";
 import { toolError, type ToolSpec } from "../tool-spec.ts";
 import { TOOL_READ_ONLY } from "../../discovery/tool-catalogue.ts";
 import { urlRefusal } from "../permission-check.ts";
@@ -80,7 +80,7 @@ export const webFetchTool: ToolSpec = {
     const signal = AbortSignal.any([ctx.signal, timeout.signal]);
     const visited: string[] = [];
     let url = first.url;
-    const { pinnedGet, resolveTarget } = await import("./pinned-get.ts");
+    const { pinnedGet, readBodyCapped, resolveTarget } = await import("./pinned-get.ts");
     try {
       let res: PinnedResponse;
       for (;;) {
@@ -146,7 +146,9 @@ export const webFetchTool: ToolSpec = {
       }
       const charset = detectCharset(contentType, read.bytes, kind === "html");
       const decoded = decodeBody(read.bytes, charset.label);
-      const text = kind === "html" ? htmlToMarkdown(decoded.text, url.href) : decoded.text;
+      const text = kind === "html"
+        ? (await import("./html-to-markdown.ts")).htmlToMarkdown(decoded.text, url.href)
+        : decoded.text;
       return page(url.href, text, args.start ?? 0, [
         ...(visited.length > 1 ? [`redirected to ${url.href}`] : []),
         ...(decoded.note ? [decoded.note] : []),
