@@ -27,7 +27,9 @@ import { runId } from "../runner/artifacts.ts";
 import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/task-sessions/resume-scope.ts";
 import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
-import { type PreparedTask, TaskTool } from "../runner/task-runner.ts";
+import type { PreparedTask } from "../runner/task-runner.ts";
+import { type SpareChild, startSpareChild } from "../runner/spawn/spare-child.ts";
+import { spareSetting } from "../runner/spawn/spare-start.ts";
 import { laneWaits } from "../plan/write-lanes.ts";
 import { launchCommand, protocolVariables } from "../runner/spawn/launch-command.ts";
 import { selfCommand } from "../runtime.ts";
@@ -331,6 +333,21 @@ function assignmentTask(
 }
 
 async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promise<number> {
+  const spares: SpareChild[] = [];
+  try {
+    return await runCall(args, sink, hooks, (s) => spares.push(s));
+  } finally {
+    // A spare no task took (a refusal, a usage error found later) ends with the call.
+    for (const s of spares) s.release();
+  }
+}
+
+async function runCall(
+  args: string[],
+  sink: RunSink | undefined,
+  hooks: RunHooks | undefined,
+  onSpare: (spare: SpareChild) => void,
+): Promise<number> {
   const { values, positionals } = parseFlags("run", args, FLAGS);
   if (values.help) {
     writeOut(RUN_HELP);
@@ -375,6 +392,19 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     writeErr(formatDiagnostic(loaded.error) + "\n");
     return EXIT_USAGE;
   }
+  // The first child starts now: it loads while the task runner loads and the
+  // call is planned, and the first task it may serve takes it.
+  const dryRun = values["dry-run"] === true;
+  const spareAt = spareSetting({
+    config: loaded.config,
+    depth: caller.state.depth,
+    env: env.env,
+    call: { isolation, launcher: values.launcher },
+    dryRun,
+  });
+  const spare = spareAt ? startSpareChild(spareAt.env, env.cwd) : undefined;
+  if (spare) onSpare(spare);
+  const { TaskTool } = await import("../runner/task-runner.ts");
 
   let tasks: TaskItem[];
   if (taskFlags.length > 0) tasks = taskFlags.map(parseTaskFlag);
@@ -461,8 +491,7 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
     modelFlag: "--model",
     laneField: () => "--writes",
     acceptFlag: "--accept",
-    // The first child loads while the run discovers and plans.
-    startEarly: true,
+    ...(spare ? { spare } : {}),
     ...(sink ? { backgroundRun: sink.run } : {}),
     ...(sessionAgents ? { sessionAgents } : {}),
     ...(hooks?.editAgent ? { editAgent: hooks.editAgent } : {}),
@@ -470,7 +499,6 @@ async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promi
   });
 
   // A dry run makes no model call: it shows why no model resolved instead of refusing.
-  const dryRun = values["dry-run"] === true;
   const prepared = await tool.prepare(request, { withoutModel: dryRun, dryRun });
   if (!prepared.ok) {
     if (present) return present.refused(prepared.message, prepared.kind);

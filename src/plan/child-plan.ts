@@ -37,7 +37,6 @@ import type { TaskEnvelope } from "../protocol/envelope.ts";
 import { timerMs } from "../protocol/limits.ts";
 import { skillBudget } from "../protocol/skill-listing.ts";
 import { childEnvironment, modelVariable } from "../protocol/variables.ts";
-import { contextWindowOf } from "../model/context-window.ts";
 import { providerKeys } from "../model/providers.ts";
 import type { Diagnostic, TaskRequest } from "../types.ts";
 import type { AcceptPlan } from "./accept-plan.ts";
@@ -100,14 +99,12 @@ function usage(message: string): { ok: false; kind: "usage"; message: string } {
 /**
  * Plans every child of `req`, without starting any. `withoutModel` lets a
  * child without a resolved model through (a dry run shows why); `dryRun`
- * turns a launcher's missing program into a warning; `onValid` is called
- * once the request is valid, before discovery (the runner starts a spare
- * child there).
+ * turns a launcher's missing program into a warning.
  */
 export async function planChildren(
   req: TaskRequest,
   i: PlanInputs,
-  opts: { withoutModel?: boolean; dryRun?: boolean; onValid?: () => void } = {},
+  opts: { withoutModel?: boolean; dryRun?: boolean } = {},
 ): Promise<CallPlan> {
   const warn = (warning: Diagnostic | undefined) => {
     if (warning) i.onWarnings?.([warning]);
@@ -115,8 +112,6 @@ export async function planChildren(
   const { config, caller, env } = i;
   const invalid = validateRequest(req);
   if (invalid) return usage(invalid);
-  // The first child loads while the call is planned.
-  opts.onValid?.();
   // Git (the prompt's facts) and the sandbox probe run while the agents are discovered.
   const git = startGitFacts(env.cwd, env.env, env.home);
   probeSandboxEarly({
@@ -243,8 +238,12 @@ export async function planChildren(
     sandbox: sandbox.setting,
     mcpServers,
     skills: skills.refs,
-    skillBudget: skillBudget(
-      model.ok ? contextWindowOf(model.value.id, config) : undefined,
+    // The price catalogue (the window of most hosted models) loads only
+    // for a child that lists skills.
+    skillBudget: skills.refs.length === 0 ? undefined : skillBudget(
+      model.ok
+        ? (await import("../model/context-window.ts")).contextWindowOf(model.value.id, config)
+        : undefined,
       env.env.SLASH_COMMAND_TOOL_CHAR_BUDGET,
     ),
     memory,

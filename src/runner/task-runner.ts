@@ -43,15 +43,14 @@ import type { PreparedTask } from "./prepared-task.ts";
 import { bindSessions } from "./task-sessions/session-binding.ts";
 import { validateRequest } from "../plan/request.ts";
 import { planChildren } from "../plan/child-plan.ts";
-import { chooseLauncher } from "../plan/launcher-choice.ts";
 import type { PlanInputs } from "../plan/plan-inputs.ts";
 import { SessionKeeper } from "./task-sessions/task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import type { GuardKind } from "../plan/guards.ts";
-import { TASK_DEPTH } from "../protocol/variables.ts";
-import { type SpareChild, startSpareChild } from "./spawn/spare-child.ts";
+import type { SpareChild } from "./spawn/spare-child.ts";
+import { childBaseEnvironment } from "./spawn/spare-start.ts";
 import { taskToolDescription } from "./task-description.ts";
-import { keyVariables, runSecrets } from "../model/providers.ts";
+import { runSecrets } from "../model/providers.ts";
 import { type PriceCall, withCost } from "./budget/task-cost.ts";
 import type { AgentDefinition, TaskRequest, TaskResult, TokenUsage } from "../types.ts";
 import type { ChildEvent } from "../protocol/events.ts";
@@ -75,10 +74,12 @@ export interface TaskToolOptions extends PlanInputs {
   /** The run's budget, which every task started here draws from (`budget-link.ts`). */
   budget?: BudgetLink;
   /**
-   * Start the first child before the call is planned (`spawn/spare-child.ts`), so
-   * that it loads meanwhile: `xcsh run`, whose process ends with its call.
+   * The first child, started by the caller before the call is planned
+   * (`spawn/spare-start.ts`, `spawn/spare-child.ts`), so that it loads
+   * meanwhile: `xcsh run`, whose process ends with its call. The first task
+   * it may serve takes it; otherwise it is released.
    */
-  startEarly?: boolean;
+  spare?: SpareChild;
 }
 
 export type { PreparedTask };
@@ -110,6 +111,7 @@ export class TaskTool {
     // The user's per-provider limits hold for the whole tree: applied here
     // in the run's top-level process, which admits every child's requests.
     useProviderLimits(opts.config.providers);
+    this.spare = opts.spare;
   }
 
   /** Discovers agents once and builds the tool. */
@@ -172,36 +174,9 @@ export class TaskTool {
     this.spare = undefined;
   }
 
-  /**
-   * Starts the spare child (`startEarly`, not a dry run) where a local child
-   * of this call would run, with the environment it would get but for what
-   * its envelope lays over it; a task it cannot serve leaves it to exit.
-   */
-  private startSpare(req: TaskRequest, dryRun: boolean): void {
-    const { env, caller } = this.opts;
-    if (!this.opts.startEarly || dryRun || this.spare) return;
-    if (req.isolation === "worktree") return;
-    // Tasks that start through a launcher (the call's or the config's) run elsewhere.
-    const launched = chooseLauncher(this.opts.config.task, caller.depth, {
-      ...(req.launcher !== undefined ? { call: req.launcher } : {}),
-    });
-    if (!launched.ok || launched.plan) return;
-    // The spawn right and blocked agent come with the envelope, as for any child.
-    this.spare = startSpareChild({
-      ...this.baseEnvironment(),
-      [TASK_DEPTH]: String(caller.depth + 1),
-    }, env.cwd);
-  }
-
   /** The environment every child starts from: this process's, without key variables. */
   private baseEnvironment(): Record<string, string> {
-    const { config, env } = this.opts;
-    const baseEnv: Record<string, string> = {};
-    const keyVars = new Set(keyVariables(config));
-    for (const [k, v] of Object.entries(env.env)) {
-      if (v !== undefined && !keyVars.has(k)) baseEnv[k] = v;
-    }
-    return baseEnv;
+    return childBaseEnvironment(this.opts.env.env, this.opts.config);
   }
 
   /**
@@ -238,15 +213,12 @@ export class TaskTool {
     return prepared;
   }
 
-  /** Plans every child of `req` (`plan/child-plan.ts`), the spare child starting once it is valid. */
+  /** Plans every child of `req` (`plan/child-plan.ts`). */
   private prepareChildren(
     req: TaskRequest,
     opts: { withoutModel?: boolean; dryRun?: boolean },
   ): Promise<Prepared & { isolation?: TaskRequest["isolation"] }> {
-    return planChildren(req, this.opts, {
-      ...opts,
-      onValid: () => this.startSpare(req, opts.dryRun === true),
-    });
+    return planChildren(req, this.opts, opts);
   }
 
   /** Runs every task of `req`; guard and usage problems come back before any child starts. */

@@ -1,10 +1,13 @@
-// What a child loads to offer its tools: each built-in tool's module, as
-// src/tools/tool-loaders.ts loads it, and what that module imports
-// statically. The network stack (node:http, node:https, node:net, node:dns,
-// node:zlib) and the HTML converter cost every child's start a few
-// milliseconds of CPU; they load when a tool first runs (a dynamic
-// `import()`), never with the offer. The rule is tested on small inputs
-// first, so the real check cannot pass by finding nothing.
+// What loads with the start of a run and of a child, through static imports
+// (what a dynamic `import()` loads comes when it is first needed):
+// - a built-in tool's module, as src/tools/tool-loaders.ts loads it to offer
+//   the tool, loads neither the network stack (node:http, node:https,
+//   node:net, node:dns, node:zlib) nor the HTML converter: they cost every
+//   child's start a few milliseconds of CPU and load when the tool runs;
+// - neither `xcsh run` nor a child loads the price catalogue at start;
+// - `xcsh run` starts its spare child before the task runner loads.
+// The rules are tested on small inputs first, so the real checks cannot pass
+// by finding nothing.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -103,4 +106,21 @@ test("a tool's module loads no network stack and no HTML converter with it", () 
       .map((x) => `${m} → ${x}`)
   );
   assert.deepEqual(found, []);
+});
+
+test("the price catalogue loads when a price or a window is asked for, not at start", () => {
+  for (const entry of ["cli/run.ts", "child/command.ts"]) {
+    assert.ok(loadedWith(entry, readSrc).length > 50, `${entry} loads its modules`);
+    assert.deepEqual(
+      loadedWith(entry, readSrc).filter((f) => f === "model/price-table.json"),
+      [],
+      entry,
+    );
+  }
+});
+
+test("xcsh run starts its spare child before the task runner loads", () => {
+  const run = loadedWith("cli/run.ts", readSrc);
+  assert.ok(run.includes("runner/spawn/spare-child.ts"));
+  assert.equal(run.includes("runner/task-runner.ts"), false);
 });
