@@ -1,11 +1,12 @@
 /**
- * Turns a resolved provider and a model name into an AI SDK provider model
+ * Turns a resolved provider and a model name into a provider model
  * (`LanguageModelV4`, spoken to directly by `src/child/turn.ts`).
- * The only module that knows the SDK's provider factories, each loaded only
- * when a child uses it (a child talks to one provider; loading all four costs
- * start-up time). The `openai` type speaks OpenAI's Responses API (prompt
- * cache keys, reasoning items kept across turns); OpenAI-compatible servers
- * speak Chat Completions.
+ * The only module that knows the providers' model factories, each loaded
+ * only when a child uses it (a child talks to one provider; loading all four
+ * costs start-up time). The `openai` type speaks OpenAI's Responses API
+ * (prompt cache keys, reasoning items kept across turns) through the AI
+ * SDK's package, as do `anthropic` and `google`; OpenAI-compatible servers
+ * speak Chat Completions through `chat-completions.ts`.
  *
  * @example
  * ```ts
@@ -46,13 +47,14 @@ export async function createLanguageModel(
       return createGoogleGenerativeAI({ baseURL, apiKey: apiKey ?? "" })(model);
     }
     case "openai-compatible": {
-      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-      return createOpenAICompatible({
-        name: provider.name,
+      const { chatCompletionsModel } = await import("./chat-completions.ts");
+      return chatCompletionsModel({
+        providerName: provider.name,
         baseURL,
-        apiKey,
+        model,
+        ...(apiKey ? { apiKey } : {}),
         includeUsage: options.includeUsage ?? true,
-      })(model);
+      });
     }
   }
 }

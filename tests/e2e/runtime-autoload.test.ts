@@ -181,7 +181,7 @@ describe("a repository's package.json and tsconfig.json are not read", () => {
     const w = harness.world();
     const x = hostileScript(w);
     const map = Object.fromEntries(
-      ["yaml", "smol-toml", "ajv", "zod", "ai", "@ai-sdk/openai-compatible", "node:fs"].map((
+      ["yaml", "smol-toml", "ajv", "zod", "ai", "@ai-sdk/provider", "node:fs"].map((
         m,
       ) => [m, x]),
     );
