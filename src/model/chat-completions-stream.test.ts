@@ -164,3 +164,28 @@ describe("chatUsage", () => {
     assert.equal(chatUsage(undefined).inputTokens.total, undefined);
   });
 });
+
+describe("an event past the limit", () => {
+  test("is one error part and is not kept; the events after it are read", () => {
+    const reader = new ChatStreamReader();
+    const piece = "x".repeat(1024 * 1024);
+    const out = [...reader.push('data: {"choices":[{"index":0,"delta":{"content":"a')];
+    for (let i = 0; i < 9; i++) out.push(...reader.push(piece));
+    out.push(
+      ...reader.push('"}}]}\n\ndata: {"choices":[{"index":0,"delta":{"content":"b"}}]}\n\n'),
+    );
+    out.push(...reader.end());
+    const errors = out.filter((p) => p.type === "error");
+    assert.equal(errors.length, 1);
+    assert.match((errors[0].error as Error).message, /over 8 MiB; it was not read/);
+    assert.deepEqual(out.filter((p) => p.type === "text-delta").map((p) => p.delta), ["b"]);
+  });
+  test("many small events in one large piece are all read", () => {
+    const event = 'data: {"choices":[{"index":0,"delta":{"content":"' + "y".repeat(1000) +
+      '"}}]}\n\n';
+    const reader = new ChatStreamReader();
+    const out = [...reader.push(event.repeat(10_000)), ...reader.end()];
+    assert.equal(out.filter((p) => p.type === "error").length, 0);
+    assert.equal(out.filter((p) => p.type === "text-delta").length, 10_000);
+  });
+});

@@ -9,8 +9,9 @@
  * one; arguments sent as an object are taken as its JSON). The calls are
  * reported whole at the end, then the finish reason and the usage (the
  * chunk that carries `usage`, cached prompt tokens included). A chunk that
- * carries an `error` object, or one that is not JSON, is an `error` part.
- * No I/O.
+ * carries an `error` object, or one that is not JSON, is an `error` part,
+ * and so is an event longer than {@link MAX_EVENT_CHARS} (it is dropped
+ * unread, never kept whole). No I/O.
  *
  * @example
  * ```ts
@@ -26,6 +27,9 @@
 import type { LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
 
 type Json = Record<string, unknown>;
+
+/** Longest event (its `data` lines) read: far more than any chunk a server sends. */
+export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
 
 interface PendingCall {
   id: string;
@@ -86,6 +90,15 @@ function parseError(text: string, cause: unknown): Error {
   return err;
 }
 
+/** The error of an event too long to read. */
+function tooLong(): Error {
+  const err = new Error(
+    `the model server sent an event of over ${MAX_EVENT_CHARS / 1024 / 1024} MiB; it was not read`,
+  );
+  err.name = "AI_JSONParseError";
+  return err;
+}
+
 /** Reads one streamed answer: {@link push} its text as it comes, {@link end} once it ended. */
 export class ChatStreamReader {
   private buffer = "";
@@ -97,6 +110,8 @@ export class ChatStreamReader {
   private finish: string | undefined;
   private usage: unknown;
   private generated = 0;
+  private dataChars = 0;
+  private skipping = false;
 
   /** The parts `text` (the next piece of the answer) completes. */
   push(text: string): LanguageModelV4StreamPart[] {
@@ -110,6 +125,14 @@ export class ChatStreamReader {
       const line = this.buffer.slice(0, nl);
       this.buffer = this.buffer.slice(nl + (this.buffer.startsWith("\r\n", nl) ? 2 : 1));
       this.line(line, out);
+    }
+    if (this.buffer.length + this.dataChars > MAX_EVENT_CHARS) {
+      // The event being read is dropped: what follows its end is read again.
+      if (!this.skipping) out.push({ type: "error", error: tooLong() });
+      this.skipping = true;
+      this.buffer = "";
+      this.data = [];
+      this.dataChars = 0;
     }
     return out;
   }
@@ -148,9 +171,11 @@ export class ChatStreamReader {
 
   private line(line: string, out: LanguageModelV4StreamPart[]): void {
     if (line === "") {
-      this.dispatch(out);
+      if (this.skipping) this.skipping = false;
+      else this.dispatch(out);
       return;
     }
+    if (this.skipping) return;
     if (line.startsWith(":")) return;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
@@ -158,12 +183,14 @@ export class ChatStreamReader {
     let value = colon < 0 ? "" : line.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
     this.data.push(value);
+    this.dataChars += value.length;
   }
 
   private dispatch(out: LanguageModelV4StreamPart[]): void {
     if (this.data.length === 0) return;
     const text = this.data.join("\n");
     this.data = [];
+    this.dataChars = 0;
     if (text.trim() === "[DONE]") return;
     let chunk: unknown;
     try {
