@@ -23,8 +23,17 @@ import { resolveProvider, splitModelId } from "./providers.ts";
 import { addressProblem, parseAddress } from "../net/net-address.ts";
 import type { TokenUsage, XcshConfig } from "../types.ts";
 
+/** What {@link selfHosted} said of each URL: every call of a task asks again. */
+const hosted = new Map<string, boolean>();
+
 /** True when `url` names this machine or an address no one outside the network reaches. */
 function selfHosted(url: string): boolean {
+  let known = hosted.get(url);
+  if (known === undefined) hosted.set(url, known = hostIsPrivate(url));
+  return known;
+}
+
+function hostIsPrivate(url: string): boolean {
   try {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     if (host === "localhost") return true;

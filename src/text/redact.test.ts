@@ -37,3 +37,26 @@ test("a configured URL is shown without its userinfo (a bare user too) and key p
   assert.equal(hideUrlCredentials("https://tok@host/v1"), "https://[redacted]@host/v1");
   assert.equal(hideUrlCredentials("http://127.0.0.1:8080/v1"), "http://127.0.0.1:8080/v1");
 });
+
+test("a value with nothing to hide is kept as it is; one with anything is rebuilt", () => {
+  const clean = { type: "text", id: "t1", text: "all fine here", parts: [{ n: 1 }, null, true] };
+  assert.equal(redactValue(clean, ["a-secret-value"]), clean);
+  const nested = { a: { b: ["ok", { c: "see a-secret-value here" }] } };
+  assert.deepEqual(redactValue(nested, ["a-secret-value"]), {
+    a: { b: ["ok", { c: "see [redacted] here" }] },
+  });
+  assert.deepEqual(redactValue({ list: ["x", "token AKIAIOSFODNN7EXAMPLE"] }, []), {
+    list: ["x", "token [redacted]"],
+  });
+  const mcp = { server: { env: { DB_PASSWORD: "hunter2", HOME: "/h" } } };
+  assert.deepEqual(redactValue(mcp, []), {
+    server: { env: { DB_PASSWORD: "[redacted]", HOME: "/h" } },
+  });
+});
+
+test("strings that only look secret once joined are left as they are", () => {
+  // "Bearer" and a long word in two strings match the Bearer shape only across them.
+  const value = { scheme: "Bearer", word: "abcdefghijklmnopqrstuvwxyz" };
+  const out = redactValue(value, []);
+  assert.deepEqual(out, value);
+});

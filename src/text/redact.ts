@@ -52,6 +52,16 @@ export function redact(text: string, secrets: readonly string[]): string {
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
   if (typeof value === "string") return redact(value, secrets) as T;
+  // Most values hold nothing to hide: one look at all their text at once
+  // says so (a match within one string is a match in the joined text), and
+  // the value is kept as it is instead of rebuilt string by string.
+  if (typeof value === "object" && value !== null) {
+    const texts: string[] = [];
+    if (gatherText(value, texts)) {
+      const joined = texts.join("\n");
+      if (redact(joined, secrets) === joined) return value;
+    }
+  }
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets)) as T;
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
@@ -65,6 +75,29 @@ export function redactValue<T>(value: T, secrets: readonly string[]): T {
     ) as T;
   }
   return value;
+}
+
+/**
+ * Pushes every string of `value` (object keys included) onto `into`; false
+ * when an `env` or `headers` map has an entry hidden by its name alone.
+ */
+function gatherText(value: unknown, into: string[]): boolean {
+  if (typeof value === "string") {
+    into.push(value);
+    return true;
+  }
+  if (Array.isArray(value)) return value.every((v) => gatherText(v, into));
+  if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      into.push(k);
+      if ((k === "env" || k === "headers") && isMap(v)) {
+        const hidden = hideSecretEntries(v);
+        if (Object.keys(v).some((key) => hidden[key] !== v[key])) return false;
+      }
+      if (!gatherText(v, into)) return false;
+    }
+  }
+  return true;
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
