@@ -132,6 +132,7 @@ describe("buildEnvelope", () => {
     assert.equal(full.temperature, 0.2);
     // The plan's decision travels, not the agent's raw field.
     assert.equal(full.verbosity, "low");
+    assert.equal("verbosity" in full.agent, false);
     assert.equal(full.skills?.length, 1);
   });
   test("no model (a dry run): null, which a child refuses", () => {

@@ -90,8 +90,9 @@ export function buildEnvelope(
   p: EnvelopeParts,
 ): TaskEnvelope {
   const { model } = p;
-  // The spawn right travels once: as the decided `toolSet.spawns`.
-  const { spawns: _right, ...agent } = p.agent;
+  // The spawn right travels once: as the decided `toolSet.spawns`; the
+  // verbosity as the plan decided it for the model, never as the file said.
+  const { spawns: _right, verbosity: _asked, ...agent } = p.agent;
   return {
     version: ENVELOPE_VERSION,
     id: task.id,
