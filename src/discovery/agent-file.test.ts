@@ -4,7 +4,7 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { definitionExtensions, parseAgentFile } from "./agent-file.ts";
+import { parseAgentFile } from "./agent-file.ts";
 import { forgetParsers, isNeedsParser, loadParsers, parsedNow } from "../formats/full-parsers.ts";
 
 const project = { family: "xcsh", source: "project" } as const;
@@ -70,10 +70,5 @@ describe("parseAgentFile", () => {
     } finally {
       await loadParsers();
     }
-  });
-
-  test("definitionExtensions: Codex folders hold .toml files too", () => {
-    assert.deepEqual(definitionExtensions("codex"), [".md", ".toml"]);
-    assert.deepEqual(definitionExtensions("claude"), [".md"]);
   });
 });

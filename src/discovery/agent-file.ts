@@ -43,11 +43,6 @@ export interface FileParse {
   promptAt?: [number, number];
 }
 
-/** The file endings a folder of `family` holds definitions in. */
-export function definitionExtensions(family: AgentFamily): string[] {
-  return family === "codex" ? [".md", ".toml"] : [".md"];
-}
-
 /** A file that gives no agent: its warnings, then why it was skipped. */
 function skippedFile(warnings: readonly Diagnostic[], error: Diagnostic): FileParse {
   return {

@@ -4,7 +4,7 @@
 // the same agents and warnings, once each, when a file in it needs the full
 // YAML parser.
 
-import { after, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import {
   agentOutcome,
   cachedParse,
   finishRound,
+  loadDefinitionParser,
   readCachedFolder,
   startRound,
 } from "./cached-parse.ts";
@@ -20,6 +21,7 @@ import { parseAgentFile } from "./agent-file.ts";
 import { forgetParsers, isNeedsParser, loadParsers } from "../formats/full-parsers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-cached-parse-"));
+before(loadDefinitionParser);
 after(async () => {
   await loadParsers();
   rmSync(root, { recursive: true, force: true });

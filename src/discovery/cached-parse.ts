@@ -22,7 +22,10 @@
  *
  * A parse that needs a full parser not loaded yet loads it and parses that
  * file again (`formats/full-parsers.ts`); nothing is kept before a parse
- * has given its result.
+ * has given its result. The definition parser itself (`agent-file.ts`, with
+ * the field readers and the bundled agents' files) loads at the first file
+ * no cache holds: a discovery that finds every file in its caches never
+ * loads it.
  *
  * @example
  * ```ts
@@ -46,14 +49,9 @@ import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CacheFiles } from "./cache-files.ts";
 import type { DefinitionCache } from "./definition-cache.ts";
-import { type DiscoveryEnv, projectFolderOf } from "./config-dirs.ts";
+import { definitionExtensions, type DiscoveryEnv, projectFolderOf } from "./config-dirs.ts";
 import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
-import {
-  definitionExtensions,
-  type FileOrigin,
-  type FileParse,
-  parseAgentFile,
-} from "./agent-file.ts";
+import type { FileOrigin, FileParse } from "./agent-file.ts";
 import type { FileOutcome } from "./lint.ts";
 import {
   type FolderRead,
@@ -64,7 +62,6 @@ import {
   type SourceFile,
 } from "./read-files.ts";
 import { fillPrompt, isPromptAt, lacksPrompt, packPrompt, withPromptAt } from "./prompt-ref.ts";
-import { loadBundledAgents } from "./bundled.ts";
 import type { AgentDefinition } from "../types.ts";
 
 /** An agents folder and what its files' agents are labelled with. */
@@ -108,9 +105,19 @@ export function finishRound(round: DiscoveryRound): void {
   saveSoon(round.caches);
 }
 
+/** The definition parser, once a file no cache held needed it. */
+let parser: typeof import("./agent-file.ts") | undefined;
+
+/** Loads the definition parser (`agent-file.ts`); {@link cachedParse} needs it. */
+export async function loadDefinitionParser(): Promise<void> {
+  parser ??= await import("./agent-file.ts");
+}
+
 /**
  * What `file` parses to at `origin`, from memory when the same text was
- * parsed before. The result is shared between calls: do not mutate it.
+ * parsed before (the definition parser loaded first: {@link
+ * loadDefinitionParser}). The result is shared between calls: do not
+ * mutate it.
  */
 export function cachedParse(file: SourceFile, origin: FileOrigin): FileParse | NeedsParser {
   const key = `${file.path}\0${origin.source}\0${origin.family}\0${origin.plugin ?? ""}`;
@@ -119,7 +126,8 @@ export function cachedParse(file: SourceFile, origin: FileOrigin): FileParse | N
     cached.generation = generation;
     return cached.result;
   }
-  const result = parseAgentFile(file, origin);
+  if (!parser) throw new Error("a definition was parsed before the parser was loaded");
+  const result = parser.parseAgentFile(file, origin);
   if (!isNeedsParser(result)) parseCache.set(key, { text: file.text, result, generation });
   return result;
 }
@@ -131,6 +139,7 @@ function outcomeOf(path: string, r: FileParse): FileOutcome {
 
 /** One file's parse as the lint rules take it, loading a full parser if it needs one. */
 export async function agentOutcome(file: SourceFile, origin: FileOrigin): Promise<FileOutcome> {
+  await loadDefinitionParser();
   return outcomeOf(file.path, await parseOnDemand(() => cachedParse(file, origin)));
 }
 
@@ -145,6 +154,7 @@ export async function readAgentFolder(
   within?: string,
 ): Promise<{ folder: FolderRead; outcomes: FileOutcome[] }> {
   const folder = await readDefinitionFolder(path, definitionExtensions(origin.family), within);
+  if (folder.files.length > 0) await loadDefinitionParser();
   const outcomes: FileOutcome[] = [];
   for (const file of folder.files) {
     let r = cachedParse(file, origin);
@@ -187,7 +197,7 @@ export async function cachedBundledAgents(
   const cache = round.caches.buildScoped();
   const kept = cache.constant("bundledAgents", isAgentList);
   if (kept) return kept;
-  const agents = await loadBundledAgents();
+  const agents = await (await import("./bundled.ts")).loadBundledAgents();
   cache.setConstant("bundledAgents", agents);
   return agents;
 }
@@ -239,21 +249,23 @@ function originKey(o: FileOrigin): string {
 /**
  * What a file read with its signature parses to: from the disk cache when
  * its signature is the one kept (the prompt filled in from the text just
- * read), else parsed and kept there.
+ * read), else parsed and kept there; undefined when it must be parsed and
+ * the definition parser is not loaded yet.
  */
 function signedParse(
   f: SignedFile,
   origin: FileOrigin,
   key: string,
   cache: () => DefinitionCache<FileParse>,
-): FileParse | NeedsParser {
-  if (!f.signature) return cachedParse(f, origin);
+): FileParse | NeedsParser | undefined {
+  if (!f.signature) return parser ? cachedParse(f, origin) : undefined;
   const hit = cache().get(f.path, key, f.signature);
   const filled = hit && fillPrompt(hit, f.text);
   if (filled) {
     if (filled !== hit) cache().complete(f.path, key, filled);
     return filled;
   }
+  if (!parser) return undefined;
   const r = cachedParse(f, origin);
   // Kept as the file will hold it: no copy to make when it is written.
   if (!isNeedsParser(r)) cache().set(f.path, key, f.signature, packPrompt(withPromptAt(r, f.text)));
@@ -296,9 +308,14 @@ export async function readCachedFolder(
     let r: FileParse | NeedsParser;
     if ("known" in f) r = known.get(f.path)!;
     else {
-      r = signedParse(f, origin, key, cache);
+      let parsed = signedParse(f, origin, key, cache);
+      if (parsed === undefined) {
+        await loadDefinitionParser();
+        parsed = signedParse(f, origin, key, cache)!;
+      }
+      r = parsed;
       // Waits only for the rare file that needs a full parser loaded.
-      if (isNeedsParser(r)) r = await parseOnDemand(() => signedParse(f, origin, key, cache));
+      if (isNeedsParser(r)) r = await parseOnDemand(() => signedParse(f, origin, key, cache)!);
     }
     outcomes.push(outcomeOf(f.path, r));
   }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import {
   claudeHome,
   codexHome,
+  definitionExtensions,
   FAMILIES,
   findAllNearestProjectConfigDirs,
   getConfigDirs,
@@ -154,4 +155,9 @@ describe("findAllNearestProjectConfigDirs and getConfigDirs on a real tree", () 
     const homeless = getConfigDirs("agents", { cwd, home: "", env: {} });
     assert.ok(homeless.every((d) => d.scope === "project"));
   });
+});
+
+test("definitionExtensions: Codex folders hold .toml files too", () => {
+  assert.deepEqual(definitionExtensions("codex"), [".md", ".toml"]);
+  assert.deepEqual(definitionExtensions("claude"), [".md"]);
 });

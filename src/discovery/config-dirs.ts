@@ -40,6 +40,11 @@ export interface ConfigDir {
   path: string;
 }
 
+/** The file endings a folder of agents of `family` holds definitions in. */
+export function definitionExtensions(family: string): string[] {
+  return family === "codex" ? [".md", ".toml"] : [".md"];
+}
+
 /** `~/.claude`, or `$CLAUDE_CONFIG_DIR` when set. */
 export function claudeHome(home: string, env: DiscoveryEnv["env"]): string {
   return env.CLAUDE_CONFIG_DIR ? resolve(home, env.CLAUDE_CONFIG_DIR) : join(home, ".claude");

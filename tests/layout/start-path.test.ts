@@ -5,7 +5,9 @@
 //   node:net, node:dns, node:zlib) nor the HTML converter: they cost every
 //   child's start a few milliseconds of CPU and load when the tool runs;
 // - neither `xcsh run` nor a child loads the price catalogue at start;
-// - `xcsh run` starts its spare child before the task runner loads.
+// - `xcsh run` starts its spare child before the task runner loads;
+// - listing agents loads the definition parser (the field readers, the
+//   bundled agents' files) only for a file no cache holds.
 // The rules are tested on small inputs first, so the real checks cannot pass
 // by finding nothing.
 
@@ -123,4 +125,15 @@ test("xcsh run starts its spare child before the task runner loads", () => {
   const run = loadedWith("cli/run.ts", readSrc);
   assert.ok(run.includes("runner/spawn/spare-child.ts"));
   assert.equal(run.includes("runner/task-runner.ts"), false);
+});
+
+test("xcsh agents loads the definition parser only when a file needs parsing", () => {
+  const agents = loadedWith("cli/agents.ts", readSrc);
+  assert.ok(agents.includes("discovery/cached-parse.ts"));
+  assert.deepEqual(
+    agents.filter((f) =>
+      ["discovery/agent-file.ts", "discovery/agent-fields.ts", "discovery/bundled.ts"].includes(f)
+    ),
+    [],
+  );
 });
