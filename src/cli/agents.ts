@@ -111,7 +111,8 @@ export async function agentsCommand(args: string[]): Promise<number> {
     );
   }
   const denv = discoveryEnv(values.cwd);
-  const found = await discoverAgents(denv);
+  // A listing shows no prompt: the files the caches hold are not read.
+  const found = await discoverAgents(denv, { prompts: sub === "show" });
   reportDiscoveryWarnings(found.warnings, isVerbose(values.verbose, process.env));
 
   if (sub === "show") {

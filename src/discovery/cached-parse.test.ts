@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -97,5 +97,47 @@ describe("readCachedFolder", () => {
     finishRound(again);
     assert.deepEqual(names(second.outcomes), ["one", "two", "three"]);
     assert.deepEqual(second.outcomes.map((o) => o.warnings), outcomes.map((o) => o.warnings));
+  });
+
+  test("a listing takes what the caches hold unread; a changed file is read again", async () => {
+    const dir = join(root, "listing");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "a.md"), md("a"));
+    writeFileSync(join(dir, "b.md"), md("b"));
+    const e = {
+      cwd: root,
+      home: join(root, "home"),
+      env: { XCSH_CACHE_DIR: join(root, "cache-listing") },
+    };
+    const folderOrigin = { ...origin, path: dir };
+    const first = startRound(e);
+    await readCachedFolder(folderOrigin, first);
+    finishRound(first);
+    // Written with a time far enough back that the signature counts as settled.
+    const past = new Date(Date.now() - 60_000);
+    for (const f of ["a.md", "b.md"]) utimesSync(join(dir, f), past, past);
+    const warm = startRound(e);
+    await readCachedFolder(folderOrigin, warm);
+    finishRound(warm);
+
+    const listing = startRound(e, { prompts: false });
+    const listed = await readCachedFolder(folderOrigin, listing);
+    finishRound(listing);
+    // Its prompts are what the caches hold: none on disk, those filled in this process.
+    assert.deepEqual(listed.outcomes.map((o) => o.agent?.name), ["a", "b"]);
+    for (const o of listed.outcomes) {
+      assert.ok(["", `Do ${o.agent?.name}.`].includes(o.agent!.systemPrompt));
+    }
+    // A file that changed is read again, its new fields shown.
+    writeFileSync(join(dir, "b.md"), md("b", "model: x/y\n"));
+    const changed = startRound(e, { prompts: false });
+    const after = await readCachedFolder(folderOrigin, changed);
+    finishRound(changed);
+    assert.deepEqual(after.outcomes.map((o) => o.agent?.model), [undefined, ["x/y"]]);
+    // A run's discovery gets every prompt.
+    const run = startRound(e);
+    const full = await readCachedFolder(folderOrigin, run);
+    finishRound(run);
+    assert.deepEqual(full.outcomes.map((o) => o.agent?.systemPrompt), ["Do a.", "Do b."]);
   });
 });

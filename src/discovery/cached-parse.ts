@@ -18,7 +18,10 @@
  * with cache files reads every file (the cache keeps no prompts) and does
  * not parse an unchanged one, its signature coming from the descriptor it
  * was read from; later discoveries in the same process look at each file
- * (`stat`) first and do not read one the cache holds complete.
+ * (`stat`) first and do not read one the cache holds complete. A discovery
+ * that lists agents without their prompts (`xcsh agents`) looks at each file
+ * first too, and does not read one the cache holds at all: its agents come
+ * with empty prompts.
  *
  * A parse that needs a full parser not loaded yet loads it and parses that
  * file again (`formats/full-parsers.ts`); nothing is kept before a parse
@@ -76,6 +79,8 @@ export interface DiscoveryRound {
   readonly check: boolean;
   /** Whether an earlier discovery of this process ran: files are looked at before reading. */
   readonly again: boolean;
+  /** Whether the agents need their prompts (false: a listing, whose prompts stay empty). */
+  readonly prompts: boolean;
   readonly generation: number;
 }
 
@@ -84,8 +89,11 @@ const parseCache = new Map<string, { text: string; result: FileParse; generation
 /** Bumped by each discovery; entries a discovery did not touch are dropped after it. */
 let generation = 0;
 
-/** Starts a discovery: which caches it uses and how far it trusts them. */
-export function startRound(e: DiscoveryEnv): DiscoveryRound {
+/**
+ * Starts a discovery: which caches it uses and how far it trusts them;
+ * `prompts: false` for a listing that shows no prompt.
+ */
+export function startRound(e: DiscoveryEnv, { prompts = true } = {}): DiscoveryRound {
   const current = ++generation;
   const caches = cachesFor(e);
   // Signatures pay off when there are cache files, or a second discovery.
@@ -93,6 +101,7 @@ export function startRound(e: DiscoveryEnv): DiscoveryRound {
     caches,
     check: caches.dir !== undefined || current > 1,
     again: current > 1,
+    prompts,
     generation: current,
   };
 }
@@ -290,13 +299,13 @@ export async function readCachedFolder(
   const known = new Map<string, FileParse>();
   const extensions = definitionExtensions(origin.family);
   const within = projectFolderOf(origin);
-  const folder = round.again
+  const folder = round.again || !round.prompts
     ? await readDefinitionFolderChecked(
       origin.path,
       extensions,
       (path, sig) => {
         const hit = cache().get(path, key, sig);
-        if (hit && !lacksPrompt(hit)) known.set(path, hit);
+        if (hit && (!round.prompts || !lacksPrompt(hit))) known.set(path, hit);
         return known.has(path);
       },
       Date.now,

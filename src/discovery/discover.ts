@@ -138,11 +138,16 @@ export function agentOrigins(
 
 /**
  * Discovers and merges every agent visible from `e.cwd`. Bundled agents come
- * last, so any file-based agent of the same name shadows them.
+ * last, so any file-based agent of the same name shadows them. `prompts:
+ * false` is a listing: a file the caches hold is not read, and its agent's
+ * prompt may be empty.
  */
-export async function discoverAgents(e: DiscoveryEnv): Promise<DiscoveryResult> {
+export async function discoverAgents(
+  e: DiscoveryEnv,
+  { prompts = true }: { prompts?: boolean } = {},
+): Promise<DiscoveryResult> {
   const { origins, plugins, warnings: walked } = agentOrigins(e);
-  const round = startRound(e);
+  const round = startRound(e, { prompts });
   const reads = await Promise.all(origins.map((o) => readOrigin(o, round)));
   const bundled = await cachedBundledAgents(round);
   const { agents, shadowed } = mergeAgents([...reads.map((r) => r.agents), bundled]);
