@@ -10,7 +10,8 @@ import { rmSync } from "node:fs";
 import type { Tree } from "../generate.ts";
 import { rawFloor } from "../floor.ts";
 import { agentOrigins, discoverAgents } from "../../src/discovery/discover.ts";
-import { definitionExtensions, parseAgentFile } from "../../src/discovery/agent-file.ts";
+import { parseAgentFile } from "../../src/discovery/agent-file.ts";
+import { definitionExtensions } from "../../src/discovery/config-dirs.ts";
 import { readDefinitionFolder } from "../../src/discovery/read-files.ts";
 import {
   alternate,
