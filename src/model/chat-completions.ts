@@ -74,6 +74,31 @@ function isAbort(err: unknown, signal: AbortSignal | undefined): boolean {
     (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError"));
 }
 
+/**
+ * What a failed fetch or read of a call throws: the abort's reason when the
+ * call was aborted, else a retryable call error saying `what` with the cause.
+ */
+function transportError(
+  err: unknown,
+  signal: AbortSignal | undefined,
+  what: string,
+  call: {
+    url: string;
+    requestBodyValues: unknown;
+    statusCode?: number;
+    responseHeaders?: Record<string, string>;
+  },
+): unknown {
+  if (isAbort(err, signal)) return signal?.reason ?? err;
+  const cause = err instanceof Error ? err : new Error(String(err));
+  return new APICallError({
+    message: `${what}: ${cause.message}`,
+    cause,
+    ...call,
+    isRetryable: true,
+  });
+}
+
 /** A chat model of an OpenAI-compatible server. */
 export function chatCompletionsModel(s: ChatModelSettings): LanguageModelV4 {
   const url = `${s.baseURL.replace(/\/+$/, "")}/chat/completions`;
@@ -95,14 +120,9 @@ export function chatCompletionsModel(s: ChatModelSettings): LanguageModelV4 {
         signal: o.abortSignal,
       });
     } catch (err) {
-      if (isAbort(err, o.abortSignal)) throw o.abortSignal?.reason ?? err;
-      const cause = err instanceof Error ? err : new Error(String(err));
-      throw new APICallError({
-        message: `Cannot connect to API: ${cause.message}`,
-        cause,
+      throw transportError(err, o.abortSignal, "Cannot connect to API", {
         url,
         requestBodyValues: body,
-        isRetryable: true,
       });
     }
     const responseHeaders = headersOf(res);
@@ -141,16 +161,11 @@ export function chatCompletionsModel(s: ChatModelSettings): LanguageModelV4 {
           try {
             next = await source.read();
           } catch (err) {
-            if (isAbort(err, o.abortSignal)) throw o.abortSignal?.reason ?? err;
-            const cause = err instanceof Error ? err : new Error(String(err));
-            throw new APICallError({
-              message: `the answer broke off: ${cause.message}`,
-              cause,
+            throw transportError(err, o.abortSignal, "the answer broke off", {
               url,
               requestBodyValues: body,
               statusCode: res.status,
               responseHeaders,
-              isRetryable: true,
             });
           }
           const parts = next.done
