@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { checkFetchURL, nextRedirect } from "../tools/web/fetch-rules.ts";
+import { checkFetchURL, failureReason, nextRedirect } from "../tools/web/fetch-rules.ts";
 import {
   pinnedRequest,
   type PinnedResponse,
@@ -24,13 +24,6 @@ export type A2AResponse = { ok: true; res: PinnedResponse; url: URL } | {
   ok: false;
   error: string;
 };
-
-/** What went wrong in a request, with the system's code when there is one. */
-export function reasonOf(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const code = (err as { code?: string }).code;
-  return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
-}
 
 /**
  * One request to `raw`. `signal` ends it (and its body); the caller says
@@ -55,7 +48,7 @@ export async function a2aRequest(
       res = await pinnedRequest(url, target, request, signal);
     } catch (err) {
       if (signal.aborted) throw err;
-      return { ok: false, error: `${url.href}: request failed: ${reasonOf(err)}` };
+      return { ok: false, error: `${url.href}: request failed: ${failureReason(err)}` };
     }
     if (res.status < 300 || res.status >= 400 || res.status === 304) return { ok: true, res, url };
     res.body.destroy();

@@ -8,7 +8,8 @@
  * @module
  */
 import { type CardRead, readAgentCard } from "./agent-card.ts";
-import { a2aRequest, readBody, reasonOf } from "./a2a-request.ts";
+import { a2aRequest, readBody } from "./a2a-request.ts";
+import { failureReason } from "../tools/web/fetch-rules.ts";
 import { contentKind, mediaType } from "../tools/web/fetch-rules.ts";
 
 /** The largest card read. */
@@ -20,7 +21,7 @@ export function inlineCard(json: unknown, where: string): CardRead {
   try {
     return readAgentCard(JSON.parse(json), where);
   } catch (err) {
-    return { ok: false, error: `${where}: not JSON (${reasonOf(err)})` };
+    return { ok: false, error: `${where}: not JSON (${failureReason(err)})` };
   }
 }
 
@@ -61,7 +62,7 @@ export async function fetchCard(
   try {
     value = JSON.parse(body.text);
   } catch (err) {
-    return { ok: false, error: `${where}: not JSON (${reasonOf(err)})` };
+    return { ok: false, error: `${where}: not JSON (${failureReason(err)})` };
   }
   return readAgentCard(value, where);
 }

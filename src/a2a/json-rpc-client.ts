@@ -9,7 +9,8 @@
  * @module
  */
 import type { AgentCardTarget } from "./agent-card.ts";
-import { a2aRequest, readBody, reasonOf } from "./a2a-request.ts";
+import { a2aRequest, readBody } from "./a2a-request.ts";
+import { failureReason } from "../tools/web/fetch-rules.ts";
 import { methodName, type RpcOperation, versionHeaders } from "./rpc-shapes.ts";
 import { sseEvents } from "./sse-events.ts";
 import { readUpdate, type Update } from "./task-updates.ts";
@@ -95,7 +96,7 @@ async function jsonAnswer(res: Awaited<ReturnType<typeof post>>["res"], where: s
   try {
     value = JSON.parse(body.text);
   } catch (err) {
-    throw new A2ACallError(`${where}: the answer is not JSON (${reasonOf(err)})`);
+    throw new A2ACallError(`${where}: the answer is not JSON (${failureReason(err)})`);
   }
   return resultOf(value, where);
 }
@@ -135,7 +136,7 @@ export async function* rpcStream(
       try {
         value = JSON.parse(data);
       } catch (err) {
-        throw new A2ACallError(`${where}: a streamed event is not JSON (${reasonOf(err)})`);
+        throw new A2ACallError(`${where}: a streamed event is not JSON (${failureReason(err)})`);
       }
       const update = readUpdate(resultOf(value, where));
       if (!update) throw new A2ACallError(`${where}: a streamed event has no known shape`);
@@ -143,7 +144,7 @@ export async function* rpcStream(
     }
   } catch (err) {
     if (err instanceof A2ACallError || t.signal.aborted) throw err;
-    throw new A2ACallError(`${where}: the stream broke: ${reasonOf(err)}`);
+    throw new A2ACallError(`${where}: the stream broke: ${failureReason(err)}`);
   } finally {
     res.body.destroy();
   }

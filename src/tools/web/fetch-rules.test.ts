@@ -6,6 +6,7 @@ import {
   contentKind,
   decodeBody,
   detectCharset,
+  failureReason,
   MAX_REDIRECTS,
   nextRedirect,
 } from "./fetch-rules.ts";
@@ -132,4 +133,15 @@ describe("decodeBody", () => {
     assert.equal(r.text, "é");
     assert.match(r.note ?? "", /unknown charset "x-made-up"/);
   });
+});
+
+test("failureReason names the system's code once, the cause's first", () => {
+  const refused = Object.assign(new Error("connect failed"), { code: "ECONNREFUSED" });
+  assert.equal(failureReason(refused), "connect failed (ECONNREFUSED)");
+  const wrapped = new TypeError("fetch failed", { cause: { code: "ENOTFOUND" } });
+  assert.equal(failureReason(wrapped), "fetch failed (ENOTFOUND)");
+  const said = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+  assert.equal(failureReason(said), "read ECONNRESET");
+  assert.equal(failureReason(new SyntaxError("Unexpected token")), "Unexpected token");
+  assert.equal(failureReason("gone"), "gone");
 });

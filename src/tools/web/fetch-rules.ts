@@ -4,7 +4,8 @@
  * {@link MAX_REDIRECTS}, never back to a URL already visited, never off
  * http(s)), which content is text and which is binary, and which charset a
  * body is decoded with (the `Content-Type` charset, else a `<meta charset>`
- * near the top of an HTML page, else a byte-order mark, else UTF-8). Pure.
+ * near the top of an HTML page, else a byte-order mark, else UTF-8), and how
+ * a failed request is named ({@link failureReason}). Pure.
  *
  * @example
  * ```ts
@@ -15,6 +16,24 @@
  *
  * @module
  */
+
+/**
+ * Why a request failed, in one line: the error's message with the system's
+ * code when the message does not already say it (the code of the error's
+ * cause first: `fetch` wraps the socket's error).
+ *
+ * @example
+ * ```ts
+ * failureReason(Object.assign(new Error("connect failed"), { code: "ECONNREFUSED" }));
+ * // "connect failed (ECONNREFUSED)"
+ * ```
+ */
+export function failureReason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  const code = (cause as { code?: string } | undefined)?.code ?? (err as { code?: string }).code;
+  return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
+}
 
 /** Redirects followed before giving up. */
 export const MAX_REDIRECTS = 5;

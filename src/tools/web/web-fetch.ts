@@ -20,6 +20,7 @@ import {
   contentKind,
   decodeBody,
   detectCharset,
+  failureReason,
   mediaType,
   nextRedirect,
 } from "./fetch-rules.ts";
@@ -43,13 +44,6 @@ export interface WebFetchArgs {
 
 function timeoutOf(env: Record<string, string>): number {
   return webFetchTimeoutMs(env, WEB_FETCH_TIMEOUT_MS);
-}
-
-function reasonOf(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  const code = (cause as { code?: string } | undefined)?.code ?? (err as { code?: string }).code;
-  return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
 }
 
 export const webFetchTool: ToolSpec = {
@@ -103,7 +97,7 @@ export const webFetchTool: ToolSpec = {
             return toolError(`${url.href}: no complete answer within ${limitMs / 1000} s`);
           }
           if (ctx.signal.aborted) throw err;
-          return toolError(`${url.href}: request failed: ${reasonOf(err)}`);
+          return toolError(`${url.href}: request failed: ${failureReason(err)}`);
         }
         if (res.status < 300 || res.status >= 400 || res.status === 304) break;
         res.body.destroy();
@@ -133,7 +127,7 @@ export const webFetchTool: ToolSpec = {
           return toolError(`${url.href}: no complete answer within ${limitMs / 1000} s`);
         }
         if (ctx.signal.aborted) throw err;
-        return toolError(`${url.href}: reading the answer failed: ${reasonOf(err)}`);
+        return toolError(`${url.href}: reading the answer failed: ${failureReason(err)}`);
       }
       if (kind === "unknown") {
         if (bytesLookBinary(read.bytes)) {
