@@ -12,7 +12,7 @@ import type { AgentCardTarget } from "./agent-card.ts";
 import { a2aRequest, readBody } from "./a2a-request.ts";
 import { failureReason } from "../tools/web/fetch-rules.ts";
 import { methodName, type RpcOperation, versionHeaders } from "./rpc-shapes.ts";
-import { sseEvents } from "./sse-events.ts";
+import { sseEvents } from "../formats/server-sent-events.ts";
 import { readUpdate, type Update } from "./task-updates.ts";
 import { isRecord } from "../formats/values.ts";
 import { mediaType } from "../tools/web/fetch-rules.ts";

@@ -1,8 +1,9 @@
 /**
  * What a streamed Chat Completions answer says, as the provider interface's
  * stream parts: the server-sent events (`data: {chunk}` lines, events split
- * by blank lines, `data: [DONE]` at the end) are read as they arrive, in
- * pieces cut anywhere; each chunk's first choice gives text (`content`),
+ * by blank lines, `data: [DONE]` at the end; read as they arrive, in pieces
+ * cut anywhere, by `formats/server-sent-events.ts`, the last one even
+ * without its blank line); each chunk's first choice gives text (`content`),
  * reasoning (`reasoning_content`, or `reasoning` as Ollama and OpenRouter
  * name it) and tool calls, whose pieces are joined by their `index` (a
  * piece without one continues the last call; a call without an id gets
@@ -25,6 +26,7 @@
  * @module
  */
 import type { LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
+import { type SseItem, sseParser, TOO_LONG } from "../formats/server-sent-events.ts";
 
 type Json = Record<string, unknown>;
 
@@ -101,8 +103,7 @@ function tooLong(): Error {
 
 /** Reads one streamed answer: {@link push} its text as it comes, {@link end} once it ended. */
 export class ChatStreamReader {
-  private buffer = "";
-  private data: string[] = [];
+  private readonly events = sseParser(MAX_EVENT_CHARS);
   private text = false;
   private reasoning = false;
   private readonly calls = new Map<number, PendingCall>();
@@ -110,39 +111,18 @@ export class ChatStreamReader {
   private finish: string | undefined;
   private usage: unknown;
   private generated = 0;
-  private dataChars = 0;
-  private skipping = false;
 
   /** The parts `text` (the next piece of the answer) completes. */
   push(text: string): LanguageModelV4StreamPart[] {
     const out: LanguageModelV4StreamPart[] = [];
-    this.buffer += text;
-    for (;;) {
-      const nl = this.buffer.search(/\r\n|\r|\n/);
-      if (nl < 0) break;
-      // A lone `\r` at the end may be the first half of `\r\n`: wait for more.
-      if (this.buffer[nl] === "\r" && nl === this.buffer.length - 1) break;
-      const line = this.buffer.slice(0, nl);
-      this.buffer = this.buffer.slice(nl + (this.buffer.startsWith("\r\n", nl) ? 2 : 1));
-      this.line(line, out);
-    }
-    if (this.buffer.length + this.dataChars > MAX_EVENT_CHARS) {
-      // The event being read is dropped: what follows its end is read again.
-      if (!this.skipping) out.push({ type: "error", error: tooLong() });
-      this.skipping = true;
-      this.buffer = "";
-      this.data = [];
-      this.dataChars = 0;
-    }
+    for (const event of this.events.push(text)) this.dispatch(event, out);
     return out;
   }
 
   /** The parts that close the answer: open blocks, the tool calls, the finish. */
   end(): LanguageModelV4StreamPart[] {
-    const out: LanguageModelV4StreamPart[] = [];
-    if (this.buffer !== "") this.line(this.buffer, out);
-    this.buffer = "";
-    this.dispatch(out);
+    // The last event counts even when the body ends without its blank line.
+    const out = this.push("\n\n");
     this.closeReasoning(out);
     if (this.text) out.push({ type: "text-end", id: "txt-0" });
     this.text = false;
@@ -169,38 +149,21 @@ export class ChatStreamReader {
     return out;
   }
 
-  private line(line: string, out: LanguageModelV4StreamPart[]): void {
-    if (line === "") {
-      if (this.skipping) this.skipping = false;
-      else this.dispatch(out);
+  private dispatch(event: SseItem, out: LanguageModelV4StreamPart[]): void {
+    if (event === TOO_LONG) {
+      out.push({ type: "error", error: tooLong() });
       return;
     }
-    if (this.skipping) return;
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    if (field !== "data") return;
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    this.data.push(value);
-    this.dataChars += value.length;
-  }
-
-  private dispatch(out: LanguageModelV4StreamPart[]): void {
-    if (this.data.length === 0) return;
-    const text = this.data.join("\n");
-    this.data = [];
-    this.dataChars = 0;
-    if (text.trim() === "[DONE]") return;
+    if (event.trim() === "[DONE]") return;
     let chunk: unknown;
     try {
-      chunk = JSON.parse(text);
+      chunk = JSON.parse(event);
     } catch (err) {
-      out.push({ type: "error", error: parseError(text, err) });
+      out.push({ type: "error", error: parseError(event, err) });
       return;
     }
     if (!isObject(chunk)) {
-      out.push({ type: "error", error: parseError(text, undefined) });
+      out.push({ type: "error", error: parseError(event, undefined) });
       return;
     }
     this.chunk(chunk, out);

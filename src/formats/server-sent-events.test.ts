@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { sseEvents, sseParser } from "./sse-events.ts";
+import { MAX_EVENT_BYTES, sseEvents, sseParser, TOO_LONG } from "./server-sent-events.ts";
 
 describe("sseParser", () => {
   test("events end at a blank line, split anywhere, with CR LF or CR", () => {
@@ -38,5 +38,25 @@ describe("sseEvents", () => {
     const out: string[] = [];
     for await (const d of sseEvents(body())) out.push(d);
     assert.deepEqual(out, ["é"]);
+  });
+});
+
+describe("an event over the limit", () => {
+  test("is one TOO_LONG, kept by no one; the events after it are read", () => {
+    const p = sseParser(10);
+    assert.deepEqual(p.push("data: 0123456789abc"), [TOO_LONG]);
+    assert.deepEqual(p.push("more of it\ndata: still\n\ndata: ok\n\n"), ["ok"]);
+    assert.deepEqual(p.push("data: 01234\ndata: 56789\n\n"), [TOO_LONG]);
+  });
+  test("sseEvents fails on it, naming the limit", async () => {
+    async function* body() {
+      yield new TextEncoder().encode("data: " + "x".repeat(MAX_EVENT_BYTES + 1));
+    }
+    await assert.rejects(
+      (async () => {
+        for await (const _ of sseEvents(body())) { /* none */ }
+      })(),
+      new RegExp(`^Error: an event is over ${MAX_EVENT_BYTES} bytes$`),
+    );
   });
 });
