@@ -499,6 +499,7 @@ function driveChild(
   w: { cwd: string; home: string },
   envelope: Event,
   answer: (e: Event, write: (line: Event) => void) => void,
+  started?: (write: (line: Event) => void) => void,
 ): Promise<{ events: Event[]; code: number | null }> {
   const child = spawn(XCSH, ["__child"], {
     cwd: w.cwd,
@@ -521,6 +522,7 @@ function driveChild(
   child.stderr.resume();
   child.stdin.on("error", () => {});
   write(envelope);
+  started?.(write);
   return new Promise((resolve) => child.on("close", (code) => resolve({ events, code })));
 }
 
@@ -616,28 +618,29 @@ describe("the control channel, driven by hand", () => {
 
   test("a sibling's pause sent down holds the child's next call", async () => {
     const w = pricedWorld();
-    respond((req) =>
-      isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "ls", args: { path: "." } }] }
-    );
-    server.requests.length = 0;
+    // The pause is sent while the first call is in flight, and that call's answer is
+    // held long enough for the child to read it: the next call is what must wait.
+    let write: ((line: Event) => void) | undefined;
     let sentAt = 0;
     let requestsWhenSent = -1;
-    const { events, code } = await driveChild(w, envelopeFor(w), (e, write) => {
-      // After the first answer, a sibling's pause: the local provider has no key.
-      if (e.type === "usage" && sentAt === 0) {
-        sentAt = Date.now();
-        requestsWhenSent = server.requests.length;
-        write({
-          type: "rate_limit",
-          version: 1,
-          provider: "local",
-          key: "",
-          pauseUntil: sentAt + 2000,
-        });
-        // Another version of the message is not this child's to act on.
-        write({ type: "rate_limit", version: 2, provider: "local", key: "", pauseUntil: 0 });
-      }
+    respond((req) => {
+      if (isAfterTool(req)) return { text: "done" };
+      sentAt = Date.now();
+      requestsWhenSent = server.requests.length;
+      // A sibling's pause: the local provider has no key.
+      write!({
+        type: "rate_limit",
+        version: 1,
+        provider: "local",
+        key: "",
+        pauseUntil: sentAt + 2000,
+      });
+      // Another version of the message is not this child's to act on.
+      write!({ type: "rate_limit", version: 2, provider: "local", key: "", pauseUntil: 0 });
+      return { toolCalls: [{ name: "ls", args: { path: "." } }], delayMs: 400 };
     });
+    server.requests.length = 0;
+    const { events, code } = await driveChild(w, envelopeFor(w), () => {}, (w2) => write = w2);
     assert.equal(requestsWhenSent, 1);
     assert.equal(code, 0);
     assert.equal(server.requests.length, 2);
