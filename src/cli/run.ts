@@ -548,7 +548,7 @@ async function runCall(
       t.envelope.model
         ? thinkingShown(
           t.envelope.model,
-          t.envelope.thinkingLevel ?? t.envelope.agent.thinkingLevel,
+          t.envelope.modelSettings?.thinkingLevel,
           loaded.config,
           process.env,
         )
