@@ -488,7 +488,7 @@ export function parseAgentFields(
   }
 
   // Codex's `model_verbosity`: whether a model is sent it is the plan's
-  // decision (`plan/child-verbosity.ts`).
+  // decision (`plan/child-model-settings.ts`).
   const verbosity = fm.model_verbosity;
   if (verbosity !== undefined && verbosity !== null) {
     const v = typeof verbosity === "string" ? verbosity.trim().toLowerCase() : undefined;
