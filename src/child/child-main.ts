@@ -30,7 +30,7 @@ import {
   splitModelId,
 } from "../model/providers.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../model/retry.ts";
-import { isOllama, samplingFor, type ServerFacts } from "../model/capabilities.ts";
+import { isOllama, type ServerFacts } from "../model/capabilities.ts";
 import { ollamaFacts } from "../model/ollama-show.ts";
 import type { OutputValidator } from "../schema/output-schema.ts";
 import { killAllCommandGroups } from "../tools/command-groups.ts";
@@ -66,7 +66,6 @@ import {
 import { windowBeforeCatalogue } from "../model/configured-window.ts";
 import {
   announcingTools,
-  envelopeSampling,
   redactingTools,
   stopMessage,
   StopReason,
@@ -293,9 +292,6 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
   };
   const target = { model: choice.id, baseURL: hideUrlCredentials(provider.baseURL) };
-  const level = envelope.thinkingLevel;
-  const sampling = samplingFor(provider.type, choice.model, level, envelopeSampling(envelope));
-  if (sampling.note) log(`xcsh: ${target.model}: ${sampling.note}`);
   const system = systemPromptOf(envelope, validator.value, tools.has("skill"), submit.schemaInTool);
   const toolDefs = [...[...tools.values()].map(toolDefinition), submit.definition];
   useProviderLimits({ [provider.name]: config.providers[provider.name] });
@@ -303,14 +299,12 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     id,
     provider,
     model: { name: choice.model, id: target.model, baseURL: target.baseURL },
-    level,
-    ...(envelope.verbosity ? { verbosity: envelope.verbosity } : {}),
+    settings: envelope.modelSettings ?? {},
     facts: ready.facts,
     makeModel: ready.makeModel,
     first: ready.model,
     system,
     tools: toolDefs,
-    sampling: sampling.sampling,
     policy,
     // A small window is not spent on output: a request asks for at most a quarter of it.
     maxOutputTokens: Math.floor(window.tokens * MAX_RESERVE_SHARE),

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import {
   announcingTools,
   displayFile,
-  envelopeSampling,
   redactingTools,
   stopMessage,
   StopReason,
@@ -62,16 +61,6 @@ describe("announcingTools", () => {
   test("without a hook the tools are the same", () => {
     const tools = new Map<string, ToolSpec>();
     assert.equal(announcingTools(tools, undefined), tools);
-  });
-});
-
-describe("envelopeSampling", () => {
-  test("only what the envelope sets", () => {
-    assert.deepEqual(envelopeSampling(envelope()), {});
-    assert.deepEqual(envelopeSampling(envelope({ temperature: 0, topK: 3 })), {
-      temperature: 0,
-      topK: 3,
-    });
   });
 });
 

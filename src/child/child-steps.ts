@@ -82,17 +82,6 @@ export function announcingTools(
   return out;
 }
 
-/** The sampling settings the envelope sends, as the model call's own. */
-export function envelopeSampling(
-  envelope: TaskEnvelope,
-): { temperature?: number; topP?: number; topK?: number } {
-  return {
-    ...(envelope.temperature !== undefined ? { temperature: envelope.temperature } : {}),
-    ...(envelope.topP !== undefined ? { topP: envelope.topP } : {}),
-    ...(envelope.topK !== undefined ? { topK: envelope.topK } : {}),
-  };
-}
-
 /** The context every tool of the run gets. */
 export function toolContextFor(o: {
   envelope: TaskEnvelope;

@@ -1,7 +1,8 @@
 /**
  * How the child's loop calls the model, one turn at a time: the request for
- * this provider and model (thinking, cache key, the verbosity the plan
- * names, the parameters the server refused so far), the stream of one turn
+ * this provider and model (the plan's model settings as the provider's own:
+ * thinking, the sampling settings the model takes, the verbosity; the cache
+ * key; the parameters the server refused so far), the stream of one turn
  * with its text as `text` events, the retries of a failed call as `retry`
  * events, a parameter the server refuses dropped for the rest of the task,
  * and the turn's usage as a `usage` event. Every attempt first waits for the provider's rate limits
@@ -18,9 +19,10 @@ import {
   droppable,
   modelRequest,
   type OptionalParameter,
+  samplingFor,
   type ServerFacts,
 } from "../model/capabilities.ts";
-import type { ThinkingLevel, Verbosity } from "../types.ts";
+import type { ModelSettings } from "../protocol/envelope.ts";
 import type { Emit } from "../protocol/events.ts";
 import type { LanguageModel, Message, ToolDefinition } from "./conversation.ts";
 import { callModelWithRetries } from "./retries.ts";
@@ -40,9 +42,8 @@ export interface ModelCallerOptions {
   provider: ResolvedProvider;
   /** The model's own name at the provider, and `provider/model` for messages. */
   model: { name: string; id: string; baseURL: string };
-  level: ThinkingLevel | undefined;
-  /** The verbosity the plan names (only ever for OpenAI: `plan/child-verbosity.ts`). */
-  verbosity?: Verbosity;
+  /** What every call is sent, as the plan decided it (`plan/child-model-settings.ts`). */
+  settings: ModelSettings;
   facts: ServerFacts | undefined;
   /** Builds the model (again, without usage reports, if the server refuses them). */
   makeModel: (options?: { includeUsage?: boolean }) => Promise<LanguageModel>;
@@ -50,7 +51,6 @@ export interface ModelCallerOptions {
   first: LanguageModel;
   system: string;
   tools: ToolDefinition[];
-  sampling: { temperature?: number; topP?: number; topK?: number };
   policy: RetryPolicy;
   /** Most output tokens a request asks for (a small window's share). */
   maxOutputTokens?: number;
@@ -85,11 +85,19 @@ export function createModelCaller(
   o: ModelCallerOptions,
 ): { callModel: CallModel; reserve: () => number } {
   const { id, provider, emit, log, policy } = o;
+  const { thinkingLevel, temperature, topP, topK, verbosity } = o.settings;
+  // A sampling setting the model does not take is left out, and said once.
+  const sampling = samplingFor(provider.type, o.model.name, thinkingLevel, {
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(topP !== undefined ? { topP } : {}),
+    ...(topK !== undefined ? { topK } : {}),
+  });
+  if (sampling.note) log(`xcsh: ${o.model.id}: ${sampling.note}`);
   let model = o.first;
   const cacheKey = `xcsh-${crypto.randomUUID()}`;
   // Optional parameters the server refused: they stay off for the rest of the task.
   const dropped = new Set<OptionalParameter>();
-  const request = (level = o.level) => {
+  const request = (level = thinkingLevel) => {
     const r = modelRequest({
       type: provider.type,
       provider: provider.name,
@@ -104,7 +112,7 @@ export function createModelCaller(
       providerOptions: mergeProviderOptions(
         mergeProviderOptions(r.providerOptions, cacheOptions(provider.type, cacheKey)),
         // The SDK sends it as the Responses API's `text.verbosity`.
-        o.verbosity ? { openai: { textVerbosity: o.verbosity } } : {},
+        verbosity ? { openai: { textVerbosity: verbosity } } : {},
       ),
     };
   };
@@ -157,7 +165,7 @@ export function createModelCaller(
         onAnswer,
         controls: { forceTool: force, narrow },
         breakpoints: provider.type === "anthropic",
-        sampling: o.sampling,
+        sampling: sampling.sampling,
       }).catch(async (err) => {
         const p = refusedParameter(err);
         const forced = force !== undefined && !narrow;

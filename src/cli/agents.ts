@@ -25,53 +25,9 @@ import {
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
 import { unknownAgentMessage } from "../plan/guards.ts";
 import type { AgentDefinition } from "../types.ts";
+import { agentSummary } from "./agent-summary.ts";
 
 const FLAGS = LISTING_FLAGS;
-
-const SUMMARY_ORDER = [
-  "name",
-  "description",
-  "source",
-  "family",
-  "plugin",
-  "filePath",
-  "tools",
-  "unknownTools",
-  "disallowedTools",
-  "disallowedAgents",
-  "permissions",
-  "planMode",
-  "hooks",
-  "skills",
-  "memory",
-  "background",
-  "mcpServers",
-  "spawns",
-  "model",
-  "thinkingLevel",
-  "maxTurns",
-  "timeout",
-  "recursive",
-  "omitContextFiles",
-  "sandbox",
-  "temperature",
-  "topP",
-  "topK",
-  "verbosity",
-  "notRunnable",
-  "ignoredFields",
-  "output",
-] as const;
-
-/** The listing fields of an agent, in a stable order, without its prompt. */
-export function agentSummary(a: AgentDefinition): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of SUMMARY_ORDER) {
-    const v = a[k];
-    if (v !== undefined) out[k] = v;
-  }
-  return out;
-}
 
 /** Who hides an agent, as printed by `agents --all`. */
 function shadowRef(a: AgentDefinition): Record<string, unknown> {

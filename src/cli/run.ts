@@ -563,7 +563,7 @@ async function runCall(
       t.envelope.model
         ? thinkingShown(
           t.envelope.model,
-          t.envelope.thinkingLevel ?? t.envelope.agent.thinkingLevel,
+          t.envelope.modelSettings?.thinkingLevel,
           loaded.config,
           process.env,
         )

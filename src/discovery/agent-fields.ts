@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { remoteDescription, remoteFields } from "./remote-fields.ts";
+import { REMOTE_KEYS, remoteDescription, remoteFields } from "./remote-fields.ts";
 import {
   type Frontmatter,
   FrontmatterError,
@@ -44,6 +44,59 @@ import {
   type Verbosity,
   VERBOSITY_LEVELS,
 } from "../types.ts";
+
+/**
+ * Every frontmatter key {@link parseAgentFields} reads, in all its
+ * spellings (the remote ones `remote-fields.ts` reads with them): `xcsh
+ * agents check` calls none of them unknown or not used
+ * (`field-catalogue.ts`). A key the reader starts reading goes here too;
+ * a test checks the two agree.
+ */
+export const HONOURED_FIELDS: readonly string[] = [
+  "name",
+  "description",
+  "tools",
+  "disallowedTools",
+  "disallowed_tools",
+  "spawns",
+  "model",
+  "thinkingLevel",
+  "thinking-level",
+  "thinking_level",
+  "thinking",
+  "effort",
+  "output",
+  "maxTurns",
+  "max_turns",
+  "max-turns",
+  "timeout",
+  "timeout_mins",
+  "timeout-mins",
+  "sandbox",
+  "sandbox_mode",
+  "mcpServers",
+  "mcp-servers",
+  "mcp_servers",
+  "recursive",
+  "omitClaudeMd",
+  "context",
+  "isolation",
+  "writes",
+  "launcher",
+  "permissionMode",
+  "kind",
+  ...REMOTE_KEYS,
+  "temperature",
+  "top_p",
+  "top_k",
+  "model_verbosity",
+  "skills",
+  "hooks",
+  "accept",
+  "acceptRetries",
+  "memory",
+  "background",
+];
 
 /** The parsed fields of an agent, before its origin and prompt are attached. */
 export type AgentFields = Omit<
@@ -435,7 +488,7 @@ export function parseAgentFields(
   }
 
   // Codex's `model_verbosity`: whether a model is sent it is the plan's
-  // decision (`plan/child-verbosity.ts`).
+  // decision (`plan/child-model-settings.ts`).
   const verbosity = fm.model_verbosity;
   if (verbosity !== undefined && verbosity !== null) {
     const v = typeof verbosity === "string" ? verbosity.trim().toLowerCase() : undefined;
@@ -494,7 +547,7 @@ export function parseAgentFields(
   if (!skills.ok) warn("skills", `${skills.reason}; ignored`);
   else if (skills.list) fields.skills = dedupe(skills.list);
 
-  const notes = fieldNotes(fm);
+  const notes = fieldNotes(fm, HONOURED_FIELDS);
   if (notes.ignored.length > 0) fields.ignoredFields = notes.ignored;
   if (notes.unknown.length > 0) {
     // One warning for the file: a typo reads best with its correction beside it.

@@ -3,14 +3,8 @@
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  DISPLAY_FIELDS,
-  fieldNotes,
-  HONOURED_FIELDS,
-  IGNORED_FIELDS,
-  nearestField,
-} from "./field-catalogue.ts";
-import { parseAgentFields } from "./agent-fields.ts";
+import { DISPLAY_FIELDS, fieldNotes, IGNORED_FIELDS, nearestField } from "./field-catalogue.ts";
+import { HONOURED_FIELDS, parseAgentFields } from "./agent-fields.ts";
 
 /** The subagent keys each ecosystem documents (Claude Code 2.1, Gemini CLI, Codex). */
 const ECOSYSTEM_KEYS = {
@@ -87,6 +81,26 @@ describe("field catalogue", () => {
     }
   });
 
+  test("the honoured keys are exactly the keys parseAgentFields reads", () => {
+    // Every key the reader looks up, whatever the file holds: a local agent
+    // and a remote one (whose card keys are read only for `kind: remote`).
+    const read = new Set<string>();
+    const watched = (fm: Record<string, unknown>) =>
+      new Proxy(fm, {
+        get(target, key, receiver) {
+          if (typeof key === "string") read.add(key);
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    for (
+      const fm of [
+        { name: "a", description: "d" },
+        { name: "a", description: "d", kind: "remote", agent_card_url: "https://x/card" },
+      ]
+    ) assert.ok(parseAgentFields(watched(fm), { file: "a.md" }).ok);
+    assert.deepEqual([...read].sort(), [...HONOURED_FIELDS].sort());
+  });
+
   const typos: [string, string | undefined][] = [
     ["dissallowedTools", "disallowedTools"],
     ["disalowedTools", "disallowedTools"],
@@ -98,12 +112,16 @@ describe("field catalogue", () => {
     ["frobnicate", undefined],
   ];
   for (const [typo, nearest] of typos) {
-    test(`nearest key of ${typo}`, () => assert.equal(nearestField(typo), nearest));
+    test(`nearest key of ${typo}`, () =>
+      assert.equal(nearestField(typo, HONOURED_FIELDS), nearest));
   }
 
   test("fieldNotes sorts a file's keys", () => {
     assert.deepEqual(
-      fieldNotes({ name: "a", color: "red", initialPrompt: "hi", dissallowedTools: "Bash" }),
+      fieldNotes(
+        { name: "a", color: "red", initialPrompt: "hi", dissallowedTools: "Bash" },
+        HONOURED_FIELDS,
+      ),
       {
         ignored: ["initialPrompt"],
         unknown: [{ key: "dissallowedTools", nearest: "disallowedTools" }],

@@ -1,70 +1,23 @@
 /**
  * Every frontmatter key the ecosystems write in an agent file, and what xcsh
- * does with it: honoured (read by `agent-fields.ts`), display-only (cosmetic, never
- * warned), or not used (named by `xcsh agents check` and once in a run's
- * summary, with why). A key in none of these is unknown: usually a typo,
- * named with the nearest known key. Sources: the subagent field lists of
+ * does with it: honoured (read by the reader, which lists its keys beside
+ * itself: `HONOURED_FIELDS` of `agent-fields.ts`, passed in here),
+ * display-only (cosmetic, never warned), or not used (named by `xcsh agents
+ * check` and once in a run's summary, with why). A key in none of these is
+ * unknown: usually a typo, named with the nearest known key. Sources: the subagent field lists of
  * Claude Code 2.1, Gemini CLI's `docs/core/subagents.md` and
  * `docs/core/remote-agents.md`, and the Codex custom-agent schema. Pure data
  * and pure functions.
  *
  * @example
  * ```ts
- * fieldNotes({ name: "a", description: "d", initialPrompt: "hi", dissallowedTools: "Bash" });
+ * const honoured = ["name", "description", "tools", "disallowedTools"];
+fieldNotes({ name: "a", description: "d", initialPrompt: "hi", dissallowedTools: "Bash" }, honoured);
  * // { ignored: ["initialPrompt"], unknown: [{ key: "dissallowedTools", nearest: "disallowedTools" }] }
  * ```
  *
  * @module
  */
-
-/** Keys `parseAgentFields` reads (all spellings). */
-export const HONOURED_FIELDS: readonly string[] = [
-  "name",
-  "description",
-  "tools",
-  "disallowedTools",
-  "disallowed_tools",
-  "spawns",
-  "model",
-  "thinkingLevel",
-  "thinking-level",
-  "thinking_level",
-  "thinking",
-  "effort",
-  "output",
-  "maxTurns",
-  "max_turns",
-  "max-turns",
-  "timeout",
-  "timeout_mins",
-  "timeout-mins",
-  "sandbox",
-  "sandbox_mode",
-  "mcpServers",
-  "mcp-servers",
-  "mcp_servers",
-  "recursive",
-  "omitClaudeMd",
-  "context",
-  "isolation",
-  "writes",
-  "launcher",
-  "permissionMode",
-  "kind",
-  "agent_card_url",
-  "agent_card_json",
-  "auth",
-  "temperature",
-  "top_p",
-  "top_k",
-  "model_verbosity",
-  "skills",
-  "hooks",
-  "accept",
-  "acceptRetries",
-  "memory",
-  "background",
-];
 
 /** Cosmetic keys: shown nowhere, warned about never. */
 export const DISPLAY_FIELDS: readonly string[] = [
@@ -83,11 +36,10 @@ export const IGNORED_FIELDS: Readonly<Record<string, string>> = {
   model_reasoning_summary: "not sent to the model",
 };
 
-const KNOWN: readonly string[] = [
-  ...HONOURED_FIELDS,
-  ...DISPLAY_FIELDS,
-  ...Object.keys(IGNORED_FIELDS),
-];
+/** Every key some ecosystem writes: the `honoured` ones, display-only and not used. */
+function knownFields(honoured: readonly string[]): string[] {
+  return [...honoured, ...DISPLAY_FIELDS, ...Object.keys(IGNORED_FIELDS)];
+}
 
 /** Edit distance with adjacent transpositions, case-insensitive. */
 function distance(a: string, b: string): number {
@@ -107,11 +59,14 @@ function distance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
-/** The known key nearest `key`, when it is close enough to be a typo. */
-export function nearestField(key: string): string | undefined {
+/**
+ * The known key nearest `key` (of the `honoured` ones, display-only and not
+ * used), when it is close enough to be a typo.
+ */
+export function nearestField(key: string, honoured: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
-  for (const k of KNOWN) {
+  for (const k of knownFields(honoured)) {
     const dist = distance(key, k);
     if (dist < bestD) {
       best = k;
@@ -128,16 +83,16 @@ export interface FieldNotes {
   unknown: { key: string; nearest?: string }[];
 }
 
-/** What to say about the keys of one file's frontmatter. */
-export function fieldNotes(fm: Record<string, unknown>): FieldNotes {
+/** What to say about the keys of one file's frontmatter, the reader reading `honoured`. */
+export function fieldNotes(fm: Record<string, unknown>, honoured: readonly string[]): FieldNotes {
   const notes: FieldNotes = { ignored: [], unknown: [] };
   for (const key of Object.keys(fm)) {
-    if (HONOURED_FIELDS.includes(key) || DISPLAY_FIELDS.includes(key)) continue;
+    if (honoured.includes(key) || DISPLAY_FIELDS.includes(key)) continue;
     if (Object.hasOwn(IGNORED_FIELDS, key)) {
       notes.ignored.push(key);
       continue;
     }
-    const nearest = nearestField(key);
+    const nearest = nearestField(key, honoured);
     notes.unknown.push(nearest ? { key, nearest } : { key });
   }
   return notes;

@@ -24,6 +24,9 @@ export type RemoteFields =
   | { ok: true; remote: RemoteAgent; notRunnable?: string }
   | { ok: false; field: string; message: string };
 
+/** The frontmatter keys {@link remoteFields} reads. */
+export const REMOTE_KEYS: readonly string[] = ["agent_card_url", "agent_card_json", "auth"];
+
 /** Auth types Gemini CLI knows that xcsh does not send. */
 const UNSUPPORTED_AUTH = ["google-credentials", "oauth"];
 

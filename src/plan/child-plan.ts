@@ -13,8 +13,8 @@
  *    (`child-hooks.ts`); plan mode (`task-preparation.ts`);
  * 3. a remote agent's target and credentials (`remote-plan.ts`);
  * 4. the output schema (`child-schema.ts`);
- * 5. the model and provider (`child-model.ts`), and the verbosity it is
- *    sent (`child-verbosity.ts`);
+ * 5. the model and provider (`child-model.ts`), and what its calls are
+ *    sent (`child-model-settings.ts`);
  * 6. the sandbox (`sandbox-choice.ts`);
  * 7. the prompt context: instruction files and environment facts
  *    (`prompt-context-gather.ts`);
@@ -47,7 +47,7 @@ import { settingsHooksOnce } from "./child-hooks.ts";
 import { childMcpServers } from "./child-mcp.ts";
 import { childMemory } from "./child-memory.ts";
 import { childModel } from "./child-model.ts";
-import { childVerbosity } from "./child-verbosity.ts";
+import { childModelSettings } from "./child-model-settings.ts";
 import { outputSchemaProblem } from "./child-schema.ts";
 import { childSkills } from "./child-skills.ts";
 import { resolveOutputSchema } from "./effective.ts";
@@ -166,7 +166,7 @@ export async function planChildren(
   if (!model.ok && !remote.target && !opts.withoutModel && !resumesOnly(req)) {
     return usage(`Cannot run '${agent.name}': ${model.error}`);
   }
-  const verbosity = childVerbosity(
+  const modelSettings = childModelSettings(
     agent,
     remote.target || !model.ok ? undefined : model.value,
     config,
@@ -226,7 +226,7 @@ export async function planChildren(
     context: req.context,
     outputSchema,
     model: remote.target ? { id: remoteModelId(asked) } : model.ok ? model.value : null,
-    verbosity,
+    modelSettings,
     cwd: env.cwd,
     planMode,
     toolSet,

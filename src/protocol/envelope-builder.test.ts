@@ -2,10 +2,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
   buildEnvelope,
+  envelopeAgent,
   type EnvelopeParts,
   envelopeSizeProblem,
   envelopeText,
-  sampling,
 } from "./envelope-builder.ts";
 import { ENVELOPE_FIELDS, parseEnvelope as parseWith } from "./envelope.ts";
 import { planReaders } from "../child/plan-readers.ts";
@@ -87,7 +87,13 @@ describe("buildEnvelope", () => {
     assert.equal(wire.context, null);
     assert.equal(wire.budget, false);
     assert.equal(wire.memory, null);
-    assert.equal(wire.verbosity, null);
+    assert.deepEqual(wire.modelSettings, {
+      thinkingLevel: null,
+      temperature: null,
+      topP: null,
+      topK: null,
+      verbosity: null,
+    });
     assert.deepEqual(wire.skills, []);
     assert.deepEqual(wire.mcpServers, {});
     assert.deepEqual(wire.sandbox, {
@@ -103,8 +109,7 @@ describe("buildEnvelope", () => {
       const k of [
         "context",
         "modelNote",
-        "thinkingLevel",
-        "verbosity",
+        "modelSettings",
         "mcpServers",
         "skills",
         "memory",
@@ -120,7 +125,7 @@ describe("buildEnvelope", () => {
         context: "c",
         model: { id: "m", note: "fell back" },
         agent: { ...agent, thinkingLevel: "high", temperature: 0.2, verbosity: "high" },
-        verbosity: "low",
+        modelSettings: { thinkingLevel: "high", temperature: 0.2, verbosity: "low" },
         skills: [{ name: "s", description: "d", filePath: "/s/SKILL.md" }],
         commandGitSettings: [["filter.x.clean", ""]],
       }),
@@ -128,11 +133,23 @@ describe("buildEnvelope", () => {
     assert.deepEqual(full.commandGitSettings, [["filter.x.clean", ""]]);
     assert.equal(full.context, "c");
     assert.equal(full.modelNote, "fell back");
-    assert.equal(full.thinkingLevel, "high");
-    assert.equal(full.temperature, 0.2);
-    // The plan's decision travels, not the agent's raw field.
-    assert.equal(full.verbosity, "low");
-    assert.equal("verbosity" in full.agent, false);
+    // The plan's decision travels, not the agent's raw fields.
+    assert.deepEqual(full.modelSettings, {
+      thinkingLevel: "high",
+      temperature: 0.2,
+      verbosity: "low",
+    });
+    for (const k of ["thinkingLevel", "temperature", "verbosity"]) {
+      assert.equal(k in full.agent, false, k);
+    }
+    const wire = JSON.parse(envelopeText(full)).modelSettings;
+    assert.deepEqual(wire, {
+      thinkingLevel: "high",
+      temperature: 0.2,
+      topP: null,
+      topK: null,
+      verbosity: "low",
+    });
     assert.equal(full.skills?.length, 1);
   });
   test("no model (a dry run): null, which a child refuses", () => {
@@ -146,10 +163,20 @@ describe("buildEnvelope", () => {
   });
 });
 
-describe("sampling", () => {
-  test("only the settings the agent sets", () => {
-    assert.deepEqual(sampling(agent), {});
-    assert.deepEqual(sampling({ ...agent, topP: 0.9, topK: 4 }), { topP: 0.9, topK: 4 });
+describe("envelopeAgent", () => {
+  test("without its spawn field and the fields of its model settings", () => {
+    const full: AgentDefinition = {
+      ...agent,
+      spawns: "*",
+      thinkingLevel: "low",
+      temperature: 0.1,
+      topP: 0.9,
+      topK: 4,
+      verbosity: "high",
+      maxTurns: 3,
+    };
+    assert.deepEqual(envelopeAgent(full), { ...agent, maxTurns: 3 });
+    assert.equal(full.spawns, "*", "the agent given is left as it was");
   });
 });
 

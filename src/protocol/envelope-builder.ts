@@ -1,8 +1,9 @@
 /**
  * How the parent writes a task envelope, the child's complete plan: the
  * agent without its spawn field (the right travels once, as
- * `toolSet.spawns`), the blocked agent (the rule is `variables.ts`'s), the
- * agent's sampling settings as the envelope's own, the text on the wire
+ * `toolSet.spawns`) and without the fields its model settings are decided
+ * from (they travel once, as the decided `modelSettings`), the blocked
+ * agent (the rule is `variables.ts`'s), the text on the wire
  * with every field of the protocol in its order (`null` for none:
  * {@link envelopeText}), and the size limit every envelope must stay under
  * before a child is started for it. Pure.
@@ -23,7 +24,6 @@ import type {
   McpServerDef,
   SandboxSetting,
   SkillRef,
-  Verbosity,
   XcshConfig,
 } from "../types.ts";
 import type { PromptContext } from "./prompt-context.ts";
@@ -31,6 +31,8 @@ import {
   ENVELOPE_FIELDS,
   ENVELOPE_VERSION,
   type EnvelopeToolSet,
+  MODEL_SETTING_KEYS,
+  type ModelSettings,
   type TaskEnvelope,
 } from "./envelope.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES, type TaskLimits } from "./limits.ts";
@@ -43,8 +45,8 @@ export interface EnvelopeParts {
   outputSchema: unknown;
   /** The resolved model; null only when none resolved (a dry run, a resume not yet bound). */
   model: { id: string; note?: string } | null;
-  /** The verbosity the model calls carry (`plan/child-verbosity.ts`); none: absent. */
-  verbosity?: Verbosity;
+  /** What every model call is sent (`plan/child-model-settings.ts`); none: absent or `{}`. */
+  modelSettings?: ModelSettings;
   cwd: string;
   planMode: boolean;
   toolSet: EnvelopeToolSet;
@@ -66,13 +68,19 @@ export interface EnvelopeParts {
   settingsHooks?: AgentHooks;
 }
 
-/** The sampling settings an agent file asks for, as envelope fields. */
-export function sampling(agent: AgentDefinition): Partial<TaskEnvelope> {
-  const out: Partial<TaskEnvelope> = {};
-  if (agent.temperature !== undefined) out.temperature = agent.temperature;
-  if (agent.topP !== undefined) out.topP = agent.topP;
-  if (agent.topK !== undefined) out.topK = agent.topK;
-  return out;
+/**
+ * `agent` without its spawn field and the fields of its model settings:
+ * the right and the settings travel once, as the plan decided them.
+ */
+export function envelopeAgent(agent: AgentDefinition): AgentDefinition {
+  const { spawns: _right, ...rest } = agent;
+  for (const key of MODEL_SETTING_KEYS) delete rest[key];
+  return rest;
+}
+
+/** The decided model settings, as the envelope's field (none: absent). */
+function settings(given: ModelSettings | undefined): Partial<TaskEnvelope> {
+  return given && Object.keys(given).length > 0 ? { modelSettings: { ...given } } : {};
 }
 
 /** The agent a child of `agent` may not start, as the envelope's field (none: absent). */
@@ -90,9 +98,7 @@ export function buildEnvelope(
   p: EnvelopeParts,
 ): TaskEnvelope {
   const { model } = p;
-  // The spawn right travels once: as the decided `toolSet.spawns`; the
-  // verbosity as the plan decided it for the model, never as the file said.
-  const { spawns: _right, verbosity: _asked, ...agent } = p.agent;
+  const agent = envelopeAgent(p.agent);
   return {
     version: ENVELOPE_VERSION,
     id: task.id,
@@ -102,9 +108,7 @@ export function buildEnvelope(
     outputSchema: p.outputSchema,
     model: model ? model.id : null,
     ...(model && model.note ? { modelNote: model.note } : {}),
-    ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
-    ...sampling(agent),
-    ...(p.verbosity ? { verbosity: p.verbosity } : {}),
+    ...settings(p.modelSettings),
     cwd: p.cwd,
     planMode: p.planMode,
     toolSet: p.toolSet,
@@ -154,6 +158,8 @@ export function envelopeText(envelope: TaskEnvelope): string {
   }
   const { mode, network, reach, required } = envelope.sandbox;
   wire.sandbox = { mode, network, reach: reach ?? null, required };
+  const asked = envelope.modelSettings ?? {};
+  wire.modelSettings = Object.fromEntries(MODEL_SETTING_KEYS.map((k) => [k, asked[k] ?? null]));
   return JSON.stringify(wire);
 }
 

@@ -52,12 +52,30 @@ describe("parseEnvelope", () => {
   });
 
   test("a verbosity is kept as the parent decided it; null is none", () => {
-    const r = parseEnvelope(withField("verbosity", "low"));
+    const r = parseEnvelope(withField("modelSettings.verbosity", "low"));
     assert.ok(r.ok, r.ok ? "" : r.error);
-    assert.equal(r.value.verbosity, "low");
+    assert.deepEqual(r.value.modelSettings, { verbosity: "low" });
     const none = parseEnvelope(JSON.stringify(good));
-    assert.equal(good.verbosity, null);
-    assert.equal(none.ok && "verbosity" in none.value, false);
+    assert.equal(good.modelSettings.verbosity, null);
+    assert.equal(none.ok && "modelSettings" in none.value, false);
+  });
+
+  test("the model settings are kept as the parent decided them", () => {
+    const settings = {
+      thinkingLevel: "high",
+      temperature: 0,
+      topP: 0.5,
+      topK: 40,
+      verbosity: null,
+    };
+    const r = parseEnvelope(withField("modelSettings", settings));
+    assert.ok(r.ok, r.ok ? "" : r.error);
+    assert.deepEqual(r.value.modelSettings, {
+      thinkingLevel: "high",
+      temperature: 0,
+      topP: 0.5,
+      topK: 40,
+    });
   });
 
   test("the wire holds every field of the protocol, in its order", () => {
@@ -136,13 +154,35 @@ describe("parseEnvelope", () => {
     ["writes", "src/**", /'writes' must be a list of strings/],
     ["writes", ["../x/**"], /'writes': '\.\.\/x\/\*\*' leaves the project/],
     ["writes", [], /'writes': a lane needs at least one glob/],
-    ["thinkingLevel", "huge", /'thinkingLevel'/],
+    ["modelSettings", null, /'modelSettings' must be an object \{thinkingLevel, temperature/],
     [
-      "verbosity",
-      "loud",
-      /^invalid envelope: 'verbosity' must be one of low, medium, high, or null$/,
+      "modelSettings.thinkingLevel",
+      "huge",
+      /^invalid envelope: 'modelSettings\.thinkingLevel' must be one of off, minimal/,
     ],
-    ["verbosity", 1, /'verbosity' must be one of low, medium, high, or null/],
+    [
+      "modelSettings.temperature",
+      3,
+      /^invalid envelope: 'modelSettings\.temperature' must be a number from 0 to 2, or null$/,
+    ],
+    ["modelSettings.topP", "0.5", /'modelSettings\.topP' must be a number from 0 to 1, or null/],
+    ["modelSettings.topK", -1, /'modelSettings\.topK' must be a number from 0 to 1000, or null/],
+    [
+      "modelSettings.verbosity",
+      "loud",
+      /^invalid envelope: 'modelSettings\.verbosity' must be one of low, medium, high, or null$/,
+    ],
+    [
+      "modelSettings.verbosity",
+      1,
+      /'modelSettings\.verbosity' must be one of low, medium, high, or null/,
+    ],
+    [
+      "modelSettings.verbosity",
+      undefined,
+      /^invalid envelope: 'modelSettings\.verbosity' is missing$/,
+    ],
+    ["modelSettings.seed", 1, /'modelSettings\.seed' is not a field of a version 2 plan/],
     ["limits.timeoutMs", 1.5, /'limits\.timeoutMs' must be a positive integer/],
     ["limits.submitRetries", -1, /'limits\.submitRetries' must be an integer ≥ 0/],
     ["config", "yes", /'config' must be an object/],

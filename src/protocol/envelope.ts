@@ -82,17 +82,12 @@ export interface TaskEnvelope {
   model: string | null;
   /** Why `model` is not the agent's own (a fallback to `models.default`), for the `start` event. */
   modelNote?: string;
-  /** The thinking level of the model call; none: the provider's default. */
-  thinkingLevel?: ThinkingLevel;
-  /** Sampling settings from the agent file, sent as the model call's own settings. */
-  temperature?: number;
-  topP?: number;
-  topK?: number;
   /**
-   * The verbosity the model calls carry (OpenAI's `text.verbosity`), as the
-   * parent decided it for this model; none: null, and nothing is sent.
+   * What every model call is sent, as the parent decided it for `model`
+   * (`plan/child-model-settings.ts`); none: each setting `null` on the wire.
+   * These settings travel here alone, never in `agent`.
    */
-  verbosity?: Verbosity;
+  modelSettings?: ModelSettings;
   cwd: string;
   planMode: boolean;
   /** The tools the child offers, as the parent decided them (`plan/tool-set-rule.ts`). */
@@ -180,6 +175,54 @@ export interface TaskEnvelope {
   remote?: RemoteTarget;
 }
 
+/**
+ * The settings of the task's model calls, each named as the agent field it
+ * is decided from; an absent one is not sent (the provider's default).
+ * On the wire every key is present, `null` for none.
+ */
+export interface ModelSettings {
+  /** The thinking level. */
+  thinkingLevel?: ThinkingLevel;
+  /** Sampling settings, sent as the call's own where the model takes them (`model/capabilities.ts`). */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  /** OpenAI's `text.verbosity`: only ever for a model that takes it. */
+  verbosity?: Verbosity;
+}
+
+/** How each model setting is read from a plan (`null`: none), in wire order: one entry each. */
+const MODEL_SETTING_READERS: {
+  [K in keyof Required<ModelSettings>]: (v: unknown, field: string) => ModelSettings[K];
+} = {
+  thinkingLevel: optLevel,
+  temperature: (v, field) => optNumber(v, field, 2),
+  topP: (v, field) => optNumber(v, field, 1),
+  topK: (v, field) => optNumber(v, field, 1000),
+  verbosity: (v, field) => {
+    if (v === null) return undefined;
+    if (typeof v !== "string" || !(VERBOSITY_LEVELS as readonly string[]).includes(v)) {
+      bad(field, `must be one of ${VERBOSITY_LEVELS.join(", ")}, or null`);
+    }
+    return v as Verbosity;
+  },
+};
+
+/** The keys of `modelSettings`, in wire order. */
+export const MODEL_SETTING_KEYS = Object.keys(MODEL_SETTING_READERS) as (keyof ModelSettings)[];
+
+/** `modelSettings`: every key present, each checked by its reader; the ones set. */
+function parseModelSettings(v: unknown): ModelSettings {
+  const o = reqRecord(v, "modelSettings", `an object {${MODEL_SETTING_KEYS.join(", ")}}`);
+  exactKeys(o, "modelSettings", MODEL_SETTING_KEYS);
+  const settings: Record<string, unknown> = {};
+  for (const key of MODEL_SETTING_KEYS) {
+    const value = MODEL_SETTING_READERS[key](o[key], `modelSettings.${key}`);
+    if (value !== undefined) settings[key] = value;
+  }
+  return settings as ModelSettings;
+}
+
 /** Where a remote agent's card is, and the user's credentials as the headers it is sent. */
 export interface RemoteTarget {
   cardUrl?: string;
@@ -222,11 +265,7 @@ export const ENVELOPE_FIELDS = [
   "pace",
   "model",
   "modelNote",
-  "thinkingLevel",
-  "temperature",
-  "topP",
-  "topK",
-  "verbosity",
+  "modelSettings",
   "cwd",
   "planMode",
   "toolSet",
@@ -335,6 +374,15 @@ function optLevel(v: unknown, field: string): ThinkingLevel | undefined {
     bad(field, `must be one of ${THINKING_LEVELS.join(", ")}`);
   }
   return v as ThinkingLevel;
+}
+
+/** A number from 0 to `max`, or null (none). */
+function optNumber(v: unknown, field: string, max: number): number | undefined {
+  if (v === null) return undefined;
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
+    bad(field, `must be a number from 0 to ${max}, or null`);
+  }
+  return v;
 }
 
 function posInt(v: unknown, field: string, min: number): number {
@@ -592,23 +640,8 @@ function parseFields(
   if (doc.pace === true) envelope.pace = true;
   const modelNote = nullString(doc, "modelNote");
   if (modelNote !== undefined) envelope.modelNote = modelNote;
-  const level = optLevel(doc.thinkingLevel, "thinkingLevel");
-  if (level !== undefined) envelope.thinkingLevel = level;
-  for (const [key, max] of [["temperature", 2], ["topP", 1], ["topK", 1000]] as const) {
-    const v = doc[key];
-    if (v === null) continue;
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > max) {
-      bad(key, `must be a number from 0 to ${max}, or null`);
-    }
-    envelope[key] = v;
-  }
-  if (doc.verbosity !== null) {
-    const v = doc.verbosity;
-    if (typeof v !== "string" || !(VERBOSITY_LEVELS as readonly string[]).includes(v)) {
-      bad("verbosity", `must be one of ${VERBOSITY_LEVELS.join(", ")}, or null`);
-    }
-    envelope.verbosity = v as Verbosity;
-  }
+  const settings = parseModelSettings(doc.modelSettings);
+  if (Object.keys(settings).length > 0) envelope.modelSettings = settings;
   const blockedAgent = nullString(doc, "blockedAgent");
   if (blockedAgent !== undefined) envelope.blockedAgent = blockedAgent;
   const list = doc.commandGitSettings;

@@ -616,7 +616,10 @@ describe("xcsh __child (Gemini specifics)", () => {
         GOOGLE,
         [{ text: "ok" }],
         (_f, _url, cwd) => ({
-          envelope: envelope(cwd, { model: `google/${model}`, thinkingLevel: level }),
+          envelope: envelope(cwd, {
+            model: `google/${model}`,
+            modelSettings: { thinkingLevel: level },
+          }),
         }),
       );
       assert.equal(r.code, 0, r.stderr);
@@ -683,7 +686,10 @@ describe("xcsh __child (either format)", () => {
       cwd,
       home,
       env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: SECRET },
-      stdin: wire(envelope(cwd, { model: "openai/gpt-5-mock", thinkingLevel: "high" }), ""),
+      stdin: wire(
+        envelope(cwd, { model: "openai/gpt-5-mock", modelSettings: { thinkingLevel: "high" } }),
+        "",
+      ),
     });
     const result = resultOf(r);
     assert.equal(r.code, 0, r.stderr);

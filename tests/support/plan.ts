@@ -1,8 +1,8 @@
 // Complete task plans (envelopes of the current protocol version) for tests
 // that start `xcsh __child` themselves or check the envelope's parser: every
 // field as a parent would write it, from the parent's own rules (the
-// tool-set rule, the default sandbox, the blocked agent, the verbosity the
-// model is sent), with a test's
+// tool-set rule, the default sandbox, the blocked agent, what the model
+// calls are sent), with a test's
 // overrides on top. `planText` is the plan as the child reads it on stdin.
 
 import { existsSync, readFileSync } from "node:fs";
@@ -12,11 +12,11 @@ import { parseConfigText } from "../../src/config/load.ts";
 import { defaultConfig, mergeConfigs } from "../../src/config/validate.ts";
 import type { TaskEnvelope } from "../../src/protocol/envelope.ts";
 import { ENVELOPE_VERSION } from "../../src/protocol/envelope.ts";
-import { envelopeText } from "../../src/protocol/envelope-builder.ts";
+import { envelopeAgent, envelopeText } from "../../src/protocol/envelope-builder.ts";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.ts";
 import { blockedAgentOf } from "../../src/protocol/variables.ts";
 import { decideToolSet } from "../../src/plan/tool-set-rule.ts";
-import { childVerbosity } from "../../src/plan/child-verbosity.ts";
+import { childModelSettings } from "../../src/plan/child-model-settings.ts";
 import { splitModelId } from "../../src/model/providers.ts";
 import { agentFingerprints } from "../../src/plan/agent-set.ts";
 import { discoverAgents } from "../../src/discovery/discover.ts";
@@ -81,7 +81,7 @@ export function plan(o: PlanOptions): TaskEnvelope {
     ...rest
   } = o;
   const full = { ...TEST_AGENT, ...given } as AgentDefinition;
-  const { spawns: _right, ...agent } = full;
+  const agent = envelopeAgent(full);
   const config = typeof configGiven === "string"
     ? configOf(configGiven)
     : configGiven ?? defaultConfig();
@@ -93,15 +93,14 @@ export function plan(o: PlanOptions): TaskEnvelope {
   });
   const blocked = blockedAgentOf(agent);
   const split = o.model ? splitModelId(o.model) : undefined;
-  const verbosity = childVerbosity(agent, split && { id: o.model!, ...split }, config);
+  const modelSettings = childModelSettings(full, split && { id: o.model!, ...split }, config);
   return {
     version: ENVELOPE_VERSION,
     id: "0-test",
     agent,
     assignment: "Read hello.txt and say what it contains.",
     outputSchema: null,
-    ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
-    ...(verbosity ? { verbosity } : {}),
+    ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
     planMode,
     toolSet: decideToolSet({ agent: full, planMode, depthAllowsSpawn }),
     ...(blocked ? { blockedAgent: blocked } : {}),

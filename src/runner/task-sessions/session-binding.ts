@@ -27,12 +27,12 @@ import type { SessionKeeper } from "./task-session.ts";
 import type { PreparedTask } from "../prepared-task.ts";
 import { repoBase } from "../../git/worktree.ts";
 import { envelopeTooLarge, MAX_ENVELOPE_BYTES } from "../../protocol/limits.ts";
-import { envelopeText } from "../../protocol/envelope-builder.ts";
+import { envelopeAgent, envelopeText } from "../../protocol/envelope-builder.ts";
 import { checkResumeScope } from "./resume-scope.ts";
 import { Buffer } from "node:buffer";
 import { continuation } from "../../sessions/replay.ts";
 import { sessionFile } from "../../sessions/store.ts";
-import type { Isolation, TaskItem, TaskRequest } from "../../types.ts";
+import type { Isolation, TaskItem, TaskRequest, ThinkingLevel } from "../../types.ts";
 
 export interface Binding {
   req: TaskRequest;
@@ -105,19 +105,26 @@ async function bindResume(
   const next = continuation(loaded.messages, loaded.model, requested) ??
     (t.envelope.model ? continuation(loaded.messages, null, t.envelope.model) : undefined);
   if (!next) return `cannot resume session ${id}: ${t.modelError ?? "it names no model"}`;
-  const { modelNote: _fromConfig, thinkingLevel: _current, ...rest } = t.envelope;
+  const { modelNote: _fromConfig, modelSettings: current, ...rest } = t.envelope;
+  // The session's thinking level (a session of an older plan holds it at
+  // the top of its envelope); this call's other model settings.
+  const { thinkingLevel: _current, ...settings } = current ?? {};
+  const level = stored.modelSettings?.thinkingLevel ??
+    (stored as { thinkingLevel?: ThinkingLevel }).thinkingLevel;
+  const modelSettings = { ...settings, ...(level ? { thinkingLevel: level } : {}) };
   // The session holds its MCP servers' secret env and headers hidden; they
   // come fresh, like keys.
-  // A session of an older plan may hold the agent's spawn field: the right
-  // is this call's `toolSet.spawns`.
-  const { mcpServers: _hidden, spawns: _right, ...storedAgent } = stored.agent;
+  // A session of an older plan may hold the agent's spawn field and the
+  // fields of its model settings: the right is this call's `toolSet.spawns`,
+  // the settings are `modelSettings`.
+  const { mcpServers: _hidden, ...storedAgent } = envelopeAgent(stored.agent);
   const servers = t.envelope.agent.mcpServers;
   t.envelope = {
     ...rest,
     agent: { ...storedAgent, ...(servers ? { mcpServers: servers } : {}) },
     model: next.model,
     ...(next.note ? { modelNote: next.note } : {}),
-    ...(stored.thinkingLevel ? { thinkingLevel: stored.thinkingLevel } : {}),
+    ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
     outputSchema: stored.outputSchema,
     ...(stored.context ? { context: stored.context } : {}),
     cwd,

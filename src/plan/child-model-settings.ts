@@ -1,9 +1,13 @@
 /**
- * Which verbosity a child's model calls carry: the agent's `model_verbosity`
- * (Codex's key) where the model takes it, else none, with one warning
- * saying why it was not sent.
+ * What a child's model calls are sent ({@link ModelSettings}, the
+ * envelope's `modelSettings`), from the agent and the resolved model: its
+ * thinking level and its sampling settings (`temperature`, `top_p`,
+ * `top_k`) as the file asks (what a model does not take is left out where
+ * the request is built, `model/capabilities.ts`), and its verbosity where
+ * the model takes it, else none, with one warning saying why it was not
+ * sent. A setting of the model call is decided here, once.
  *
- * Rules, each with its source:
+ * The verbosity (Codex's `model_verbosity`), each rule with its source:
  * - Only OpenAI's own API (`openai` providers, the Responses API) has the
  *   setting, as `text.verbosity`; Codex sends it to the GPT-5 family alone
  *   (openai/codex PR #2108). Anthropic, Gemini and OpenAI-compatible
@@ -22,12 +26,42 @@
  * ```ts
  * verbosityFor("low", "openai", "gpt-5-mini"); // { send: "low" }
  * verbosityFor("low", "openai", "gpt-4.1"); // { why: "takes only medium" }
+ * import type { AgentDefinition, XcshConfig } from "../types.ts";
+ * declare const agent: AgentDefinition; // temperature: 0.2, verbosity: "low"
+ * declare const config: XcshConfig;
+ * const model = { id: "openai/gpt-4.1", provider: "openai", model: "gpt-4.1" };
+ * childModelSettings(agent, model, config);
+ * // { temperature: 0.2 }, and a warning: gpt-4.1 takes only medium
  * ```
  *
  * @module
  */
 import { BUILTIN_PROVIDERS, type ProviderType } from "../model/providers.ts";
 import type { AgentDefinition, Diagnostic, Verbosity, XcshConfig } from "../types.ts";
+import type { ModelSettings } from "../protocol/envelope.ts";
+
+/** The resolved model a child runs (none: a dry run or a remote agent). */
+type ResolvedModel = { id: string; provider: string; model: string } | undefined;
+
+/**
+ * What every model call of `agent`'s children is sent on `model`, warning
+ * through `onWarnings` about a setting the model is not sent.
+ */
+export function childModelSettings(
+  agent: AgentDefinition,
+  model: ResolvedModel,
+  config: XcshConfig,
+  onWarnings?: (warnings: Diagnostic[]) => void,
+): ModelSettings {
+  const verbosity = childVerbosity(agent, model, config, onWarnings);
+  return {
+    ...(agent.thinkingLevel ? { thinkingLevel: agent.thinkingLevel } : {}),
+    ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+    ...(agent.topP !== undefined ? { topP: agent.topP } : {}),
+    ...(agent.topK !== undefined ? { topK: agent.topK } : {}),
+    ...(verbosity ? { verbosity } : {}),
+  };
+}
 
 /** What a model call is sent, or why nothing is. */
 export type VerbosityDecision = { send: Verbosity; why?: undefined } | {
@@ -68,7 +102,7 @@ export function verbosityFor(
  */
 export function childVerbosity(
   agent: AgentDefinition,
-  model: { id: string; provider: string; model: string } | undefined,
+  model: ResolvedModel,
   config: XcshConfig,
   onWarnings?: (warnings: Diagnostic[]) => void,
 ): Verbosity | undefined {

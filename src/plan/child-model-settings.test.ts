@@ -1,9 +1,10 @@
-// The verbosity a child's model calls carry: each rule of child-verbosity.ts,
-// and the one warning when the agent's model_verbosity is not sent.
+// What a child's model calls are sent: the agent's thinking level and
+// sampling settings as it asks, and the verbosity by each rule of
+// child-model-settings.ts, with the one warning when it is not sent.
 
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { childVerbosity, verbosityFor } from "./child-verbosity.ts";
+import { childModelSettings, childVerbosity, verbosityFor } from "./child-model-settings.ts";
 import { defaultConfig } from "../config/validate.ts";
 import type { AgentDefinition, Diagnostic, Verbosity } from "../types.ts";
 
@@ -127,5 +128,58 @@ describe("childVerbosity", () => {
       warnings: [],
     });
     assert.deepEqual(decide(agent, undefined), { sent: undefined, warnings: [] });
+  });
+});
+
+describe("childModelSettings", () => {
+  const agent: AgentDefinition = {
+    name: "tuned",
+    description: "d",
+    systemPrompt: "",
+    source: "project",
+    family: "codex",
+    thinkingLevel: "high",
+    temperature: 0,
+    topP: 0.5,
+    topK: 7,
+    verbosity: "low",
+  };
+  const config = defaultConfig();
+
+  test("the agent's settings, and the verbosity where the model takes it", () => {
+    const gpt5 = { id: "openai/gpt-5", provider: "openai", model: "gpt-5" };
+    assert.deepEqual(childModelSettings(agent, gpt5, config), {
+      thinkingLevel: "high",
+      temperature: 0,
+      topP: 0.5,
+      topK: 7,
+      verbosity: "low",
+    });
+  });
+
+  test("a verbosity the model is not sent is left out, with its warning", () => {
+    const claude = {
+      id: "anthropic/claude-sonnet-4-5",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+    };
+    const warnings: Diagnostic[] = [];
+    const settings = childModelSettings(agent, claude, config, (w) => warnings.push(...w));
+    assert.equal("verbosity" in settings, false);
+    assert.equal(settings.temperature, 0);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].field, "model_verbosity");
+  });
+
+  test("no model (a dry run): the settings the file asks for, no verbosity; none asked: {}", () => {
+    assert.deepEqual(childModelSettings(agent, undefined, config), {
+      thinkingLevel: "high",
+      temperature: 0,
+      topP: 0.5,
+      topK: 7,
+    });
+    const { thinkingLevel: _t, temperature: _a, topP: _p, topK: _k, verbosity: _v, ...plain } =
+      agent;
+    assert.deepEqual(childModelSettings(plain, undefined, config), {});
   });
 });
