@@ -68,7 +68,7 @@ describe("buildEnvelope", () => {
     const env = buildEnvelope({ id: "0-explore", assignment: "look" }, parts());
     const back = parseEnvelope(envelopeText(env));
     assert.equal(back.ok, true, back.ok ? "" : back.error);
-    assert.equal(env.version, 2);
+    assert.equal(env.version, 3);
     assert.equal(env.id, "0-explore");
     assert.equal(env.assignment, "look");
     assert.equal(env.model, "local/m");

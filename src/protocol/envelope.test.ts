@@ -88,7 +88,7 @@ describe("parseEnvelope", () => {
       assert.ok(!r.ok);
       assert.equal(
         r.error,
-        `invalid envelope: '${field}' is missing (a version 2 plan names every field; null for none)`,
+        `invalid envelope: '${field}' is missing (a version 3 plan names every field; null for none)`,
       );
       assert.equal(r.id, "0-explore");
     });
@@ -97,17 +97,17 @@ describe("parseEnvelope", () => {
   test("an unknown field is refused, naming it", () => {
     const r = parseEnvelope(withField("fallback", true));
     assert.ok(!r.ok);
-    assert.equal(r.error, "invalid envelope: 'fallback' is not a field of a version 2 plan");
+    assert.equal(r.error, "invalid envelope: 'fallback' is not a field of a version 3 plan");
   });
 
   test("a plan of another protocol version: one line naming both versions", () => {
-    for (const version of [1, 3]) {
+    for (const version of [1, 2, 4]) {
       const r = parseEnvelope(withField("version", version));
       assert.ok(!r.ok);
       assert.equal(
         r.error,
         `invalid envelope: the plan is task envelope version ${version}; ` +
-          "this xcsh speaks version 2 (run the same xcsh version on both sides)",
+          "this xcsh speaks version 3 (run the same xcsh version on both sides)",
       );
       assert.ok(!r.error.includes("\n"));
     }
@@ -123,7 +123,7 @@ describe("parseEnvelope", () => {
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ["version", undefined, /the plan is task envelope version none; this xcsh speaks version 2/],
+    ["version", undefined, /the plan is task envelope version none; this xcsh speaks version 3/],
     ["id", "", /'id' must be a non-empty string/],
     ["agent", "explore", /'agent' must be an object/],
     ["agent.name", 3, /'agent\.name'/],
@@ -139,7 +139,7 @@ describe("parseEnvelope", () => {
     ["toolSet", null, /'toolSet' must be an object \{tools, spawns, mcp\}/],
     ["toolSet.spawns", undefined, /'toolSet\.spawns' is missing/],
     ["toolSet.mcp.readOnlyOnly", "no", /'toolSet\.mcp\.readOnlyOnly' must be true or false/],
-    ["toolSet.extra", 1, /'toolSet\.extra' is not a field of a version 2 plan/],
+    ["toolSet.extra", 1, /'toolSet\.extra' is not a field of a version 3 plan/],
     ["promptContext", null, /'promptContext' must be an object/],
     ["keys", null, /'keys' must be an object/],
     ["sandbox", null, /'sandbox' must be an object/],
@@ -182,7 +182,7 @@ describe("parseEnvelope", () => {
       undefined,
       /^invalid envelope: 'modelSettings\.verbosity' is missing$/,
     ],
-    ["modelSettings.seed", 1, /'modelSettings\.seed' is not a field of a version 2 plan/],
+    ["modelSettings.seed", 1, /'modelSettings\.seed' is not a field of a version 3 plan/],
     ["limits.timeoutMs", 1.5, /'limits\.timeoutMs' must be a positive integer/],
     ["limits.submitRetries", -1, /'limits\.submitRetries' must be an integer ≥ 0/],
     ["config", "yes", /'config' must be an object/],

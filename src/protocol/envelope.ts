@@ -1,9 +1,9 @@
 /**
- * What a task envelope is ({@link TaskEnvelope}, protocol version 2): the
+ * What a task envelope is ({@link TaskEnvelope}, protocol version 3): the
  * complete plan of one child, as the parent decided it, and whether the text
  * on a child's stdin is one.
  *
- * Every field of version 2 is present on the wire ({@link ENVELOPE_FIELDS},
+ * Every field of version 3 is present on the wire ({@link ENVELOPE_FIELDS},
  * in protocol order); a field that has nothing to say holds `null` (or an
  * empty list or object), never "absent: the child decides". A missing
  * field, an unknown one, and a plan of another version are refused, each
@@ -16,7 +16,7 @@
  * ```ts
  * declare const readers: PlanReaders;
  * parseEnvelope('{"version":1}', readers);
- * // { ok: false, id: "", error: "invalid envelope: the plan is task envelope version 1; this xcsh speaks version 2 …" }
+ * // { ok: false, id: "", error: "invalid envelope: the plan is task envelope version 1; this xcsh speaks version 3 …" }
  * ```
  *
  * @module
@@ -42,17 +42,17 @@ import { isRecord } from "../formats/values.ts";
 import { parsePromptContext, type PromptContext, PromptContextError } from "./prompt-context.ts";
 import { laneProblem } from "../fs/write-lane.ts";
 
-export const ENVELOPE_VERSION = 2;
+export const ENVELOPE_VERSION = 3;
 
 /**
- * What the parent writes to a child's stdin (protocol version 2): the
+ * What the parent writes to a child's stdin (protocol version 3): the
  * child's complete plan. The agent is the *effective* agent: plan mode and
  * depth limits are already applied, its spawn right is `toolSet.spawns`
  * alone. An optional property here is one whose "none" travels as `null`
  * (or `[]`, `{}`): see `envelopeText` (`envelope-builder.ts`).
  */
 export interface TaskEnvelope {
-  version: 2;
+  version: 3;
   id: string;
   agent: AgentDefinition;
   assignment: string;
@@ -251,7 +251,7 @@ function parseRemote(v: unknown): RemoteTarget {
 }
 
 /**
- * The fields of envelope version 2, in protocol order: every one is on the
+ * The fields of envelope version 3, in protocol order: every one is on the
  * wire, and no other.
  */
 export const ENVELOPE_FIELDS = [
@@ -484,7 +484,9 @@ function mode(v: unknown, field: string): SandboxSetting["mode"] {
 function exactKeys(o: Record<string, unknown>, field: string, keys: readonly string[]): void {
   for (const k of keys) if (!Object.hasOwn(o, k)) bad(`${field}.${k}`, "is missing");
   for (const k of Object.keys(o)) {
-    if (!keys.includes(k)) bad(`${field}.${k}`, "is not a field of a version 2 plan");
+    if (!keys.includes(k)) {
+      bad(`${field}.${k}`, `is not a field of a version ${ENVELOPE_VERSION} plan`);
+    }
   }
 }
 

@@ -816,12 +816,17 @@ describe("xcsh __child (either format)", () => {
     [
       "an older version",
       JSON.stringify({ ...complete(), version: 1 }),
-      /^invalid envelope: the plan is task envelope version 1; this xcsh speaks version 2 \(run the same xcsh version on both sides\)$/,
+      /^invalid envelope: the plan is task envelope version 1; this xcsh speaks version 3 \(run the same xcsh version on both sides\)$/,
+    ],
+    [
+      "the version before this one",
+      JSON.stringify({ ...complete(), version: 2 }),
+      /^invalid envelope: the plan is task envelope version 2; this xcsh speaks version 3 \(run the same xcsh version on both sides\)$/,
     ],
     [
       "a newer version",
-      JSON.stringify({ ...complete(), version: 3 }),
-      /^invalid envelope: the plan is task envelope version 3; this xcsh speaks version 2/,
+      JSON.stringify({ ...complete(), version: 4 }),
+      /^invalid envelope: the plan is task envelope version 4; this xcsh speaks version 3/,
     ],
     ["a missing assignment", without("assignment"), /^invalid envelope: 'assignment' is missing/],
     ["a missing sandbox", without("sandbox"), /^invalid envelope: 'sandbox' is missing/],
@@ -836,7 +841,7 @@ describe("xcsh __child (either format)", () => {
     [
       "an unknown field",
       JSON.stringify({ ...complete(), fallback: "child decides" }),
-      /^invalid envelope: 'fallback' is not a field of a version 2 plan$/,
+      /^invalid envelope: 'fallback' is not a field of a version 3 plan$/,
     ],
     [
       "a bad limit",
