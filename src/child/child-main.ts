@@ -52,6 +52,7 @@ import { createModelCaller } from "./model-caller.ts";
 import { createBudgetGate, DEFAULT_GRANT_TIMEOUT_MS } from "./budget-gate.ts";
 import { createPaceLink } from "./pace-link.ts";
 import { type BudgetLink, BudgetRefused } from "../protocol/budget-link.ts";
+import { timerMs } from "../protocol/limits.ts";
 import { CONTROL_VERSION, type ControlMessage } from "../protocol/control.ts";
 import { setPaceUpstream, useProviderLimits } from "../model/provider-gate.ts";
 import { learnedFromParent, setUpward } from "../model/pause-relay.ts";
@@ -220,7 +221,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
       control: deps.control !== undefined,
       validator: validator.value,
       addSecrets: (values) => emit.setSecrets(secrets = [...secrets, ...values]),
-      stop: stopControl(envelope.limits.timeoutMs, deps.abort),
+      stop: stopControl(envelope.limits.timeoutMs, deps.abort, deps.control !== undefined),
     });
   }
   const chosen = providerOf(envelope, config, keyEnv);
@@ -286,7 +287,7 @@ export async function childMain(input: string, deps: ChildDeps): Promise<number>
     unavailable,
   });
 
-  const stop = stopControl(envelope.limits.timeoutMs, deps.abort);
+  const stop = stopControl(envelope.limits.timeoutMs, deps.abort, deps.control !== undefined);
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     baseDelayMs: retryBaseMs(env, DEFAULT_RETRY_POLICY.baseDelayMs),
@@ -499,17 +500,30 @@ function announceStart(
 }
 
 /**
- * The run's stop signal: it fires on the envelope's timeout or when `outer`
- * aborts (signals), and then ends every command; `release` clears both.
+ * How long after the task's time limit a child under a parent ends itself.
+ * The parent keeps the task's time: it starts its timer before the child
+ * reads the plan, ends the task and says so, the same whoever started it.
+ * The child's own timer is the backstop for a parent that cannot (stalled,
+ * or its cancel lost on the way), and must not race it.
+ */
+const BACKSTOP_GRACE_MS = 1000;
+
+/**
+ * The run's stop signal: it fires on the envelope's timeout (under a parent
+ * that reads the control channel, {@link BACKSTOP_GRACE_MS} after it) or
+ * when `outer` aborts (signals, a parent's cancel), and then ends every
+ * command; `release` clears both.
  */
 function stopControl(
   timeoutMs: number,
   outer: AbortSignal | undefined,
+  underParent: boolean,
 ): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new StopReason(`timed out after ${timeoutMs / 1000} s`)),
-    timeoutMs,
+    // Within what a timer can hold: a limit at the cap stays there.
+    timerMs(timeoutMs + (underParent ? BACKSTOP_GRACE_MS : 0)),
   );
   const onOuterAbort = () => {
     controller.abort(outer?.reason instanceof Error ? outer.reason : new StopReason("interrupted"));
