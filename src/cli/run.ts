@@ -11,7 +11,6 @@
  */
 import { Buffer } from "node:buffer";
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import process from "node:process";
 import { homeDirectory } from "../fs/home.ts";
 import { writeErr, writeOut } from "../text/stdio.ts";
@@ -29,12 +28,7 @@ import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/task-sessions/resume-scope.ts";
 import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import type { PreparedTask } from "../runner/task-runner.ts";
-import {
-  type SpareChild,
-  sparePool,
-  type SpareSource,
-  startSpareChild,
-} from "../runner/spawn/spare-child.ts";
+import { type SpareChild, startSpareChild } from "../runner/spawn/spare-child.ts";
 import { spareSetting } from "../runner/spawn/spare-start.ts";
 import { laneWaits } from "../plan/write-lanes.ts";
 import { launchCommand, protocolVariables } from "../runner/spawn/launch-command.ts";
@@ -398,27 +392,18 @@ async function runCall(
     writeErr(formatDiagnostic(loaded.error) + "\n");
     return EXIT_USAGE;
   }
-  // The first children start now: they load while the task runner loads and
-  // the call is planned, and the first tasks they may serve take them.
+  // The first child starts now: it loads while the task runner loads and the
+  // call is planned, and the first task it may serve takes it.
   const dryRun = values["dry-run"] === true;
   const spareAt = spareSetting({
     config: loaded.config,
     depth: caller.state.depth,
     env: env.env,
     call: { isolation, launcher: values.launcher },
-    tasks: Math.max(1, taskFlags.length),
-    cores: availableParallelism(),
     dryRun,
   });
-  let spare: SpareSource | undefined;
-  if (spareAt) {
-    const started = Array.from(
-      { length: spareAt.count },
-      () => startSpareChild(spareAt.env, env.cwd),
-    );
-    for (const s of started) onSpare(s);
-    spare = sparePool(started);
-  }
+  const spare = spareAt ? startSpareChild(spareAt.env, env.cwd) : undefined;
+  if (spare) onSpare(spare);
   const { TaskTool } = await import("../runner/task-runner.ts");
 
   let tasks: TaskItem[];

@@ -14,7 +14,7 @@
  */
 import type { BudgetLink } from "../protocol/budget-link.ts";
 import { spawnChild } from "./spawn/executor.ts";
-import type { SpareSource } from "./spawn/spare-child.ts";
+import type { SpareChild } from "./spawn/spare-child.ts";
 import type { SessionKeeper } from "./task-sessions/task-session.ts";
 import { createWorktree, finishWorktree, type RepoBase, type Worktree } from "../git/worktree.ts";
 import type { ReservedSession } from "./task-sessions/task-session.ts";
@@ -49,8 +49,8 @@ export interface TaskStart {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget the child draws from. */
   budget?: BudgetLink;
-  /** Children started ahead, for the first round when one may serve (`spawn/spare-child.ts`). */
-  spare?: SpareSource;
+  /** A child started ahead, for the first round when it may serve (`spawn/spare-child.ts`). */
+  spare?: SpareChild;
   /** Completes the result before it is recorded (its cost). */
   finalize?: (result: TaskResult) => Promise<TaskResult>;
   /** The task's acceptance checks, and what their commands run with. */
@@ -95,7 +95,7 @@ export async function runPreparedTask(t: TaskStart): Promise<TaskResult> {
         ...(t.run ? { run: t.run } : {}),
       })
       : undefined;
-    // Only the first round may take a spare; a later one starts its own child.
+    // Only the first round may take the spare; a later one starts its own child.
     let spare = t.spare;
     const round = (e: typeof envelope, messages: unknown[]) => {
       const first = spare;

@@ -47,7 +47,7 @@ import type { PlanInputs } from "../plan/plan-inputs.ts";
 import { SessionKeeper } from "./task-sessions/task-session.ts";
 import { dataDirectory, worktreesDirectory } from "../sessions/paths.ts";
 import type { GuardKind } from "../plan/guards.ts";
-import type { SpareSource } from "./spawn/spare-child.ts";
+import type { SpareChild } from "./spawn/spare-child.ts";
 import { childBaseEnvironment } from "./spawn/spare-start.ts";
 import { taskToolDescription } from "./task-description.ts";
 import { runSecrets } from "../model/providers.ts";
@@ -74,12 +74,12 @@ export interface TaskToolOptions extends PlanInputs {
   /** The run's budget, which every task started here draws from (`budget-link.ts`). */
   budget?: BudgetLink;
   /**
-   * The first children, started by the caller before the call is planned
-   * (`spawn/spare-start.ts`, `spawn/spare-child.ts`), so that they load
-   * meanwhile: `xcsh run`, whose process ends with its call. A task takes
-   * one it may serve; those none takes are released.
+   * The first child, started by the caller before the call is planned
+   * (`spawn/spare-start.ts`, `spawn/spare-child.ts`), so that it loads
+   * meanwhile: `xcsh run`, whose process ends with its call. The first task
+   * it may serve takes it; otherwise it is released.
    */
-  spare?: SpareSource;
+  spare?: SpareChild;
 }
 
 export type { PreparedTask };
@@ -97,8 +97,8 @@ export { validateRequest };
 export class TaskTool {
   private keeperValue?: SessionKeeper;
   private secretsValue?: readonly string[];
-  /** The children started ahead for this call's first tasks, until the call starts. */
-  private spare?: SpareSource;
+  /** The child started ahead for this call's first task, until a task takes it. */
+  private spare?: SpareChild;
   /**
    * Use {@link TaskTool.create} when a description is needed; a tool built
    * directly (as `xcsh run` does) skips the start-up discovery.
@@ -235,7 +235,7 @@ export class TaskTool {
   async start(tasks: readonly PreparedTask[], signal?: AbortSignal): Promise<TaskResult[]> {
     const { config, env } = this.opts;
     const baseEnv = this.baseEnvironment();
-    // The children started ahead go to the first tasks they may serve.
+    // The child started ahead goes to the first task, if it may serve it.
     const spare = this.spare;
     this.spare = undefined;
     const slot: Limiter = this.opts.limiter ?? ((fn) => fn());
@@ -301,7 +301,7 @@ export class TaskTool {
                 : await runPreparedTask({
                   envelope: task.envelope,
                   env: { ...baseEnv, ...task.childEnv },
-                  ...(spare ? { spare } : {}),
+                  ...(i === 0 && spare ? { spare } : {}),
                   timeoutMs: task.timeoutMs,
                   session: task.session,
                   isolate: task.isolate,
@@ -359,7 +359,7 @@ export class TaskTool {
     try {
       return await Promise.all(runs);
     } finally {
-      // Not taken (a refused or cancelled task, a launcher): they exit.
+      // Not taken (a refused or cancelled first task, a launcher): it exits.
       spare?.release();
     }
   }

@@ -1,8 +1,7 @@
-// End-to-end tests of the children `xcsh run` starts before it plans
-// (src/runner/spawn/spare-child.ts): the first task runs in one, with the spawn
-// right and blocked agent its envelope carries; a fan-out's first tasks run in
-// as many as the machine has cores; a task none can serve starts its own
-// child; a run that starts no task leaves none behind.
+// End-to-end tests of the child `xcsh run` starts before it plans
+// (src/runner/spawn/spare-child.ts): the first task runs in it, with the spawn
+// right and blocked agent its envelope carries; a task it cannot serve
+// starts its own child; a run that starts no task leaves none behind.
 //
 // Needs `npm run build` first (npm test runs it).
 
@@ -10,14 +9,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import process from "node:process";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { agentMd, isAfterTool, toolResults, type World } from "../support/world.ts";
+import { agentMd, toolResults, type World } from "../support/world.ts";
 
 let w: World;
-const { server, respond, world } = modelHarness({
+const { server, world } = modelHarness({
   setup: () => {
     w = world({
       agents: {
@@ -47,32 +45,6 @@ test("the first task runs in the child started before planning, with its envelop
   assert.match(shell, /mark=\d+-spare1-\w+ spawns= blocked=shell/);
   const boss = await seen("boss");
   assert.match(boss, /mark=\d+-spare1-\w+ spawns=explore blocked=boss/);
-});
-
-test("a fan-out's first tasks run in spares, one per core", async () => {
-  const tasks = 3;
-  respond((req) =>
-    isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "bash", args: { command: SHOW } }] }
-  );
-  try {
-    const before = server.requests.length;
-    const r = await runXcsh(
-      ["run", "shell", ...Array.from({ length: tasks }, (_, i) => `--task=t${i}=look`)],
-      { cwd: w.cwd, home: w.home },
-    );
-    assert.equal(r.code, 0, r.stderr);
-    const marks = server.requests.slice(before).filter(isAfterTool).map((req) =>
-      /mark=(\S+)/.exec(toolResults(req))?.[1] ?? ""
-    );
-    assert.equal(marks.length, tasks);
-    // The config's concurrency (8) lets every task start at once: as many
-    // spares as there are cores serve, each one task; the rest start their own.
-    const spares = marks.filter((m) => /^\d+-spare\d+-\w+$/.test(m));
-    assert.equal(spares.length, Math.min(tasks, availableParallelism()), marks.join(" "));
-    assert.equal(new Set(marks).size, tasks, "no child served two tasks");
-  } finally {
-    respond(undefined);
-  }
 });
 
 test("a task the spare cannot serve (its own worktree) starts its own child", {

@@ -35,7 +35,7 @@ import type { BudgetLink } from "../../protocol/budget-link.ts";
 import { learnedFromChild, listenDown, type PauseListener } from "../../model/pause-relay.ts";
 import { admitForChild, readingFrom } from "../../model/provider-gate.ts";
 import type { RateLimitReading, RateLimitScope } from "../../model/rate-limit-view.ts";
-import type { SpareSource } from "./spare-child.ts";
+import type { SpareChild } from "./spare-child.ts";
 
 let taskCount = 0;
 
@@ -56,8 +56,8 @@ export interface ChildRun {
   launch?: { plan: LaunchPlan; binary: readonly string[] };
   /** The run's budget: the child asks it before each model call, over its stdin. */
   budget?: BudgetLink;
-  /** Children started ahead (`spare-child.ts`): one is used instead of a new one when it may serve. */
-  spare?: SpareSource;
+  /** A child started ahead (`spare-child.ts`), used instead of a new one when it may serve. */
+  spare?: SpareChild;
 }
 
 function lastLines(text: string, n: number): string {

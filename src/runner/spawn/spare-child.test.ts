@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { TaskEnvelope } from "../../protocol/envelope.ts";
-import { type SpareChild, sparePool, spareServes, type SpareTask } from "./spare-child.ts";
+import { spareServes, type SpareTask } from "./spare-child.ts";
 
 const spare = { cwd: "/p", env: { PATH: "/usr/bin", XCSH_TASK_DEPTH: "1" } };
 
@@ -43,45 +43,5 @@ describe("spareServes", () => {
     assert.equal(spareServes(spare, task({ env: { PATH: "/bin" } })), false);
     const fewer = { ...spare, env: { PATH: "/usr/bin" } };
     assert.equal(spareServes(fewer, task()), false, "a variable the spare lacks");
-  });
-});
-
-describe("sparePool", () => {
-  /** A spare in `cwd` that records what happens to it (no process behind it). */
-  function fake(cwd: string, log: string[]): SpareChild {
-    let taken = false;
-    return {
-      cwd,
-      env: spare.env,
-      take(t) {
-        if (taken || !spareServes({ cwd, env: spare.env }, t)) return undefined;
-        taken = true;
-        log.push(`take ${cwd}`);
-        return { mark: cwd, process: new Promise(() => {}) };
-      },
-      release() {
-        log.push(`release ${cwd}${taken ? " (taken: nothing)" : ""}`);
-      },
-    };
-  }
-  const handlers = { onStdout() {}, onStderr() {}, onClose() {}, onError() {} };
-
-  test("each task takes the first spare that may serve it, each spare once", () => {
-    const log: string[] = [];
-    const pool = sparePool([fake("/p", log), fake("/q", log), fake("/p", log)]);
-    assert.equal(pool.take(task(), handlers)?.mark, "/p");
-    assert.equal(pool.take(task({ cwd: "/q" }), handlers)?.mark, "/q");
-    assert.equal(pool.take(task(), handlers)?.mark, "/p", "the second spare in /p");
-    assert.equal(pool.take(task(), handlers), undefined, "none left");
-    assert.equal(pool.take(task({ cwd: "/r" }), handlers), undefined, "none may serve");
-    assert.deepEqual(log, ["take /p", "take /q", "take /p"]);
-  });
-
-  test("release reaches every spare", () => {
-    const log: string[] = [];
-    const pool = sparePool([fake("/p", log), fake("/q", log)]);
-    pool.take(task({ cwd: "/q" }), handlers);
-    pool.release();
-    assert.deepEqual(log, ["take /q", "release /p", "release /q (taken: nothing)"]);
   });
 });

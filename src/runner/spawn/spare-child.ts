@@ -1,10 +1,9 @@
 /**
- * A child started before its task is planned: `xcsh run` starts
- * `xcsh __child` (one per task that may start at once, up to the cores:
- * `spare-start.ts`) as soon as it knows where and with what environment a
- * local child would run, so that the children load while the parent
- * discovers agents and plans; the first tasks then write their envelopes to
- * them instead of starting processes (`executor.ts`).
+ * A child started before its task is planned: `xcsh run` starts one
+ * `xcsh __child` as soon as it knows where and with what environment a local
+ * child would run, so that the child loads while the parent discovers agents
+ * and plans; the first task then writes its envelope to it instead of
+ * starting a process (`executor.ts`).
  *
  * Decides when a spare may serve a task ({@link spareServes}): the task runs
  * locally (no launcher), in the spare's folder, with the spare's environment
@@ -39,18 +38,7 @@ export interface TakenSpare {
   process: Promise<PipedProcess>;
 }
 
-/** Children started ahead, as the tasks of a call take them. */
-export interface SpareSource {
-  /**
-   * A child for a task that {@link spareServes} allows, its output bound to
-   * `handlers`; undefined when none is left that may serve `task`.
-   */
-  take(task: SpareTask, handlers: SpareHandlers): TakenSpare | undefined;
-  /** Ends every spare no task took. */
-  release(): void;
-}
-
-export interface SpareChild extends SpareSource {
+export interface SpareChild {
   readonly cwd: string;
   /** Its environment, without `XCSH_PARENT_PIPE` and `XCSH_TASK_MARK`. */
   readonly env: Readonly<Record<string, string>>;
@@ -62,22 +50,6 @@ export interface SpareChild extends SpareSource {
   take(task: SpareTask, handlers: SpareHandlers): TakenSpare | undefined;
   /** Ends a spare no task took (its stdin closes); nothing once taken. */
   release(): void;
-}
-
-/** The spares of a call as one source: a task takes the first that may serve it. */
-export function sparePool(spares: readonly SpareChild[]): SpareSource {
-  return {
-    take(task, handlers) {
-      for (const spare of spares) {
-        const taken = spare.take(task, handlers);
-        if (taken) return taken;
-      }
-      return undefined;
-    },
-    release() {
-      for (const spare of spares) spare.release();
-    },
-  };
 }
 
 /** What decides whether a spare may serve a task. */

@@ -1,4 +1,4 @@
-// Whether a call starts spare children, how many, and the environment they start with.
+// Whether a call starts a spare child, and the environment it starts with.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultConfig } from "../../config/validate.ts";
@@ -35,70 +35,41 @@ describe("childBaseEnvironment", () => {
 });
 
 describe("spareSetting", () => {
-  const one = { tasks: 1, cores: 2 };
   test("a top-level call: the base environment one level deeper", () => {
-    assert.deepEqual(spareSetting({ config: config(), depth: 0, env, call: {}, ...one }), {
+    assert.deepEqual(spareSetting({ config: config(), depth: 0, env, call: {} }), {
       env: { PATH: "/usr/bin", HOME: "/home/ada", XCSH_TASK_DEPTH: "1" },
-      count: 1,
     });
-  });
-  test("one per task that may start at once, no more than the cores", () => {
-    const count = (tasks: number, cores: number, maxConcurrency = 8) =>
-      spareSetting({
-        config: { ...config(), task: { ...config().task, maxConcurrency } },
-        depth: 0,
-        env,
-        call: {},
-        tasks,
-        cores,
-      })?.count;
-    assert.equal(count(32, 2), 2, "the cores");
-    assert.equal(count(3, 16), 3, "the tasks");
-    assert.equal(count(32, 16, 4), 4, "the concurrency");
-    assert.equal(count(32, 16, 1), 1);
-    assert.equal(count(1, 0), 1, "a machine that reports no cores still gets one");
   });
   test("a child's call counts from its own depth", () => {
     assert.equal(
-      spareSetting({ config: config(), depth: 2, env, call: {}, ...one })?.env.XCSH_TASK_DEPTH,
+      spareSetting({ config: config(), depth: 2, env, call: {} })?.env.XCSH_TASK_DEPTH,
       "3",
     );
   });
   test("none for a dry run or for tasks in worktrees of their own", () => {
     assert.equal(
-      spareSetting({ config: config(), depth: 0, env, call: {}, ...one, dryRun: true }),
+      spareSetting({ config: config(), depth: 0, env, call: {}, dryRun: true }),
       undefined,
     );
     assert.equal(
-      spareSetting({ config: config(), depth: 0, env, call: { isolation: "worktree" }, ...one }),
+      spareSetting({ config: config(), depth: 0, env, call: { isolation: "worktree" } }),
       undefined,
     );
   });
   test("none when a launcher starts the tasks elsewhere: the call's or the config's", () => {
     assert.equal(
-      spareSetting({ config: config(), depth: 0, env, call: { launcher: "grid" }, ...one }),
+      spareSetting({ config: config(), depth: 0, env, call: { launcher: "grid" } }),
       undefined,
     );
+    assert.equal(spareSetting({ config: config("grid"), depth: 0, env, call: {} }), undefined);
     assert.equal(
-      spareSetting({ config: config("grid"), depth: 0, env, call: {}, ...one }),
-      undefined,
-    );
-    assert.equal(
-      spareSetting({
-        config: config("grid"),
-        depth: 0,
-        env,
-        call: { launcher: "unknown" },
-        ...one,
-      }),
+      spareSetting({ config: config("grid"), depth: 0, env, call: { launcher: "unknown" } }),
       undefined,
       "a launcher the config does not define: the call is refused later",
     );
   });
   test("a local launcher, or a child's call under a configured launcher, gets one", () => {
-    assert.ok(
-      spareSetting({ config: config("grid"), depth: 0, env, call: { launcher: "local" }, ...one }),
-    );
-    assert.ok(spareSetting({ config: config("grid"), depth: 1, env, call: {}, ...one }));
+    assert.ok(spareSetting({ config: config("grid"), depth: 0, env, call: { launcher: "local" } }));
+    assert.ok(spareSetting({ config: config("grid"), depth: 1, env, call: {} }));
   });
 });

@@ -1,15 +1,12 @@
 /**
- * Whether a call starts spare children, how many, and with what
- * environment: the environment every child of the call starts from (this
- * process's, without the key variables the config names: keys travel in the
- * envelope), with the depth counter one deeper. A call starts none when it
- * is a dry run, when its tasks get worktrees of their own (`--isolation
- * worktree`), or when a launcher starts them elsewhere (the call's, or the
- * config's): a spare could serve none of them. Otherwise it starts one per
- * task that may start at once, as many as the machine runs side by side:
- * more would only take the cores the parent plans on. Whether a spare then
- * serves a task is `spareServes`'s (`spare-child.ts`); a spare nothing
- * takes exits.
+ * Whether a call starts a spare child, and with what environment: the
+ * environment every child of the call starts from (this process's, without
+ * the key variables the config names: keys travel in the envelope), with the
+ * depth counter one deeper. A call starts none when it is a dry run, when
+ * its tasks get worktrees of their own (`--isolation worktree`), or when a
+ * launcher starts them elsewhere (the call's, or the config's): the spare
+ * could serve none of them. Whether the spare then serves the first task
+ * is `spareServes`'s (`spare-child.ts`); a spare nothing takes exits.
  *
  * @example
  * ```ts
@@ -20,10 +17,8 @@
  *   depth: 0,
  *   env: { PATH: "/usr/bin", ANTHROPIC_API_KEY: "sk-…" },
  *   call: {},
- *   tasks: 32,
- *   cores: 2,
  * });
- * // { env: { PATH: "/usr/bin", XCSH_TASK_DEPTH: "1" }, count: 2 }
+ * // { env: { PATH: "/usr/bin", XCSH_TASK_DEPTH: "1" } }
  * ```
  *
  * @module
@@ -55,25 +50,17 @@ export interface SpareInputs {
   env: Readonly<Record<string, string | undefined>>;
   /** The call's own isolation and launcher. */
   call: Pick<TaskRequest, "isolation" | "launcher">;
-  /** How many tasks the call gives. */
-  tasks: number;
-  /** How many processes this machine runs side by side. */
-  cores: number;
   dryRun?: boolean;
 }
 
-/** The environment and number of the call's spare children, or undefined when it starts none. Pure. */
-export function spareSetting(
-  i: SpareInputs,
-): { env: Record<string, string>; count: number } | undefined {
+/** The environment of the call's spare child, or undefined when the call starts none. Pure. */
+export function spareSetting(i: SpareInputs): { env: Record<string, string> } | undefined {
   if (i.dryRun || i.call.isolation === "worktree") return undefined;
   const launched = chooseLauncher(i.config.task, i.depth, {
     ...(i.call.launcher !== undefined ? { call: i.call.launcher } : {}),
   });
   if (!launched.ok || launched.plan) return undefined;
-  const count = Math.max(1, Math.min(i.tasks, i.config.task.maxConcurrency, i.cores));
   return {
     env: { ...childBaseEnvironment(i.env, i.config), [TASK_DEPTH]: String(i.depth + 1) },
-    count,
   };
 }
