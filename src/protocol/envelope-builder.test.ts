@@ -6,6 +6,8 @@ import {
   type EnvelopeParts,
   envelopeSizeProblem,
   envelopeText,
+  LATER_FIELDS,
+  SHAPED_FIELDS,
 } from "./envelope-builder.ts";
 import { ENVELOPE_FIELDS, parseEnvelope as parseWith } from "./envelope.ts";
 import { planReaders } from "../child/plan-readers.ts";
@@ -160,6 +162,51 @@ describe("buildEnvelope", () => {
       back.ok ? "" : back.error,
       "invalid envelope: 'model' must be the resolved 'provider/model' (the parent resolves it)",
     );
+  });
+});
+
+describe("every field of the protocol", () => {
+  test("is copied from the part of its name, or named as shaped or set later", () => {
+    // Each field given as a part holding a value of its own: a field the
+    // builder neither copies nor names is dropped, and this fails naming it.
+    const shaped: readonly string[] = SHAPED_FIELDS;
+    const later: readonly string[] = LATER_FIELDS;
+    const marked = Object.fromEntries(
+      ENVELOPE_FIELDS.filter((f) => !shaped.includes(f)).map((f) => [f, [`part ${f}`]]),
+    );
+    const env = buildEnvelope(
+      { id: "0", assignment: "a" },
+      { ...parts(), ...marked } as unknown as EnvelopeParts,
+    ) as unknown as Record<string, unknown>;
+    for (const field of ENVELOPE_FIELDS) {
+      // A shaped field's rules have their own tests above.
+      if (shaped.includes(field)) continue;
+      if (later.includes(field)) {
+        assert.equal(field in env, false, `${field} is set after the builder`);
+      } else {
+        assert.deepEqual(
+          env[field],
+          [`part ${field}`],
+          `'${field}' is neither copied from its part nor named in SHAPED_FIELDS or LATER_FIELDS`,
+        );
+      }
+    }
+  });
+  test("an empty part is none, but for servers given and a write lane", () => {
+    const env = buildEnvelope(
+      { id: "0", assignment: "a", writes: [] },
+      parts({ context: "", modelSettings: {}, settingsHooks: {}, mcpServers: {} }),
+    );
+    for (const k of ["context", "modelSettings", "settingsHooks"]) {
+      assert.equal(k in env, false, k);
+    }
+    assert.deepEqual(env.mcpServers, {});
+    assert.deepEqual(env.writes, []);
+  });
+  test("the lists name fields of the protocol, each once", () => {
+    const named = [...SHAPED_FIELDS, ...LATER_FIELDS];
+    assert.equal(new Set(named).size, named.length);
+    for (const f of named) assert.ok((ENVELOPE_FIELDS as readonly string[]).includes(f), f);
   });
 });
 

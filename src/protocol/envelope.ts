@@ -291,6 +291,45 @@ export const ENVELOPE_FIELDS = [
   "remote",
 ] as const;
 
+/** A field of the protocol, by name. */
+export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number];
+
+/** The fields of {@link TaskEnvelope} an envelope may leave out (its optional properties). */
+export type OptionalEnvelopeField = {
+  [K in keyof TaskEnvelope]-?: Partial<Pick<TaskEnvelope, K>> extends Pick<TaskEnvelope, K> ? K
+    : never;
+}[keyof TaskEnvelope];
+
+/**
+ * What "none" is on the wire for each field an envelope may leave out,
+ * and so which fields those are: every optional property of
+ * {@link TaskEnvelope} is named (the type refuses one missing or one
+ * required). `modelSettings` is written key by key (`envelopeText`).
+ */
+export const ENVELOPE_NONE: {
+  readonly [K in OptionalEnvelopeField]: null | false | readonly [] | Record<string, never>;
+} = {
+  context: null,
+  budget: false,
+  pace: false,
+  modelNote: null,
+  modelSettings: {},
+  blockedAgent: null,
+  commandGitSettings: [],
+  mcpServers: {},
+  memory: null,
+  skills: [],
+  skillBudget: null,
+  preloadedSkills: [],
+  writes: null,
+  session: null,
+  transcriptPath: null,
+  artifacts: null,
+  settingsHooks: {},
+  history: null,
+  remote: null,
+};
+
 /** A decided tool set (see `plan/tool-set-rule.ts`, which owns the rule). */
 export interface EnvelopeToolSet {
   tools: string[];
