@@ -4,15 +4,15 @@
  * itself: `HONOURED_FIELDS` of `agent-fields.ts`, passed in here),
  * display-only (cosmetic, never warned), or not used (named by `xcsh agents
  * check` and once in a run's summary, with why). A key in none of these is
- * unknown: usually a typo, named with the nearest known key. Sources: the subagent field lists of
- * Claude Code 2.1, Gemini CLI's `docs/core/subagents.md` and
+ * unknown: usually a typo, named with the nearest known key. Sources: the
+ * subagent field lists of Claude Code 2.1, Gemini CLI's `docs/core/subagents.md` and
  * `docs/core/remote-agents.md`, and the Codex custom-agent schema. Pure data
  * and pure functions.
  *
  * @example
  * ```ts
  * const honoured = ["name", "description", "tools", "disallowedTools"];
-fieldNotes({ name: "a", description: "d", initialPrompt: "hi", dissallowedTools: "Bash" }, honoured);
+ * fieldNotes({ name: "a", description: "d", initialPrompt: "hi", dissallowedTools: "Bash" }, honoured);
  * // { ignored: ["initialPrompt"], unknown: [{ key: "dissallowedTools", nearest: "disallowedTools" }] }
  * ```
  *
