@@ -9,8 +9,7 @@
  */
 import { type CardRead, readAgentCard } from "./agent-card.ts";
 import { a2aRequest, readBody } from "./a2a-request.ts";
-import { failureReason } from "../tools/web/fetch-rules.ts";
-import { contentKind, mediaType } from "../tools/web/fetch-rules.ts";
+import { contentKind, failureReason, mediaType } from "../tools/web/fetch-rules.ts";
 
 /** The largest card read. */
 export const MAX_CARD_BYTES = 1024 * 1024;

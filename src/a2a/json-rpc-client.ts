@@ -10,12 +10,11 @@
  */
 import type { AgentCardTarget } from "./agent-card.ts";
 import { a2aRequest, readBody } from "./a2a-request.ts";
-import { failureReason } from "../tools/web/fetch-rules.ts";
 import { methodName, type RpcOperation, versionHeaders } from "./rpc-shapes.ts";
 import { sseEvents } from "../formats/server-sent-events.ts";
 import { readUpdate, type Update } from "./task-updates.ts";
 import { isRecord } from "../formats/values.ts";
-import { mediaType } from "../tools/web/fetch-rules.ts";
+import { failureReason, mediaType } from "../tools/web/fetch-rules.ts";
 
 /** The largest non-streamed answer read. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;

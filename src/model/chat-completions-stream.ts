@@ -27,6 +27,7 @@
  */
 import type { LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
 import { type SseItem, sseParser, TOO_LONG } from "../formats/server-sent-events.ts";
+import { isRecord } from "../formats/values.ts";
 
 type Json = Record<string, unknown>;
 
@@ -47,23 +48,19 @@ const FINISH: Readonly<Record<string, "stop" | "length" | "content-filter" | "to
   function_call: "tool-calls",
 };
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function count(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
 /** The usage a chunk's `usage` reports, in the provider interface's terms. */
 export function chatUsage(u: unknown): LanguageModelV4Usage {
-  const usage = isObject(u) ? u : {};
+  const usage = isRecord(u) ? u : {};
   const input = count(usage.prompt_tokens);
   const output = count(usage.completion_tokens);
-  const cached = isObject(usage.prompt_tokens_details)
+  const cached = isRecord(usage.prompt_tokens_details)
     ? count(usage.prompt_tokens_details.cached_tokens)
     : undefined;
-  const reasoning = isObject(usage.completion_tokens_details)
+  const reasoning = isRecord(usage.completion_tokens_details)
     ? count(usage.completion_tokens_details.reasoning_tokens)
     : undefined;
   return {
@@ -162,7 +159,7 @@ export class ChatStreamReader {
       out.push({ type: "error", error: parseError(event, err) });
       return;
     }
-    if (!isObject(chunk)) {
+    if (!isRecord(chunk)) {
       out.push({ type: "error", error: parseError(event, undefined) });
       return;
     }
@@ -177,9 +174,9 @@ export class ChatStreamReader {
     if (chunk.usage !== undefined && chunk.usage !== null) this.usage = chunk.usage;
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     const choice = choices[0];
-    if (!isObject(choice)) return;
+    if (!isRecord(choice)) return;
     if (typeof choice.finish_reason === "string") this.finish = choice.finish_reason;
-    const delta = isObject(choice.delta) ? choice.delta : {};
+    const delta = isRecord(choice.delta) ? choice.delta : {};
     const reasoning = typeof delta.reasoning_content === "string"
       ? delta.reasoning_content
       : typeof delta.reasoning === "string"
@@ -197,13 +194,13 @@ export class ChatStreamReader {
       out.push({ type: "text-delta", id: "txt-0", delta: delta.content });
     }
     if (Array.isArray(delta.tool_calls)) {
-      for (const piece of delta.tool_calls) if (isObject(piece)) this.toolPiece(piece, out);
+      for (const piece of delta.tool_calls) if (isRecord(piece)) this.toolPiece(piece, out);
     }
   }
 
   private toolPiece(piece: Json, out: LanguageModelV4StreamPart[]): void {
     this.closeReasoning(out);
-    const fn = isObject(piece.function) ? piece.function : {};
+    const fn = isRecord(piece.function) ? piece.function : {};
     const index = typeof piece.index === "number"
       ? piece.index
       : this.lastIndex !== undefined && (typeof piece.id !== "string" || piece.id === "")
@@ -224,7 +221,7 @@ export class ChatStreamReader {
     }
     const args = typeof fn.arguments === "string"
       ? fn.arguments
-      : isObject(fn.arguments)
+      : isRecord(fn.arguments)
       ? JSON.stringify(fn.arguments)
       : "";
     if (args !== "") {

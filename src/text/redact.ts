@@ -24,6 +24,7 @@ import {
   URL_SECRET_PARAM,
   URL_USERINFO,
 } from "./secrets.ts";
+import { isRecord } from "../formats/values.ts";
 
 /** Hides credentials inside a URL: its userinfo (a bare user too) and key-like parameters. */
 export function hideUrlCredentials(text: string): string {
@@ -68,7 +69,7 @@ export function redactValue<T>(value: T, secrets: readonly string[]): T {
       Object.entries(value).map(([k, v]) => [
         redact(k, secrets),
         redactValue(
-          (k === "env" || k === "headers") && isMap(v) ? hideSecretEntries(v) : v,
+          (k === "env" || k === "headers") && isRecord(v) ? hideSecretEntries(v) : v,
           secrets,
         ),
       ]),
@@ -90,7 +91,7 @@ function gatherText(value: unknown, into: string[]): boolean {
   if (typeof value === "object" && value !== null) {
     for (const [k, v] of Object.entries(value)) {
       into.push(k);
-      if ((k === "env" || k === "headers") && isMap(v)) {
+      if ((k === "env" || k === "headers") && isRecord(v)) {
         const hidden = hideSecretEntries(v);
         if (Object.keys(v).some((key) => hidden[key] !== v[key])) return false;
       }
@@ -98,8 +99,4 @@ function gatherText(value: unknown, into: string[]): boolean {
     }
   }
   return true;
-}
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
