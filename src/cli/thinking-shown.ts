@@ -15,7 +15,12 @@
  * @module
  */
 import { modelRequest } from "../model/capabilities.ts";
-import { BUILTIN_PROVIDERS, resolveProvider, splitModelId } from "../model/providers.ts";
+import {
+  BUILTIN_PROVIDERS,
+  providerTypeNamed,
+  resolveProvider,
+  splitModelId,
+} from "../model/providers.ts";
 import type { ThinkingLevel, XcshConfig } from "../types.ts";
 
 /** The line, or undefined when the id names no provider this config knows. */
@@ -30,7 +35,7 @@ export function thinkingShown(
   const { provider: name, model } = split;
   const builtin = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
   const custom = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
-  const type = custom?.type ?? builtin?.type;
+  const type = providerTypeNamed(name, config);
   if (!type) return undefined;
   // A missing key does not change what would be sent: only the type and URL matter.
   const resolved = resolveProvider(name, config, env);

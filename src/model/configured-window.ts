@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { BUILTIN_PROVIDERS, type ProviderType, splitModelId } from "./providers.ts";
+import { type ProviderType, providerTypeNamed, splitModelId } from "./providers.ts";
 import type { XcshConfig } from "../types.ts";
 
 /** The window assumed when nothing tells (tokens): smaller than most current hosted models'. */
@@ -46,14 +46,7 @@ export function catalogueType(modelId: string, config: XcshConfig): ProviderType
   const split = splitModelId(modelId);
   if (!split) return undefined;
   // The provider's wire type (its key does not matter here).
-  // (A config entry for a built-in provider may set only some fields.)
-  const type =
-    (Object.hasOwn(config.providers, split.provider)
-      ? config.providers[split.provider].type
-      : undefined) ??
-      (Object.hasOwn(BUILTIN_PROVIDERS, split.provider)
-        ? BUILTIN_PROVIDERS[split.provider].type
-        : undefined);
+  const type = providerTypeNamed(split.provider, config);
   return type === "openai-compatible" ? undefined : type;
 }
 

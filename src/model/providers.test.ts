@@ -4,6 +4,7 @@ import { defaultConfig } from "../config/validate.ts";
 import {
   keyVariables,
   normalizeBaseURL,
+  providerTypeNamed,
   resolveProvider,
   runSecrets,
   splitModelId,
@@ -88,6 +89,24 @@ describe("resolveProvider", () => {
     assert.equal(splitModelId("a/"), undefined);
     assert.equal(normalizeBaseURL("https://x/api/", "openai-compatible"), "https://x/api");
     assert.equal(normalizeBaseURL("https://x", "google"), "https://x/v1beta");
+  });
+});
+
+describe("providerTypeNamed", () => {
+  test("the config entry's type, else the built-in's, else none", () => {
+    const config = {
+      providers: {
+        local: { type: "openai-compatible" as const, baseURL: "http://127.0.0.1:1/v1" },
+        openai: { baseURL: "http://127.0.0.1:2/v1" },
+        anthropic: { type: "openai-compatible" as const, baseURL: "http://127.0.0.1:3/v1" },
+      },
+    };
+    assert.equal(providerTypeNamed("local", config), "openai-compatible");
+    assert.equal(providerTypeNamed("openai", config), "openai", "an entry without a type");
+    assert.equal(providerTypeNamed("anthropic", config), "openai-compatible", "the entry wins");
+    assert.equal(providerTypeNamed("google", config), "google");
+    assert.equal(providerTypeNamed("nowhere", config), undefined);
+    assert.equal(providerTypeNamed("constructor", config), undefined, "no inherited names");
   });
 });
 

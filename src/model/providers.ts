@@ -93,6 +93,20 @@ export function knownProviders(config: XcshConfig): string[] {
 }
 
 /**
+ * The wire type of the provider named `name`: its config entry's, else the
+ * built-in's of that name (a config entry for a built-in may set only some
+ * fields); undefined when neither says.
+ */
+export function providerTypeNamed(
+  name: string,
+  config: Pick<XcshConfig, "providers">,
+): ProviderType | undefined {
+  const custom = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
+  const builtin = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
+  return custom?.type ?? builtin?.type;
+}
+
+/**
  * Adds the API version path a bare host lacks: `ANTHROPIC_BASE_URL` and
  * `OLLAMA_BASE_URL` are often given as `http://host:port` (the convention of
  * other tools), while the SDK wants the versioned root.

@@ -24,9 +24,10 @@
  *
  * @example
  * ```ts
+ * import type { AgentDefinition, XcshConfig } from "../types.ts";
+ *
  * verbosityFor("low", "openai", "gpt-5-mini"); // { send: "low" }
  * verbosityFor("low", "openai", "gpt-4.1"); // { why: "takes only medium" }
- * import type { AgentDefinition, XcshConfig } from "../types.ts";
  * declare const agent: AgentDefinition; // temperature: 0.2, verbosity: "low"
  * declare const config: XcshConfig;
  * const model = { id: "openai/gpt-4.1", provider: "openai", model: "gpt-4.1" };
@@ -36,7 +37,7 @@
  *
  * @module
  */
-import { BUILTIN_PROVIDERS, type ProviderType } from "../model/providers.ts";
+import { type ProviderType, providerTypeNamed } from "../model/providers.ts";
 import type { AgentDefinition, Diagnostic, Verbosity, XcshConfig } from "../types.ts";
 import type { ModelSettings } from "../protocol/envelope.ts";
 
@@ -107,10 +108,7 @@ export function childVerbosity(
   onWarnings?: (warnings: Diagnostic[]) => void,
 ): Verbosity | undefined {
   if (!agent.verbosity || !model) return undefined;
-  const { provider } = model;
-  const type =
-    (Object.hasOwn(config.providers, provider) ? config.providers[provider].type : undefined) ??
-      (Object.hasOwn(BUILTIN_PROVIDERS, provider) ? BUILTIN_PROVIDERS[provider].type : undefined);
+  const type = providerTypeNamed(model.provider, config);
   if (!type) return undefined;
   const decided = verbosityFor(agent.verbosity, type, model.model);
   if (decided.why) {

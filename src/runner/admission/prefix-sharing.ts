@@ -28,7 +28,7 @@
  */
 import type { ChildEvent } from "../../protocol/events.ts";
 import type { TaskEnvelope } from "../../protocol/envelope.ts";
-import { BUILTIN_PROVIDERS, type ProviderType } from "../../model/providers.ts";
+import { type ProviderType, providerTypeNamed } from "../../model/providers.ts";
 import type { XcshConfig } from "../../types.ts";
 
 /** Envelope fields that belong to one task and do not reach the prompt's prefix. */
@@ -67,10 +67,7 @@ export function providerTypeOf(
 ): ProviderType | undefined {
   const slash = model?.indexOf("/") ?? -1;
   if (!model || slash <= 0) return undefined;
-  const name = model.slice(0, slash);
-  const custom = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
-  const builtin = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
-  return custom?.type ?? builtin?.type;
+  return providerTypeNamed(model.slice(0, slash), config);
 }
 
 /**
