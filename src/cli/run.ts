@@ -333,12 +333,12 @@ function assignmentTask(
 }
 
 async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promise<number> {
-  const spares: SpareChild[] = [];
+  let spare: SpareChild | undefined;
   try {
-    return await runCall(args, sink, hooks, (s) => spares.push(s));
+    return await runCall(args, sink, hooks, (s) => (spare = s));
   } finally {
     // A spare no task took (a refusal, a usage error found later) ends with the call.
-    for (const s of spares) s.release();
+    spare?.release();
   }
 }
 
