@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultConfig } from "../config/validate.ts";
+import type { XcshConfig } from "../types.ts";
 import {
   keyVariables,
   normalizeBaseURL,
@@ -99,7 +100,8 @@ describe("providerTypeNamed", () => {
         local: { type: "openai-compatible" as const, baseURL: "http://127.0.0.1:1/v1" },
         openai: { baseURL: "http://127.0.0.1:2/v1" },
         anthropic: { type: "openai-compatible" as const, baseURL: "http://127.0.0.1:3/v1" },
-      },
+        // A config entry for a built-in may leave out its type.
+      } as unknown as XcshConfig["providers"],
     };
     assert.equal(providerTypeNamed("local", config), "openai-compatible");
     assert.equal(providerTypeNamed("openai", config), "openai", "an entry without a type");
