@@ -67,17 +67,19 @@ export const SUMMARY_LEFT_OUT: readonly (keyof AgentDefinition)[] = [
   "acceptRetries",
 ];
 
+/** The fields placed by name: led with, or left out. */
+const PLACED: ReadonlySet<string> = new Set([...SUMMARY_LEAD, ...SUMMARY_LEFT_OUT]);
+
 /** The listing fields of an agent, in a stable order, without its prompt. */
 export function agentSummary(a: AgentDefinition): Record<string, unknown> {
   const fields = a as unknown as Record<string, unknown>;
-  const rest = Object.keys(fields)
-    .filter((k) => !(SUMMARY_LEAD as readonly string[]).includes(k))
-    .filter((k) => !(SUMMARY_LEFT_OUT as readonly string[]).includes(k))
-    .sort();
   const out: Record<string, unknown> = {};
-  for (const k of [...SUMMARY_LEAD, ...rest]) {
+  for (const k of SUMMARY_LEAD) {
     const v = fields[k];
     if (v !== undefined) out[k] = v;
   }
+  const rest: string[] = [];
+  for (const k of Object.keys(fields)) if (!PLACED.has(k) && fields[k] !== undefined) rest.push(k);
+  for (const k of rest.sort()) out[k] = fields[k];
   return out;
 }

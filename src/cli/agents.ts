@@ -23,7 +23,6 @@ import {
   whereLabel,
 } from "./output.ts";
 import { discoverAgents, getAgent } from "../discovery/discover.ts";
-import { unknownAgentMessage } from "../plan/guards.ts";
 import type { AgentDefinition } from "../types.ts";
 import { agentSummary } from "./agent-summary.ts";
 
@@ -75,6 +74,7 @@ export async function agentsCommand(args: string[]): Promise<number> {
     const name = rest[0];
     const agent = getAgent(found.agents, name);
     if (!agent) {
+      const { unknownAgentMessage } = await import("../plan/guards.ts");
       writeErr(`xcsh: ${unknownAgentMessage(name, found.agents.map((a) => a.name))}\n`);
       return EXIT_USAGE;
     }

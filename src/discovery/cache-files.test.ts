@@ -30,10 +30,13 @@ describe("CacheFiles", () => {
   test("one file per folder and origin, written only when it changed", () => {
     const dir = join(root, "one");
     const files = new CacheFiles(dir, "b", isNumber);
-    files.folder("/p/agents", "project").set("/p/agents/a.md", "o", sig, 1);
     files.folder("/u/agents", "user").get("/u/agents/x.md", "o", sig); // read, not changed
+    assert.equal(files.changed, false);
+    files.folder("/p/agents", "project").set("/p/agents/a.md", "o", sig, 1);
+    assert.equal(files.changed, true);
     files.buildScoped().setConstant("k", 2);
     files.save();
+    assert.equal(files.changed, false);
     const written = readdirSync(dir).sort();
     assert.equal(written.length, 2);
     const scopes = written.map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")).scope).sort();

@@ -80,6 +80,12 @@ export class CacheFiles<T> {
     return this.load("(build)");
   }
 
+  /** Whether a cache changed since it was loaded or last written. */
+  get changed(): boolean {
+    for (const cache of this.caches.values()) if (cache.changed) return true;
+    return false;
+  }
+
   /** Writes every cache that changed. */
   save(): void {
     for (const cache of this.caches.values()) cache.save();

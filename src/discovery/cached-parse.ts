@@ -241,10 +241,11 @@ let saving: ReturnType<typeof setTimeout> | undefined;
  * Writes the cache files once the caller is done with this turn of the event
  * loop: after `agents` has printed its output, while `run` waits for its
  * child. A process that ends at once still writes them (a pending timer keeps
- * it alive); several discoveries in a row write once.
+ * it alive); several discoveries in a row write once, and one that changed
+ * nothing sets no timer.
  */
 function saveSoon(caches: CacheFiles<FileParse>): void {
-  if (caches.dir === undefined || saving !== undefined) return;
+  if (caches.dir === undefined || saving !== undefined || !caches.changed) return;
   saving = setTimeout(() => {
     saving = undefined;
     caches.save();

@@ -160,15 +160,25 @@ describe("DefinitionCache", () => {
   test("nothing changed: nothing written", () => {
     const file = fresh();
     const c = new DefinitionCache<V>(file, "b");
+    assert.equal(c.changed, false);
     c.save();
     assert.ok(!existsSync(file));
     c.set("/a.md", "o", sig, { n: 1 });
+    assert.equal(c.changed, true);
     c.save();
+    assert.equal(c.changed, false, "written: nothing left to write");
     const before = statSync(file).mtimeMs;
     const back = DefinitionCache.load(file, "b", isV);
     back.get("/a.md", "o", sig); // used today already: not a change
+    assert.equal(back.changed, false);
     back.save();
     assert.equal(statSync(file).mtimeMs, before);
+  });
+
+  test("a cache kept in memory only never has anything to write", () => {
+    const c = new DefinitionCache<V>(undefined, "b");
+    c.set("/a.md", "o", sig, { n: 1 });
+    assert.equal(c.changed, false);
   });
 
   test("a folder that cannot be written is no error", () => {

@@ -209,9 +209,15 @@ export class DefinitionCache<T> {
     return this.entries.size;
   }
 
+  /** Whether something changed since the file was loaded or last written. */
+  get changed(): boolean {
+    return this.dirty && this.file !== undefined;
+  }
+
   /** Writes the file when something changed since it was loaded or last written. */
   save(): void {
-    if (!this.dirty || this.file === undefined) return;
+    const file = this.file;
+    if (!this.changed || file === undefined) return;
     this.dirty = false;
     const oldest = today() - MAX_IDLE_DAYS;
     const entries: unknown[] = [];
@@ -230,17 +236,17 @@ export class DefinitionCache<T> {
       constants,
       entries,
     });
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    const tmp = `${file}.${process.pid}.tmp`;
     try {
       try {
         writeFileSync(tmp, text, { mode: 0o600 });
       } catch (err) {
         // The folder is made only when it is missing (a first run, or removed).
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-        mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
         writeFileSync(tmp, text, { mode: 0o600 });
       }
-      renameSync(tmp, this.file);
+      renameSync(tmp, file);
     } catch {
       // A read-only home, a full disk: run without the file.
       try {
