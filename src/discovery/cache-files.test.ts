@@ -1,12 +1,12 @@
-// Unit tests for the cache files: one per folder and origin, named by a
-// stable hash, loaded on first use, only the changed ones written.
+// Unit tests for the cache files: the user's and one per project, named by
+// a stable hash, loaded on first use, only the changed ones written.
 
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CacheFiles, hashName } from "./cache-files.ts";
+import { CacheFiles, hashName, scopeOf, USER_SCOPE } from "./cache-files.ts";
 import type { FileSignature } from "./file-signature.ts";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-cache-files-"));
@@ -26,37 +26,68 @@ describe("hashName", () => {
   });
 });
 
+describe("scopeOf", () => {
+  test("a project's folders share its file; the user's and the plugins' share the user's", () => {
+    const claude = { path: "/p/.claude/agents", source: "project", family: "claude" };
+    const xcsh = { path: "/p/.xcsh/agents", source: "project", family: "xcsh" };
+    const deeper = { path: "/p/sub/.codex/agents", source: "project", family: "codex" };
+    assert.equal(scopeOf(claude), "project\0/p");
+    assert.equal(scopeOf(xcsh), scopeOf(claude));
+    assert.equal(scopeOf(deeper), "project\0/p/sub");
+    assert.equal(
+      scopeOf({ path: "/h/.claude/agents", source: "user", family: "claude" }),
+      USER_SCOPE,
+    );
+    const plugin = {
+      path: "/h/.claude/plugins/cache/m/p/1/agents",
+      source: "project",
+      family: "plugin",
+    };
+    assert.equal(
+      scopeOf(plugin),
+      USER_SCOPE,
+      "a plugin's folder is the user's, whatever its scope",
+    );
+  });
+});
+
 describe("CacheFiles", () => {
-  test("one file per folder and origin, written only when it changed", () => {
+  const project = { path: "/p/.claude/agents", source: "project", family: "claude" };
+  const user = { path: "/u/.claude/agents", source: "user", family: "claude" };
+
+  test("the user's file and a project's, written only when they changed", () => {
     const dir = join(root, "one");
     const files = new CacheFiles(dir, "b", isNumber);
-    files.folder("/u/agents", "user").get("/u/agents/x.md", "o", sig); // read, not changed
+    files.folder(user).get("/u/.claude/agents/x.md", "o", sig); // read, not changed
     assert.equal(files.changed, false);
-    files.folder("/p/agents", "project").set("/p/agents/a.md", "o", sig, 1);
+    files.folder(project).set("/p/.claude/agents/a.md", "o", sig, 1);
     assert.equal(files.changed, true);
-    files.buildScoped().setConstant("k", 2);
     files.save();
     assert.equal(files.changed, false);
-    const written = readdirSync(dir).sort();
-    assert.equal(written.length, 2);
+    let written = readdirSync(dir);
+    assert.equal(written.length, 1, "the user's file did not change");
+    files.buildScoped().setConstant("k", 2);
+    files.save();
+    written = readdirSync(dir).sort();
     const scopes = written.map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")).scope).sort();
-    assert.deepEqual(scopes, ["(build)", "project\0/p/agents"]);
+    assert.deepEqual(scopes, [USER_SCOPE, "project\0/p"]);
 
     const again = new CacheFiles(dir, "b", isNumber);
-    assert.equal(again.folder("/p/agents", "project").get("/p/agents/a.md", "o", sig), 1);
-    assert.equal(again.folder("/p/agents", "user").get("/p/agents/a.md", "o", sig), undefined);
+    assert.equal(again.folder(project).get("/p/.claude/agents/a.md", "o", sig), 1);
+    assert.equal(again.folder(user).get("/p/.claude/agents/a.md", "o", sig), undefined);
     assert.equal(again.buildScoped().constant("k", isNumber), 2);
+    assert.equal(again.buildScoped(), again.folder(user), "one file for both");
   });
 
   test("the same folder is loaded once", () => {
     const files = new CacheFiles(join(root, "two"), "b", isNumber);
-    assert.equal(files.folder("/f", "o"), files.folder("/f", "o"));
+    assert.equal(files.folder(project), files.folder(project));
   });
 
   test("without a folder: memory only", () => {
     const files = new CacheFiles<number>(undefined, "b", isNumber);
-    files.folder("/f", "o").set("/f/a.md", "o", sig, 7);
+    files.folder(project).set("/p/.claude/agents/a.md", "o", sig, 7);
     files.save();
-    assert.equal(files.folder("/f", "o").get("/f/a.md", "o", sig), 7);
+    assert.equal(files.folder(project).get("/p/.claude/agents/a.md", "o", sig), 7);
   });
 });

@@ -1,17 +1,19 @@
 /**
  * Which definition cache file holds which folder's files.
  *
- * One file per agents folder (and one for what depends only on the build,
- * such as the bundled agents), so that a discovery reads the cache of the
- * folders it looks at and nothing else, however many projects the user has
- * worked in: a single file for all of them would be read whole by every run.
- * The Claude plugins' folders, all in the user's plugin cache, share one
- * file: a first run then creates one file for them instead of one per
- * plugin (creating a file can cost more than writing it).
- * A file is named by a hash of its folder and origin and says inside which
- * folder it is for, so a hash collision only costs a cache miss. Folders are
- * loaded on first use and {@link CacheFiles.save} writes the ones that
- * changed.
+ * One file per place a discovery reads from: the user's, and each project's.
+ * The user's file holds the user's own agents folders, the Claude plugins'
+ * and what depends only on the build (the bundled agents, parsed): every
+ * discovery reads all of them, whatever its project. A project's file holds
+ * the project folders found in one folder (`<dir>/.claude/agents`,
+ * `<dir>/.xcsh/agents`, …). So a discovery reads the caches of the places it
+ * looks at and nothing else, however many projects the user has worked in
+ * (a single file for all of them would be read whole by every run), and a
+ * warm run opens two files, not one per folder; a first run creates two
+ * (creating a file can cost more than writing it).
+ * A file is named by a hash of its scope and says inside which scope it is
+ * for, so a hash collision only costs a cache miss. Files are loaded on
+ * first use and {@link CacheFiles.save} writes the ones that changed.
  *
  * @example
  * ```ts
@@ -21,14 +23,32 @@
  * declare const sig: FileSignature;
  * const path = "/repo/.claude/agents/explore.md";
  * const files = new CacheFiles("/home/me/.cache/xcsh/definitions-0.1.0", "0.1.0 build", isParse);
- * files.folder("/repo/.claude/agents", "project claude").get(path, "project claude", sig);
+ * const folder = { path: "/repo/.claude/agents", source: "project", family: "claude" };
+ * files.folder(folder).get(path, "project claude", sig);
  * files.save();
  * ```
  *
  * @module
  */
 import { join } from "node:path";
+import { projectFolderOf } from "./config-dirs.ts";
 import { DefinitionCache } from "./definition-cache.ts";
+
+/** The scope of the user's file: the user's folders, the plugins' and the build's values. */
+export const USER_SCOPE = "(user)";
+
+/** A folder of definition files, as the caches place it. */
+export interface CachedFolder {
+  path: string;
+  source: string;
+  family: string;
+}
+
+/** The scope of the file that holds the entries of `folder`'s files. */
+export function scopeOf(folder: CachedFolder): string {
+  const project = projectFolderOf(folder);
+  return project === undefined ? USER_SCOPE : `project\0${project}`;
+}
 
 /** A 64-bit FNV-1a hash of `s`, as 16 hexadecimal digits. Not for security. */
 export function hashName(s: string): string {
@@ -67,17 +87,16 @@ export class CacheFiles<T> {
   }
 
   /**
-   * The cache of the definitions in `folder`, read as `origin`; with `group`,
-   * the one cache that every folder of that group shares (`origin` must then
-   * tell the folders apart: each keeps to its own entries).
+   * The cache that holds the definitions in `folder`, shared with the other
+   * folders of its scope ({@link scopeOf}): entries are keyed by path.
    */
-  folder(folder: string, origin: string, group?: string): DefinitionCache<T> {
-    return this.load(group ?? `${origin}\0${folder}`);
+  folder(folder: CachedFolder): DefinitionCache<T> {
+    return this.load(scopeOf(folder));
   }
 
-  /** The cache of values that depend only on the build. */
+  /** The cache of values that depend only on the build (the user's file). */
   buildScoped(): DefinitionCache<T> {
-    return this.load("(build)");
+    return this.load(USER_SCOPE);
   }
 
   /** Whether a cache changed since it was loaded or last written. */

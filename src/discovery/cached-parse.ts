@@ -7,8 +7,8 @@
  *   (a long-lived process, the MCP server or a child delegating again,
  *   rediscovers on every call). Each discovery keeps only the entries it
  *   used, so deleted files do not linger.
- * - on disk across runs (`definition-cache.ts`, one file per folder chosen
- *   by `cache-files.ts`), by path, origin and the file's signature
+ * - on disk across runs (`definition-cache.ts`, in the files `cache-files.ts`
+ *   chooses: the user's and each project's), by path, origin and the file's signature
  *   (`file-signature.ts`), its prompt kept as a reference (`prompt-ref.ts`).
  * - the bundled agents, once per build.
  *
@@ -57,6 +57,7 @@ import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-
 import type { FileOrigin, FileParse } from "./agent-file.ts";
 import type { FileOutcome } from "./lint.ts";
 import {
+  childPrefix,
   type FolderRead,
   readDefinitionFolder,
   readDefinitionFolderChecked,
@@ -294,9 +295,7 @@ export async function readCachedFolder(
   const key = originKey(origin);
   // Loaded only for a folder that has files.
   let loaded: DefinitionCache<FileParse> | undefined;
-  // Plugin folders share one file; their origins name the plugin.
-  const group = origin.family === "plugin" ? "(plugins)" : undefined;
-  const cache = () => (loaded ??= round.caches.folder(origin.path, key, group));
+  const cache = () => (loaded ??= round.caches.folder(origin));
   const known = new Map<string, FileParse>();
   const extensions = definitionExtensions(origin.family);
   const within = projectFolderOf(origin);
@@ -332,7 +331,7 @@ export async function readCachedFolder(
   // Entries of files gone from the folder can only come from the file or an
   // earlier discovery: on a first run, every entry is one just read.
   if (loaded && (round.again || loaded.loadedEntries > 0)) {
-    loaded.retainPaths(key, new Set(folder.files.map((f) => f.path)));
+    loaded.retainPaths(key, childPrefix(origin.path), new Set(folder.files.map((f) => f.path)));
   }
   return { folder, outcomes };
 }

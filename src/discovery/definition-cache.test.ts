@@ -138,14 +138,18 @@ describe("DefinitionCache", () => {
     c.set("/d/a.md", "o", sig, { n: 1 });
     c.set("/d/b.md", "o", sig, { n: 2 });
     c.set("/d/b.md", "other", sig, { n: 3 });
+    c.set("/e/c.md", "o", sig, { n: 4 });
+    c.set("/d2/c.md", "o", sig, { n: 5 });
     c.save();
     const back = DefinitionCache.load(file, "b", isV);
-    back.retainPaths("o", new Set(["/d/a.md"]));
+    back.retainPaths("o", "/d/", new Set(["/d/a.md"]));
     back.save();
     const again = DefinitionCache.load(file, "b", isV);
     assert.deepEqual(again.get("/d/a.md", "o", sig), { n: 1 });
     assert.equal(again.get("/d/b.md", "o", sig), undefined);
     assert.deepEqual(again.get("/d/b.md", "other", sig), { n: 3 }, "another origin's are kept");
+    assert.deepEqual(again.get("/e/c.md", "o", sig), { n: 4 }, "another folder's are kept");
+    assert.deepEqual(again.get("/d2/c.md", "o", sig), { n: 5 }, "a folder named alike is another");
   });
 
   test("a file made for another scope is not used", () => {

@@ -37,7 +37,14 @@ describe("file signatures", () => {
 
   test("stored as five numbers and read back; anything else is no signature", () => {
     assert.deepEqual(unpackSignature(packSignature(base)), base);
-    for (const bad of [undefined, null, "x", [1, 2, 3, 4], [1, 2, 3, 4, "5"], [1, 2, 3, 4, 5, 6]]) {
+    const bads = [undefined, null, "x", [1, 2, 3, 4], [1, 2, 3, 4, "5"], ["1", 2, 3, 4, 5], [
+      1,
+      null,
+      3,
+      4,
+      5,
+    ], [1, 2, 3, 4, 5, 6]];
+    for (const bad of bads) {
       assert.equal(unpackSignature(bad), undefined, JSON.stringify(bad));
     }
   });

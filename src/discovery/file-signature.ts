@@ -58,9 +58,14 @@ export function packSignature(s: FileSignature): number[] {
 
 /** The signature stored by {@link packSignature}, or undefined when `v` is not one. */
 export function unpackSignature(v: unknown): FileSignature | undefined {
-  if (!Array.isArray(v) || v.length !== 5 || !v.every((n) => typeof n === "number")) {
+  if (!Array.isArray(v) || v.length !== 5) return undefined;
+  // Indexed, not destructured: a cache file holds thousands, read before the JIT warms up.
+  const dev = v[0], ino = v[1], size = v[2], mtimeMs = v[3], ctimeMs = v[4];
+  if (
+    typeof dev !== "number" || typeof ino !== "number" || typeof size !== "number" ||
+    typeof mtimeMs !== "number" || typeof ctimeMs !== "number"
+  ) {
     return undefined;
   }
-  const [dev, ino, size, mtimeMs, ctimeMs] = v as number[];
   return { dev, ino, size, mtimeMs, ctimeMs };
 }

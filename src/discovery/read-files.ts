@@ -146,7 +146,7 @@ async function retryShortages(
  * `dir` normalised and ending in a separator: prefixing a plain entry name
  * with it is `join(dir, name)`, without paying for `join` once per file.
  */
-function childPrefix(dir: string): string {
+export function childPrefix(dir: string): string {
   return join(dir, "x").slice(0, -1);
 }
 

@@ -54,10 +54,10 @@ describe("the definition cache", () => {
     });
   }
 
-  /** The cache file of the user's Claude agents folder. */
+  /** The user's cache file: the user's Claude agents folder's, and the build's values. */
   function cacheFile(): string {
-    const found = cacheFiles().find((f) => f.scope.endsWith(`\0${agents}`));
-    assert.ok(found, `a cache file for ${agents}`);
+    const found = cacheFiles().find((f) => f.scope === "(user)");
+    assert.ok(found, "the user's cache file");
     return found.path;
   }
 
@@ -106,21 +106,46 @@ describe("the definition cache", () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  test("the first run writes it, private, one file per folder, in ~/.cache/xcsh", async () => {
+  test("the first run writes it, private, one file for the user's, in ~/.cache/xcsh", async () => {
     assert.deepEqual(await list(), { "cached-a": "first version", "cached-b": "bee" });
     const files = cacheFiles();
     for (const f of files) assert.equal(statSync(f.path).mode & 0o777, 0o600, f.path);
     assert.equal(statSync(join(home, ".cache", "xcsh")).mode & 0o777, 0o700);
     assert.equal(statSync(cacheFolder()).mode & 0o777, 0o700);
-    assert.equal(files.length, 2, "the agents folder that has files, and the build's own");
+    assert.equal(files.length, 1, "the user's agents and the build's values share one file");
     const doc = cacheDoc();
     assert.deepEqual(entryKeys(doc).length, 2);
     entryValue(doc, "a.md");
     entryValue(doc, "b.md");
-    const build = files.find((f) => f.scope === "(build)");
-    assert.ok(build, "a file for what depends on the build only");
-    const constants = JSON.parse(readFileSync(build.path, "utf8")).constants;
-    assert.ok(Array.isArray(constants.bundledAgents), "the bundled agents, parsed once");
+    assert.ok(Array.isArray(doc.constants.bundledAgents), "the bundled agents, parsed once");
+  });
+
+  test("a project's folders share one file of their own", async () => {
+    const project = join(root, "project");
+    for (const family of ["claude", "xcsh"]) {
+      mkdirSync(join(project, `.${family}`, "agents"), { recursive: true });
+      writeFileSync(
+        join(project, `.${family}`, "agents", `${family}.md`),
+        agentFile(`cached-${family}`, `${family} here`),
+      );
+    }
+    await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS));
+    const { result } = await runXcshJson<Listing>(["agents", "--json"], {
+      cwd: project,
+      home,
+      env: { XCSH_CACHE_DIR: undefined },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const mine = cacheFiles().filter((f) => f.scope === `project\0${project}`);
+    assert.equal(mine.length, 1, "one file for the project");
+    const keys = entryKeys(JSON.parse(readFileSync(mine[0].path, "utf8")));
+    assert.equal(keys.length, 2);
+    for (const family of ["claude", "xcsh"]) {
+      assert.ok(
+        keys.some((k) => k.endsWith(`\0${join(project, `.${family}`, "agents", `${family}.md`)}`)),
+      );
+    }
+    rmSync(project, { recursive: true, force: true });
   });
 
   test("a later run takes unchanged files from it without parsing them again", async () => {
