@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { isProcessAlive, processStartMark } from "./liveness.ts";
 
@@ -42,9 +42,15 @@ export function lockHolder(file: string): number | undefined {
   return body && isProcessAlive(body.pid, body.mark) ? body.pid : undefined;
 }
 
+/** What this process writes in a lock it takes (its start mark does not change). */
+let ownBody: string | undefined;
+
 /** Takes the lock at `file` for this process. */
 export function acquireLock(file: string, what = "this session"): Lock {
-  const body = JSON.stringify({ pid: process.pid, mark: processStartMark(process.pid) });
+  const body = ownBody ??= JSON.stringify({
+    pid: process.pid,
+    mark: processStartMark(process.pid),
+  });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(file, body, { flag: "wx", mode: 0o600 });
@@ -54,7 +60,11 @@ export function acquireLock(file: string, what = "this session"): Lock {
         release: () => {
           if (released) return;
           released = true;
-          rmSync(file, { force: true });
+          try {
+            unlinkSync(file);
+          } catch {
+            // already gone (a cleanup of the folder, a stale-lock takeover)
+          }
         },
       };
     } catch (err) {

@@ -71,6 +71,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 export class SessionKeeper {
   private warned = false;
   private pruned = false;
+  /** Whether the sessions folder was made by this keeper (once, not per task). */
+  private made = false;
   readonly dir: string;
 
   constructor(
@@ -100,6 +102,13 @@ export class SessionKeeper {
     pruneRuns(runsDirectory(this.data), this.retentionDays);
   }
 
+  /** Makes the sessions folder: once, or `again` when it went away. */
+  private makeFolder(again = false): void {
+    if (this.made && !again) return;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.made = true;
+  }
+
   /** A fresh session for a new task, or undefined (warned) when none can be kept. */
   reserve(): ReservedSession | undefined {
     if (!this.dir) {
@@ -107,11 +116,19 @@ export class SessionKeeper {
       return undefined;
     }
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.makeFolder();
       this.prune();
       for (let i = 0; i < 5; i++) {
         const id = newId();
-        const lock = acquireLock(sessionLockFile(this.dir, id));
+        let lock;
+        try {
+          lock = acquireLock(sessionLockFile(this.dir, id));
+        } catch (err) {
+          // The folder went away while this process ran: made again, once.
+          if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+          this.makeFolder(true);
+          lock = acquireLock(sessionLockFile(this.dir, id));
+        }
         if (lock.ok) return { id, release: lock.release };
       }
       this.notKept(`no free session id in ${this.dir}`);
