@@ -8,8 +8,9 @@
  *   rediscovers on every call). Each discovery keeps only the entries it
  *   used, so deleted files do not linger.
  * - on disk across runs (`definition-cache.ts`, in the files `cache-files.ts`
- *   chooses: the user's and each project's), by path, origin and the file's signature
- *   (`file-signature.ts`), its prompt kept as a reference (`prompt-ref.ts`).
+ *   chooses: the user's and each project's), by path, origin and the file's
+ *   signature (`file-signature.ts`), its prompt kept as a reference
+ *   (`prompt-ref.ts`).
  * - the bundled agents, once per build.
  *
  * How much of a folder is read depends on what is known: the first

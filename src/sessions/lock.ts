@@ -63,7 +63,8 @@ export function acquireLock(file: string, what = "this session"): Lock {
           try {
             unlinkSync(file);
           } catch {
-            // already gone (a cleanup of the folder, a stale-lock takeover)
+            // Gone already, or not removable: a lock left behind names a
+            // process that has ended, and the next taker takes it over.
           }
         },
       };
