@@ -20,6 +20,7 @@
 import {
   hideSecretEntries,
   hideSecretShapes,
+  mayHoldSecretShape,
   REDACTED,
   URL_SECRET_PARAM,
   URL_USERINFO,
@@ -32,18 +33,27 @@ export function hideUrlCredentials(text: string): string {
   return text.replace(URL_USERINFO, `$1${REDACTED}@`).replace(URL_SECRET_PARAM, `$1${REDACTED}`);
 }
 
+/** The fewest characters of a secret value {@link redactValues} hides. */
+const SHORTEST_VALUE = 4;
+
 /** Replaces every occurrence of each secret value with `[redacted]` (values of 4+ characters). */
 export function redactValues(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) {
-    if (s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
+    if (s.length >= SHORTEST_VALUE && out.includes(s)) out = out.split(s).join(REDACTED);
   }
   return out;
 }
 
+/** False only when {@link redact} would leave `text` as it is (one look, no text built). */
+function mayHoldSecret(text: string, secrets: readonly string[]): boolean {
+  for (const s of secrets) if (s.length >= SHORTEST_VALUE && text.includes(s)) return true;
+  return mayHoldSecretShape(text);
+}
+
 /** Hides every secret value and every key shape (`secrets.ts`) in `text`. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return hideSecretShapes(redactValues(text, secrets));
+  return mayHoldSecret(text, secrets) ? hideSecretShapes(redactValues(text, secrets)) : text;
 }
 
 /**

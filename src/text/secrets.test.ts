@@ -7,6 +7,7 @@ import {
   isSecretName,
   isSecretValue,
   isSecretVariable,
+  mayHoldSecretShape,
   secretForms,
   secretsOf,
   SHORTEST_SHAPE,
@@ -128,6 +129,55 @@ describe("secret values", () => {
 
   test("an unfinished PEM private key is hidden to the end of the text", () => {
     assert.equal(hideSecretShapes("k: -----BEGIN RSA PRIVATE KEY-----\nMIIE"), "k: [redacted]");
+  });
+});
+
+describe("the one look that says no shape is there", () => {
+  // Every kind of shape, alone, in text, twice, cut short, and near misses:
+  // the look may say yes to text that stays, never no to text that changes.
+  const pieces = [
+    "sk-ant-api03-" + "Ab1_".repeat(10),
+    "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6q",
+    "ghp_" + "A1b2C3d4E5".repeat(4),
+    "github_pat_" + "11ABCDEFG0123456789_abcdefXYZ",
+    "glpat-" + "aB3dE5gH7jK9mN1pQ3sT",
+    "xoxb-1234567890-abcdefghij",
+    "npm_" + "a1B2c3D4e5F6".repeat(3),
+    "hf_" + "AbCdEfGhIj".repeat(3) + "kl",
+    "AKIAIOSFODNN7EXAMPLE",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "Bearer abcdefghijklmnop1234",
+    "bearer abcdefghijklmnop1234",
+    "Basic dXNlcjpwYXNzd29yZA==",
+    "postgres://app:pw0rd@db.internal:5432/app",
+    "HTTPS://U:P@h",
+    "https://h/v1?x=1&api_key=zz-query-key",
+    "https://h/v1?TOKEN=abc",
+    "https://h/v1?key=[redacted]",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+    "ssh://git@github.com/o/r.git",
+    "https://example.com/docs?page=2",
+    "the Bearer of bad news",
+    "sk-learn",
+    "a=b",
+    "",
+  ];
+  const texts = pieces.flatMap((p) => [
+    p,
+    `x ${p} y`,
+    `${p}\n${p}`,
+    p.slice(0, Math.max(0, p.length - 3)),
+    JSON.stringify({ k: p }),
+  ]);
+  for (const text of texts) {
+    test(`${JSON.stringify(text.slice(0, 40))}`, () => {
+      if (hideSecretShapes(text) !== text) assert.ok(mayHoldSecretShape(text), text);
+    });
+  }
+  test("plain text gets a no", () => {
+    for (const text of ["/usr/bin:/bin", "C.UTF-8", "task-runner-0123", '{"type":"usage"}']) {
+      assert.equal(mayHoldSecretShape(text), false, text);
+    }
   });
 });
 

@@ -115,7 +115,8 @@ const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/-]{16,}=*/gi;
  * carrying credentials, a PEM private key.
  */
 export function isSecretValue(value: string): boolean {
-  return hideSecretShapes(value) !== value || hasUrlCredentials(value);
+  return (mayHoldSecretShape(value) && hideSecretShapes(value) !== value) ||
+    hasUrlCredentials(value);
 }
 
 /** Whether a variable is a secret: by its name or by its value. */
@@ -142,6 +143,28 @@ export function hideSecretShapes(text: string): string {
   return out;
 }
 
+/** The key shapes as one pattern, for a look that says yes or no. */
+const ANY_KEY_SHAPE = new RegExp(KEY_SHAPES.map((re) => re.source).join("|"));
+// Copies without the global flag: a global pattern's `test` moves its `lastIndex`.
+const AUTH_SCHEME_IN = new RegExp(AUTH_SCHEME.source, "i");
+const PRIVATE_KEY_IN = new RegExp(PRIVATE_KEY.source);
+const URL_PASSWORD_IN = new RegExp(URL_PASSWORD.source, "i");
+const URL_SECRET_PARAM_IN = new RegExp(URL_SECRET_PARAM.source, "i");
+
+/**
+ * False only when {@link hideSecretShapes} would leave `text` as it is: one
+ * look for each kind of shape, no text built. Most text holds none, and a
+ * caller that gets true redacts (or compares) to be exact.
+ */
+export function mayHoldSecretShape(text: string): boolean {
+  if (text.length >= SHORTEST_SHAPE) {
+    if (ANY_KEY_SHAPE.test(text) || AUTH_SCHEME_IN.test(text)) return true;
+    if (text.includes("-----BEGIN") && PRIVATE_KEY_IN.test(text)) return true;
+  }
+  return (text.includes("://") && URL_PASSWORD_IN.test(text)) ||
+    (text.includes("=") && URL_SECRET_PARAM_IN.test(text));
+}
+
 /**
  * True when `text` holds a URL carrying credentials: a userinfo with a
  * password (`scheme://user:pass@`) or a key-like query parameter. A bare
@@ -149,8 +172,7 @@ export function hideSecretShapes(text: string): string {
  */
 export function hasUrlCredentials(text: string): boolean {
   if (!text.includes("://")) return false;
-  return new RegExp(URL_PASSWORD.source, "i").test(text) ||
-    new RegExp(URL_SECRET_PARAM.source, "i").test(text);
+  return URL_PASSWORD_IN.test(text) || URL_SECRET_PARAM_IN.test(text);
 }
 
 /**
