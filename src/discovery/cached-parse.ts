@@ -52,7 +52,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CacheFiles } from "./cache-files.ts";
-import type { DefinitionCache } from "./definition-cache.ts";
+import type { DefinitionCache, FolderPaths } from "./definition-cache.ts";
 import { definitionExtensions, type DiscoveryEnv, projectFolderOf } from "./config-dirs.ts";
 import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import type { FileOrigin, FileParse } from "./agent-file.ts";
@@ -84,6 +84,8 @@ export interface DiscoveryRound {
   /** Whether the agents need their prompts (false: a listing, whose prompts stay empty). */
   readonly prompts: boolean;
   readonly generation: number;
+  /** By cache, the folders read whose gone files it forgets at the end (by origin). */
+  readonly gone: Map<DefinitionCache<FileParse>, Map<string, FolderPaths[]>>;
 }
 
 /** Parses kept in memory, by path and origin (see the module comment). */
@@ -105,14 +107,19 @@ export function startRound(e: DiscoveryEnv, { prompts = true } = {}): DiscoveryR
     again: current > 1,
     prompts,
     generation: current,
+    gone: new Map(),
   };
 }
 
-/** Ends a discovery: drops what it did not use from memory and writes the cache files soon. */
+/**
+ * Ends a discovery: drops what it did not use from memory, makes the cache
+ * files forget the files gone from the folders it read, and writes them soon.
+ */
 export function finishRound(round: DiscoveryRound): void {
   for (const [key, entry] of parseCache) {
     if (entry.generation < round.generation) parseCache.delete(key);
   }
+  for (const [cache, read] of round.gone) cache.retainFolders(read);
   saveSoon(round.caches);
 }
 
@@ -332,7 +339,14 @@ export async function readCachedFolder(
   // Entries of files gone from the folder can only come from the file or an
   // earlier discovery: on a first run, every entry is one just read.
   if (loaded && (round.again || loaded.loadedEntries > 0)) {
-    loaded.retainPaths(key, childPrefix(origin.path), new Set(folder.files.map((f) => f.path)));
+    let read = round.gone.get(loaded);
+    if (!read) round.gone.set(loaded, read = new Map());
+    let folders = read.get(key);
+    if (!folders) read.set(key, folders = []);
+    folders.push({
+      folder: childPrefix(origin.path),
+      paths: new Set(folder.files.map((f) => f.path)),
+    });
   }
   return { folder, outcomes };
 }

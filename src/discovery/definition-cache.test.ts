@@ -142,7 +142,7 @@ describe("DefinitionCache", () => {
     c.set("/d2/c.md", "o", sig, { n: 5 });
     c.save();
     const back = DefinitionCache.load(file, "b", isV);
-    back.retainPaths("o", "/d/", new Set(["/d/a.md"]));
+    back.retainFolders(new Map([["o", [{ folder: "/d/", paths: new Set(["/d/a.md"]) }]]]));
     back.save();
     const again = DefinitionCache.load(file, "b", isV);
     assert.deepEqual(again.get("/d/a.md", "o", sig), { n: 1 });
@@ -150,6 +150,24 @@ describe("DefinitionCache", () => {
     assert.deepEqual(again.get("/d/b.md", "other", sig), { n: 3 }, "another origin's are kept");
     assert.deepEqual(again.get("/e/c.md", "o", sig), { n: 4 }, "another folder's are kept");
     assert.deepEqual(again.get("/d2/c.md", "o", sig), { n: 5 }, "a folder named alike is another");
+  });
+
+  test("two folders of one origin in one file: only the folder read forgets", () => {
+    const origin = "user\0gemini\0"; // an origin holds NULs; a path none
+    const c = new DefinitionCache<V>(undefined, "b");
+    c.set("/h/.gemini/agents/a.md", origin, sig, { n: 1 });
+    c.set("/h/.gemini/agents/gone.md", origin, sig, { n: 2 });
+    c.set("/h/.config/gemini-cli/agents/b.md", origin, sig, { n: 3 });
+    c.retainFolders(
+      new Map([[origin, [{
+        folder: "/h/.gemini/agents/",
+        paths: new Set(["/h/.gemini/agents/a.md"]),
+      }]]]),
+    );
+    assert.deepEqual(c.get("/h/.gemini/agents/a.md", origin, sig), { n: 1 });
+    assert.equal(c.get("/h/.gemini/agents/gone.md", origin, sig), undefined);
+    assert.deepEqual(c.get("/h/.config/gemini-cli/agents/b.md", origin, sig), { n: 3 });
+    assert.equal(c.size, 2);
   });
 
   test("a file made for another scope is not used", () => {

@@ -40,6 +40,13 @@ import {
   unpackSignature,
 } from "./file-signature.ts";
 
+/** The paths one folder holds now, for {@link DefinitionCache.retainFolders}. */
+export interface FolderPaths {
+  /** The folder, ending in a separator. */
+  folder: string;
+  paths: ReadonlySet<string>;
+}
+
 /** Entries unused for this many days are dropped when the file is written. */
 export const MAX_IDLE_DAYS = 30;
 
@@ -178,14 +185,21 @@ export class DefinitionCache<T> {
   }
 
   /**
-   * Forgets every entry of `origin` under `folder` (a path ending in a
-   * separator) whose path is not in `paths`: files gone from a folder.
+   * Forgets the entries of files gone from the folders a discovery read:
+   * `read` gives, by origin, each folder read (a path ending in a
+   * separator) with the paths it holds now; an entry of that origin under
+   * one of its folders whose path is not among them goes. One pass over
+   * the entries, however many folders share the file.
    */
-  retainPaths(origin: string, folder: string, paths: ReadonlySet<string>): void {
-    const prefix = `${origin}\0${folder}`;
-    const from = origin.length + 1;
+  retainFolders(read: ReadonlyMap<string, readonly FolderPaths[]>): void {
+    if (read.size === 0) return;
     for (const key of this.entries.keys()) {
-      if (key.startsWith(prefix) && !paths.has(key.slice(from))) {
+      // A key is `origin\0path`; the origin may hold NULs, a path none.
+      const cut = key.lastIndexOf("\0");
+      const folders = read.get(key.slice(0, cut));
+      if (folders === undefined) continue;
+      const path = key.slice(cut + 1);
+      if (folders.some((f) => path.startsWith(f.folder) && !f.paths.has(path))) {
         this.entries.delete(key);
         this.dirty = true;
       }
