@@ -26,6 +26,36 @@ describe("Progress (plain lines)", () => {
     ]);
   });
 
+  test("a note siblings share is said once per agent; another note or agent is said", () => {
+    const { p, lines } = plain();
+    const windowNote = "its context window is unknown; assuming 128000 tokens";
+    const start = (id: string, agent: string, note?: string) => {
+      p.add(id, agent);
+      p.event(id, {
+        type: "start",
+        id,
+        agent,
+        model: "local/mock",
+        depth: 1,
+        windowNote,
+        ...(note ? { note } : {}),
+      });
+    };
+    start("t1", "quick_task");
+    start("t2", "quick_task");
+    start("t3", "explore");
+    start("t4", "quick_task", "sonnet unavailable; using local/mock");
+    assert.deepEqual(lines, [
+      `xcsh: [t1] quick_task: ${windowNote}\n`,
+      "xcsh: [t1] quick_task started on local/mock\n",
+      "xcsh: [t2] quick_task started on local/mock\n",
+      `xcsh: [t3] explore: ${windowNote}\n`,
+      "xcsh: [t3] explore started on local/mock\n",
+      "xcsh: [t4] quick_task: sonnet unavailable; using local/mock\n",
+      "xcsh: [t4] quick_task started on local/mock\n",
+    ]);
+  });
+
   test("a retry shows its wait and cause", () => {
     const { p, lines } = plain();
     p.add("a", "task");

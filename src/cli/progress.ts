@@ -7,9 +7,11 @@
  * / queued / waiting on a rate limit, tokens, dollars) redrawn in place,
  * colours unless `NO_COLOR` is set; elsewhere, one plain line per milestone
  * (start, tool calls, retries, a wait for a slot or a rate limit, end), so
- * logs stay readable. A model fallback is said on a line of its own in both. An ending
- * says only the status: the error is reported once, with the results. Stdout
- * is never touched.
+ * logs stay readable. A model fallback is said on a line of its own in both,
+ * and so is a note on the model's context window: each once per run and
+ * agent, however many of its tasks start (siblings on one model share it).
+ * An ending says only the status: the error is reported once, with the
+ * results. Stdout is never touched.
  *
  * @module
  */
@@ -51,6 +53,8 @@ export class Progress {
   private timer?: ReturnType<typeof setInterval>;
   private drawn = 0;
   private frame = 0;
+  /** The start notes said so far, by agent: a sibling's same note is not said again. */
+  private noted = new Set<string>();
   private readonly tty: boolean;
   private readonly color: boolean;
 
@@ -96,8 +100,8 @@ export class Progress {
       row.state = "thinking";
     } else if (e.type === "start") {
       row.state = `running (${cleanText(String(e.model))})`;
-      if (e.note) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.note))}`);
-      if (e.windowNote) this.say(`[${row.id}] ${row.agent}: ${cleanText(String(e.windowNote))}`);
+      if (e.note) this.note(row, String(e.note));
+      if (e.windowNote) this.note(row, String(e.windowNote));
       this.plain(`[${row.id}] ${row.agent} started on ${cleanText(String(e.model))}`);
     } else if (e.type === "retry") {
       row.state = cleanText(retryLabel(e));
@@ -134,6 +138,14 @@ export class Progress {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.tty) this.draw();
+  }
+
+  /** Says a start note of `row`'s agent, once per run. */
+  private note(row: Row, text: string): void {
+    const key = `${row.agent}\0${text}`;
+    if (this.noted.has(key)) return;
+    this.noted.add(key);
+    this.say(`[${row.id}] ${row.agent}: ${cleanText(text)}`);
   }
 
   private plain(line: string): void {
