@@ -52,7 +52,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CacheFiles } from "./cache-files.ts";
-import type { DefinitionCache, FolderPaths } from "./definition-cache.ts";
+import type { DefinitionCache } from "./definition-cache.ts";
 import { definitionExtensions, type DiscoveryEnv, projectFolderOf } from "./config-dirs.ts";
 import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import type { FileOrigin, FileParse } from "./agent-file.ts";
@@ -84,8 +84,11 @@ export interface DiscoveryRound {
   /** Whether the agents need their prompts (false: a listing, whose prompts stay empty). */
   readonly prompts: boolean;
   readonly generation: number;
-  /** By cache, the folders read whose gone files it forgets at the end (by origin). */
-  readonly gone: Map<DefinitionCache<FileParse>, Map<string, FolderPaths[]>>;
+  /**
+   * By cache, the folders read (`origin\0folder`) with their files' paths:
+   * at the end, each cache forgets the files gone from them.
+   */
+  readonly gone: Map<DefinitionCache<FileParse>, Map<string, Set<string>>>;
 }
 
 /** Parses kept in memory, by path and origin (see the module comment). */
@@ -341,12 +344,7 @@ export async function readCachedFolder(
   if (loaded && (round.again || loaded.loadedEntries > 0)) {
     let read = round.gone.get(loaded);
     if (!read) round.gone.set(loaded, read = new Map());
-    let folders = read.get(key);
-    if (!folders) read.set(key, folders = []);
-    folders.push({
-      folder: childPrefix(origin.path),
-      paths: new Set(folder.files.map((f) => f.path)),
-    });
+    read.set(`${key}\0${childPrefix(origin.path)}`, new Set(folder.files.map((f) => f.path)));
   }
   return { folder, outcomes };
 }

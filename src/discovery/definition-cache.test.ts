@@ -142,7 +142,7 @@ describe("DefinitionCache", () => {
     c.set("/d2/c.md", "o", sig, { n: 5 });
     c.save();
     const back = DefinitionCache.load(file, "b", isV);
-    back.retainFolders(new Map([["o", [{ folder: "/d/", paths: new Set(["/d/a.md"]) }]]]));
+    back.retainFolders(new Map([["o\0/d/", new Set(["/d/a.md"])]]));
     back.save();
     const again = DefinitionCache.load(file, "b", isV);
     assert.deepEqual(again.get("/d/a.md", "o", sig), { n: 1 });
@@ -159,14 +159,21 @@ describe("DefinitionCache", () => {
     c.set("/h/.gemini/agents/gone.md", origin, sig, { n: 2 });
     c.set("/h/.config/gemini-cli/agents/b.md", origin, sig, { n: 3 });
     c.retainFolders(
-      new Map([[origin, [{
-        folder: "/h/.gemini/agents/",
-        paths: new Set(["/h/.gemini/agents/a.md"]),
-      }]]]),
+      new Map([[`${origin}\0/h/.gemini/agents/`, new Set(["/h/.gemini/agents/a.md"])]]),
     );
     assert.deepEqual(c.get("/h/.gemini/agents/a.md", origin, sig), { n: 1 });
     assert.equal(c.get("/h/.gemini/agents/gone.md", origin, sig), undefined);
     assert.deepEqual(c.get("/h/.config/gemini-cli/agents/b.md", origin, sig), { n: 3 });
+    assert.equal(c.size, 2);
+    // Entries set after the first call, and one set again, are known to the next.
+    c.set("/h/.gemini/agents/new.md", origin, sig, { n: 4 });
+    c.set("/h/.gemini/agents/gone.md", origin, sig, { n: 5 });
+    c.retainFolders(
+      new Map([[`${origin}\0/h/.gemini/agents/`, new Set(["/h/.gemini/agents/new.md"])]]),
+    );
+    assert.equal(c.get("/h/.gemini/agents/a.md", origin, sig), undefined);
+    assert.equal(c.get("/h/.gemini/agents/gone.md", origin, sig), undefined);
+    assert.deepEqual(c.get("/h/.gemini/agents/new.md", origin, sig), { n: 4 });
     assert.equal(c.size, 2);
   });
 

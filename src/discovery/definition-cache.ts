@@ -40,13 +40,6 @@ import {
   unpackSignature,
 } from "./file-signature.ts";
 
-/** The paths one folder holds now, for {@link DefinitionCache.retainFolders}. */
-export interface FolderPaths {
-  /** The folder, ending in a separator. */
-  folder: string;
-  paths: ReadonlySet<string>;
-}
-
 /** Entries unused for this many days are dropped when the file is written. */
 export const MAX_IDLE_DAYS = 30;
 
@@ -73,6 +66,11 @@ function today(): number {
 
 export class DefinitionCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  /**
+   * The keys by folder (`origin\0folder`, the folder ending in a separator),
+   * each by path: built by the first {@link retainFolders}, then kept.
+   */
+  private byFolder?: Map<string, Map<string, string>>;
   private readonly constants = new Map<string, unknown>();
   private dirty = false;
   /** Entries the file held when it was loaded. */
@@ -148,6 +146,27 @@ export class DefinitionCache<T> {
     return `${origin}\0${path}`;
   }
 
+  /** The folder of a key's file, with its origin: `origin\0folder/`. */
+  private static folderOf(key: string): string {
+    return key.slice(0, Math.max(key.lastIndexOf("/"), key.lastIndexOf("\\")) + 1);
+  }
+
+  /** Puts `key` in the folder index, when there is one. */
+  private indexed(key: string): void {
+    if (!this.byFolder) return;
+    const folder = DefinitionCache.folderOf(key);
+    let files = this.byFolder.get(folder);
+    if (!files) this.byFolder.set(folder, files = new Map());
+    files.set(key.slice(key.lastIndexOf("\0") + 1), key);
+  }
+
+  /** Removes the entry of `key`, from the folder index too. */
+  private forget(key: string): void {
+    this.entries.delete(key);
+    if (!this.byFolder) return;
+    this.byFolder.get(DefinitionCache.folderOf(key))?.delete(key.slice(key.lastIndexOf("\0") + 1));
+  }
+
   /** The value stored for `path` from `origin` if the file still has `sig`. */
   get(path: string, origin: string, sig: FileSignature): T | undefined {
     const key = DefinitionCache.key(path, origin);
@@ -155,7 +174,7 @@ export class DefinitionCache<T> {
     if (!e || !sameSignature(e.sig, sig)) return undefined;
     if (e.unchecked) {
       if (!this.valid(e.value)) {
-        this.entries.delete(key);
+        this.forget(key);
         return undefined;
       }
       e.unchecked = false;
@@ -170,7 +189,9 @@ export class DefinitionCache<T> {
 
   /** Stores `value` for `path` from `origin` with its (settled) signature. */
   set(path: string, origin: string, sig: FileSignature, value: T): void {
-    this.entries.set(DefinitionCache.key(path, origin), { sig, value, used: today() });
+    const key = DefinitionCache.key(path, origin);
+    if (!this.entries.has(key)) this.indexed(key);
+    this.entries.set(key, { sig, value, used: today() });
     this.dirty = true;
   }
 
@@ -186,22 +207,27 @@ export class DefinitionCache<T> {
 
   /**
    * Forgets the entries of files gone from the folders a discovery read:
-   * `read` gives, by origin, each folder read (a path ending in a
-   * separator) with the paths it holds now; an entry of that origin under
-   * one of its folders whose path is not among them goes. One pass over
-   * the entries, however many folders share the file.
+   * `read` gives each folder read, as `origin\0folder` (the folder ending in
+   * a separator), with the paths of the files it holds now; an entry of
+   * that origin in that folder whose path is not among them goes. The
+   * first call indexes the entries by folder (a key is `origin\0path`; an
+   * origin may hold NULs, a path none), so each later one looks only at the
+   * folders read.
    */
-  retainFolders(read: ReadonlyMap<string, readonly FolderPaths[]>): void {
+  retainFolders(read: ReadonlyMap<string, ReadonlySet<string>>): void {
     if (read.size === 0) return;
-    for (const key of this.entries.keys()) {
-      // A key is `origin\0path`; the origin may hold NULs, a path none.
-      const cut = key.lastIndexOf("\0");
-      const folders = read.get(key.slice(0, cut));
-      if (folders === undefined) continue;
-      const path = key.slice(cut + 1);
-      if (folders.some((f) => path.startsWith(f.folder) && !f.paths.has(path))) {
-        this.entries.delete(key);
-        this.dirty = true;
+    if (!this.byFolder) {
+      this.byFolder = new Map();
+      for (const key of this.entries.keys()) this.indexed(key);
+    }
+    for (const [folder, paths] of read) {
+      const files = this.byFolder.get(folder);
+      if (!files) continue;
+      for (const [path, key] of files) {
+        if (!paths.has(path)) {
+          this.forget(key);
+          this.dirty = true;
+        }
       }
     }
   }
@@ -242,7 +268,7 @@ export class DefinitionCache<T> {
     const entries: unknown[] = [];
     for (const [key, e] of this.entries) {
       if (e.used < oldest || (e.unchecked && !this.valid(e.value))) {
-        this.entries.delete(key);
+        this.forget(key);
         continue;
       }
       entries.push([key, packSignature(e.sig), e.used, this.pack(e.value)]);
