@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { DefinitionCache, MAX_IDLE_DAYS } from "./definition-cache.ts";
 import type { FileSignature } from "./file-signature.ts";
 
@@ -175,6 +175,13 @@ describe("DefinitionCache", () => {
     assert.equal(c.get("/h/.gemini/agents/gone.md", origin, sig), undefined);
     assert.deepEqual(c.get("/h/.gemini/agents/new.md", origin, sig), { n: 4 });
     assert.equal(c.size, 2);
+  });
+
+  test("a name with a backslash is a file of its folder (POSIX)", { skip: sep !== "/" }, () => {
+    const c = new DefinitionCache<V>(undefined, "b");
+    c.set("/d/we\\ird.md", "o", sig, { n: 1 });
+    c.retainFolders(new Map([["o\0/d/", new Set<string>()]]));
+    assert.equal(c.size, 0, "gone from /d/, so forgotten");
   });
 
   test("a file made for another scope is not used", () => {

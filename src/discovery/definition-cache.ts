@@ -31,7 +31,7 @@
  * @module
  */
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, sep } from "node:path";
 import process from "node:process";
 import {
   type FileSignature,
@@ -146,9 +146,9 @@ export class DefinitionCache<T> {
     return `${origin}\0${path}`;
   }
 
-  /** The folder of a key's file, with its origin: `origin\0folder/`. */
+  /** The folder of a key's file, with its origin: `origin\0folder/` (the platform's separator). */
   private static folderOf(key: string): string {
-    return key.slice(0, Math.max(key.lastIndexOf("/"), key.lastIndexOf("\\")) + 1);
+    return key.slice(0, key.lastIndexOf(sep) + 1);
   }
 
   /** Puts `key` in the folder index, when there is one. */
