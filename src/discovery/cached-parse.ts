@@ -52,7 +52,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { buildIdentity, isCompiled } from "../runtime.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CacheFiles } from "./cache-files.ts";
-import type { DefinitionCache } from "./definition-cache.ts";
+import { DefinitionCache } from "./definition-cache.ts";
 import { definitionExtensions, type DiscoveryEnv, projectFolderOf } from "./config-dirs.ts";
 import { isNeedsParser, type NeedsParser, parseOnDemand } from "../formats/full-parsers.ts";
 import type { FileOrigin, FileParse } from "./agent-file.ts";
@@ -85,8 +85,8 @@ export interface DiscoveryRound {
   readonly prompts: boolean;
   readonly generation: number;
   /**
-   * By cache, the folders read (`origin\0folder`) with their files' paths:
-   * at the end, each cache forgets the files gone from them.
+   * By cache, the folders read (by `DefinitionCache.folderKey`) with their
+   * files' paths: at the end, each cache forgets the files gone from them.
    */
   readonly gone: Map<DefinitionCache<FileParse>, Map<string, Set<string>>>;
 }
@@ -344,7 +344,10 @@ export async function readCachedFolder(
   if (loaded && (round.again || loaded.loadedEntries > 0)) {
     let read = round.gone.get(loaded);
     if (!read) round.gone.set(loaded, read = new Map());
-    read.set(`${key}\0${childPrefix(origin.path)}`, new Set(folder.files.map((f) => f.path)));
+    read.set(
+      DefinitionCache.folderKey(childPrefix(origin.path), key),
+      new Set(folder.files.map((f) => f.path)),
+    );
   }
   return { folder, outcomes };
 }

@@ -142,11 +142,25 @@ export class DefinitionCache<T> {
     return cache;
   }
 
+  /** An entry's key: `origin\0path` (an origin may hold NULs, a path none). */
   private static key(path: string, origin: string): string {
     return `${origin}\0${path}`;
   }
 
-  /** The folder of a key's file, with its origin: `origin\0folder/` (the platform's separator). */
+  /** The path of a key's file. */
+  private static pathOf(key: string): string {
+    return key.slice(key.lastIndexOf("\0") + 1);
+  }
+
+  /**
+   * The key {@link retainFolders} names folder `folder` of `origin` by:
+   * `origin\0folder`, the folder ending in the platform's separator.
+   */
+  static folderKey(folder: string, origin: string): string {
+    return DefinitionCache.key(folder, origin);
+  }
+
+  /** The folder key of a key's file. */
   private static folderOf(key: string): string {
     return key.slice(0, key.lastIndexOf(sep) + 1);
   }
@@ -157,14 +171,14 @@ export class DefinitionCache<T> {
     const folder = DefinitionCache.folderOf(key);
     let files = this.byFolder.get(folder);
     if (!files) this.byFolder.set(folder, files = new Map());
-    files.set(key.slice(key.lastIndexOf("\0") + 1), key);
+    files.set(DefinitionCache.pathOf(key), key);
   }
 
   /** Removes the entry of `key`, from the folder index too. */
   private forget(key: string): void {
     this.entries.delete(key);
     if (!this.byFolder) return;
-    this.byFolder.get(DefinitionCache.folderOf(key))?.delete(key.slice(key.lastIndexOf("\0") + 1));
+    this.byFolder.get(DefinitionCache.folderOf(key))?.delete(DefinitionCache.pathOf(key));
   }
 
   /** The value stored for `path` from `origin` if the file still has `sig`. */
@@ -207,12 +221,10 @@ export class DefinitionCache<T> {
 
   /**
    * Forgets the entries of files gone from the folders a discovery read:
-   * `read` gives each folder read, as `origin\0folder` (the folder ending in
-   * a separator), with the paths of the files it holds now; an entry of
-   * that origin in that folder whose path is not among them goes. The
-   * first call indexes the entries by folder (a key is `origin\0path`; an
-   * origin may hold NULs, a path none), so each later one looks only at the
-   * folders read.
+   * `read` gives each folder read, by its {@link folderKey}, with the paths
+   * of the files it holds now; an entry of that origin in that folder whose
+   * path is not among them goes. The first call indexes the entries by
+   * folder, so each later one looks only at the folders read.
    */
   retainFolders(read: ReadonlyMap<string, ReadonlySet<string>>): void {
     if (read.size === 0) return;
