@@ -29,9 +29,10 @@
  *   git repository) each against `--version`.
  * - fanout: 32 tasks at concurrency 8 vs 32 × a child's CPU time ÷ cores
  *   (≤ 1.2×; and, for information, vs 4 × one task); a child's CPU time
- *   (≤ 15 ms); peak RSS of the
- *   `__child` processes, sampled from /proc during the run, and of one child
- *   run alone under /usr/bin/time -v.
+ *   (≤ 15 ms); for information, what else the run spends CPU on (the
+ *   xcsh tree's beyond 32 children alone, and the bench's model server's);
+ *   peak RSS of the `__child` processes, sampled from /proc during the run,
+ *   and of one child run alone under /usr/bin/time -v.
  * - scaling: discovery at 250, 2 500 and 25 000 files; linear when the cost
  *   per extra 1000 files stays flat.
  * - loop: one child's agent loop (bench/sections/loop.ts): the cached share

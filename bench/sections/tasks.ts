@@ -11,6 +11,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
+import process from "node:process";
 import { join } from "node:path";
 import { startModelServer } from "../../tests/support/model-server.ts";
 import { envelopeText } from "../../src/protocol/envelope-builder.ts";
@@ -179,6 +180,30 @@ export function childPids(parent: number): number[] {
   return out;
 }
 
+/**
+ * The CPU time of a whole fan-out of 32 (xcsh and every process it waited
+ * for) under /usr/bin/time, in ms; undefined where there is no /usr/bin/time.
+ */
+async function treeCpuMs(home: string, cwd: string): Promise<number | undefined> {
+  if (!existsSync("/usr/bin/time")) return undefined;
+  const out = join(scratchDir(), "fanout-time.txt");
+  const args = [
+    "-f",
+    "%U %S",
+    "-o",
+    out,
+    XCSH,
+    "run",
+    "quick_task",
+    ...Array.from({ length: 32 }, (_, i) => `--task=t${i}=Say ok.`),
+    "--json",
+  ];
+  const r = await timedAsync("/usr/bin/time", args, { cwd, env: cleanEnv({ HOME: home }) });
+  if (r.code !== 0) throw new Error(`xcsh run under /usr/bin/time exited ${r.code}`);
+  const [user, sys] = readFileSync(out, "utf8").trim().split(/\s+/).slice(-2).map(Number);
+  return (user + sys) * 1000;
+}
+
 /** Children run one after another under one /usr/bin/time, for their CPU time. */
 export const CPU_SAMPLE_CHILDREN = 20;
 
@@ -263,11 +288,21 @@ export async function benchFanout(): Promise<void> {
     // the same state of a shared machine.
     const runs: number[] = [];
     const samples: { kib: number; cpuSeconds: number; ms: number }[] = [];
+    // Where the run's CPU goes besides the children: this process's own
+    // (the model server, and reading one xcsh's output) during each timed
+    // fan-out, and the whole xcsh tree's under /usr/bin/time in a run of its own.
+    const serverMs: number[] = [];
+    const treeMs: number[] = [];
     await runTasks(home, cwd, 32);
     for (let i = 0; i < 5; i++) {
+      const before = process.cpuUsage();
       runs.push((await runTasks(home, cwd, 32)).ms);
+      const spent = process.cpuUsage(before);
+      serverMs.push((spent.user + spent.system) / 1000);
       const s = await childUnderTime(home, cwd);
       if (s) samples.push(s);
+      const tree = await treeCpuMs(home, cwd);
+      if (tree !== undefined) treeMs.push(tree);
     }
     // A separate run samples the children's VmHWM.
     const peak = new Map<number, number>();
@@ -300,6 +335,25 @@ export async function benchFanout(): Promise<void> {
         1.2,
       );
       limitRow("fan-out", "  a child's CPU time per task", alone.cpuSeconds * 1000, 15, "ms");
+      const children = 32 * alone.cpuSeconds * 1000;
+      if (treeMs.length > 0) {
+        row(
+          "fan-out",
+          "  the xcsh tree's CPU beyond 32 children alone (the parent; sharing the cores)",
+          median(treeMs) - children,
+          children,
+          "ms",
+          null,
+        );
+      }
+      row(
+        "fan-out",
+        "  the bench's model server's CPU per fan-out (vs 32 children alone)",
+        median(serverMs),
+        children,
+        "ms",
+        null,
+      );
     }
     row(
       "fan-out",
@@ -333,6 +387,8 @@ export async function benchFanout(): Promise<void> {
       peakKiB: [...peak.values()],
       alone: alone ?? null,
       childCpuSeconds: samples.map((x) => x.cpuSeconds),
+      serverCpuMs: serverMs,
+      treeCpuMs: treeMs,
     };
   } finally {
     await server.close();
