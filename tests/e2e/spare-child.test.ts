@@ -1,7 +1,10 @@
 // End-to-end tests of the child `xcsh run` starts before it plans
 // (src/runner/spawn/spare-child.ts): the first task runs in it, with the spawn
 // right and blocked agent its envelope carries; a task it cannot serve
-// starts its own child; a run that starts no task leaves none behind.
+// starts its own child; a run that starts no task leaves none behind. The
+// spare starts before the config is read; a config that names a key
+// variable set in the environment, or a launcher, has it released (the key
+// never reaches a child that way), and none is left behind.
 //
 // Needs `npm run build` first (npm test runs it).
 
@@ -12,10 +15,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
-import { agentMd, toolResults, type World } from "../support/world.ts";
+import { agentMd, isAfterTool, toolResults, type World } from "../support/world.ts";
 
 let w: World;
-const { server, world } = modelHarness({
+const { server, world, respond } = modelHarness({
   setup: () => {
     w = world({
       agents: {
@@ -86,4 +89,95 @@ test("a run that starts no task leaves no child behind", {
     }
   });
   assert.deepEqual(left, []);
+});
+
+/** Pids of the processes whose environment holds `XCSH_TASK_MARK=<prefix>…`. */
+function marked(prefix: string): string[] {
+  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).filter((n) => {
+    try {
+      return readFileSync(`/proc/${n}/environ`, "utf8").split("\0").some((v) =>
+        v.startsWith(`XCSH_TASK_MARK=${prefix}`)
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Waits until no process holds a mark starting with `prefix` (a released spare exits). */
+async function noneLeft(prefix: string): Promise<string[]> {
+  for (let i = 0; i < 50 && marked(prefix).length > 0; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return marked(prefix);
+}
+
+test("a key variable the config names is set: the spare started before the config is released", {
+  skip: process.platform === "linux" ? false : "reads other processes' environments in /proc",
+}, async () => {
+  const k = world({
+    config: `providers:\n  local: { type: openai-compatible, baseURL: "${server.url}/v1", ` +
+      `apiKeyEnv: XT_LOCAL_CREDENTIAL }\nmodels:\n  default: local/mock-large\n` +
+      `  roles: { smol: local/mock-small }\n`,
+    agents: { shell: agentMd("shell", "tools: bash\n") },
+  });
+  const key = "xt-credential-0123456789abcdef";
+  respond((req) =>
+    !isAfterTool(req)
+      ? { toolCalls: [{ name: "bash", args: { command: SHOW } }] }
+      : { text: "done" }
+  );
+  const child = spawn(XCSH, ["run", "shell", "look", "--json"], {
+    cwd: k.cwd,
+    env: { ...cleanEnv(k.home), XT_LOCAL_CREDENTIAL: key },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const before = server.requests.length;
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  respond(undefined);
+  assert.equal(code, 0, stderr);
+  // The first spare (started before the config was read) held the key in
+  // its environment: the task ran in the second, started once the config
+  // named the variable.
+  assert.match(JSON.parse(stdout).results[0].text ?? "", /done/);
+  assert.match(
+    toolResults(server.requests[before + 1]),
+    /mark=\d+-spare2-\w+ spawns= blocked=shell/,
+  );
+  // The key reached the model call through the envelope.
+  assert.equal(server.requests[before].headers.authorization, `Bearer ${key}`);
+  assert.deepEqual(await noneLeft(`${child.pid}-spare`), []);
+});
+
+test("a launcher the config sets: the spare started before the config is released", {
+  skip: process.platform === "linux" ? false : "reads other processes' environments in /proc",
+}, async () => {
+  const l = world({
+    extraConfig: `task:\n  launcher: ["env", "XCSH_TEST_LAUNCHED=yes"]\n`,
+    agents: { shell: agentMd("shell", "tools: bash\n") },
+  });
+  respond((req) =>
+    !isAfterTool(req)
+      ? { toolCalls: [{ name: "bash", args: { command: SHOW + " launched=$XCSH_TEST_LAUNCHED" } }] }
+      : { text: "done" }
+  );
+  const child = spawn(XCSH, ["run", "shell", "look"], {
+    cwd: l.cwd,
+    env: cleanEnv(l.home),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const before = server.requests.length;
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  respond(undefined);
+  assert.equal(code, 0, stderr);
+  const seen = toolResults(server.requests[before + 1]);
+  assert.match(seen, /launched=yes/);
+  assert.doesNotMatch(seen, /spare/, "the task ran behind the launcher, not in a spare");
+  assert.deepEqual(await noneLeft(`${child.pid}-spare`), []);
 });
