@@ -15,6 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { cleanEnv, runXcsh, XCSH } from "../support/cli.ts";
 import { modelHarness } from "../support/harness.ts";
+import type { RecordedRequest, Turn } from "../support/model-server.ts";
 import { agentMd, isAfterTool, toolResults, type World } from "../support/world.ts";
 
 let w: World;
@@ -66,29 +67,31 @@ test("a task the spare cannot serve (its own worktree) starts its own child", {
   assert.doesNotMatch(out, /spare/);
 });
 
+/** `xcsh ARGS` in `world`'s project, with its pid. */
+async function runWithPid(
+  args: string[],
+  world: World,
+  env: Record<string, string> = {},
+): Promise<{ pid: number; code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(XCSH, args, {
+    cwd: world.cwd,
+    env: { ...cleanEnv(world.home), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  return { pid: child.pid ?? -1, code, stdout, stderr };
+}
+
 test("a run that starts no task leaves no child behind", {
   skip: process.platform === "linux" ? false : "reads other processes' environments in /proc",
 }, async () => {
-  const child = spawn(XCSH, ["run", "no-such-agent", "look"], {
-    cwd: w.cwd,
-    env: cleanEnv(w.home),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  assert.equal(code, 2, stderr);
-  const prefix = `XCSH_TASK_MARK=${child.pid}-spare`;
-  const left = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).filter((n) => {
-    try {
-      return readFileSync(`/proc/${n}/environ`, "utf8").split("\0").some((v) =>
-        v.startsWith(prefix)
-      );
-    } catch {
-      return false;
-    }
-  });
-  assert.deepEqual(left, []);
+  const r = await runWithPid(["run", "no-such-agent", "look"], w);
+  assert.equal(r.code, 2, r.stderr);
+  assert.deepEqual(marked(`${r.pid}-spare`), []);
 });
 
 /** Pids of the processes whose environment holds `XCSH_TASK_MARK=<prefix>…`. */
@@ -103,6 +106,10 @@ function marked(prefix: string): string[] {
     }
   });
 }
+
+/** A model that runs `command` with bash, then says it is done. */
+const bashThenDone = (command: string) => (req: RecordedRequest): Turn =>
+  isAfterTool(req) ? { text: "done" } : { toolCalls: [{ name: "bash", args: { command } }] };
 
 /** Waits until no process holds a mark starting with `prefix` (a released spare exits). */
 async function noneLeft(prefix: string): Promise<string[]> {
@@ -122,35 +129,22 @@ test("a key variable the config names is set: the spare started before the confi
     agents: { shell: agentMd("shell", "tools: bash\n") },
   });
   const key = "xt-credential-0123456789abcdef";
-  respond((req) =>
-    !isAfterTool(req)
-      ? { toolCalls: [{ name: "bash", args: { command: SHOW } }] }
-      : { text: "done" }
-  );
-  const child = spawn(XCSH, ["run", "shell", "look", "--json"], {
-    cwd: k.cwd,
-    env: { ...cleanEnv(k.home), XT_LOCAL_CREDENTIAL: key },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  respond(bashThenDone(SHOW));
   const before = server.requests.length;
-  const code = await new Promise<number | null>((done) => child.on("close", done));
+  const r = await runWithPid(["run", "shell", "look", "--json"], k, { XT_LOCAL_CREDENTIAL: key });
   respond(undefined);
-  assert.equal(code, 0, stderr);
+  assert.equal(r.code, 0, r.stderr);
   // The first spare (started before the config was read) held the key in
   // its environment: the task ran in the second, started once the config
   // named the variable.
-  assert.match(JSON.parse(stdout).results[0].text ?? "", /done/);
+  assert.match(JSON.parse(r.stdout).results[0].text ?? "", /done/);
   assert.match(
     toolResults(server.requests[before + 1]),
     /mark=\d+-spare2-\w+ spawns= blocked=shell/,
   );
   // The key reached the model call through the envelope.
   assert.equal(server.requests[before].headers.authorization, `Bearer ${key}`);
-  assert.deepEqual(await noneLeft(`${child.pid}-spare`), []);
+  assert.deepEqual(await noneLeft(`${r.pid}-spare`), []);
 });
 
 test("a launcher the config sets: the spare started before the config is released", {
@@ -160,24 +154,13 @@ test("a launcher the config sets: the spare started before the config is release
     extraConfig: `task:\n  launcher: ["env", "XCSH_TEST_LAUNCHED=yes"]\n`,
     agents: { shell: agentMd("shell", "tools: bash\n") },
   });
-  respond((req) =>
-    !isAfterTool(req)
-      ? { toolCalls: [{ name: "bash", args: { command: SHOW + " launched=$XCSH_TEST_LAUNCHED" } }] }
-      : { text: "done" }
-  );
-  const child = spawn(XCSH, ["run", "shell", "look"], {
-    cwd: l.cwd,
-    env: cleanEnv(l.home),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  respond(bashThenDone(`${SHOW} launched=$XCSH_TEST_LAUNCHED`));
   const before = server.requests.length;
-  const code = await new Promise<number | null>((done) => child.on("close", done));
+  const r = await runWithPid(["run", "shell", "look"], l);
   respond(undefined);
-  assert.equal(code, 0, stderr);
+  assert.equal(r.code, 0, r.stderr);
   const seen = toolResults(server.requests[before + 1]);
   assert.match(seen, /launched=yes/);
   assert.doesNotMatch(seen, /spare/, "the task ran behind the launcher, not in a spare");
-  assert.deepEqual(await noneLeft(`${child.pid}-spare`), []);
+  assert.deepEqual(await noneLeft(`${r.pid}-spare`), []);
 });
