@@ -37,7 +37,7 @@ function earlySpare(args: readonly string[]): SpareChild | undefined {
   const caller = readCallerState(process.env);
   if (!caller.ok) return undefined;
   let cwd: string;
-  let setting;
+  let setting: ReturnType<typeof earlySpareSetting>;
   try {
     const { values } = parseFlags("run", [...args], RUN_FLAGS);
     if (values.help || values.resume !== undefined) return undefined;

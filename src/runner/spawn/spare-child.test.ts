@@ -46,7 +46,7 @@ describe("spareServes", () => {
   });
 });
 
-describe("spareFor", () => {
+describe("samePlace and spareFor", () => {
   /** A spare that records whether it was released. */
   function early(place: { cwd: string; env: Record<string, string> }) {
     const spare = {

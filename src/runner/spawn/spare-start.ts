@@ -50,10 +50,10 @@ function without(
   env: Readonly<Record<string, string | undefined>>,
   names: readonly string[],
 ): Record<string, string> {
-  const left = new Set(names);
+  const dropped = new Set(names);
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v !== undefined && !left.has(k)) base[k] = v;
+    if (v !== undefined && !dropped.has(k)) base[k] = v;
   }
   return base;
 }
