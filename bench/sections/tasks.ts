@@ -4,7 +4,9 @@
  * planning, sandbox off, inside a git repository) each against the same
  * `--version` (`benchTask`), and a fan-out of 32 tasks at
  * concurrency 8 against the machine's own bound (32 × a child's CPU time ÷
- * cores), with the children's peak memory and CPU time.
+ * cores), with the children's peak memory and CPU time and, for
+ * information, the CPU the run spends besides them (the parent and the
+ * cores' sharing; the bench's own model server).
  *
  * @module
  */
