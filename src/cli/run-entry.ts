@@ -5,13 +5,6 @@
  * now, not in a log later); then `xcsh run` without `--background` starts
  * detached, and its run id is printed on stdout.
  *
- * A run in this process starts its spare child here, before the rest of
- * `xcsh run` loads and the config is read, from what the flags and the
- * environment say (`earlySpareSetting`, `runner/spawn/spare-start.ts`): the
- * child loads while this process plans. `runCommand` keeps it when the
- * config puts the call's children in the same place, and releases it
- * otherwise; whatever a call leaves untaken ends with it.
- *
  * @module
  */
 import process from "node:process";
@@ -22,40 +15,6 @@ import { EXIT_OK, UsageError } from "./errors.ts";
 import { RUN_FLAGS } from "./run-flags.ts";
 import { homeDirectory } from "../fs/home.ts";
 import { dataDirectory } from "../sessions/paths.ts";
-import { BACKGROUND_RUN, readCallerState } from "../protocol/variables.ts";
-import { type SpareChild, startSpareChild } from "../runner/spawn/spare-child.ts";
-import { earlySpareSetting } from "../runner/spawn/spare-start.ts";
-
-/**
- * The spare child of a run in this process, started now, or undefined when
- * the flags or the environment already rule one out (or are wrong: the run
- * reports that itself). A background run's own process starts its spare
- * later: its environment changes first.
- */
-function earlySpare(args: readonly string[]): SpareChild | undefined {
-  if (process.env[BACKGROUND_RUN] !== undefined) return undefined;
-  const caller = readCallerState(process.env);
-  if (!caller.ok) return undefined;
-  let cwd: string;
-  let setting: ReturnType<typeof earlySpareSetting>;
-  try {
-    const { values } = parseFlags("run", [...args], RUN_FLAGS);
-    if (values.help || values.resume !== undefined) return undefined;
-    cwd = discoveryEnv(values.cwd).cwd;
-    setting = earlySpareSetting({
-      depth: caller.state.depth,
-      env: process.env,
-      call: {
-        ...(values.isolation === "worktree" ? { isolation: "worktree" as const } : {}),
-        ...(values.launcher !== undefined ? { launcher: values.launcher } : {}),
-      },
-      dryRun: values["dry-run"] === true,
-    });
-  } catch {
-    return undefined;
-  }
-  return setting ? startSpareChild(setting.env, cwd) : undefined;
-}
 
 /** True when `--background` is among the flags (before any `--`). */
 function wantsBackground(args: readonly string[]): boolean {
@@ -67,14 +26,7 @@ function wantsBackground(args: readonly string[]): boolean {
 }
 
 export async function runEntry(args: string[]): Promise<number> {
-  if (!wantsBackground(args)) {
-    const early = earlySpare(args);
-    try {
-      return await (await import("./run.ts")).runCommand(args, early);
-    } finally {
-      early?.release(); // nothing once a task took it
-    }
-  }
+  if (!wantsBackground(args)) return (await import("./run.ts")).runCommand(args);
   const { values, positionals } = parseFlags("run", args, RUN_FLAGS);
   if (values["dry-run"]) throw new UsageError("run: --background and --dry-run do not go together");
   const agent = values.resume !== undefined ? "(resume)" : positionals[0];

@@ -28,7 +28,7 @@ import { PARENT_PIPE, readCallerState } from "../protocol/variables.ts";
 import { checkResumeScope } from "../runner/task-sessions/resume-scope.ts";
 import { readAcceptFlags, readAcceptRetries } from "./accept-flag.ts";
 import type { PreparedTask } from "../runner/task-runner.ts";
-import { type SpareChild, spareFor } from "../runner/spawn/spare-child.ts";
+import { type SpareChild, startSpareChild } from "../runner/spawn/spare-child.ts";
 import { spareSetting } from "../runner/spawn/spare-start.ts";
 import { laneWaits } from "../plan/write-lanes.ts";
 import { launchCommand, protocolVariables } from "../runner/spawn/launch-command.ts";
@@ -262,12 +262,11 @@ interface RunSink {
 
 /**
  * `xcsh run`. In a background run's detached process, the outcome (or the
- * usage error) is also recorded for `xcsh wait` and `xcsh tasks`. `early`
- * is the spare child `run-entry.ts` started before the config was read.
+ * usage error) is also recorded for `xcsh wait` and `xcsh tasks`.
  */
-export async function runCommand(args: string[], early?: SpareChild): Promise<number> {
+export async function runCommand(args: string[]): Promise<number> {
   const background = process.env[BACKGROUND_ENV];
-  if (background === undefined) return await runTasks(args, undefined, undefined, early);
+  if (background === undefined) return await runTasks(args);
   // Nothing this run starts belongs to the background run itself.
   delete process.env[BACKGROUND_ENV];
   const data = dataDirectory(process.env, homeDirectory());
@@ -333,15 +332,10 @@ function assignmentTask(
     : { id: `0-${agent}`, assignment };
 }
 
-async function runTasks(
-  args: string[],
-  sink?: RunSink,
-  hooks?: RunHooks,
-  early?: SpareChild,
-): Promise<number> {
+async function runTasks(args: string[], sink?: RunSink, hooks?: RunHooks): Promise<number> {
   let spare: SpareChild | undefined;
   try {
-    return await runCall(args, sink, hooks, (s) => (spare = s), early);
+    return await runCall(args, sink, hooks, (s) => (spare = s));
   } finally {
     // A spare no task took (a refusal, a usage error found later) ends with the call.
     spare?.release();
@@ -353,7 +347,6 @@ async function runCall(
   sink: RunSink | undefined,
   hooks: RunHooks | undefined,
   onSpare: (spare: SpareChild) => void,
-  early?: SpareChild,
 ): Promise<number> {
   const { values, positionals } = parseFlags("run", args, FLAGS);
   if (values.help) {
@@ -399,10 +392,8 @@ async function runCall(
     writeErr(formatDiagnostic(loaded.error) + "\n");
     return EXIT_USAGE;
   }
-  // The first child starts now (or started before the config was read, and
-  // is kept when the config puts children where it runs): it loads while the
-  // task runner loads and the call is planned, and the first task it may
-  // serve takes it.
+  // The first child starts now: it loads while the task runner loads and the
+  // call is planned, and the first task it may serve takes it.
   const dryRun = values["dry-run"] === true;
   const spareAt = spareSetting({
     config: loaded.config,
@@ -411,9 +402,8 @@ async function runCall(
     call: { isolation, launcher: values.launcher },
     dryRun,
   });
-  const spare = spareAt ? spareFor(early, { cwd: env.cwd, env: spareAt.env }) : undefined;
-  if (!spare) early?.release();
-  else onSpare(spare);
+  const spare = spareAt ? startSpareChild(spareAt.env, env.cwd) : undefined;
+  if (spare) onSpare(spare);
   const { TaskTool } = await import("../runner/task-runner.ts");
 
   let tasks: TaskItem[];

@@ -244,14 +244,10 @@ export function runSecrets(config: XcshConfig, env: Env): string[] {
   return secretsOf(env, keyVariables(config), baseURLs(config, env));
 }
 
-/** The variables that hold the built-in providers' keys: named under every config. */
-export function builtinKeyVariables(): string[] {
-  return Object.values(BUILTIN_PROVIDERS).flatMap((p) => p.keyEnv);
-}
-
 /** Every variable that may hold a provider key (or the search key) under this config. */
 export function keyVariables(config: XcshConfig): string[] {
-  const names = new Set<string>(builtinKeyVariables());
+  const names = new Set<string>();
+  for (const p of Object.values(BUILTIN_PROVIDERS)) for (const k of p.keyEnv) names.add(k);
   for (const p of Object.values(config.providers)) if (p.apiKeyEnv) names.add(p.apiKeyEnv);
   // The web search provider's key travels and is hidden like a model key.
   if (config.search) names.add(config.search.apiKeyEnv);

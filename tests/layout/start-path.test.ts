@@ -5,8 +5,7 @@
 //   node:net, node:dns, node:zlib) nor the HTML converter: they cost every
 //   child's start a few milliseconds of CPU and load when the tool runs;
 // - neither `xcsh run` nor a child loads the price catalogue at start;
-// - `xcsh run` starts its spare child before the task runner loads, and its
-//   front door before the rest of `xcsh run` and the config;
+// - `xcsh run` starts its spare child before the task runner loads;
 // - listing agents loads the definition parser (the field readers, the
 //   bundled agents' files) only for a file no cache holds.
 // The rules are tested on small inputs first, so the real checks cannot pass
@@ -126,15 +125,6 @@ test("xcsh run starts its spare child before the task runner loads", () => {
   const run = loadedWith("cli/run.ts", readSrc);
   assert.ok(run.includes("runner/spawn/spare-child.ts"));
   assert.equal(run.includes("runner/task-runner.ts"), false);
-});
-
-test("xcsh run's front door starts the spare before the rest of run and the config load", () => {
-  const entry = loadedWith("cli/run-entry.ts", readSrc);
-  assert.ok(entry.includes("runner/spawn/spare-child.ts"));
-  assert.ok(entry.includes("runner/spawn/spare-start.ts"));
-  for (const later of ["cli/run.ts", "config/load.ts", "runner/task-runner.ts"]) {
-    assert.equal(entry.includes(later), false, later);
-  }
 });
 
 test("xcsh agents loads the definition parser only when a file needs parsing", () => {

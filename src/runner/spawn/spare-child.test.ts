@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { TaskEnvelope } from "../../protocol/envelope.ts";
-import { samePlace, spareFor, spareServes, type SpareTask } from "./spare-child.ts";
+import { spareServes, type SpareTask } from "./spare-child.ts";
 
 const spare = { cwd: "/p", env: { PATH: "/usr/bin", XCSH_TASK_DEPTH: "1" } };
 
@@ -43,34 +43,5 @@ describe("spareServes", () => {
     assert.equal(spareServes(spare, task({ env: { PATH: "/bin" } })), false);
     const fewer = { ...spare, env: { PATH: "/usr/bin" } };
     assert.equal(spareServes(fewer, task()), false, "a variable the spare lacks");
-  });
-});
-
-describe("samePlace and spareFor", () => {
-  /** A spare that records whether it was released. */
-  function early(place: { cwd: string; env: Record<string, string> }) {
-    const spare = {
-      ...place,
-      released: false,
-      take: () => undefined,
-      release() {
-        spare.released = true;
-      },
-    };
-    return spare;
-  }
-
-  test("the spare started before the config was read is kept in the same place", () => {
-    const first = early(spare);
-    assert.equal(spareFor(first, { cwd: "/p", env: { ...spare.env } }), first);
-    assert.equal(first.released, false);
-  });
-
-  test("samePlace: another folder, or one variable more, less or changed, is another place", () => {
-    assert.equal(samePlace(spare, { cwd: "/p", env: { ...spare.env } }), true);
-    assert.equal(samePlace(spare, { cwd: "/q", env: spare.env }), false);
-    assert.equal(samePlace(spare, { cwd: "/p", env: { ...spare.env, KEY: "k" } }), false);
-    assert.equal(samePlace(spare, { cwd: "/p", env: { PATH: "/usr/bin" } }), false);
-    assert.equal(samePlace(spare, { cwd: "/p", env: { ...spare.env, PATH: "/bin" } }), false);
   });
 });

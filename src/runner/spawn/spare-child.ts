@@ -5,10 +5,6 @@
  * and plans; the first task then writes its envelope to it instead of
  * starting a process (`executor.ts`).
  *
- * A spare started before the config was read is the call's when the config
- * puts its children in the same place ({@link spareFor}); otherwise it is
- * released and another starts.
- *
  * Decides when a spare may serve a task ({@link spareServes}): the task runs
  * locally (no launcher), in the spare's folder, with the spare's environment
  * (the envelope carries everything else, the spawn right and the blocked
@@ -70,32 +66,14 @@ export interface SpareTask {
  * folder and the same environment, whole (the envelope carries everything
  * else, the spawn right and the blocked agent included). Pure.
  */
-export function spareServes(spare: SparePlace, task: SpareTask): boolean {
-  return !task.launched && samePlace(spare, { cwd: task.envelope.cwd, env: task.env });
-}
-
-/** Where a child starts: its folder and its environment. */
-export interface SparePlace {
-  cwd: string;
-  env: Readonly<Record<string, string>>;
-}
-
-/** Whether two places are the same folder with the same environment, whole. Pure. */
-export function samePlace(a: SparePlace, b: SparePlace): boolean {
-  if (a.cwd !== b.cwd) return false;
-  const keys = new Set([...Object.keys(a.env), ...Object.keys(b.env)]);
-  for (const k of keys) if (a.env[k] !== b.env[k]) return false;
+export function spareServes(
+  spare: { cwd: string; env: Readonly<Record<string, string>> },
+  task: SpareTask,
+): boolean {
+  if (task.launched || task.envelope.cwd !== spare.cwd) return false;
+  const keys = new Set([...Object.keys(spare.env), ...Object.keys(task.env)]);
+  for (const k of keys) if (spare.env[k] !== task.env[k]) return false;
   return true;
-}
-
-/**
- * The spare for `place`: `early` (started before the config was read) when
- * it started there, else a new one, `early` released.
- */
-export function spareFor(early: SpareChild | undefined, place: SparePlace): SpareChild {
-  if (early && samePlace(early, place)) return early;
-  early?.release();
-  return startSpareChild(place.env, place.cwd);
 }
 
 /** Starts `xcsh __child` in `cwd` with `env`, waiting for an envelope on stdin. */

@@ -3,12 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultConfig } from "../../config/validate.ts";
 import type { XcshConfig } from "../../types.ts";
-import {
-  childBaseEnvironment,
-  type EarlySpareInputs,
-  earlySpareSetting,
-  spareSetting,
-} from "./spare-start.ts";
+import { childBaseEnvironment, spareSetting } from "./spare-start.ts";
 
 const env = { PATH: "/usr/bin", HOME: "/home/ada", ANTHROPIC_API_KEY: "sk-ant", UNSET: undefined };
 
@@ -76,37 +71,5 @@ describe("spareSetting", () => {
   test("a local launcher, or a child's call under a configured launcher, gets one", () => {
     assert.ok(spareSetting({ config: config("grid"), depth: 0, env, call: { launcher: "local" } }));
     assert.ok(spareSetting({ config: config("grid"), depth: 1, env, call: {} }));
-  });
-});
-
-describe("earlySpareSetting", () => {
-  test("before the config: the built-in providers' key variables left out, one level deeper", () => {
-    assert.deepEqual(earlySpareSetting({ depth: 0, env: { ...env, MY_KEY: "k" }, call: {} }), {
-      env: { PATH: "/usr/bin", HOME: "/home/ada", MY_KEY: "k", XCSH_TASK_DEPTH: "1" },
-    });
-  });
-  test("what spareSetting decides under a config that names no key variable or launcher", () => {
-    const calls: EarlySpareInputs[] = [
-      { depth: 0, env, call: {} },
-      { depth: 2, env, call: {} },
-      { depth: 0, env, call: {}, dryRun: true },
-      { depth: 0, env, call: { isolation: "worktree" } },
-      { depth: 0, env, call: { launcher: "local" } },
-      { depth: 0, env, call: { launcher: "grid" } },
-      { depth: 1, env, call: { launcher: "grid" } },
-    ];
-    for (const i of calls) {
-      assert.deepEqual(
-        earlySpareSetting(i),
-        spareSetting({ ...i, config: defaultConfig() }),
-        JSON.stringify(i),
-      );
-    }
-  });
-  test("a key variable or a launcher the config names makes the two differ", () => {
-    const i = { depth: 0, env: { ...env, MY_KEY: "k" }, call: {} };
-    assert.notDeepEqual(earlySpareSetting(i), spareSetting({ ...i, config: config() }));
-    assert.ok(earlySpareSetting({ depth: 0, env, call: {} }));
-    assert.equal(spareSetting({ depth: 0, env, call: {}, config: config("grid") }), undefined);
   });
 });
