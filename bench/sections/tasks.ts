@@ -54,6 +54,16 @@ export const SUBMIT = {
   toolCalls: [{ name: "submit_result", args: { result: { data: { ok: true } } } }],
 };
 
+/** The arguments of `xcsh run quick_task` with `tasks` tasks, printing JSON. */
+function runArgs(tasks: number): string[] {
+  return tasks === 1 ? ["run", "quick_task", "Say ok.", "--json"] : [
+    "run",
+    "quick_task",
+    ...Array.from({ length: tasks }, (_, i) => `--task=t${i}=Say ok.`),
+    "--json",
+  ];
+}
+
 /** Runs `xcsh run quick_task …` and checks every task succeeded. */
 export async function runTasks(
   home: string,
@@ -62,13 +72,11 @@ export async function runTasks(
   onStart?: (pid: number) => void,
   env: Record<string, string> = {},
 ): Promise<AsyncRun> {
-  const args = tasks === 1 ? ["run", "quick_task", "Say ok.", "--json"] : [
-    "run",
-    "quick_task",
-    ...Array.from({ length: tasks }, (_, i) => `--task=t${i}=Say ok.`),
-    "--json",
-  ];
-  const r = await timedAsync(XCSH, args, { cwd, env: cleanEnv({ HOME: home, ...env }), onStart });
+  const r = await timedAsync(XCSH, runArgs(tasks), {
+    cwd,
+    env: cleanEnv({ HOME: home, ...env }),
+    onStart,
+  });
   if (r.code !== 0) throw new Error(`xcsh run exited ${r.code}: ${r.stderr.slice(-2000)}`);
   const doc = JSON.parse(r.stdout);
   const ok = (doc.results ?? []).filter((x: { status: string }) => x.status === "ok").length;
@@ -189,17 +197,7 @@ export function childPids(parent: number): number[] {
 async function treeCpuMs(home: string, cwd: string): Promise<number | undefined> {
   if (!existsSync("/usr/bin/time")) return undefined;
   const out = join(scratchDir(), "fanout-time.txt");
-  const args = [
-    "-f",
-    "%U %S",
-    "-o",
-    out,
-    XCSH,
-    "run",
-    "quick_task",
-    ...Array.from({ length: 32 }, (_, i) => `--task=t${i}=Say ok.`),
-    "--json",
-  ];
+  const args = ["-f", "%U %S", "-o", out, XCSH, ...runArgs(32)];
   const r = await timedAsync("/usr/bin/time", args, { cwd, env: cleanEnv({ HOME: home }) });
   if (r.code !== 0) throw new Error(`xcsh run under /usr/bin/time exited ${r.code}`);
   const [user, sys] = readFileSync(out, "utf8").trim().split(/\s+/).slice(-2).map(Number);
